@@ -1,0 +1,107 @@
+# seqrep — build, demo, tests, benchmarks.
+#
+#   make            build/seqrep and build/libseqrep.a
+#   make demo       install missing packages, build, run the demo
+#   make test       install missing packages, build, run every test (also under ASan+UBSan)
+#   make bench      speed table against PyTorch (see docs/performance.md)
+#   make golden     regenerate tests/golden/ with the PyTorch reference
+
+CC      ?= cc
+OPT     ?= -O3 -march=native
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
+LDLIBS  = -lopenblas -lcjson -lm
+BUILD   ?= build
+
+# Debian packages the build, the demo and the tests need. `make deps` installs
+# whatever is missing (as root) or prints the apt-get line (otherwise).
+DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread libcjson-dev
+DEPS_TEST  = libcmocka-dev python3
+DEPS_BENCH = python3-torch python3-numpy
+DEPS_GOLDEN = python3-torch python3-numpy
+
+LIB_SRC  = $(wildcard src/*.c)
+CLI_SRC  = $(wildcard src/cli/*.c)
+LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+CLI_OBJ  = $(CLI_SRC:src/cli/%.c=$(BUILD)/obj/cli/%.o)
+TEST_SRC = $(wildcard tests/test_*.c)
+TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps deps-test deps-bench demo test test-unit test-asan test-e2e bench golden clean
+
+all: $(BUILD)/seqrep $(BUILD)/libseqrep.a
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj/cli
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/cli/%.o: src/cli/%.c $(wildcard src/*.h src/cli/*.h) | $(BUILD)/obj/cli
+	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
+
+$(BUILD)/obj/cli $(BUILD)/tests:
+	mkdir -p $@
+
+$(BUILD)/libseqrep.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep.a
+	$(CC) $(CFLAGS) $(CLI_OBJ) $(BUILD)/libseqrep.a $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/%.c tests/test_util.h $(BUILD)/libseqrep.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) -Itests $< $(BUILD)/libseqrep.a $(LDLIBS) -lcmocka -o $@
+
+# ---- packages ---------------------------------------------------------------
+define install_missing
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 2; \
+	  else \
+	    echo "missing Debian packages; run as root: apt-get install -y$$missing" >&2; exit 2; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(DEPS_BUILD))
+deps-test:
+	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
+deps-bench:
+	$(call install_missing,$(DEPS_BUILD) $(DEPS_BENCH))
+
+# ---- the main job -----------------------------------------------------------
+demo: deps
+	$(MAKE) all
+	sh examples/demo.sh $(BUILD)
+
+# ---- tests ------------------------------------------------------------------
+test: deps-test
+	$(MAKE) test-unit test-e2e
+	$(MAKE) test-asan
+
+test-unit: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; (cd tests && ../$$t); done
+
+test-e2e: $(BUILD)/seqrep
+	sh tests/e2e.sh $(BUILD)/seqrep
+
+# The same unit tests and end-to-end tests built with AddressSanitizer and UBSan.
+test-asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  test-unit test-e2e
+
+golden:
+	$(call install_missing,$(DEPS_GOLDEN))
+	/usr/bin/python3 tests/reference/make_golden.py tests/golden
+
+bench: deps-bench
+	$(MAKE) $(BUILD)/bench
+	$(BUILD)/bench
+
+$(BUILD)/bench: tests/bench.c $(BUILD)/libseqrep.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) $< $(BUILD)/libseqrep.a $(LDLIBS) -o $@
+
+clean:
+	rm -rf build build-asan

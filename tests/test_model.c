@@ -1,0 +1,346 @@
+/* test_model.c — the whole model: finite-difference gradients in every mask
+ * and position plan, padding isolation, early exit, reproducibility, the
+ * optimiser and schedule, and a tiny model learning a task to near-zero loss. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "adamw.h"
+#include "mask.h"
+#include "model.h"
+
+enum { TB = 2, TT = 6, TV = 13, TC = 8, TL = 3, TH = 2, TF = 12 };
+
+static ModelConfig small_config(int tied)
+{
+    ModelConfig c = {TV, TC, TL, TH, TF, 16, 10000.0f, 1e-5f, tied};
+    return c;
+}
+
+/* A model with larger-than-default random weights so that attention is far
+ * from uniform and gradients are large enough to check numerically. */
+static void make_model(Model *m, int tied, unsigned long long seed)
+{
+    ModelConfig c = small_config(tied);
+    SrError err;
+    assert_int_equal(model_create(m, &c, TB, TT, &err), 0);
+    unsigned long long st = seed;
+    test_fill_random(m->params, (long)m->n_params, &st, 0.5f);
+    for (int i = 0; i < TL * TC; i++) m->p.ln1w[i] = 1.0f + 0.3f * m->p.ln1w[i];
+    for (int i = 0; i < TL * TC; i++) m->p.ln2w[i] = 1.0f + 0.3f * m->p.ln2w[i];
+    for (int i = 0; i < TC; i++) m->p.lnfw[i] = 1.0f + 0.3f * m->p.lnfw[i];
+}
+
+typedef struct {
+    int ids[TB * TT];
+    int targets[TB * TT];
+    int lengths[TB];
+    int positions[TB * TT];
+    float real_pos[TL * TB * TT * TH];
+    MaskKind mask[TL];
+    PosKind pos[TL];
+    ModelInput in;
+} Batch;
+
+static void make_batch(Batch *b, const char *mask_plan, const PosKind pos[TL])
+{
+    unsigned long long st = 77;
+    for (int i = 0; i < TB * TT; i++) {
+        b->ids[i] = (i * 7 + 3) % TV;
+        b->targets[i] = (i * 5 + 1) % TV;
+        b->positions[i] = (i % TT) + 2 * (i / TT);
+    }
+    b->targets[4] = -1;
+    b->lengths[0] = TT;
+    b->lengths[1] = TT - 2;
+    for (int t = TT - 2; t < TT; t++) b->targets[TT + t] = -1; /* padding is never a target */
+    test_fill_random(b->real_pos, TL * TB * TT * TH, &st, 4.0f);
+    assert_int_equal(mask_plan_parse(mask_plan, b->mask, TL), 0);
+    memcpy(b->pos, pos, sizeof b->pos);
+    ModelInput in = {TB, TT, b->ids, b->lengths, b->positions, b->mask, b->pos, b->real_pos, 0, 1};
+    b->in = in;
+}
+
+static double loss_of(Model *m, Batch *b)
+{
+    SrError err;
+    assert_int_equal(model_forward(m, &b->in, &err), 0);
+    return model_lm_loss(m, b->targets, -1);
+}
+
+/* Compare the analytic gradient of one float against central differences. */
+static void check_one(Model *m, Batch *b, float *x, float analytic, const char *what, long idx)
+{
+    const float h = 3e-3f;
+    float saved = *x;
+    *x = saved + h;
+    double lp = loss_of(m, b);
+    *x = saved - h;
+    double lm = loss_of(m, b);
+    *x = saved;
+    double numeric = (lp - lm) / (2.0 * h);
+    double tol = 2e-2 * fmax(fabs(numeric), fabs(analytic)) + 2e-4;
+    if (fabs(numeric - analytic) > tol) {
+        print_error("%s[%ld]: analytic %.6g numeric %.6g\n", what, idx, analytic, numeric);
+        fail();
+    }
+}
+
+/* Finite-difference check of a sample of every parameter tensor and of the
+ * real-valued positions, for one mask plan and position plan. */
+static void gradient_check(const char *mask_plan, const PosKind pos[TL], int tied)
+{
+    Model m;
+    Batch b;
+    make_model(&m, tied, 1234);
+    make_batch(&b, mask_plan, pos);
+    loss_of(&m, &b);
+    model_zero_grad(&m);
+    model_backward(&m, b.targets, -1);
+    float *grads = malloc(m.n_params * sizeof(float));
+    memcpy(grads, m.grads, m.n_params * sizeof(float));
+    float *dpos = malloc(sizeof b.real_pos);
+    memcpy(dpos, m.ga.dreal_pos, sizeof b.real_pos);
+
+    for (size_t i = 0; i < m.n_params; i += 7) check_one(&m, &b, &m.params[i], grads[i], "param", (long)i);
+    for (int l = 0; l < TL; l++) {
+        if (pos[l] != POS_REAL) continue;
+        for (int i = 0; i < TB * TT * TH; i += 3) {
+            long k = (long)l * TB * TT * TH + i;
+            check_one(&m, &b, &b.real_pos[k], dpos[k], "real_pos", k);
+        }
+    }
+    free(dpos);
+    free(grads);
+    model_free(&m);
+}
+
+static const PosKind ALL_ROPE[TL] = {POS_ROPE, POS_ROPE, POS_ROPE};
+static const PosKind ALL_NOPE[TL] = {POS_NONE, POS_NONE, POS_NONE};
+static const PosKind MIXED[TL] = {POS_ROPE, POS_REAL, POS_NONE};
+static const PosKind ALL_REAL[TL] = {POS_REAL, POS_REAL, POS_REAL};
+
+static void test_grad_causal_rope(void **s) { (void)s; gradient_check("causal", ALL_ROPE, 1); }
+static void test_grad_full_rope_untied(void **s) { (void)s; gradient_check("full", ALL_ROPE, 0); }
+static void test_grad_middle_mixed(void **s) { (void)s; gradient_check("middle", MIXED, 1); }
+static void test_grad_causal_nope(void **s) { (void)s; gradient_check("causal", ALL_NOPE, 0); }
+static void test_grad_subset_real(void **s) { (void)s; gradient_check("0,2", ALL_REAL, 1); }
+static void test_grad_full_real(void **s) { (void)s; gradient_check("full", ALL_REAL, 0); }
+
+/* The middle-unmasking plan follows the paper's formula. */
+static void test_middle_plan(void **s)
+{
+    (void)s;
+    MaskKind plan[32];
+    mask_plan_middle(plan, 32); /* cut 10, lb 10, ub 21 */
+    for (int l = 0; l < 32; l++) assert_int_equal(plan[l], (l >= 10 && l <= 21) ? MASK_BIDIRECTIONAL : MASK_CAUSAL);
+    mask_plan_middle(plan, 4); /* cut 0, lb 1, ub 2 */
+    assert_int_equal(plan[0], MASK_CAUSAL);
+    assert_int_equal(plan[1], MASK_BIDIRECTIONAL);
+    assert_int_equal(plan[2], MASK_BIDIRECTIONAL);
+    assert_int_equal(plan[3], MASK_CAUSAL);
+    assert_int_equal(mask_plan_parse("1,x", plan, 4), -1);
+    assert_int_equal(mask_plan_parse("4", plan, 4), -1);
+}
+
+/* Whatever sits in padding positions never changes the valid tokens' outputs,
+ * in causal and bidirectional layers alike. */
+static void test_padding_isolated(void **s)
+{
+    (void)s;
+    Model m;
+    Batch b;
+    make_model(&m, 1, 99);
+    make_batch(&b, "full", ALL_ROPE);
+    SrError err;
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    float before[TT * TV];
+    memcpy(before, m.a.logits + TT * TV, sizeof before);
+    b.ids[TT + TT - 1] = (b.ids[TT + TT - 1] + 5) % TV;
+    b.ids[TT + TT - 2] = (b.ids[TT + TT - 2] + 3) % TV;
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    for (int i = 0; i < (TT - 2) * TV; i++) assert_true(before[i] == m.a.logits[TT * TV + i]);
+    /* and attention never lands on padding keys */
+    for (int l = 0; l < TL; l++) {
+        const float *att = model_attention(&m, l) + (size_t)1 * TH * TT * TT;
+        for (int h = 0; h < TH; h++)
+            for (int q = 0; q < TT; q++)
+                for (int k = TT - 2; k < TT; k++) assert_true(att[(h * TT + q) * TT + k] == 0.0f);
+    }
+    model_free(&m);
+}
+
+/* Running only the first L layers gives the same residual stream up to L as
+ * the full model, and positions are inputs (a shift of all positions leaves a
+ * RoPE model's outputs unchanged, up to rounding). */
+static void test_early_exit_and_positions(void **s)
+{
+    (void)s;
+    Model m;
+    Batch b;
+    SrError err;
+    make_model(&m, 1, 5);
+    make_batch(&b, "causal", ALL_ROPE);
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    float full[TB * TT * TC];
+    memcpy(full, model_hidden(&m, 2), sizeof full);
+    float logits_full[TB * TT * TV];
+    memcpy(logits_full, m.a.logits, sizeof logits_full);
+    b.in.n_run = 2;
+    b.in.want_logits = 0;
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    assert_memory_equal(full, model_hidden(&m, 2), sizeof full);
+    b.in.n_run = TL + 1;
+    assert_int_equal(model_forward(&m, &b.in, &err), -1);
+    assert_non_null(strstr(err.msg, "exit layer"));
+
+    b.in.n_run = 0;
+    b.in.want_logits = 1;
+    for (int i = 0; i < TB * TT; i++) b.positions[i] += 11;
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    for (int i = 0; i < TB * TT * TV; i++)
+        assert_true(fabs(logits_full[i] - m.a.logits[i]) < 1e-4);
+    model_free(&m);
+}
+
+/* Bad inputs are refused with a message, never a crash. */
+static void test_bad_inputs(void **s)
+{
+    (void)s;
+    Model m;
+    SrError err;
+    ModelConfig c = small_config(1);
+    c.n_heads = 3;
+    assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
+    assert_non_null(strstr(err.msg, "divisible"));
+    c = small_config(1);
+    c.d_model = 0;
+    assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
+    c = small_config(1);
+    assert_int_equal(model_create(&m, &c, 1, 17, &err), -1);
+    assert_non_null(strstr(err.msg, "max_seq_len"));
+
+    make_model(&m, 1, 3);
+    int ids[TT] = {1, 2, 3, TV, 0, 0};
+    ModelInput in = {1, TT, ids, NULL, NULL, NULL, NULL, NULL, 0, 1};
+    assert_int_equal(model_forward(&m, &in, &err), -1);
+    assert_non_null(strstr(err.msg, "vocabulary"));
+    ids[3] = 1;
+    in.T = TT + 1;
+    assert_int_equal(model_forward(&m, &in, &err), -1);
+    in.T = TT;
+    int len = 0;
+    in.lengths = &len;
+    assert_int_equal(model_forward(&m, &in, &err), -1);
+    model_free(&m);
+}
+
+/* The schedule warms up linearly and decays by a cosine to lr_min. */
+static void test_lr_schedule(void **s)
+{
+    (void)s;
+    assert_float_equal(lr_schedule(1, 10, 100, 1.0f, 0.1f), 0.1f, 1e-6);
+    assert_float_equal(lr_schedule(10, 10, 100, 1.0f, 0.1f), 1.0f, 1e-6);
+    assert_float_equal(lr_schedule(55, 10, 100, 1.0f, 0.1f), 0.55f, 1e-6);
+    assert_float_equal(lr_schedule(100, 10, 100, 1.0f, 0.1f), 0.1f, 1e-6);
+    assert_float_equal(lr_schedule(1, 0, 100, 1.0f, 0.0f), 1.0f, 1e-3);
+}
+
+/* One AdamW step on a hand-set gradient: with bias correction the first step
+ * moves every parameter by lr * sign(g) (plus decay on matrices only), after
+ * clipping by the global norm. */
+static void test_adamw_first_step(void **s)
+{
+    (void)s;
+    Model m;
+    make_model(&m, 1, 8);
+    SrError err;
+    assert_int_equal(adamw_create(&m, &err), 0);
+    float *before = malloc(m.n_params * sizeof(float));
+    memcpy(before, m.params, m.n_params * sizeof(float));
+    for (size_t i = 0; i < m.n_params; i++) m.grads[i] = (i % 2) ? 3.0f : -3.0f;
+    AdamWConfig cfg = adamw_defaults();
+    cfg.eps = 0.0f;
+    float norm = adamw_step(&m, &cfg, 0.01f, 1);
+    assert_float_equal(norm, 3.0f * sqrtf((float)m.n_params), 1e-2 * norm);
+    for (size_t i = 0; i < m.n_params; i++) {
+        int is_norm_weight = (m.params + i >= m.p.ln1w && m.params + i < m.p.ln1w + TL * TC) ||
+                             (m.params + i >= m.p.ln2w && m.params + i < m.p.ln2w + TL * TC) ||
+                             (m.params + i >= m.p.lnfw && m.params + i < m.p.lnfw + TC);
+        float wd = is_norm_weight ? 0.0f : 0.1f;
+        float expect = before[i] - 0.01f * (((i % 2) ? 1.0f : -1.0f) + wd * before[i]);
+        assert_float_equal(m.params[i], expect, 1e-5);
+    }
+    free(before);
+    model_free(&m);
+}
+
+/* Train steps on a copy task; returns the final loss and the parameters. */
+static float train_copy_task(Model *m, int steps, unsigned long long seed)
+{
+    ModelConfig c = {16, 32, 2, 4, 64, 16, 10000.0f, 1e-5f, 1};
+    SrError err;
+    assert_int_equal(model_create(m, &c, 8, 16, &err), 0);
+    model_init_weights(m, seed);
+    assert_int_equal(adamw_create(m, &err), 0);
+    AdamWConfig cfg = adamw_defaults();
+    cfg.weight_decay = 0.0f;
+    int ids[8 * 16], targets[8 * 16];
+    float loss = 0.0f;
+    unsigned long long st = seed;
+    for (int step = 1; step <= steps; step++) {
+        /* each row: 8 random symbols, then the same 8 again; only the second
+         * half is predictable, so only it is a target */
+        for (int b = 0; b < 8; b++) {
+            for (int t = 0; t < 8; t++) {
+                st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+                ids[b * 16 + t] = ids[b * 16 + t + 8] = 6 + (int)((st >> 33) % 10);
+            }
+            for (int t = 0; t < 16; t++)
+                targets[b * 16 + t] = (t >= 7 && t < 15) ? ids[b * 16 + t + 1] : -1;
+        }
+        ModelInput in = {8, 16, ids, NULL, NULL, NULL, NULL, NULL, 0, 1};
+        assert_int_equal(model_forward(m, &in, &err), 0);
+        loss = model_lm_loss(m, targets, -1);
+        model_zero_grad(m);
+        model_backward(m, targets, -1);
+        adamw_step(m, &cfg, lr_schedule(step, 20, steps, 1e-2f, 1e-3f), step);
+    }
+    return loss;
+}
+
+/* A tiny model learns to copy (an induction task) to near-zero loss, and the
+ * same seed and thread count give bit-identical parameters. */
+static void test_learns_and_reproducible(void **s)
+{
+    (void)s;
+    Model a, b;
+    float la = train_copy_task(&a, 400, 42);
+    float lb = train_copy_task(&b, 400, 42);
+    assert_true(la < 0.05f);
+    assert_true(la == lb);
+    assert_memory_equal(a.params, b.params, a.n_params * sizeof(float));
+    model_free(&a);
+    model_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grad_causal_rope),
+        cmocka_unit_test(test_grad_full_rope_untied),
+        cmocka_unit_test(test_grad_middle_mixed),
+        cmocka_unit_test(test_grad_causal_nope),
+        cmocka_unit_test(test_grad_subset_real),
+        cmocka_unit_test(test_grad_full_real),
+        cmocka_unit_test(test_middle_plan),
+        cmocka_unit_test(test_padding_isolated),
+        cmocka_unit_test(test_early_exit_and_positions),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_lr_schedule),
+        cmocka_unit_test(test_adamw_first_step),
+        cmocka_unit_test(test_learns_and_reproducible),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

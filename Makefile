@@ -12,6 +12,7 @@ CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
 LDLIBS  = -lopenblas -lcjson -lm
 BUILD   ?= build
+GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 # Debian packages the build, the demo and the tests need. `make deps` installs
 # whatever is missing (as root) or prints the apt-get line (otherwise).
@@ -33,6 +34,10 @@ all: $(BUILD)/seqrep $(BUILD)/libseqrep.a
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj/cli
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# the commit goes into every manifest; rebuilt when HEAD moves
+$(BUILD)/obj/manifest.o: CFLAGS += -DSEQREP_GIT_COMMIT='"$(GIT_COMMIT)"'
+$(BUILD)/obj/manifest.o: $(wildcard .git/HEAD .git/index)
 
 $(BUILD)/obj/cli/%.o: src/cli/%.c $(wildcard src/*.h src/cli/*.h) | $(BUILD)/obj/cli
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@

@@ -7,5 +7,7 @@
 int cmd_train_lm(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
+int cmd_gen_text(int argc, char **argv);
+int cmd_blocks(int argc, char **argv);
 
 #endif

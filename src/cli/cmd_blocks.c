@@ -1,0 +1,322 @@
+/* cmd_blocks.c — `seqrep blocks --n N --r R`: the block table of the model's
+ * causal mask over k = r + 1 copies of an n-token sentence, counted from the
+ * mask and printed beside the closed forms of docs/theory.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "args.h"
+#include "blocks.h"
+#include "commands.h"
+#include "manifest.h"
+#include "repeat.h"
+
+static const char *CMD = "blocks";
+
+typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } OutputFormat;
+
+/* One value of r: the figures counted from the mask and from the closed forms. */
+typedef struct {
+    BlockFigures counted;
+    BlockFigures closed;
+    int matches;  /* 1 if every counted figure equals its closed form */
+} BlocksRow;
+
+/* 1 if every integer figure of a and b agrees. */
+static int figures_equal(const BlockFigures *a, const BlockFigures *b)
+{
+    int same = a->n == b->n && a->r == b->r && a->k == b->k && a->T == b->T &&
+               a->n_special == b->n_special && a->full_blocks == b->full_blocks &&
+               a->causal_blocks == b->causal_blocks && a->masked_blocks == b->masked_blocks &&
+               a->other_blocks == b->other_blocks && a->visible_pairs == b->visible_pairs &&
+               a->word_pairs == b->word_pairs && a->right_pairs == b->right_pairs &&
+               a->full_block_pairs == b->full_block_pairs && a->sink_pairs == b->sink_pairs &&
+               a->special_query_pairs == b->special_query_pairs;
+    for (int c = 0; same && c < a->k; c++) same = a->seen_whole[c] == b->seen_whole[c];
+    return same;
+}
+
+/* "num/den" in lowest terms into buf. */
+static const char *fraction_text(char *buf, size_t cap, Share s)
+{
+    s = share_reduce(s);
+    snprintf(buf, cap, "%lld/%lld", (long long)s.num, (long long)s.den);
+    return buf;
+}
+
+/* The smallest share of words that saw the whole sentence over copies 2..k,
+ * or -1 when there is only one copy. */
+static double later_copies_min_share(const BlockFigures *f)
+{
+    double low = -1.0;
+    for (int c = 1; c < f->k; c++) {
+        double v = share_value(blocks_seen_whole_share(f, c));
+        if (low < 0 || v < low) low = v;
+    }
+    return low;
+}
+
+/* The readable aligned tables: blocks first, then entry-level figures. */
+static void write_table(FILE *out, const BlocksRow *rows, int n_rows, RepeatBos bos, RepeatSep sep)
+{
+    const BlockFigures *first = &rows[0].counted;
+    char a[48], b[48];
+    fprintf(out, "seqrep blocks: n = %d word tokens, bos %s, sep %s\n", first->n,
+            repeat_bos_name(bos), repeat_sep_name(sep));
+    fprintf(out, "Blocks are n x n over word tokens; <bos>/<sep> rows and columns are counted\n"
+                 "apart (docs/theory.md). Every figure is counted from the model's causal mask.\n\n");
+    fprintf(out, "mask blocks (k x k grid of n x n blocks)\n");
+    fprintf(out, "%5s %5s %6s %7s %7s %7s %6s   %-18s %-18s\n", "r", "k", "T", "full", "causal",
+            "masked", "other", "full share (mask)", "closed (k-1)/(k+1)");
+    for (int i = 0; i < n_rows; i++) {
+        const BlockFigures *f = &rows[i].counted;
+        Share got = blocks_full_share(f), want = blocks_full_share_closed(f->k);
+        fprintf(out, "%5d %5d %6d %7lld %7lld %7lld %6lld   %-9s %6.1f%%   %-9s %6.1f%%\n", f->r,
+                f->k, f->T, (long long)f->full_blocks, (long long)f->causal_blocks,
+                (long long)f->masked_blocks, (long long)f->other_blocks,
+                fraction_text(a, sizeof a, got), 100.0 * share_value(got),
+                fraction_text(b, sizeof b, want), 100.0 * share_value(want));
+    }
+    fprintf(out, "\nentry level (visible query-key pairs; \"right\" = key word index > query word index)\n");
+    fprintf(out, "%5s %10s %10s %10s %7s %12s %7s %8s %9s %9s %9s\n", "r", "visible", "word-word",
+            "right", "share", "full blocks", "share", "sinks", "special-q", "copy 1", "copies 2+");
+    for (int i = 0; i < n_rows; i++) {
+        const BlockFigures *f = &rows[i].counted;
+        double later = later_copies_min_share(f);
+        char later_text[16];
+        if (later < 0) snprintf(later_text, sizeof later_text, "-");
+        else snprintf(later_text, sizeof later_text, "%.1f%%", 100.0 * later);
+        fprintf(out, "%5d %10lld %10lld %10lld %6.1f%% %12lld %6.1f%% %8lld %9lld %8.1f%% %9s\n",
+                f->r, (long long)f->visible_pairs, (long long)f->word_pairs,
+                (long long)f->right_pairs, 100.0 * share_value(blocks_right_share(f)),
+                (long long)f->full_block_pairs, 100.0 * share_value(blocks_full_entry_share(f)),
+                (long long)f->sink_pairs, (long long)f->special_query_pairs,
+                100.0 * share_value(blocks_seen_whole_share(f, 0)), later_text);
+    }
+    fprintf(out, "\n\"share\" after right: of word-word pairs; after full blocks: of all visible "
+                 "pairs.\n\"copy 1\", \"copies 2+\": share of a copy's words that have seen every "
+                 "word (lowest over copies 2..k).\n");
+    int all_match = 1;
+    for (int i = 0; i < n_rows; i++) all_match &= rows[i].matches;
+    fprintf(out, "%s\n", all_match ? "Every counted figure equals its closed form."
+                                   : "MISMATCH: some counted figure differs from its closed form.");
+}
+
+/* One CSV line per r, with a header. */
+static void write_csv(FILE *out, const BlocksRow *rows, int n_rows, RepeatBos bos, RepeatSep sep)
+{
+    fprintf(out, "n,r,k,T,bos,sep,n_special,full_blocks,causal_blocks,masked_blocks,other_blocks,"
+                 "full_share,full_share_closed_form,visible_pairs,word_pairs,right_pairs,"
+                 "right_share,right_share_closed_form,full_block_pairs,full_entry_share,"
+                 "full_entry_share_closed_form,sink_pairs,special_query_pairs,"
+                 "seen_whole_first_copy,seen_whole_later_copies_min,seen_whole_counts,"
+                 "matches_closed_form\n");
+    for (int i = 0; i < n_rows; i++) {
+        const BlockFigures *f = &rows[i].counted;
+        fprintf(out, "%d,%d,%d,%d,%s,%s,%d,%lld,%lld,%lld,%lld,%.9g,%.9g,%lld,%lld,%lld,%.9g,%.9g,"
+                     "%lld,%.9g,%.9g,%lld,%lld,%.9g,",
+                f->n, f->r, f->k, f->T, repeat_bos_name(bos), repeat_sep_name(sep), f->n_special,
+                (long long)f->full_blocks, (long long)f->causal_blocks,
+                (long long)f->masked_blocks, (long long)f->other_blocks,
+                share_value(blocks_full_share(f)), share_value(blocks_full_share_closed(f->k)),
+                (long long)f->visible_pairs, (long long)f->word_pairs, (long long)f->right_pairs,
+                share_value(blocks_right_share(f)),
+                share_value(blocks_right_share_closed(f->n, f->k)), (long long)f->full_block_pairs,
+                share_value(blocks_full_entry_share(f)),
+                share_value(blocks_full_entry_share_closed(f->n, f->k, f->T)),
+                (long long)f->sink_pairs, (long long)f->special_query_pairs,
+                share_value(blocks_seen_whole_share(f, 0)));
+        double later = later_copies_min_share(f);
+        if (later >= 0) fprintf(out, "%.9g", later);
+        fputc(',', out);
+        for (int c = 0; c < f->k; c++) fprintf(out, "%s%lld", c ? ";" : "", (long long)f->seen_whole[c]);
+        fprintf(out, ",%s\n", rows[i].matches ? "true" : "false");
+    }
+}
+
+/* A JSON array with one object per r. Returns the text (caller frees) or NULL. */
+static char *json_text(const BlocksRow *rows, int n_rows, RepeatBos bos, RepeatSep sep)
+{
+    cJSON *list = cJSON_CreateArray();
+    char frac[48];
+    for (int i = 0; i < n_rows; i++) {
+        const BlockFigures *f = &rows[i].counted;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "n", f->n);
+        cJSON_AddNumberToObject(o, "r", f->r);
+        cJSON_AddNumberToObject(o, "k", f->k);
+        cJSON_AddNumberToObject(o, "T", f->T);
+        cJSON_AddStringToObject(o, "bos", repeat_bos_name(bos));
+        cJSON_AddStringToObject(o, "sep", repeat_sep_name(sep));
+        cJSON_AddNumberToObject(o, "n_special", f->n_special);
+        cJSON_AddNumberToObject(o, "full_blocks", (double)f->full_blocks);
+        cJSON_AddNumberToObject(o, "causal_blocks", (double)f->causal_blocks);
+        cJSON_AddNumberToObject(o, "masked_blocks", (double)f->masked_blocks);
+        cJSON_AddNumberToObject(o, "other_blocks", (double)f->other_blocks);
+        cJSON_AddNumberToObject(o, "full_share", share_value(blocks_full_share(f)));
+        cJSON_AddNumberToObject(o, "full_share_closed_form",
+                                share_value(blocks_full_share_closed(f->k)));
+        cJSON_AddStringToObject(o, "full_share_fraction",
+                                fraction_text(frac, sizeof frac, blocks_full_share(f)));
+        cJSON_AddNumberToObject(o, "visible_pairs", (double)f->visible_pairs);
+        cJSON_AddNumberToObject(o, "word_pairs", (double)f->word_pairs);
+        cJSON_AddNumberToObject(o, "right_pairs", (double)f->right_pairs);
+        cJSON_AddNumberToObject(o, "right_share", share_value(blocks_right_share(f)));
+        cJSON_AddNumberToObject(o, "right_share_closed_form",
+                                share_value(blocks_right_share_closed(f->n, f->k)));
+        cJSON_AddNumberToObject(o, "full_block_pairs", (double)f->full_block_pairs);
+        cJSON_AddNumberToObject(o, "full_entry_share", share_value(blocks_full_entry_share(f)));
+        cJSON_AddNumberToObject(o, "full_entry_share_closed_form",
+                                share_value(blocks_full_entry_share_closed(f->n, f->k, f->T)));
+        cJSON_AddNumberToObject(o, "sink_pairs", (double)f->sink_pairs);
+        cJSON_AddNumberToObject(o, "special_query_pairs", (double)f->special_query_pairs);
+        cJSON *counts = cJSON_AddArrayToObject(o, "seen_whole_counts");
+        cJSON *shares = cJSON_AddArrayToObject(o, "seen_whole_share");
+        for (int c = 0; c < f->k; c++) {
+            cJSON_AddItemToArray(counts, cJSON_CreateNumber((double)f->seen_whole[c]));
+            cJSON_AddItemToArray(shares,
+                                 cJSON_CreateNumber(share_value(blocks_seen_whole_share(f, c))));
+        }
+        cJSON_AddBoolToObject(o, "matches_closed_form", rows[i].matches);
+        cJSON_AddItemToArray(list, o);
+    }
+    char *text = cJSON_Print(list);
+    cJSON_Delete(list);
+    if (!text) return NULL;
+    size_t len = strlen(text);
+    char *with_newline = realloc(text, len + 2);
+    if (!with_newline) {
+        free(text);
+        return NULL;
+    }
+    memcpy(with_newline + len, "\n", 2);
+    return with_newline;
+}
+
+/* Render the rows in the chosen format into a new string (caller frees). */
+static char *render(const BlocksRow *rows, int n_rows, RepeatBos bos, RepeatSep sep,
+                    OutputFormat format)
+{
+    if (format == FORMAT_JSON) return json_text(rows, n_rows, bos, sep);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) return NULL;
+    if (format == FORMAT_CSV) write_csv(mem, rows, n_rows, bos, sep);
+    else write_table(mem, rows, n_rows, bos, sep);
+    if (fclose(mem) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Write the manifest beside out: "dir/name.csv" -> "dir/name.manifest.json". */
+static int write_manifest(const char *out, int argc, char **argv, SrError *err)
+{
+    size_t len = strlen(out);
+    char *path = malloc(len + 32);
+    if (!path) return sr_fail(err, "out of memory");
+    memcpy(path, out, len + 1);
+    char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash + 1)) *dot = 0;
+    strcat(path, ".manifest.json");
+    cJSON *m = manifest_begin(argc, argv, 0);
+    cJSON_AddStringToObject(m, "result", out);
+    char *text = cJSON_Print(m);
+    cJSON_Delete(m);
+    int rc = text ? write_file_atomic(path, text, err) : sr_fail(err, "out of memory");
+    free(text);
+    free(path);
+    return rc;
+}
+
+int cmd_blocks(int argc, char **argv)
+{
+    int n = 0;
+    const char *r_text = NULL, *bos_text = "none", *sep_text = "none", *format_text = "table";
+    const char *out_path = NULL;
+    ArgSpec specs[] = {
+        {"n", ARG_INT, &n, "word tokens in the sentence", 1, 1, 0},
+        {"r", ARG_STRING, &r_text, "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)", 1, 0, 0},
+        {"bos", ARG_STRING, &bos_text, "none | once | per-copy (default none)", 0, 0, 0},
+        {"sep", ARG_STRING, &sep_text, "none | token: a <sep> between copies (default none)", 0, 0, 0},
+        {"format", ARG_STRING, &format_text, "table | csv | json (default table)", 0, 0, 0},
+        {"out", ARG_STRING, &out_path, "write to FILE (atomically, with a manifest) instead of stdout", 0, 0, 0},
+    };
+    int rc = args_parse(CMD, "--n N --r R|A..B|LIST [--bos none|once|per-copy] [--sep none|token] "
+                             "[--format table|csv|json] [--out FILE]",
+                        specs, 6, argc, argv, NULL, 0, NULL);
+    if (rc) return rc == 1 ? 0 : rc;
+
+    RepeatBos bos;
+    RepeatSep sep;
+    OutputFormat format;
+    if (repeat_parse_bos(bos_text, &bos))
+        return args_error(CMD, "--bos must be none, once or per-copy, got '%s'", bos_text);
+    if (repeat_parse_sep(sep_text, &sep))
+        return args_error(CMD, "--sep must be none or token, got '%s'", sep_text);
+    if (strcmp(format_text, "table") == 0) format = FORMAT_TABLE;
+    else if (strcmp(format_text, "csv") == 0) format = FORMAT_CSV;
+    else if (strcmp(format_text, "json") == 0) format = FORMAT_JSON;
+    else return args_error(CMD, "--format must be table, csv or json, got '%s'", format_text);
+
+    SrError err;
+    int *r_values, n_r;
+    if (repeat_parse_r_list(r_text, &r_values, &n_r, &err)) return args_error(CMD, "--r: %s", err.msg);
+    /* Refuse an oversized mask before counting anything. */
+    for (int i = 0; i < n_r; i++) {
+        if (blocks_check_size(repeat_length(n, r_values[i], bos, sep), &err)) {
+            const char *why = strncmp(err.msg, "blocks: ", 8) == 0 ? err.msg + 8 : err.msg;
+            int bad_r = r_values[i];
+            free(r_values);
+            return args_error(CMD, "n = %d, r = %d: %s", n, bad_r, why);
+        }
+    }
+
+    BlocksRow *rows = calloc((size_t)n_r > 0 ? (size_t)n_r : 1, sizeof *rows);
+    if (!rows) {
+        free(r_values);
+        return args_error(CMD, "out of memory");
+    }
+    int status = 0, done = 0;
+    for (; done < n_r; done++) {
+        RepeatLayout lay;
+        BlocksRow *row = &rows[done];
+        if (repeat_build(NULL, n, r_values[done], bos, sep, 0, &lay, &err) ||
+            blocks_count(&lay, &row->counted, &err)) {
+            repeat_free(&lay);
+            status = args_error(CMD, "%s", err.msg);
+            break;
+        }
+        repeat_free(&lay);
+        if (blocks_closed_form(n, r_values[done], bos, sep, &row->closed, &err)) {
+            blocks_free(&row->counted);
+            status = args_error(CMD, "%s", err.msg);
+            break;
+        }
+        row->matches = figures_equal(&row->counted, &row->closed);
+    }
+    if (status == 0) {
+        char *text = render(rows, n_r, bos, sep, format);
+        if (!text) status = args_error(CMD, "out of memory while formatting");
+        else if (!out_path) fputs(text, stdout);
+        else if (write_file_atomic(out_path, text, &err) || write_manifest(out_path, argc, argv, &err))
+            status = args_error(CMD, "%s", err.msg);
+        free(text);
+    }
+    for (int i = 0; i < done; i++) {
+        if (status == 0 && !rows[i].matches) {
+            fprintf(stderr, "seqrep %s: r = %d: a counted figure differs from its closed form\n",
+                    CMD, rows[i].counted.r);
+            status = 1;
+        }
+        blocks_free(&rows[i].counted);
+        blocks_free(&rows[i].closed);
+    }
+    free(rows);
+    free(r_values);
+    return status;
+}

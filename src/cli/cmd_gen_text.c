@@ -1,0 +1,28 @@
+/* cmd_gen_text.c — `seqrep gen-text --out FILE`: write the built-in English
+ * corpus (sentences from a small hand-written grammar, see src/corpus.c) that
+ * the demo trains its language model on. */
+#include <stdio.h>
+
+#include "args.h"
+#include "commands.h"
+#include "corpus.h"
+
+static const char *CMD = "gen-text";
+
+int cmd_gen_text(int argc, char **argv)
+{
+    const char *out = NULL;
+    int sentences = 20000, seed = 1;
+    ArgSpec specs[] = {
+        {"out", ARG_STRING, &out, "text file to write", 1, 0, 0},
+        {"sentences", ARG_INT, &sentences, "number of sentences (default 20000)", 0, 1, 0},
+        {"seed", ARG_INT, &seed, "random seed (default 1)", 0, 0, 0},
+    };
+    int rc = args_parse(CMD, "--out FILE [--sentences N] [--seed S]", specs, 3, argc, argv, NULL, 0, NULL);
+    if (rc) return rc == 1 ? 0 : rc;
+    SrError err;
+    if (corpus_builtin_write(out, sentences, (unsigned long long)seed, &err))
+        return args_error(CMD, "%s", err.msg);
+    fprintf(stderr, "wrote %d sentences to %s\n", sentences, out);
+    return 0;
+}

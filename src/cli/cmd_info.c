@@ -1,0 +1,82 @@
+/* cmd_info.c — `seqrep info MODEL`: configuration, parameter count, file
+ * checksum and the manifest of how the checkpoint was made. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cJSON.h>
+
+#include "args.h"
+#include "checkpoint.h"
+#include "commands.h"
+#include "manifest.h"
+
+static const char *CMD = "info";
+
+int cmd_info(int argc, char **argv)
+{
+    const char *path = NULL;
+    int as_json = 0;
+    ArgSpec specs[] = {
+        {"json", ARG_FLAG, &as_json, "print everything as one JSON object", 0, 0, 0},
+    };
+    int npos = 0;
+    int rc = args_parse(CMD, "MODEL [--json]", specs, 1, argc, argv, &path, 1, &npos);
+    if (rc) return rc == 1 ? 0 : rc;
+    if (npos != 1) return args_error(CMD, "expects one checkpoint path (see --help)");
+
+    SrError err;
+    CheckpointInfo info = {0};
+    char sum[17];
+    if (checkpoint_read_info(path, &info, &err) || file_checksum(path, sum, &err))
+        return args_error(CMD, "%s", err.msg);
+    const ModelConfig *c = &info.cfg;
+    size_t sizes[MODEL_N_PARAM_TENSORS], n_params = 0;
+    model_param_sizes(c, sizes);
+    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) n_params += sizes[i];
+
+    cJSON *manifest = cJSON_Parse(info.manifest_json);
+    if (as_json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "path", path);
+        cJSON_AddStringToObject(o, "checksum_fnv1a64", sum);
+        cJSON_AddNumberToObject(o, "parameters", (double)n_params);
+        cJSON *cf = cJSON_AddObjectToObject(o, "config");
+        cJSON_AddNumberToObject(cf, "vocab_size", c->vocab_size);
+        cJSON_AddNumberToObject(cf, "d_model", c->d_model);
+        cJSON_AddNumberToObject(cf, "n_layers", c->n_layers);
+        cJSON_AddNumberToObject(cf, "n_heads", c->n_heads);
+        cJSON_AddNumberToObject(cf, "d_ff", c->d_ff);
+        cJSON_AddNumberToObject(cf, "max_seq_len", c->max_seq_len);
+        cJSON_AddNumberToObject(cf, "rope_theta", c->rope_theta);
+        cJSON_AddNumberToObject(cf, "norm_eps", c->norm_eps);
+        cJSON_AddBoolToObject(cf, "tied", c->tied);
+        cJSON_AddItemToObject(o, "manifest", manifest ? manifest : cJSON_CreateObject());
+        manifest = NULL;
+        char *text = cJSON_Print(o);
+        printf("%s\n", text);
+        free(text);
+        cJSON_Delete(o);
+    } else {
+        printf("checkpoint   %s\n", path);
+        printf("checksum     %s (FNV-1a 64)\n", sum);
+        printf("parameters   %zu\n", n_params);
+        printf("vocabulary   %d\n", c->vocab_size);
+        printf("d_model      %d\n", c->d_model);
+        printf("layers       %d\n", c->n_layers);
+        printf("heads        %d (head size %d)\n", c->n_heads, c->d_model / c->n_heads);
+        printf("d_ff         %d\n", c->d_ff);
+        printf("max_seq_len  %d\n", c->max_seq_len);
+        printf("rope_theta   %g\n", c->rope_theta);
+        printf("norm_eps     %g\n", c->norm_eps);
+        printf("lm head      %s\n", c->tied ? "tied to the embedding" : "separate");
+        printf("manifest:\n");
+        for (cJSON *it = manifest ? manifest->child : NULL; it; it = it->next) {
+            char *v = cJSON_IsString(it) ? NULL : cJSON_PrintUnformatted(it);
+            printf("  %-18s %s\n", it->string, v ? v : it->valuestring);
+            free(v);
+        }
+    }
+    cJSON_Delete(manifest);
+    checkpoint_info_free(&info);
+    return 0;
+}

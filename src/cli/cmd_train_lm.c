@@ -1,0 +1,229 @@
+/* cmd_train_lm.c — `seqrep train-lm`: train a causal language model on a
+ * text corpus and save it as a safetensors checkpoint.
+ *
+ * The corpus is read line by line, a word vocabulary is built from it, and the
+ * lines are encoded into one stream with <eos> after each line. Training
+ * windows of seq_len + 1 tokens are drawn at random from the first 95% of the
+ * stream; the last 5% is held out for a validation loss. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "adamw.h"
+#include "args.h"
+#include "checkpoint.h"
+#include "commands.h"
+#include "manifest.h"
+#include "model.h"
+#include "progress.h"
+#include "rng.h"
+#include "tokenizer.h"
+
+static const char *CMD = "train-lm";
+
+typedef struct {
+    const char *corpus, *out;
+    int layers, d_model, heads, d_ff, seq_len, batch, steps, warmup, seed, threads;
+    int min_count, max_vocab, lowercase, untied, quiet;
+    float lr, min_lr, weight_decay, clip, rope_theta;
+} TrainOptions;
+
+/* Fill ids/targets (B, T) with random windows of stream[lo, hi). */
+static void sample_batch(Rng *rng, const int *stream, long lo, long hi, int B, int T, int *ids,
+                         int *targets)
+{
+    long span = hi - lo - T; /* window start in [lo, lo + span) so that T+1 tokens fit */
+    for (int b = 0; b < B; b++) {
+        long start = lo + (long)(rng_uniform(rng) * (double)span);
+        if (start >= lo + span) start = lo + span - 1;
+        memcpy(ids + (size_t)b * T, stream + start, (size_t)T * sizeof(int));
+        memcpy(targets + (size_t)b * T, stream + start + 1, (size_t)T * sizeof(int));
+    }
+}
+
+/* Mean next-token loss over consecutive windows of stream[lo, hi) (at most
+ * max_batches batches). Returns -1 if the range is shorter than one window. */
+static float evaluate(Model *m, const int *stream, long lo, long hi, int B, int T, int *ids,
+                      int *targets, int max_batches)
+{
+    double sum = 0.0;
+    int batches = 0;
+    long pos = lo;
+    SrError err;
+    while (batches < max_batches) {
+        int rows = 0;
+        for (; rows < B && pos + T + 1 <= hi; rows++, pos += T) {
+            memcpy(ids + (size_t)rows * T, stream + pos, (size_t)T * sizeof(int));
+            memcpy(targets + (size_t)rows * T, stream + pos + 1, (size_t)T * sizeof(int));
+        }
+        if (rows == 0) break;
+        ModelInput in = {rows, T, ids, NULL, NULL, NULL, NULL, NULL, 0, 1};
+        if (model_forward(m, &in, &err)) return -1.0f;
+        sum += model_lm_loss(m, targets, -1);
+        batches++;
+    }
+    return batches ? (float)(sum / batches) : -1.0f;
+}
+
+/* Parse options; returns 0, 1 (help shown) or 2 (error printed). */
+static int parse_options(int argc, char **argv, TrainOptions *o)
+{
+    *o = (TrainOptions){.layers = 4, .d_model = 64, .heads = 4, .d_ff = 176, .seq_len = 64,
+                        .batch = 16, .steps = 600, .warmup = -1, .seed = 1, .threads = 0,
+                        .min_count = 1, .max_vocab = 0, .lr = 3e-3f, .min_lr = -1.0f,
+                        .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f};
+    ArgSpec specs[] = {
+        {"corpus", ARG_STRING, &o->corpus, "text file, one sentence or line per line", 1, 0, 0},
+        {"out", ARG_STRING, &o->out, "checkpoint to write (.safetensors)", 1, 0, 0},
+        {"layers", ARG_INT, &o->layers, "transformer blocks (default 4)", 0, 1, 0},
+        {"d-model", ARG_INT, &o->d_model, "model width (default 64)", 0, 1, 0},
+        {"heads", ARG_INT, &o->heads, "attention heads (default 4)", 0, 1, 0},
+        {"d-ff", ARG_INT, &o->d_ff, "SwiGLU hidden width (default 176)", 0, 1, 0},
+        {"seq-len", ARG_INT, &o->seq_len, "training window and max length (default 64)", 0, 2, 0},
+        {"batch", ARG_INT, &o->batch, "windows per step (default 16)", 0, 1, 0},
+        {"steps", ARG_INT, &o->steps, "optimiser steps (default 600)", 0, 1, 0},
+        {"lr", ARG_FLOAT, &o->lr, "peak learning rate (default 3e-3)", 0, 0, 0},
+        {"min-lr", ARG_FLOAT, &o->min_lr, "final learning rate (default lr/10)", 0, 0, 0},
+        {"warmup", ARG_INT, &o->warmup, "warm-up steps (default steps/20)", 0, 0, 0},
+        {"weight-decay", ARG_FLOAT, &o->weight_decay, "AdamW decoupled decay (default 0.1)", 0, 0, 0},
+        {"clip", ARG_FLOAT, &o->clip, "global gradient-norm clip, 0 = off (default 1)", 0, 0, 0},
+        {"rope-theta", ARG_FLOAT, &o->rope_theta, "RoPE base (default 10000)", 0, 0, 0},
+        {"untied", ARG_FLAG, &o->untied, "separate LM head instead of the embedding", 0, 0, 0},
+        {"lowercase", ARG_FLAG, &o->lowercase, "lower-case the corpus", 0, 0, 0},
+        {"min-count", ARG_INT, &o->min_count, "keep words seen this often (default 1)", 0, 1, 0},
+        {"max-vocab", ARG_INT, &o->max_vocab, "largest vocabulary, 0 = all (default 0)", 0, 0, 0},
+        {"seed", ARG_INT, &o->seed, "random seed (default 1)", 0, 0, 0},
+        {"threads", ARG_INT, &o->threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
+        {"quiet", ARG_FLAG, &o->quiet, "no progress output", 0, 0, 0},
+    };
+    int rc = args_parse(CMD, "--corpus FILE --out MODEL [options]", specs,
+                        (int)(sizeof specs / sizeof specs[0]), argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    if (o->d_model % o->heads)
+        return args_error(CMD, "--d-model %d is not divisible by --heads %d", o->d_model, o->heads);
+    if ((o->d_model / o->heads) % 2)
+        return args_error(CMD, "head size --d-model/--heads = %d must be even (RoPE rotates pairs)",
+                          o->d_model / o->heads);
+    if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
+    if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
+    if (o->warmup < 0) o->warmup = o->steps / 20;
+    if (o->warmup > o->steps) return args_error(CMD, "--warmup %d exceeds --steps %d", o->warmup, o->steps);
+    if (o->weight_decay < 0.0f) return args_error(CMD, "--weight-decay must not be negative");
+    if (!(o->rope_theta > 0.0f)) return args_error(CMD, "--rope-theta must be positive");
+    if (o->max_vocab != 0 && o->max_vocab <= TOK_N_SPECIAL)
+        return args_error(CMD, "--max-vocab must be 0 or more than %d", TOK_N_SPECIAL);
+    return 0;
+}
+
+int cmd_train_lm(int argc, char **argv)
+{
+    TrainOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    if (o.threads > 0) {
+        omp_set_num_threads(o.threads);
+        openblas_set_num_threads(o.threads);
+    }
+    SrError err;
+    Tokenizer tok = {0};
+    EncodedText text = {0};
+    Model m = {0};
+    int *ids = NULL, *targets = NULL;
+    cJSON *manifest = NULL;
+    char *manifest_text = NULL;
+    rc = 2;
+
+    if (tokenizer_build_from_file(&tok, o.corpus, o.min_count, o.max_vocab, o.lowercase, &err) ||
+        tokenizer_encode_file(&tok, o.corpus, TOK_EOS, &text, &err)) {
+        fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
+        goto done;
+    }
+    long n_train = text.n_ids - text.n_ids / 20;
+    if (n_train < o.seq_len + 2) {
+        fprintf(stderr, "seqrep %s: %s: corpus has %ld tokens, too few for --seq-len %d "
+                "(need at least %d in the training part)\n", CMD, o.corpus, text.n_ids,
+                o.seq_len, o.seq_len + 2);
+        goto done;
+    }
+    ModelConfig cfg = {tok.n_words, o.d_model, o.layers, o.heads, o.d_ff, o.seq_len,
+                       o.rope_theta, 1e-5f, !o.untied};
+    if (model_create(&m, &cfg, o.batch, o.seq_len, &err) || adamw_create(&m, &err)) {
+        fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
+        goto done;
+    }
+    model_init_weights(&m, (unsigned long long)o.seed);
+    ids = malloc((size_t)o.batch * o.seq_len * sizeof(int));
+    targets = malloc((size_t)o.batch * o.seq_len * sizeof(int));
+    if (!ids || !targets) {
+        fprintf(stderr, "seqrep %s: out of memory\n", CMD);
+        goto done;
+    }
+    if (!o.quiet)
+        fprintf(stderr, "corpus %s: %ld lines, %ld tokens, vocabulary %d (%ld unknown)\n"
+                "model: %d layers, d_model %d, %d heads, d_ff %d, %zu parameters; "
+                "batch %d x %d, %d steps, %d threads\n",
+                o.corpus, text.n_lines, text.n_ids, tok.n_words, text.n_unk, o.layers, o.d_model,
+                o.heads, o.d_ff, m.n_params, o.batch, o.seq_len, o.steps, omp_get_max_threads());
+
+    Rng rng;
+    rng_seed(&rng, (uint64_t)o.seed * 2654435761ULL + 17);
+    AdamWConfig opt = adamw_defaults();
+    opt.weight_decay = o.weight_decay;
+    opt.grad_clip = o.clip;
+    Progress prog;
+    progress_start(&prog, stderr, o.steps, o.steps / 20 > 0 ? o.steps / 20 : 1);
+    float loss = 0.0f;
+    for (int step = 1; step <= o.steps; step++) {
+        sample_batch(&rng, text.ids, 0, n_train, o.batch, o.seq_len, ids, targets);
+        ModelInput in = {o.batch, o.seq_len, ids, NULL, NULL, NULL, NULL, NULL, 0, 1};
+        if (model_forward(&m, &in, &err)) {
+            fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
+            goto done;
+        }
+        loss = model_lm_loss(&m, targets, -1);
+        model_zero_grad(&m);
+        model_backward(&m, targets, -1);
+        float lr = lr_schedule(step, o.warmup, o.steps, o.lr, o.min_lr);
+        adamw_step(&m, &opt, lr, step);
+        if (!o.quiet) progress_update(&prog, step, loss, lr, (long)o.batch * o.seq_len);
+    }
+    double seconds = progress_now() - prog.start;
+    if (!o.quiet) progress_finish(&prog, loss);
+    float val = evaluate(&m, text.ids, n_train, text.n_ids, o.batch, o.seq_len, ids, targets, 50);
+    if (!o.quiet && val >= 0.0f) fprintf(stderr, "validation loss %.4f (held-out last 5%%)\n", val);
+
+    manifest = manifest_begin(argc, argv, (unsigned long long)o.seed);
+    char sum[17];
+    if (file_checksum(o.corpus, sum, &err) == 0) cJSON_AddStringToObject(manifest, "corpus_checksum", sum);
+    cJSON_AddStringToObject(manifest, "objective", "causal-lm");
+    cJSON_AddStringToObject(manifest, "corpus", o.corpus);
+    cJSON_AddNumberToObject(manifest, "corpus_tokens", (double)text.n_ids);
+    cJSON_AddBoolToObject(manifest, "lowercase", o.lowercase);
+    cJSON_AddNumberToObject(manifest, "steps", o.steps);
+    cJSON_AddNumberToObject(manifest, "batch", o.batch);
+    cJSON_AddNumberToObject(manifest, "seq_len", o.seq_len);
+    cJSON_AddNumberToObject(manifest, "lr", o.lr);
+    cJSON_AddNumberToObject(manifest, "threads", omp_get_max_threads());
+    cJSON_AddNumberToObject(manifest, "final_train_loss", loss);
+    if (val >= 0.0f) cJSON_AddNumberToObject(manifest, "val_loss", val);
+    cJSON_AddNumberToObject(manifest, "train_seconds", seconds);
+    manifest_text = cJSON_PrintUnformatted(manifest);
+    if (checkpoint_save(o.out, &m, (const char *const *)tok.words, tok.n_words, manifest_text, &err)) {
+        fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
+        goto done;
+    }
+    if (!o.quiet) fprintf(stderr, "saved %s\n", o.out);
+    rc = 0;
+done:
+    free(manifest_text);
+    cJSON_Delete(manifest);
+    free(ids);
+    free(targets);
+    model_free(&m);
+    encoded_text_free(&text);
+    tokenizer_free(&tok);
+    return rc;
+}

@@ -1,0 +1,26 @@
+/* manifest.h — how a result was made: command line, seed, git commit, time,
+ * and checksums of the files it read. Written beside every result (inside a
+ * checkpoint's metadata, or as NAME.manifest.json next to a CSV). */
+#ifndef SEQREP_MANIFEST_H
+#define SEQREP_MANIFEST_H
+
+#include <stdint.h>
+
+#include <cJSON.h>
+
+#include "status.h"
+
+/* A new JSON object {"command", "seed", "git_commit", "created"}: argv joined
+ * with shell quoting where needed, the build's commit, UTC time. */
+cJSON *manifest_begin(int argc, char **argv, unsigned long long seed);
+
+/* The git commit compiled into this build ("unknown" outside a checkout). */
+const char *manifest_git_commit(void);
+
+/* FNV-1a 64-bit checksum of a whole file, as 16 hex digits into hex[17]. */
+int file_checksum(const char *path, char hex[17], SrError *err);
+
+/* Write text to path atomically (path.tmp.<pid>, then rename). */
+int write_file_atomic(const char *path, const char *text, SrError *err);
+
+#endif

@@ -1,0 +1,163 @@
+/* tokenizer.h — a word-level tokenizer: text <-> token ids.
+ *
+ * Splitting. Text is cut at white space (and at ASCII control bytes, which
+ * are treated like white space). Every ASCII punctuation character (the C
+ * locale's ispunct: !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~) is a token of its own,
+ * and every other run of bytes is a word: letters, digits and all bytes
+ * >= 0x80, so a UTF-8 character is never cut in half.
+ *     "Don't stop."  ->  "Don" "'" "t" "stop" "."
+ * With lower-casing on, ASCII letters A-Z are folded to a-z (other bytes,
+ * including UTF-8 letters, are left alone).
+ *
+ * Vocabulary. Ids 0..5 are the special tokens below; words follow from id 6.
+ * A vocabulary built from a corpus orders words by descending count, ties by
+ * byte-wise comparison, so it is the same on every machine. On disk it is a
+ * plain text file, one token per line in id order, specials first.
+ *
+ * Ownership. A Tokenizer owns copies of all its words; tokenizer_free
+ * releases them. Functions returning memory (decode, text_read_file,
+ * EncodedText) hand it to the caller, who frees it with free() or
+ * encoded_text_free(). */
+#ifndef SEQREP_TOKENIZER_H
+#define SEQREP_TOKENIZER_H
+
+#include <stddef.h>
+
+#include "status.h"
+
+/* The special tokens and their fixed ids. */
+enum {
+    TOK_PAD = 0,      /* "<pad>"  filler after the end of a sequence */
+    TOK_UNK = 1,      /* "<unk>"  a word not in the vocabulary */
+    TOK_BOS = 2,      /* "<bos>"  beginning of a sequence */
+    TOK_EOS = 3,      /* "<eos>"  end of a sequence (line) */
+    TOK_SEP = 4,      /* "<sep>"  separator between segments */
+    TOK_MASK = 5,     /* "<mask>" a hidden token */
+    TOK_N_SPECIAL = 6 /* number of special tokens; the first word has this id */
+};
+
+/* Spelling of a special token ("<pad>" ... "<mask>"), or NULL if id is not
+ * in 0..TOK_N_SPECIAL-1. */
+const char *tokenizer_special_name(int id);
+
+typedef struct {
+    int n_words;   /* V, the vocabulary size, specials included */
+    char **words;  /* (V) owned NUL-terminated strings: words[id] */
+    int lowercase; /* 1: fold ASCII A-Z to a-z in text before lookup */
+    int *slots;    /* (n_slots) hash table of ids, -1 = empty; internal */
+    int n_slots;   /* power of two, at least 2 V; internal */
+} Tokenizer;
+
+/* ---- splitting ------------------------------------------------------------ */
+
+/* Find the next token in text[*pos .. len). Skips separators; on success sets
+ * *start and *n to the token's span, advances *pos past it and returns 1.
+ * Returns 0 when only separators (or nothing) remain. Start with *pos = 0. */
+int text_next_token(const char *text, size_t len, size_t *pos, size_t *start, size_t *n);
+
+/* Read a whole text file into a NUL-terminated buffer (*text, caller frees;
+ * *len excludes the NUL). A UTF-8 byte-order mark at the start is dropped.
+ * Fails with "path: cannot open (reason)" or "path: read error (reason)". */
+int text_read_file(const char *path, char **text, size_t *len, SrError *err);
+
+/* ---- making a tokenizer (each fills *tok; on failure *tok is empty) -------- */
+
+/* Build a vocabulary from text[0..len): count the tokens (after lower-casing
+ * if asked), keep those seen at least min_count (>= 1) times, at most
+ * max_vocab ids in total including the specials (0 = no limit, otherwise
+ * > TOK_N_SPECIAL), ordered by descending count then byte-wise. `source`
+ * names the text in messages (a file name). Fails on a text without tokens
+ * ("source: empty corpus (no tokens)") or when no word is frequent enough. */
+int tokenizer_build_from_text(Tokenizer *tok, const char *text, size_t len, const char *source,
+                              int min_count, int max_vocab, int lowercase, SrError *err);
+
+/* The same, reading the corpus from a file (see text_read_file). */
+int tokenizer_build_from_file(Tokenizer *tok, const char *path, int min_count, int max_vocab,
+                              int lowercase, SrError *err);
+
+/* Make a tokenizer from words[0..n) in id order (e.g. a list stored in a
+ * checkpoint). The list must start with the six specials and contain no
+ * duplicates, no empty words and no word with white space or control bytes;
+ * errors name the entry: "vocabulary entry 7: duplicate token 'the'". */
+int tokenizer_from_words(Tokenizer *tok, const char *const *words, int n, int lowercase,
+                         SrError *err);
+
+/* The same, with errors prefixed by `source` (e.g. the checkpoint's path):
+ * "model.st: vocabulary entry 7: duplicate token 'the'". */
+int tokenizer_from_words_in(Tokenizer *tok, const char *const *words, int n, int lowercase,
+                            const char *source, SrError *err);
+
+/* Load a vocabulary file (one token per line, id order). The first six lines
+ * must be the specials; no duplicates, empty lines or lines with white space.
+ * CRLF line ends and a leading UTF-8 BOM are accepted. Errors name the file
+ * and line: "vocab.txt:7: duplicate token 'the' (first on line 3)". The file
+ * does not record lower-casing; the caller passes it. */
+int tokenizer_load(Tokenizer *tok, const char *path, int lowercase, SrError *err);
+
+/* Write the vocabulary, one token per line in id order, atomically (to
+ * "path.tmp.<pid>", fsync, rename). */
+int tokenizer_save(const Tokenizer *tok, const char *path, SrError *err);
+
+/* Release the words and the table; *tok becomes empty (safe to call twice). */
+void tokenizer_free(Tokenizer *tok);
+
+/* ---- lookup --------------------------------------------------------------- */
+
+/* Id of the word word[0..n) (lower-cased first if tok->lowercase), or -1 if
+ * it is not in the vocabulary. Expected O(1): a hash table. */
+int tokenizer_lookup(const Tokenizer *tok, const char *word, size_t n);
+
+/* Id of the NUL-terminated word, or TOK_UNK if it is not in the vocabulary. */
+int tokenizer_word_id(const Tokenizer *tok, const char *word);
+
+/* The token with this id, or NULL if id is outside 0..V-1. */
+const char *tokenizer_word(const Tokenizer *tok, int id);
+
+/* ---- encoding ------------------------------------------------------------- */
+
+/* Encode a NUL-terminated text into ids[0..max_ids): <bos> first if add_bos,
+ * then one id per token, TOK_UNK for unknown words. Returns the number of ids
+ * the whole text needs; only the first max_ids are written (ids may be NULL
+ * when max_ids is 0), so a caller can ask for the size first. */
+long tokenizer_encode(const Tokenizer *tok, const char *text, int add_bos, int *ids,
+                      long max_ids);
+
+/* A corpus encoded as one stream of ids for language-model training. */
+typedef struct {
+    int *ids;         /* (n_ids) every line's tokens with its separator */
+    long n_ids;
+    long *line_start; /* (n_lines + 1) line i is ids[line_start[i] .. line_start[i+1]) */
+    long n_lines;     /* lines with at least one token; blank lines are skipped */
+    long n_unk;       /* words of the text that became TOK_UNK */
+} EncodedText;
+
+/* Encode text[0..len) line by line ('\n' ends a line; a '\r' before it is
+ * white space) into one stream. separator TOK_BOS puts <bos> before every
+ * line; TOK_EOS or TOK_SEP goes after every line. `source` names the text in
+ * messages. Fails on a text without tokens or another separator. */
+int tokenizer_encode_lines(const Tokenizer *tok, const char *text, size_t len, const char *source,
+                           int separator, EncodedText *out, SrError *err);
+
+/* The same for a corpus file (missing file and empty corpus are errors). */
+int tokenizer_encode_file(const Tokenizer *tok, const char *path, int separator,
+                          EncodedText *out, SrError *err);
+
+/* Release an EncodedText (safe on a zeroed or already freed one). */
+void encoded_text_free(EncodedText *e);
+
+/* ---- decoding ------------------------------------------------------------- */
+
+/* Flags of tokenizer_decode, combined with |. */
+enum {
+    TOKENIZER_DECODE_PLAIN = 0,        /* tokens joined by single spaces */
+    TOKENIZER_DECODE_PRETTY = 1,       /* no space before . , ! ? ; : ) ] } % and
+                                          after ( [ { $; ' and - join both sides */
+    TOKENIZER_DECODE_SKIP_SPECIAL = 2  /* also drop <bos> <eos> <sep> <mask> (<unk> stays) */
+};
+
+/* Decode ids[0..n) into a new NUL-terminated string (caller frees; NULL only
+ * when out of memory). <pad> is always skipped; ids outside the vocabulary
+ * are written as "<unk>". */
+char *tokenizer_decode(const Tokenizer *tok, const int *ids, long n, int flags);
+
+#endif

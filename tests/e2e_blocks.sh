@@ -1,0 +1,114 @@
+#!/bin/sh
+# e2e_blocks.sh — end-to-end runs of `seqrep blocks`: the table, CSV and JSON
+# outputs, the closed forms they print, and one clear error per bad input.
+# Usage: sh tests/e2e_blocks.sh path/to/seqrep
+# Ends with the line "N passed, N failed"; exits non-zero if anything failed.
+set -u
+if [ $# -ne 1 ]; then echo "usage: sh tests/e2e_blocks.sh path/to/seqrep" >&2; exit 2; fi
+seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+passed=0
+failed=0
+
+ok()   { passed=$((passed + 1)); echo "ok   $1"; }
+bad()  { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# expect_ok NAME CMD...: exit 0, output in out.txt
+expect_ok() {
+    name=$1; shift
+    if "$@" >out.txt 2>err.txt; then ok "$name"; else bad "$name (exit $?)"; cat err.txt; fi
+}
+
+# expect_error NAME PATTERN CMD...: exit 2 with exactly one stderr line matching PATTERN
+expect_error() {
+    name=$1; pattern=$2; shift 2
+    "$@" >out.txt 2>err.txt
+    got=$?
+    lines=$(wc -l <err.txt)
+    if [ "$got" = 2 ] && [ "$lines" = 1 ] && grep -q -- "$pattern" err.txt; then
+        ok "$name"
+    else
+        bad "$name (exit $got, $lines stderr lines, wanted 2 and 1 line matching '$pattern')"
+        cat err.txt
+    fi
+}
+
+# check NAME CMD...: a condition on the last output
+check() {
+    name=$1; shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}
+
+# ---- the readable table ----
+expect_ok "blocks --help" "$seqrep" blocks --help
+expect_ok "table n=5 r=0..8" "$seqrep" blocks --n 5 --r 0..8
+check "table says every figure matches" grep -q "Every counted figure equals its closed form" out.txt
+check "table has r=8 at 4/5 = 80%" grep -Eq "^ +8 +9 +45 +36 +9 +36 +0 +4/5 +80.0% +4/5 +80.0%" out.txt
+check "table has r=1 at 1/3" grep -Eq "^ +1 +2 +10 +1 +2 +1 +0 +1/3 +33.3%" out.txt
+
+# ---- CSV ----
+expect_ok "csv r=0,1,2,4,8" "$seqrep" blocks --n 7 --r 0,1,2,4,8 --format csv
+check "csv has a header and 5 rows" test "$(wc -l <out.txt)" = 6
+check "csv header starts with n,r,k,T" grep -q "^n,r,k,T,bos,sep," out.txt
+check "csv full shares 0, 1/3, 1/2, 2/3, 4/5" test "$(cut -d, -f12 out.txt | tr '\n' ' ')" = \
+    "full_share 0 0.333333333 0.5 0.666666667 0.8 "
+check "csv every row matches" test "$(grep -c ',true$' out.txt)" = 5
+
+# ---- JSON, for every bos/sep option, parsed by python ----
+for bos in none once per-copy; do
+    for sep in none token; do
+        expect_ok "json bos=$bos sep=$sep" "$seqrep" blocks --n 6 --r 0..16 --bos "$bos" --sep "$sep" --format json
+        check "json bos=$bos sep=$sep parses and matches the closed forms" python3 -c '
+import json, sys
+from fractions import Fraction
+rows = json.load(open("out.txt"))
+assert len(rows) == 17, len(rows)
+for i, o in enumerate(rows):
+    n, r, k = o["n"], o["r"], o["k"]
+    assert (n, r, k) == (6, i, i + 1)
+    for key in ("full_blocks", "causal_blocks", "masked_blocks", "full_share", "full_share_closed_form"):
+        assert key in o, key
+    assert o["full_blocks"] == o["masked_blocks"] == k * (k - 1) // 2
+    assert o["causal_blocks"] == k and o["other_blocks"] == 0
+    assert Fraction(o["full_share_fraction"]) == Fraction(k - 1, k + 1)
+    assert abs(o["full_share"] - o["full_share_closed_form"]) < 1e-12
+    assert o["visible_pairs"] == o["T"] * (o["T"] + 1) // 2
+    assert o["word_pairs"] == k * n * (k * n + 1) // 2
+    assert o["seen_whole_counts"] == [1] + [n] * (k - 1)
+    assert o["matches_closed_form"] is True
+'
+    done
+done
+check "json n_special for per-copy bos and sep at r=3" python3 -c '
+import json
+o = json.load(open("out.txt"))[3]
+assert o["n_special"] == 4 + 3 and o["T"] == 4 * 6 + 7, o
+'
+
+# ---- --out writes the file and a manifest ----
+expect_ok "--out" "$seqrep" blocks --n 4 --r 0..3 --format csv --out curve.csv
+check "--out wrote the CSV" test "$(wc -l <curve.csv)" = 5
+check "--out wrote the manifest" python3 -c 'import json; m = json.load(open("curve.manifest.json")); assert "blocks" in m["command"]'
+check "--out printed nothing on stdout" test ! -s out.txt
+check "--out left no temporary file" test -z "$(ls | grep '\.tmp\.')"
+
+# ---- bad input: exit 2, one line on stderr ----
+expect_error "n = 0" "--n must be at least 1" "$seqrep" blocks --n 0 --r 1
+expect_error "n < 0" "--n must be at least 1" "$seqrep" blocks --n -3 --r 1
+expect_error "n not a number" "--n expects an integer" "$seqrep" blocks --n five --r 1
+expect_error "r < 0" "r must be >= 0" "$seqrep" blocks --n 5 --r -1
+expect_error "backwards range" "backwards range" "$seqrep" blocks --n 5 --r 8..2
+expect_error "r not a number" "expected R, A..B" "$seqrep" blocks --n 5 --r many
+expect_error "missing --r" "missing required option --r" "$seqrep" blocks --n 5
+expect_error "missing --n" "missing required option --n" "$seqrep" blocks --r 1
+expect_error "mask too large" "more than the 256 MiB limit" "$seqrep" blocks --n 20000 --r 0
+expect_error "range grows too large" "r = 16: a 17000 x 17000 mask" "$seqrep" blocks --n 1000 --r 0..20
+expect_error "bad --bos" "--bos must be none, once or per-copy" "$seqrep" blocks --n 5 --r 1 --bos twice
+expect_error "bad --sep" "--sep must be none or token" "$seqrep" blocks --n 5 --r 1 --sep comma
+expect_error "bad --format" "--format must be table, csv or json" "$seqrep" blocks --n 5 --r 1 --format xml
+expect_error "unknown option" "unknown option" "$seqrep" blocks --n 5 --r 1 --colour
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

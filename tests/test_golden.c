@@ -1,0 +1,337 @@
+/* test_golden.c — the C model against the PyTorch reference.
+ *
+ * For each golden case written by tests/reference/make_golden.py it loads the
+ * initial weights with the checkpoint loader (so the Python-written checkpoint
+ * format is checked too), runs the inputs of golden/<case>.io.safetensors and
+ * compares: logits, loss, every parameter gradient (Hugging Face names mapped
+ * onto the fused q/k/v and gate/up buffers), the gradient of real-valued
+ * positions, the loss after one AdamW step and the weights after two.
+ *
+ * Tolerance (the rule of tests/reference/README.md): element a matches golden
+ * element b when |a - b| <= 1e-4 * (max(|a|, |b|) + rms), rms being the
+ * root-mean-square of the whole golden tensor. Every mismatching tensor is
+ * reported with its worst element before the case fails. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adamw.h"
+#include "checkpoint.h"
+#include "mask.h"
+#include "model.h"
+#include "safetensors.h"
+
+#define GOLDEN_REL 1e-4
+#define MAX_LAYERS 16
+
+/* ---- comparing ----------------------------------------------------------- */
+
+/* Compare got (n) with golden want (n) under the golden rule. Prints the worst
+ * element when it fails. Returns the worst |a-b| / tolerance (<= 1 passes). */
+static double compare_floats(const char *case_name, const char *what, const float *got,
+                             const float *want, size_t n)
+{
+    double sq = 0.0;
+    for (size_t i = 0; i < n; i++) sq += (double)want[i] * want[i];
+    double rms = n ? sqrt(sq / (double)n) : 0.0;
+    double worst = 0.0;
+    size_t worst_i = 0;
+    for (size_t i = 0; i < n; i++) {
+        double a = got[i], b = want[i];
+        double diff = fabs(a - b);
+        if (diff == 0.0) continue;
+        double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+        double tol = GOLDEN_REL * (big + rms);
+        double ratio = tol > 0.0 ? diff / tol : INFINITY;
+        if (!(ratio <= worst)) { /* also catches NaN */
+            worst = isnan(ratio) ? INFINITY : ratio;
+            worst_i = i;
+        }
+    }
+    if (worst > 1.0)
+        fprintf(stderr, "  %s: %s mismatch at element %zu of %zu: C %.9g, golden %.9g "
+                "(%.1f x the tolerance; tensor rms %.3g)\n", case_name, what, worst_i, n,
+                (double)got[worst_i], (double)want[worst_i], worst, rms);
+    return worst;
+}
+
+/* ---- reading the golden files ------------------------------------------ */
+
+/* The tensor called name, which must exist, have the dtype and hold n elements. */
+static const StTensor *golden_tensor(const StFile *f, const char *name, StDtype dtype, size_t n)
+{
+    const StTensor *t = st_find(f, name);
+    if (!t) fail_msg("golden file lacks tensor %s", name);
+    assert_int_equal(t->dtype, dtype);
+    if (t->nbytes != n * 4)
+        fail_msg("golden tensor %s holds %zu elements, expected %zu", name, t->nbytes / 4, n);
+    return t;
+}
+
+/* The metadata value for key as a number; the key must exist. */
+static double golden_number(const StFile *f, const char *key)
+{
+    const char *text = st_meta(f, key);
+    if (!text) fail_msg("golden file lacks metadata %s", key);
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end) fail_msg("golden metadata %s = \"%s\" is not a number", key, text);
+    return v;
+}
+
+/* Split a comma list of n_layers names into indices of `names` (n_names). */
+static void parse_plan(const char *text, const char *const *names, int n_names, int *out,
+                       int n_layers)
+{
+    const char *p = text;
+    for (int l = 0; l < n_layers; l++) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int k = 0; k < n_names; k++)
+            if (strlen(names[k]) == len && strncmp(p, names[k], len) == 0) found = k;
+        if (found < 0) fail_msg("plan \"%s\": unknown name at layer %d", text, l);
+        out[l] = found;
+        p += len;
+        if (*p == ',') p++;
+        else if (l != n_layers - 1) fail_msg("plan \"%s\" has fewer than %d layers", text, n_layers);
+    }
+    if (*p) fail_msg("plan \"%s\" has more than %d layers", text, n_layers);
+}
+
+/* ---- Hugging Face names onto the model's parameter buffer ---------------- */
+
+typedef struct {
+    char name[96];
+    size_t offset;   /* floats from the start of the parameter buffer */
+    size_t count;
+} HfTensor;
+
+/* Append one entry: name = suffix (layer < 0) or "model.layers.<layer>.<suffix>",
+ * at ptr (count floats) inside the parameter buffer that starts at base. */
+static void hf_add(HfTensor *out, int *n, const float *base, const float *ptr, size_t count,
+                   int layer, const char *suffix)
+{
+    HfTensor *e = &out[(*n)++];
+    if (layer < 0) snprintf(e->name, sizeof e->name, "%s", suffix);
+    else snprintf(e->name, sizeof e->name, "model.layers.%d.%s", layer, suffix);
+    e->offset = (size_t)(ptr - base);
+    e->count = count;
+}
+
+/* Fill out with every parameter's Hugging Face name, offset and size in the
+ * layout of m->params (the same offsets index m->grads). Returns the count. */
+static int hf_tensors(const Model *m, HfTensor *out)
+{
+    const ModelConfig *c = &m->cfg;
+    size_t C = c->d_model, F = c->d_ff, V = c->vocab_size;
+    const float *base = m->params;
+    int n = 0;
+    hf_add(out, &n, base, m->p.wte, V * C, -1, "model.embed_tokens.weight");
+    for (int l = 0; l < c->n_layers; l++) {
+        const float *qkv = m->p.wqkv + (size_t)l * 3 * C * C; /* rows: q, k, v */
+        const float *gu = m->p.wgu + (size_t)l * 2 * F * C;   /* rows: gate, up */
+        hf_add(out, &n, base, m->p.ln1w + (size_t)l * C, C, l, "input_layernorm.weight");
+        hf_add(out, &n, base, qkv, C * C, l, "self_attn.q_proj.weight");
+        hf_add(out, &n, base, qkv + C * C, C * C, l, "self_attn.k_proj.weight");
+        hf_add(out, &n, base, qkv + 2 * C * C, C * C, l, "self_attn.v_proj.weight");
+        hf_add(out, &n, base, m->p.wo + (size_t)l * C * C, C * C, l, "self_attn.o_proj.weight");
+        hf_add(out, &n, base, m->p.ln2w + (size_t)l * C, C, l,
+               "post_attention_layernorm.weight");
+        hf_add(out, &n, base, gu, F * C, l, "mlp.gate_proj.weight");
+        hf_add(out, &n, base, gu + F * C, F * C, l, "mlp.up_proj.weight");
+        hf_add(out, &n, base, m->p.wdown + (size_t)l * C * F, C * F, l, "mlp.down_proj.weight");
+    }
+    hf_add(out, &n, base, m->p.lnfw, C, -1, "model.norm.weight");
+    if (!c->tied) hf_add(out, &n, base, m->p.wlm, V * C, -1, "lm_head.weight");
+    return n;
+}
+
+/* Compare every parameter-shaped tensor `prefix<name>` of the golden file with
+ * buf (m->grads or m->params). Returns the worst ratio. */
+static double compare_params(const char *case_name, const StFile *io, const Model *m,
+                             const float *buf, const char *prefix)
+{
+    HfTensor list[3 + 9 * MAX_LAYERS];
+    int n = hf_tensors(m, list);
+    double worst = 0.0;
+    for (int i = 0; i < n; i++) {
+        char key[160];
+        int len = snprintf(key, sizeof key, "%s%s", prefix, list[i].name);
+        assert_true(len > 0 && (size_t)len < sizeof key);
+        const StTensor *t = golden_tensor(io, key, ST_F32, list[i].count);
+        double w = compare_floats(case_name, key, buf + list[i].offset, t->data, list[i].count);
+        if (w > worst) worst = w;
+    }
+    return worst;
+}
+
+/* ---- one case ------------------------------------------------------------- */
+
+/* Run golden case `name` and assert that every compared tensor matches. */
+static void run_golden_case(const char *name)
+{
+    char model_path[256], io_path[256];
+    snprintf(model_path, sizeof model_path, "golden/%s.model.safetensors", name);
+    snprintf(io_path, sizeof io_path, "golden/%s.io.safetensors", name);
+    SrError err;
+    StFile io;
+    if (st_read(io_path, &io, &err) != 0) fail_msg("%s", err.msg);
+
+    const StTensor *ids_t = st_find(&io, "ids");
+    if (!ids_t || ids_t->ndim != 2) fail_msg("%s: no (B, T) tensor ids", io_path);
+    int B = (int)ids_t->shape[0], T = (int)ids_t->shape[1];
+
+    Model m;
+    CheckpointInfo info;
+    if (checkpoint_load(model_path, &m, B, T, &info, &err) != 0) fail_msg("%s", err.msg);
+    const ModelConfig *c = &m.cfg;
+    int L = c->n_layers, H = c->n_heads, V = c->vocab_size;
+    size_t BT = (size_t)B * T;
+    assert_true(L <= MAX_LAYERS);
+
+    /* the checkpoint's vocabulary and manifest came through */
+    assert_int_equal(info.n_vocab, V);
+    assert_string_equal(info.vocab[0], "<pad>");
+    assert_string_equal(info.vocab[5], "<mask>");
+    char last[16];
+    snprintf(last, sizeof last, "w%d", V - 1);
+    assert_string_equal(info.vocab[V - 1], last);
+    assert_non_null(strstr(info.manifest_json, "make_golden.py"));
+
+    /* inputs */
+    const int *ids = ids_t->data;
+    const int *lengths = golden_tensor(&io, "lengths", ST_I32, (size_t)B)->data;
+    const int *positions = golden_tensor(&io, "positions", ST_I32, BT)->data;
+    const int *targets = golden_tensor(&io, "targets", ST_I32, BT)->data;
+    const float *real_pos = golden_tensor(&io, "real_pos", ST_F32, (size_t)L * BT * H)->data;
+    int ignore = (int)golden_number(&io, "ignore");
+
+    static const char *const mask_names[] = {"causal", "bidirectional"};
+    static const char *const pos_names[] = {"rope", "none", "real"};
+    int mask_idx[MAX_LAYERS], pos_idx[MAX_LAYERS];
+    const char *mask_text = st_meta(&io, "mask_plan"), *pos_text = st_meta(&io, "pos_plan");
+    assert_non_null(mask_text);
+    assert_non_null(pos_text);
+    parse_plan(mask_text, mask_names, 2, mask_idx, L);
+    parse_plan(pos_text, pos_names, 3, pos_idx, L);
+    MaskKind mask[MAX_LAYERS];
+    PosKind pos_kind[MAX_LAYERS];
+    for (int l = 0; l < L; l++) {
+        mask[l] = mask_idx[l] == 0 ? MASK_CAUSAL : MASK_BIDIRECTIONAL;
+        pos_kind[l] = pos_idx[l] == 0 ? POS_ROPE : pos_idx[l] == 1 ? POS_NONE : POS_REAL;
+    }
+    if (strcmp(name, "middle") == 0) { /* Python's middle plan is the C one */
+        MaskKind middle[MAX_LAYERS];
+        mask_plan_middle(middle, L);
+        assert_memory_equal(middle, mask, (size_t)L * sizeof(MaskKind));
+    }
+
+    AdamWConfig opt;
+    opt.beta1 = (float)golden_number(&io, "beta1");
+    opt.beta2 = (float)golden_number(&io, "beta2");
+    opt.eps = (float)golden_number(&io, "eps");
+    opt.weight_decay = (float)golden_number(&io, "weight_decay");
+    opt.grad_clip = (float)golden_number(&io, "grad_clip");
+    float lr = (float)golden_number(&io, "lr");
+
+    ModelInput in = {0};
+    in.B = B;
+    in.T = T;
+    in.ids = ids;
+    in.lengths = lengths;
+    in.positions = positions;
+    in.mask = mask;
+    in.pos_kind = pos_kind;
+    in.real_pos = real_pos;
+    in.want_logits = 1;
+
+    double worst = 0.0, w;
+    /* forward and loss */
+    if (model_forward(&m, &in, &err) != 0) fail_msg("%s", err.msg);
+    w = compare_floats(name, "logits", m.a.logits,
+                       golden_tensor(&io, "logits", ST_F32, BT * V)->data, BT * V);
+    worst = w > worst ? w : worst;
+    float loss = model_lm_loss(&m, targets, ignore);
+    w = compare_floats(name, "loss", &loss, golden_tensor(&io, "loss", ST_F32, 1)->data, 1);
+    worst = w > worst ? w : worst;
+
+    /* backward */
+    model_zero_grad(&m);
+    model_backward(&m, targets, ignore);
+    w = compare_params(name, &io, &m, m.grads, "grad.");
+    worst = w > worst ? w : worst;
+    const float *want_dpos = golden_tensor(&io, "grad.real_pos", ST_F32, (size_t)L * BT * H)->data;
+    for (int l = 0; l < L; l++) {
+        if (pos_kind[l] != POS_REAL) continue;
+        char what[64];
+        snprintf(what, sizeof what, "grad.real_pos[layer %d]", l);
+        size_t off = (size_t)l * BT * H;
+        w = compare_floats(name, what, m.ga.dreal_pos + off, want_dpos + off, BT * H);
+        worst = w > worst ? w : worst;
+    }
+
+    /* two AdamW steps on the same batch */
+    assert_int_equal(adamw_create(&m, &err), 0);
+    adamw_step(&m, &opt, lr, 1);
+    if (model_forward(&m, &in, &err) != 0) fail_msg("%s", err.msg);
+    float loss2 = model_lm_loss(&m, targets, ignore);
+    float want_loss2 = (float)golden_number(&io, "loss_step2");
+    w = compare_floats(name, "loss after one step", &loss2, &want_loss2, 1);
+    worst = w > worst ? w : worst;
+    model_zero_grad(&m);
+    model_backward(&m, targets, ignore);
+    adamw_step(&m, &opt, lr, 2);
+    w = compare_params(name, &io, &m, m.params, "after2.");
+    worst = w > worst ? w : worst;
+
+    printf("  golden %-13s worst difference %.3f of the tolerance\n", name, worst);
+    fflush(stdout);
+    checkpoint_info_free(&info);
+    model_free(&m);
+    st_free(&io);
+    assert_true(worst <= 1.0);
+}
+
+static void test_golden_causal(void **state)
+{
+    (void)state;
+    run_golden_case("causal");
+}
+
+static void test_golden_bidirectional(void **state)
+{
+    (void)state;
+    run_golden_case("bidirectional");
+}
+
+static void test_golden_middle(void **state)
+{
+    (void)state;
+    run_golden_case("middle");
+}
+
+static void test_golden_nope(void **state)
+{
+    (void)state;
+    run_golden_case("nope");
+}
+
+static void test_golden_realpos(void **state)
+{
+    (void)state;
+    run_golden_case("realpos");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_causal),
+        cmocka_unit_test(test_golden_bidirectional),
+        cmocka_unit_test(test_golden_middle),
+        cmocka_unit_test(test_golden_nope),
+        cmocka_unit_test(test_golden_realpos),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -12,6 +12,7 @@
 
 #include "ops.h"
 #include "rng.h"
+#include "threads.h"
 
 int model_config_check(const ModelConfig *c, SrError *err)
 {
@@ -114,6 +115,7 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
     if (max_T > cfg->max_seq_len)
         return sr_fail(err, "sequence length %d exceeds the model's max_seq_len %d", max_T,
                        cfg->max_seq_len);
+    threads_set(0); /* OpenBLAS single-threaded inside our OpenMP threads */
     m->cfg = *cfg;
     m->max_batch = max_batch;
     m->max_T = max_T;

@@ -4,6 +4,7 @@
 #include "ops.h"
 
 #include <cblas.h>
+#include <omp.h>
 #include <stddef.h>
 
 /* out (N, OC) = inp (N, C) . w^T, w (OC, C); plain loops. */
@@ -20,12 +21,29 @@ void matmul_forward_ref(float *out, const float *inp, const float *w, int N, int
     }
 }
 
-/* out (N, OC) = inp (N, C) . w^T, w (OC, C); one sgemm. */
+/* Rows [*lo, *hi) of n rows that thread `id` of `count` handles: contiguous
+ * near-equal chunks, the same for every call with the same thread count. */
+static void thread_rows(int n, int id, int count, int *lo, int *hi)
+{
+    *lo = (int)((long)n * id / count);
+    *hi = (int)((long)n * (id + 1) / count);
+}
+
+/* out (N, OC) = inp (N, C) . w^T, w (OC, C). Each OpenMP thread runs one
+ * single-threaded sgemm on its own block of rows (OpenBLAS's own threads are
+ * turned off by threads_set: on these small shapes they cost more than they
+ * give). Rows do not interact, so the result does not depend on the split. */
 void matmul_forward(float *out, const float *inp, const float *w, int N, int C, int OC)
 {
     if (N <= 0 || OC <= 0) return;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, N, OC, C, 1.0f, inp, C, w, C, 0.0f,
-                out, OC);
+#pragma omp parallel
+    {
+        int lo, hi;
+        thread_rows(N, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
+        if (hi > lo)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, hi - lo, OC, C, 1.0f,
+                        inp + (size_t)lo * C, C, w, C, 0.0f, out + (size_t)lo * OC, OC);
+    }
 }
 
 /* dinp (N, C) += dout (N, OC) . w (OC, C);  dw (OC, C) += dout^T . inp (N, C).
@@ -55,15 +73,26 @@ void matmul_backward_ref(float *dinp, float *dw, const float *dout, const float 
 }
 
 /* dinp (N, C) += dout (N, OC) . w (OC, C);  dw (OC, C) += dout^T . inp (N, C).
- * Two sgemm calls with beta = 1; either gradient may be NULL. */
+ * Either gradient may be NULL. Threads split dinp by rows of N and dw by rows
+ * of OC, so every output element is summed by one thread in a fixed order. */
 void matmul_backward(float *dinp, float *dw, const float *dout, const float *inp,
                      const float *w, int N, int C, int OC)
 {
     if (N <= 0 || C <= 0 || OC <= 0) return;
-    if (dinp)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, C, OC, 1.0f, dout, OC, w, C,
-                    1.0f, dinp, C);
-    if (dw)
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, OC, C, N, 1.0f, dout, OC, inp, C,
-                    1.0f, dw, C);
+#pragma omp parallel
+    {
+        int id = omp_get_thread_num(), count = omp_get_num_threads(), lo, hi;
+        if (dinp) {
+            thread_rows(N, id, count, &lo, &hi);
+            if (hi > lo)
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, hi - lo, C, OC, 1.0f,
+                            dout + (size_t)lo * OC, OC, w, C, 1.0f, dinp + (size_t)lo * C, C);
+        }
+        if (dw) {
+            thread_rows(OC, id, count, &lo, &hi);
+            if (hi > lo)
+                cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, hi - lo, C, N, 1.0f,
+                            dout + lo, OC, inp, C, 1.0f, dw + (size_t)lo * C, C);
+        }
+    }
 }

@@ -196,6 +196,14 @@ static void entry_location(char *buf, size_t cap, const char *path, const char *
         snprintf(buf, cap, "vocabulary entry %d", i);
 }
 
+/* Name of a vocabulary for messages without an entry: the file, the
+ * source, or just "vocabulary". */
+static const char *vocabulary_name(const char *path, const char *source)
+{
+    if (path) return path;
+    return source ? source : "vocabulary";
+}
+
 /* ---- making a tokenizer ------------------------------------------------------ */
 
 void tokenizer_free(Tokenizer *tok)
@@ -215,13 +223,15 @@ static int tokenizer_init_checked(Tokenizer *tok, const char *const *words, cons
                                   SrError *err)
 {
     memset(tok, 0, sizeof *tok);
+    if (n < 0)
+        return sr_fail(err, "%s: negative vocabulary size %d", vocabulary_name(path, source), n);
     tok->lowercase = lowercase ? 1 : 0;
     tok->n_slots = table_size_for(n);
     tok->slots = table_new(tok->n_slots);
     tok->words = calloc(n > 0 ? (size_t)n : 1, sizeof *tok->words);
     if (!tok->slots || !tok->words) {
         tokenizer_free(tok);
-        return sr_fail(err, "%s: out of memory", path ? path : source ? source : "vocabulary");
+        return sr_fail(err, "%s: out of memory", vocabulary_name(path, source));
     }
 
     char where[600], shown[64];
@@ -257,7 +267,8 @@ static int tokenizer_init_checked(Tokenizer *tok, const char *const *words, cons
             if (path)
                 return sr_fail(err, "%s: duplicate token '%s' (first on line %d)", where, shown,
                                first + 1);
-            return sr_fail(err, "%s: duplicate token '%s' (first at entry %d)", where, shown, first);
+            return sr_fail(err, "%s: duplicate token '%s' (first at entry %d)", where, shown,
+                           first);
         }
         tok->words[i] = malloc(len + 1);
         if (!tok->words[i]) {
@@ -444,7 +455,8 @@ int tokenizer_build_from_text(Tokenizer *tok, const char *text, size_t len, cons
 {
     memset(tok, 0, sizeof *tok);
     if (!source) source = "text";
-    if (min_count < 1) return sr_fail(err, "%s: min_count must be >= 1 (got %d)", source, min_count);
+    if (min_count < 1)
+        return sr_fail(err, "%s: min_count must be >= 1 (got %d)", source, min_count);
     if (max_vocab != 0 && max_vocab <= TOK_N_SPECIAL)
         return sr_fail(err, "%s: max_vocab must be 0 (no limit) or more than the %d special tokens "
                        "(got %d)", source, TOK_N_SPECIAL, max_vocab);

@@ -120,7 +120,7 @@ static void test_format(void **state)
         assert_true(strcmp(l + n - 2, " .") == 0 || strcmp(l + n - 2, " ?") == 0);
         for (size_t k = 0; k < n; k++) {
             char ch = l[k];
-            assert_true((ch >= 'a' && ch <= 'z') || ch == ' ' || ch == '.' || ch == ',' || ch == '?');
+            assert_true((ch >= 'a' && ch <= 'z') || strchr(" .,?", ch) != NULL);
             if (ch == ' ') {
                 assert_true(l[k + 1] != ' ');
                 words++;
@@ -151,7 +151,8 @@ static void test_vocabulary(void **state)
     Tokenizer tok;
     SrError err;
     assert_int_equal(tokenizer_build_from_text(&tok, train, len, "builtin", 1, 0, 0, &err), 0);
-    print_message("built-in vocabulary: %d tokens, %zu bytes for 20000 sentences\n", tok.n_words, len);
+    print_message("built-in vocabulary: %d tokens, %zu bytes for 20000 sentences\n", tok.n_words,
+                  len);
     assert_true(tok.n_words >= 300 && tok.n_words <= 800);
     assert_string_equal(tok.words[TOK_N_SPECIAL], "the"); /* the most frequent word */
 
@@ -204,7 +205,8 @@ static void test_grammar_regularities(void **state)
     for (int i = 0; i < N; i++) {
         char *words[MAX_WORDS];
         int n = 0;
-        for (char *w = strtok(lines[i], " "); w && n < MAX_WORDS; w = strtok(NULL, " ")) words[n++] = w;
+        for (char *w = strtok(lines[i], " "); w && n < MAX_WORDS; w = strtok(NULL, " "))
+            words[n++] = w;
         assert_true(n < MAX_WORDS);
         for (int k = 0; k + 1 < n; k++) {
             const char *next = words[k + 1];
@@ -217,7 +219,8 @@ static void test_grammar_regularities(void **state)
             if (strcmp(words[k], "they") == 0) {
                 /* "they" never takes a singular verb */
                 assert_true(strcmp(next, "is") && strcmp(next, "was") && strcmp(next, "eats") &&
-                            strcmp(next, "goes") && strcmp(next, "drinks") && strcmp(next, "reads"));
+                            strcmp(next, "goes") && strcmp(next, "drinks") &&
+                            strcmp(next, "reads"));
                 they_seen++;
             }
             if (strcmp(words[k], "she") == 0 || strcmp(words[k], "he") == 0)

@@ -143,7 +143,8 @@ static void test_below(void **state)
     }
     /* chi-square with 9 degrees of freedom: 99.9% quantile is 27.9 */
     double chi2 = 0, expected = (double)DRAWS / BUCKETS;
-    for (int b = 0; b < BUCKETS; b++) chi2 += (counts[b] - expected) * (counts[b] - expected) / expected;
+    for (int b = 0; b < BUCKETS; b++)
+        chi2 += (counts[b] - expected) * (counts[b] - expected) / expected;
     assert_true(chi2 < 27.9);
 
     for (int i = 0; i < 100; i++) assert_int_equal(rng_below(&rng, 1), 0);

@@ -133,8 +133,11 @@ static void test_split_utf8_words(void **state)
 {
     (void)state;
     /* é = C3 A9, ï = C3 AF, — = E2 80 94, 日本語 = 3 x 3 bytes */
-    const char *a[] = {"caf\xC3\xA9", "na\xC3\xAFve\xE2\x80\x94ok", "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", "."};
-    assert_split("caf\xC3\xA9 na\xC3\xAFve\xE2\x80\x94ok \xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E.", a, 4);
+    const char *a[] = {"caf\xC3\xA9", "na\xC3\xAFve\xE2\x80\x94ok",
+                       "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", "."};
+    assert_split("caf\xC3\xA9 na\xC3\xAFve\xE2\x80\x94ok "
+                 "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E.",
+                 a, 4);
     const char *b[] = {"\xC3\xA9", "'", "t\xC3\xA9"};
     assert_split("\xC3\xA9't\xC3\xA9", b, 3);
 }
@@ -273,7 +276,8 @@ static void test_save_load_round_trip(void **state)
     char *saved;
     size_t len;
     assert_int_equal(text_read_file(path, &saved, &len, &err), 0);
-    assert_string_equal(saved, SPECIAL_LINES "the\n!\n.\ncat\nend\nmat\non\nsat\n\xC3\xA9t\xC3\xA9\n");
+    assert_string_equal(saved,
+                        SPECIAL_LINES "the\n!\n.\ncat\nend\nmat\non\nsat\n\xC3\xA9t\xC3\xA9\n");
     free(saved);
 
     assert_int_equal(tokenizer_load(&back, path, 1, &err), 0);
@@ -305,7 +309,8 @@ static void test_load_accepts_crlf_and_bom(void **state)
     Tokenizer tok;
     SrError err;
     const char *path = temp_path("crlf_vocab.txt");
-    write_text(path, "\xEF\xBB\xBF<pad>\r\n<unk>\r\n<bos>\r\n<eos>\r\n<sep>\r\n<mask>\r\nthe\r\ncat");
+    write_text(path,
+               "\xEF\xBB\xBF<pad>\r\n<unk>\r\n<bos>\r\n<eos>\r\n<sep>\r\n<mask>\r\nthe\r\ncat");
     assert_int_equal(tokenizer_load(&tok, path, 0, &err), 0);
     assert_int_equal(tok.n_words, 8);
     assert_string_equal(tok.words[0], "<pad>");
@@ -346,7 +351,8 @@ static void test_load_rejects_bad_files(void **state)
     assert_bad_vocab("<pad>\n<unk>\n<bos>\n",
                      "vocab.txt:4: expected special token '<eos>', found end of file");
     assert_bad_vocab("", "vocab.txt:1: expected special token '<pad>', found end of file");
-    assert_bad_vocab(SPECIAL_LINES "<unk>\n", "vocab.txt:7: duplicate token '<unk>' (first on line 2)");
+    assert_bad_vocab(SPECIAL_LINES "<unk>\n",
+                     "vocab.txt:7: duplicate token '<unk>' (first on line 2)");
 
     Tokenizer tok;
     SrError err;
@@ -379,14 +385,19 @@ static void test_from_words(void **state)
 
     const char *spaced[] = {"<pad>", "<unk>", "<bos>", "<eos>", "<sep>", "<mask>", "new\nline"};
     assert_int_equal(tokenizer_from_words(&tok, spaced, 7, 0, &err), -1);
-    assert_error_contains(&err, "vocabulary entry 6: token contains white space or a control byte: 'new?line'");
+    assert_error_contains(
+        &err, "vocabulary entry 6: token contains white space or a control byte: 'new?line'");
 
     const char *missing_null[] = {"<pad>", "<unk>", "<bos>", "<eos>", "<sep>", "<mask>", NULL};
     assert_int_equal(tokenizer_from_words(&tok, missing_null, 7, 0, &err), -1);
     assert_error_contains(&err, "vocabulary entry 6: missing token");
 
     assert_int_equal(tokenizer_from_words(&tok, good, 2, 0, &err), -1);
-    assert_error_contains(&err, "vocabulary entry 2: expected special token '<bos>', found end of list");
+    assert_error_contains(&err,
+                          "vocabulary entry 2: expected special token '<bos>', found end of list");
+
+    assert_int_equal(tokenizer_from_words(&tok, good, -1, 0, &err), -1);
+    assert_error_contains(&err, "vocabulary: negative vocabulary size -1");
 
     /* only the specials is a valid (if useless) vocabulary */
     assert_int_equal(tokenizer_from_words(&tok, good, 6, 0, &err), 0);

@@ -5,12 +5,9 @@
  * lines are encoded into one stream with <eos> after each line. Training
  * windows of seq_len + 1 tokens are drawn at random from the first 95% of the
  * stream; the last 5% is held out for a validation loss. */
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cblas.h>
 
 #include "adamw.h"
 #include "args.h"
@@ -20,6 +17,7 @@
 #include "model.h"
 #include "progress.h"
 #include "rng.h"
+#include "threads.h"
 #include "tokenizer.h"
 
 static const char *CMD = "train-lm";
@@ -37,8 +35,7 @@ static void sample_batch(Rng *rng, const int *stream, long lo, long hi, int B, i
 {
     long span = hi - lo - T; /* window start in [lo, lo + span) so that T+1 tokens fit */
     for (int b = 0; b < B; b++) {
-        long start = lo + (long)(rng_uniform(rng) * (double)span);
-        if (start >= lo + span) start = lo + span - 1;
+        long start = lo + (long)rng_below(rng, (uint32_t)span);
         memcpy(ids + (size_t)b * T, stream + start, (size_t)T * sizeof(int));
         memcpy(targets + (size_t)b * T, stream + start + 1, (size_t)T * sizeof(int));
     }
@@ -123,10 +120,7 @@ int cmd_train_lm(int argc, char **argv)
     TrainOptions o;
     int rc = parse_options(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : rc;
-    if (o.threads > 0) {
-        omp_set_num_threads(o.threads);
-        openblas_set_num_threads(o.threads);
-    }
+    threads_set(o.threads);
     SrError err;
     Tokenizer tok = {0};
     EncodedText text = {0};
@@ -166,7 +160,7 @@ int cmd_train_lm(int argc, char **argv)
                 "model: %d layers, d_model %d, %d heads, d_ff %d, %zu parameters; "
                 "batch %d x %d, %d steps, %d threads\n",
                 o.corpus, text.n_lines, text.n_ids, tok.n_words, text.n_unk, o.layers, o.d_model,
-                o.heads, o.d_ff, m.n_params, o.batch, o.seq_len, o.steps, omp_get_max_threads());
+                o.heads, o.d_ff, m.n_params, o.batch, o.seq_len, o.steps, threads_count());
 
     Rng rng;
     rng_seed(&rng, (uint64_t)o.seed * 2654435761ULL + 17);
@@ -206,7 +200,7 @@ int cmd_train_lm(int argc, char **argv)
     cJSON_AddNumberToObject(manifest, "batch", o.batch);
     cJSON_AddNumberToObject(manifest, "seq_len", o.seq_len);
     cJSON_AddNumberToObject(manifest, "lr", o.lr);
-    cJSON_AddNumberToObject(manifest, "threads", omp_get_max_threads());
+    cJSON_AddNumberToObject(manifest, "threads", threads_count());
     cJSON_AddNumberToObject(manifest, "final_train_loss", loss);
     if (val >= 0.0f) cJSON_AddNumberToObject(manifest, "val_loss", val);
     cJSON_AddNumberToObject(manifest, "train_seconds", seconds);

@@ -11,26 +11,32 @@ OPT     ?= -O3 -march=native
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
 LDLIBS  = -lopenblas -lcjson -lm
+# graphics: only viz/ (and the tests of viz/) see these flags
+VIZ_CFLAGS = -Iviz -I/usr/include/stb $(shell pkg-config --cflags cairo sdl2 2>/dev/null)
+VIZ_LIBS   = $(shell pkg-config --libs cairo sdl2 2>/dev/null || echo -lcairo -lSDL2)
 BUILD   ?= build
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 # Debian packages the build, the demo and the tests need. `make deps` installs
 # whatever is missing (as root) or prints the apt-get line (otherwise).
-DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread libcjson-dev
-DEPS_TEST  = libcmocka-dev python3
+DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread libcjson-dev \
+             libcairo2-dev libsdl2-dev libstb-dev fonts-dejavu-core
+DEPS_TEST  = libcmocka-dev python3 xvfb xauth
 DEPS_BENCH = python3-torch python3-numpy
 DEPS_GOLDEN = python3-torch python3-numpy
 
 LIB_SRC  = $(wildcard src/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
+VIZ_SRC  = $(wildcard viz/*.c)
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:src/cli/%.c=$(BUILD)/obj/cli/%.o)
+VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps deps-test deps-bench demo test test-unit test-asan test-e2e bench golden clean
 
-all: $(BUILD)/seqrep $(BUILD)/libseqrep.a
+all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj/cli
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -42,17 +48,24 @@ $(BUILD)/obj/manifest.o: $(wildcard .git/HEAD .git/index)
 $(BUILD)/obj/cli/%.o: src/cli/%.c $(wildcard src/*.h src/cli/*.h) | $(BUILD)/obj/cli
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
 
-$(BUILD)/obj/cli $(BUILD)/tests:
+$(BUILD)/obj/viz/%.o: viz/%.c $(wildcard src/*.h viz/*.h) | $(BUILD)/obj/viz
+	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/cli $(BUILD)/obj/viz $(BUILD)/tests:
 	mkdir -p $@
 
 $(BUILD)/libseqrep.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep.a
-	$(CC) $(CFLAGS) $(CLI_OBJ) $(BUILD)/libseqrep.a $(LDLIBS) -o $@
+# painters, colour maps, export and the explorer (cairo, SDL2, stb_image_write)
+$(BUILD)/libseqrep_viz.a: $(VIZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/tests/%: tests/%.c tests/test_util.h $(BUILD)/libseqrep.a | $(BUILD)/tests
-	$(CC) $(CFLAGS) -Itests $< $(BUILD)/libseqrep.a $(LDLIBS) -lcmocka -o $@
+$(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
+	$(CC) $(CFLAGS) $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -o $@
+
+$(BUILD)/tests/%: tests/%.c tests/test_util.h $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -Itests $< $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
 
 # ---- packages ---------------------------------------------------------------
 define install_missing

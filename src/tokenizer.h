@@ -14,6 +14,20 @@
  * byte-wise comparison, so it is the same on every machine. On disk it is a
  * plain text file, one token per line in id order, specials first.
  *
+ * Subword mode. A tokenizer learned with tokenizer_build_bpe_from_file (see
+ * bpe.h) has subword = 1: its vocabulary holds whole-word pieces ("low") and
+ * continuation pieces ("##er"). Text is split into tokens exactly as above,
+ * and then each token is cut into pieces by greedy longest match: the longest
+ * vocabulary entry that is a prefix of the token, then the longest "##" entry
+ * that is a prefix of the rest, and so on ("lowest" -> "low" "##est"). A
+ * character for which no piece exists becomes one <unk> and matching goes on
+ * after it, so every word gets pieces. Decoding glues "##" pieces to the piece
+ * before them. Only the vocabulary list is needed to rebuild such a
+ * tokenizer (tokenizer_from_words, then tokenizer_set_subword), so a
+ * checkpoint stores the list as usual and its manifest must record
+ * "tokenizer": "bpe" for loaders to set the flag ("word" or absent = word
+ * mode).
+ *
  * Ownership. A Tokenizer owns copies of all its words; tokenizer_free
  * releases them. Functions returning memory (decode, text_read_file,
  * EncodedText) hand it to the caller, who frees it with free() or
@@ -46,6 +60,8 @@ typedef struct {
     int lowercase; /* 1: fold ASCII A-Z to a-z in text before lookup */
     int *slots;    /* (n_slots) hash table of ids, -1 = empty; internal */
     int n_slots;   /* power of two, at least 2 V; internal */
+    int subword;   /* 1: cut tokens into vocabulary pieces (see "Subword mode") */
+    int max_len;   /* length in bytes of the longest word; internal */
 } Tokenizer;
 
 /* ---- splitting ------------------------------------------------------------ */
@@ -87,6 +103,20 @@ int tokenizer_from_words(Tokenizer *tok, const char *const *words, int n, int lo
 int tokenizer_from_words_in(Tokenizer *tok, const char *const *words, int n, int lowercase,
                             const char *source, SrError *err);
 
+/* Learn a subword vocabulary of at most vocab_size tokens from the corpus
+ * text[0..len) by byte-pair merges (bpe.h) and make a subword tokenizer of
+ * it (subword = 1). `source` names the text in messages. */
+int tokenizer_build_bpe_from_text(Tokenizer *tok, const char *text, size_t len, const char *source,
+                                  int vocab_size, int lowercase, SrError *err);
+
+/* The same, reading the corpus from a file (see text_read_file). */
+int tokenizer_build_bpe_from_file(Tokenizer *tok, const char *path, int vocab_size, int lowercase,
+                                  SrError *err);
+
+/* Switch subword mode on (1) or off (0) for a tokenizer made from a list,
+ * e.g. one whose checkpoint manifest says "tokenizer": "bpe". */
+void tokenizer_set_subword(Tokenizer *tok, int subword);
+
 /* Load a vocabulary file (one token per line, id order). The first six lines
  * must be the specials; no duplicates, empty lines or lines with white space.
  * CRLF line ends and a leading UTF-8 BOM are accepted. Errors name the file
@@ -116,7 +146,8 @@ const char *tokenizer_word(const Tokenizer *tok, int id);
 /* ---- encoding ------------------------------------------------------------- */
 
 /* Encode a NUL-terminated text into ids[0..max_ids): <bos> first if add_bos,
- * then one id per token, TOK_UNK for unknown words. Returns the number of ids
+ * then one id per token (per piece in subword mode), TOK_UNK for unknown
+ * words (unknown characters in subword mode). Returns the number of ids
  * the whole text needs; only the first max_ids are written (ids may be NULL
  * when max_ids is 0), so a caller can ask for the size first. */
 long tokenizer_encode(const Tokenizer *tok, const char *text, int add_bos, int *ids,
@@ -128,7 +159,7 @@ typedef struct {
     long n_ids;
     long *line_start; /* (n_lines + 1) line i is ids[line_start[i] .. line_start[i+1]) */
     long n_lines;     /* lines with at least one token; blank lines are skipped */
-    long n_unk;       /* words of the text that became TOK_UNK */
+    long n_unk;       /* words (subword mode: characters) that became TOK_UNK */
 } EncodedText;
 
 /* Encode text[0..len) line by line ('\n' ends a line; a '\r' before it is
@@ -155,9 +186,20 @@ enum {
     TOKENIZER_DECODE_SKIP_SPECIAL = 2  /* also drop <bos> <eos> <sep> <mask> (<unk> stays) */
 };
 
+/* ---- one word of a labelled sentence --------------------------------------- */
+
+/* The pieces of one word of a labelled sentence (a CoNLL token, which may
+ * itself contain punctuation, e.g. "U.S."): the word is split like running
+ * text, and with a subword vocabulary every resulting token is further cut
+ * into pieces. Writes at most max_ids ids and returns the number the word
+ * needs (>= 1; a word that yields no token at all becomes one <unk>). The
+ * first piece is the one that carries the word's label. */
+int tokenizer_word_pieces(const Tokenizer *tok, const char *word, int *ids, int max_ids);
+
 /* Decode ids[0..n) into a new NUL-terminated string (caller frees; NULL only
  * when out of memory). <pad> is always skipped; ids outside the vocabulary
- * are written as "<unk>". */
+ * are written as "<unk>". In subword mode a "##" piece is joined to the one
+ * before it without its "##". */
 char *tokenizer_decode(const Tokenizer *tok, const int *ids, long n, int flags);
 
 #endif

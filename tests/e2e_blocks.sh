@@ -1,6 +1,7 @@
 #!/bin/sh
-# e2e_blocks.sh — end-to-end runs of `seqrep blocks`: the table, CSV and JSON
-# outputs, the closed forms they print, and one clear error per bad input.
+# e2e_blocks.sh — end-to-end runs of `seqrep blocks` (the table, CSV and JSON
+# outputs, the closed forms they print, one clear error per bad input) and of
+# `seqrep attnflow` on a tiny model trained here.
 # Usage: sh tests/e2e_blocks.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -109,6 +110,48 @@ expect_error "bad --bos" "--bos must be none, once or per-copy" "$seqrep" blocks
 expect_error "bad --sep" "--sep must be none or token" "$seqrep" blocks --n 5 --r 1 --sep comma
 expect_error "bad --format" "--format must be table, csv or json" "$seqrep" blocks --n 5 --r 1 --format xml
 expect_error "unknown option" "unknown option" "$seqrep" blocks --n 5 --r 1 --colour
+
+# ---- attnflow on a tiny trained model ----
+"$seqrep" gen-text --out corpus.txt --sentences 300 --seed 3 2>/dev/null
+expect_ok "train a tiny model" "$seqrep" train-lm --corpus corpus.txt --out m.safetensors --layers 2 \
+    --d-model 32 --heads 2 --d-ff 64 --seq-len 64 --batch 4 --steps 20 --threads 2 --quiet
+{
+    printf -- '-DOCSTART- -X- O O\n\n'
+    head -12 corpus.txt | awk '{ for (i = 1; i <= NF; i++) print $i "\tO"; print "" }'
+} >data.conll
+head -6 corpus.txt >data.txt
+expect_ok "attnflow --help" "$seqrep" attnflow --help
+expect_ok "attnflow conll r=2" "$seqrep" attnflow --model m.safetensors --data data.conll --r 2 --out flow.csv
+check "attnflow table names 12 sentences" grep -q "12 sentences" out.txt
+check "attnflow table has one line per head" test "$(grep -Ec '^ +[01] +[01] ' out.txt)" = 4
+check "attnflow CSV: header, one line per (layer, head), shares sum to 1, no sinks without specials" python3 -c '
+import csv
+rows = list(csv.DictReader(open("flow.csv")))
+assert list(rows[0].keys()) == ["layer", "head", "own_copy", "earlier_left", "same_word", "earlier_right", "sink"]
+assert [(r["layer"], r["head"]) for r in rows] == [("0", "0"), ("0", "1"), ("1", "0"), ("1", "1")]
+for r in rows:
+    shares = [float(r[k]) for k in ("own_copy", "earlier_left", "same_word", "earlier_right", "sink")]
+    assert abs(sum(shares) - 1) < 1e-5, shares
+    assert float(r["sink"]) == 0 and float(r["earlier_right"]) > 0
+'
+check "attnflow manifest" python3 -c '
+import json
+m = json.load(open("flow.manifest.json"))
+assert m["r"] == 2 and m["sentences"] == 12 and len(m["model_checksum"]) == 16
+'
+expect_ok "attnflow --text, per-copy bos, sep" "$seqrep" attnflow --model m.safetensors --data data.txt --text \
+    --r 1 --bos per-copy --sep token --out flow2.csv
+check "attnflow with specials has sink attention" python3 -c '
+import csv
+rows = list(csv.DictReader(open("flow2.csv")))
+assert len(rows) == 4 and all(float(r["sink"]) > 0 for r in rows)
+'
+expect_error "attnflow r < 0" "--r must be at least 0" "$seqrep" attnflow --model m.safetensors --data data.txt --r -1
+expect_error "attnflow missing data" "nope.conll: cannot open" "$seqrep" attnflow --model m.safetensors --data nope.conll --r 1
+expect_error "attnflow missing model" "nope.safetensors" "$seqrep" attnflow --model nope.safetensors --data data.txt --r 1
+expect_error "attnflow bad --bos" "--bos must be" "$seqrep" attnflow --model m.safetensors --data data.txt --r 1 --bos twice
+expect_error "attnflow bad --mask" "--mask must be" "$seqrep" attnflow --model m.safetensors --data data.txt --r 1 --mask 9
+expect_error "attnflow r too large for the model" "no sentence fits" "$seqrep" attnflow --model m.safetensors --data data.txt --text --r 40
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

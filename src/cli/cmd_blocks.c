@@ -233,6 +233,8 @@ static int write_manifest(const char *out, int argc, char **argv, SrError *err)
     return rc;
 }
 
+/* `seqrep blocks`: check every r first, then count each from the mask and
+ * from the closed forms, and print (or write) them in the chosen format. */
 int cmd_blocks(int argc, char **argv)
 {
     int n = 0;

@@ -1,8 +1,8 @@
 /* cmd_generate.c — `seqrep generate MODEL --prompt TEXT`: sample lines of
  * text from a trained language model, so a user sees what it learned.
  *
- * Training put <eos> after every line, so each sample starts from <eos>
- * followed by the prompt and stops at the next <eos>. */
+ * Training put <bos> before every line, so each sample starts from <bos>
+ * followed by the prompt and stops where the model opens the next line. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,7 +105,7 @@ int cmd_generate(int argc, char **argv)
     Rng rng;
     rng_seed(&rng, (uint64_t)seed);
     for (int line = 0; line < lines; line++) {
-        ctx[0] = TOK_EOS;
+        ctx[0] = TOK_BOS;
         tokenizer_encode(&tok, prompt, 0, ctx + 1, n_prompt);
         long n = 1 + n_prompt;
         for (int step = 0; step < max_tokens; step++) {
@@ -117,7 +117,7 @@ int cmd_generate(int argc, char **argv)
             }
             int next = sample_token(m.a.logits + (size_t)(T - 1) * tok.n_words, tok.n_words,
                                     temperature, top_k, &rng, scratch);
-            if (next == TOK_EOS) break;
+            if (next == TOK_BOS || next == TOK_EOS) break;
             ctx[n++] = next;
         }
         char *text = tokenizer_decode(&tok, ctx + 1, n - 1,

@@ -1,8 +1,13 @@
-/* cmd_train_lm.c — `seqrep train-lm`: train a causal language model on a
- * text corpus and save it as a safetensors checkpoint.
+/* cmd_train_lm.c — `seqrep train-lm`: train a language model on a text
+ * corpus and save it as a safetensors checkpoint.
+ *
+ * Two objectives, one model: "causal" predicts the next token under the
+ * causal mask; "mlm" (the encoder baseline) hides 15% of the tokens and
+ * predicts them with no attention mask at all (every layer bidirectional).
  *
  * The corpus is read line by line, a word vocabulary is built from it, and the
- * lines are encoded into one stream with <eos> after each line. Training
+ * lines are encoded into one stream with <bos> before each line (as Llama's tokenizer
+ * does, so a repeated sentence "<bos> s <bos> s" looks like text the model has seen). Training
  * windows of seq_len + 1 tokens are drawn at random from the first 95% of the
  * stream; the last 5% is held out for a validation loss. */
 #include <stdio.h>
@@ -23,11 +28,27 @@
 static const char *CMD = "train-lm";
 
 typedef struct {
-    const char *corpus, *out;
+    const char *corpus, *out, *objective;
     int layers, d_model, heads, d_ff, seq_len, batch, steps, warmup, seed, threads;
     int min_count, max_vocab, lowercase, untied, quiet;
     float lr, min_lr, weight_decay, clip, rope_theta;
 } TrainOptions;
+
+/* Masked-LM corruption of ids (n) in place: each token is chosen with
+ * probability 15%; a chosen token becomes the target and is replaced by
+ * <mask> (80%), a random word (10%) or left as it is (10%). Targets of
+ * tokens not chosen are -1 (ignored). */
+static void mlm_corrupt(Rng *rng, int *ids, int *targets, long n, int vocab_size)
+{
+    for (long i = 0; i < n; i++) {
+        targets[i] = -1;
+        if (rng_uniform(rng) >= 0.15f) continue;
+        targets[i] = ids[i];
+        float u = rng_uniform(rng);
+        if (u < 0.8f) ids[i] = TOK_MASK;
+        else if (u < 0.9f) ids[i] = TOK_N_SPECIAL + (int)rng_below(rng, (uint32_t)(vocab_size - TOK_N_SPECIAL));
+    }
+}
 
 /* Fill ids/targets (B, T) with random windows of stream[lo, hi). */
 static void sample_batch(Rng *rng, const int *stream, long lo, long hi, int B, int T, int *ids,
@@ -41,11 +62,14 @@ static void sample_batch(Rng *rng, const int *stream, long lo, long hi, int B, i
     }
 }
 
-/* Mean next-token loss over consecutive windows of stream[lo, hi) (at most
- * max_batches batches). Returns -1 if the range is shorter than one window. */
+/* Mean loss over consecutive windows of stream[lo, hi) (at most max_batches
+ * batches) under the training objective. Returns -1 if the range is shorter
+ * than one window. */
 static float evaluate(Model *m, const int *stream, long lo, long hi, int B, int T, int *ids,
-                      int *targets, int max_batches)
+                      int *targets, int max_batches, const MaskKind *plan, int mlm)
 {
+    Rng rng;
+    rng_seed(&rng, 12345); /* the same corruption for every evaluation */
     double sum = 0.0;
     int batches = 0;
     long pos = lo;
@@ -57,7 +81,8 @@ static float evaluate(Model *m, const int *stream, long lo, long hi, int B, int 
             memcpy(targets + (size_t)rows * T, stream + pos + 1, (size_t)T * sizeof(int));
         }
         if (rows == 0) break;
-        ModelInput in = {rows, T, ids, NULL, NULL, NULL, NULL, NULL, 0, 1};
+        if (mlm) mlm_corrupt(&rng, ids, targets, (long)rows * T, m->cfg.vocab_size);
+        ModelInput in = {rows, T, ids, NULL, NULL, plan, NULL, NULL, 0, 1};
         if (model_forward(m, &in, &err)) return -1.0f;
         sum += model_lm_loss(m, targets, -1);
         batches++;
@@ -71,9 +96,11 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
     *o = (TrainOptions){.layers = 4, .d_model = 64, .heads = 4, .d_ff = 176, .seq_len = 64,
                         .batch = 16, .steps = 600, .warmup = -1, .seed = 1, .threads = 0,
                         .min_count = 1, .max_vocab = 0, .lr = 3e-3f, .min_lr = -1.0f,
-                        .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f};
+                        .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f,
+                        .objective = "causal"};
     ArgSpec specs[] = {
         {"corpus", ARG_STRING, &o->corpus, "text file, one sentence or line per line", 1, 0, 0},
+        {"objective", ARG_STRING, &o->objective, "causal (next token) or mlm (masked, no mask plan)", 0, 0, 0},
         {"out", ARG_STRING, &o->out, "checkpoint to write (.safetensors)", 1, 0, 0},
         {"layers", ARG_INT, &o->layers, "transformer blocks (default 4)", 0, 1, 0},
         {"d-model", ARG_INT, &o->d_model, "model width (default 64)", 0, 1, 0},
@@ -104,6 +131,8 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
     if ((o->d_model / o->heads) % 2)
         return args_error(CMD, "head size --d-model/--heads = %d must be even (RoPE rotates pairs)",
                           o->d_model / o->heads);
+    if (strcmp(o->objective, "causal") != 0 && strcmp(o->objective, "mlm") != 0)
+        return args_error(CMD, "--objective must be causal or mlm, got '%s'", o->objective);
     if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
     if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
     if (o->warmup < 0) o->warmup = o->steps / 20;
@@ -126,12 +155,13 @@ int cmd_train_lm(int argc, char **argv)
     EncodedText text = {0};
     Model m = {0};
     int *ids = NULL, *targets = NULL;
+    MaskKind *plan = NULL;
     cJSON *manifest = NULL;
     char *manifest_text = NULL;
     rc = 2;
 
     if (tokenizer_build_from_file(&tok, o.corpus, o.min_count, o.max_vocab, o.lowercase, &err) ||
-        tokenizer_encode_file(&tok, o.corpus, TOK_EOS, &text, &err)) {
+        tokenizer_encode_file(&tok, o.corpus, TOK_BOS, &text, &err)) {
         fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
         goto done;
     }
@@ -162,6 +192,10 @@ int cmd_train_lm(int argc, char **argv)
                 o.corpus, text.n_lines, text.n_ids, tok.n_words, text.n_unk, o.layers, o.d_model,
                 o.heads, o.d_ff, m.n_params, o.batch, o.seq_len, o.steps, threads_count());
 
+    int mlm = strcmp(o.objective, "mlm") == 0;
+    plan = calloc((size_t)o.layers, sizeof(MaskKind));
+    if (!plan) goto done;
+    for (int l = 0; l < o.layers; l++) plan[l] = mlm ? MASK_BIDIRECTIONAL : MASK_CAUSAL;
     Rng rng;
     rng_seed(&rng, (uint64_t)o.seed * 2654435761ULL + 17);
     AdamWConfig opt = adamw_defaults();
@@ -172,7 +206,12 @@ int cmd_train_lm(int argc, char **argv)
     float loss = 0.0f;
     for (int step = 1; step <= o.steps; step++) {
         sample_batch(&rng, text.ids, 0, n_train, o.batch, o.seq_len, ids, targets);
-        ModelInput in = {o.batch, o.seq_len, ids, NULL, NULL, NULL, NULL, NULL, 0, 1};
+        if (mlm) {
+            /* the window itself is the target, before corruption */
+            memcpy(targets, ids, (size_t)o.batch * o.seq_len * sizeof(int));
+            mlm_corrupt(&rng, ids, targets, (long)o.batch * o.seq_len, tok.n_words);
+        }
+        ModelInput in = {o.batch, o.seq_len, ids, NULL, NULL, plan, NULL, NULL, 0, 1};
         if (model_forward(&m, &in, &err)) {
             fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
             goto done;
@@ -186,13 +225,15 @@ int cmd_train_lm(int argc, char **argv)
     }
     double seconds = progress_now() - prog.start;
     if (!o.quiet) progress_finish(&prog, loss);
-    float val = evaluate(&m, text.ids, n_train, text.n_ids, o.batch, o.seq_len, ids, targets, 50);
+    float val = evaluate(&m, text.ids, n_train, text.n_ids, o.batch, o.seq_len, ids, targets, 50,
+                         plan, mlm);
     if (!o.quiet && val >= 0.0f) fprintf(stderr, "validation loss %.4f (held-out last 5%%)\n", val);
 
     manifest = manifest_begin(argc, argv, (unsigned long long)o.seed);
     char sum[17];
     if (file_checksum(o.corpus, sum, &err) == 0) cJSON_AddStringToObject(manifest, "corpus_checksum", sum);
-    cJSON_AddStringToObject(manifest, "objective", "causal-lm");
+    cJSON_AddStringToObject(manifest, "objective", mlm ? "mlm" : "causal-lm");
+    cJSON_AddStringToObject(manifest, "tokenizer", "word");
     cJSON_AddStringToObject(manifest, "corpus", o.corpus);
     cJSON_AddNumberToObject(manifest, "corpus_tokens", (double)text.n_ids);
     cJSON_AddBoolToObject(manifest, "lowercase", o.lowercase);
@@ -212,6 +253,7 @@ int cmd_train_lm(int argc, char **argv)
     if (!o.quiet) fprintf(stderr, "saved %s\n", o.out);
     rc = 0;
 done:
+    free(plan);
     free(manifest_text);
     cJSON_Delete(manifest);
     free(ids);

@@ -9,5 +9,6 @@ int cmd_info(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_gen_text(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
+int cmd_attnflow(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const Command COMMANDS[] = {
     {"generate", cmd_generate, "sample text from a trained model"},
     {"gen-text", cmd_gen_text, "write the built-in English corpus the demo trains on"},
     {"blocks", cmd_blocks, "count the blocks of the causal mask over r repetitions"},
+    {"attnflow", cmd_attnflow, "where last-copy tokens send their attention, per layer and head"},
 };
 
 /* Print the list of commands. */

@@ -121,7 +121,7 @@ expect_ok "train a tiny model" "$seqrep" train-lm --corpus corpus.txt --out m.sa
 } >data.conll
 head -6 corpus.txt >data.txt
 expect_ok "attnflow --help" "$seqrep" attnflow --help
-expect_ok "attnflow conll r=2" "$seqrep" attnflow --model m.safetensors --data data.conll --r 2 --out flow.csv
+expect_ok "attnflow conll r=2" "$seqrep" attnflow --model m.safetensors --data data.conll --r 2 --bos none --out flow.csv
 check "attnflow table names 12 sentences" grep -q "12 sentences" out.txt
 check "attnflow table has one line per head" test "$(grep -Ec '^ +[01] +[01] ' out.txt)" = 4
 check "attnflow CSV: header, one line per (layer, head), shares sum to 1, no sinks without specials" python3 -c '
@@ -151,7 +151,7 @@ expect_error "attnflow missing data" "nope.conll: cannot open" "$seqrep" attnflo
 expect_error "attnflow missing model" "nope.safetensors" "$seqrep" attnflow --model nope.safetensors --data data.txt --r 1
 expect_error "attnflow bad --bos" "--bos must be" "$seqrep" attnflow --model m.safetensors --data data.txt --r 1 --bos twice
 expect_error "attnflow bad --mask" "--mask must be" "$seqrep" attnflow --model m.safetensors --data data.txt --r 1 --mask 9
-expect_error "attnflow r too large for the model" "no sentence fits" "$seqrep" attnflow --model m.safetensors --data data.txt --text --r 40
+expect_error "attnflow r too large for the model" "no sentence fits" "$seqrep" attnflow --model m.safetensors --data data.txt --text --r 40 --bos none
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

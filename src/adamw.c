@@ -40,9 +40,7 @@ float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
     model_param_sizes(&m->cfg, sizes);
     size_t start = 0;
     for (int t = 0; t < MODEL_N_PARAM_TENSORS; t++) {
-        /* order of ParamViews: wte ln1w wqkv wo ln2w wgu wdown lnfw wlm; norms are not decayed */
-        int is_norm = (t == 1 || t == 4 || t == 7);
-        float wd = is_norm ? 0.0f : cfg->weight_decay;
+        float wd = model_param_is_norm(t) ? 0.0f : cfg->weight_decay; /* norms are not decayed */
         long n = (long)sizes[t];
         float *p = m->params + start, *g = m->grads + start;
         float *m1 = m->m1 + start, *m2 = m->m2 + start;

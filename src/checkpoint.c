@@ -38,7 +38,9 @@ static int list_param_tensors(const Model *m, ParamTensor **out)
     const ModelConfig *c = &m->cfg;
     const int64_t V = c->vocab_size, C = c->d_model, F = c->d_ff;
     const int L = c->n_layers;
-    int n = 2 + 9 * L + (c->tied ? 0 : 1);
+    const int64_t H = c->n_heads, P = model_repo_dim(c);
+    const int first_repo = c->repo ? c->repo_from : L;
+    int n = 2 + 9 * L + (c->tied ? 0 : 1) + 3 * (L - first_repo);
     ParamTensor *t = calloc((size_t)n, sizeof *t);
     if (!t) return -1;
     const ParamViews *p = &m->p;
@@ -59,6 +61,14 @@ static int list_param_tensors(const Model *m, ParamTensor **out)
         set_param(&t[k++], "model.layers.%d.mlp.up_proj.weight", l, F, C, gu + F * C);
         set_param(&t[k++], "model.layers.%d.mlp.down_proj.weight", l, C, F,
                   p->wdown + (size_t)l * C * F);
+        if (l >= first_repo) { /* RePo: rows [0,P) gate, [P,2P) content */
+            float *gc = p->wgc + (size_t)(l - first_repo) * 2 * P * C;
+            set_param(&t[k++], "model.layers.%d.self_attn.repo.gate_proj.weight", l, P, C, gc);
+            set_param(&t[k++], "model.layers.%d.self_attn.repo.content_proj.weight", l, P, C,
+                      gc + P * C);
+            set_param(&t[k++], "model.layers.%d.self_attn.repo.z_proj.weight", l, H, P,
+                      p->wz + (size_t)(l - first_repo) * H * P);
+        }
     }
     set_param(&t[k++], "model.norm.weight", 0, C, 0, p->lnfw);
     if (!c->tied) set_param(&t[k++], "lm_head.weight", 0, V, C, p->wlm);
@@ -135,7 +145,8 @@ static char *config_to_json(const ModelConfig *c)
              cJSON_AddNumberToObject(o, "max_seq_len", c->max_seq_len) &&
              cJSON_AddRawToObject(o, "rope_theta", theta) &&
              cJSON_AddRawToObject(o, "norm_eps", eps) &&
-             cJSON_AddBoolToObject(o, "tied", c->tied != 0);
+             cJSON_AddBoolToObject(o, "tied", c->tied != 0) &&
+             (!c->repo || cJSON_AddNumberToObject(o, "repo_from", c->repo_from));
     char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
     return text;
@@ -188,6 +199,11 @@ static int config_from_json(const char *path, const char *text, ModelConfig *c, 
         const cJSON *tied = cJSON_GetObjectItemCaseSensitive(o, "tied");
         if (cJSON_IsBool(tied)) c->tied = cJSON_IsTrue(tied);
         else if (config_int(path, o, "tied", &c->tied, err)) rc = -1;
+    }
+    /* RePo layers are optional: a config without "repo_from" has none */
+    if (rc == 0 && cJSON_GetObjectItemCaseSensitive(o, "repo_from")) {
+        c->repo = 1;
+        rc = config_int(path, o, "repo_from", &c->repo_from, err);
     }
     cJSON_Delete(o);
     if (rc) return -1;

@@ -31,6 +31,15 @@ int model_config_check(const ModelConfig *c, SrError *err)
     if (!(c->rope_theta > 0.0f)) return sr_fail(err, "rope_theta must be positive");
     if (!(c->norm_eps > 0.0f)) return sr_fail(err, "norm_eps must be positive");
     if (c->tied != 0 && c->tied != 1) return sr_fail(err, "tied must be 0 or 1, got %d", c->tied);
+    if (c->repo != 0 && c->repo != 1) return sr_fail(err, "repo must be 0 or 1, got %d", c->repo);
+    if (c->repo) {
+        if (c->repo_from < 0 || c->repo_from >= c->n_layers)
+            return sr_fail(err, "repo_from %d is outside 0..%d (the model's layers)", c->repo_from,
+                           c->n_layers - 1);
+        if (c->d_model % 8 != 0)
+            return sr_fail(err, "RePo needs d_model divisible by 8 (d_p = d_model/8), got %d",
+                           c->d_model);
+    }
     return 0;
 }
 
@@ -46,6 +55,14 @@ void model_param_sizes(const ModelConfig *c, size_t s[MODEL_N_PARAM_TENSORS])
     s[6] = L * C * F;      /* wdown */
     s[7] = C;              /* lnfw  */
     s[8] = c->tied ? 0 : V * C; /* wlm */
+    size_t R = c->repo ? L - c->repo_from : 0, P = model_repo_dim(c), H = c->n_heads;
+    s[9] = R * 2 * P * C;  /* wgc   */
+    s[10] = R * H * P;     /* wz    */
+}
+
+int model_param_is_norm(int i)
+{
+    return i == 1 || i == 4 || i == 7; /* ln1w, ln2w, lnfw */
 }
 
 /* Point the views of a parameter-shaped buffer into base. */
@@ -53,8 +70,9 @@ static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)
 {
     size_t s[MODEL_N_PARAM_TENSORS];
     model_param_sizes(c, s);
-    float **views[MODEL_N_PARAM_TENSORS] = {&v->wte, &v->ln1w, &v->wqkv, &v->wo, &v->ln2w,
-                                            &v->wgu, &v->wdown, &v->lnfw, &v->wlm};
+    float **views[MODEL_N_PARAM_TENSORS] = {&v->wte,   &v->ln1w, &v->wqkv, &v->wo,
+                                            &v->ln2w,  &v->wgu,  &v->wdown, &v->lnfw,
+                                            &v->wlm,   &v->wgc,  &v->wz};
     for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) {
         *views[i] = base;
         base += s[i];
@@ -63,10 +81,11 @@ static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)
 }
 
 /* Sizes (floats) of the activation views for max_batch x max_T, in ActViews order. */
-#define N_ACT 18
+#define N_ACT 21
 static void act_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_ACT])
 {
     size_t C = c->d_model, L = c->n_layers, F = c->d_ff, V = c->vocab_size, H = c->n_heads;
+    size_t P = c->repo ? model_repo_dim(c) : 0;
     size_t k = 0;
     s[k++] = (L + 1) * BT * C; /* res */
     s[k++] = L * BT * C;       /* ln1 */
@@ -86,12 +105,16 @@ static void act_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_A
     s[k++] = BT * V;           /* logits */
     s[k++] = BT;               /* losses */
     s[k++] = BT * H;           /* rope_pos */
+    s[k++] = L * BT * 2 * P;   /* repo_gc */
+    s[k++] = L * BT * P;       /* repo_r */
+    s[k++] = c->repo ? L * BT * H : 0; /* repo_z */
 }
 
-#define N_GACT 11
+#define N_GACT 14
 static void gact_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_GACT])
 {
     size_t C = c->d_model, F = c->d_ff, L = c->n_layers, H = c->n_heads;
+    size_t P = c->repo ? model_repo_dim(c) : 0;
     size_t k = 0;
     s[k++] = BT * C;     /* dres */
     s[k++] = BT * C;     /* dres2 */
@@ -104,6 +127,9 @@ static void gact_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_
     s[k++] = BT * F;     /* dswi */
     s[k++] = BHTT;       /* datt */
     s[k++] = L * BT * H; /* dreal_pos */
+    s[k++] = c->repo ? BT * H : 0; /* dz */
+    s[k++] = BT * P;     /* dr */
+    s[k++] = BT * 2 * P; /* dgc */
 }
 
 int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
@@ -149,12 +175,14 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
     float **av[N_ACT] = {&m->a.res,  &m->a.ln1,      &m->a.ln1_rstd, &m->a.qkv,    &m->a.qrot,
                          &m->a.krot, &m->a.att,      &m->a.atty,     &m->a.res_mid, &m->a.ln2,
                          &m->a.ln2_rstd, &m->a.gu,   &m->a.swi,      &m->a.lnf,    &m->a.lnf_rstd,
-                         &m->a.logits, &m->a.losses, &m->a.rope_pos};
+                         &m->a.logits, &m->a.losses, &m->a.rope_pos, &m->a.repo_gc,
+                         &m->a.repo_r, &m->a.repo_z};
     float *base = m->acts;
     for (int i = 0; i < N_ACT; i++) { *av[i] = base; base += as[i]; }
     float **gv[N_GACT] = {&m->ga.dres,  &m->ga.dres2, &m->ga.dln, &m->ga.dqkv,
                           &m->ga.dqrot, &m->ga.dkrot, &m->ga.datty, &m->ga.dgu,
-                          &m->ga.dswi,  &m->ga.datt,  &m->ga.dreal_pos};
+                          &m->ga.dswi,  &m->ga.datt,  &m->ga.dreal_pos, &m->ga.dz,
+                          &m->ga.dr,    &m->ga.dgc};
     base = m->gacts;
     for (int i = 0; i < N_GACT; i++) { *gv[i] = base; base += gs[i]; }
     return 0;
@@ -177,10 +205,11 @@ void model_init_weights(Model *m, unsigned long long seed)
     rng_seed(&rng, seed);
     size_t s[MODEL_N_PARAM_TENSORS];
     model_param_sizes(&m->cfg, s);
-    float *views[MODEL_N_PARAM_TENSORS] = {m->p.wte, m->p.ln1w, m->p.wqkv, m->p.wo, m->p.ln2w,
-                                           m->p.wgu, m->p.wdown, m->p.lnfw, m->p.wlm};
+    float *views[MODEL_N_PARAM_TENSORS] = {m->p.wte, m->p.ln1w, m->p.wqkv, m->p.wo,
+                                           m->p.ln2w, m->p.wgu, m->p.wdown, m->p.lnfw,
+                                           m->p.wlm, m->p.wgc, m->p.wz};
     for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) {
-        int is_norm = (i == 1 || i == 4 || i == 7);
+        int is_norm = model_param_is_norm(i);
         for (size_t j = 0; j < s[i]; j++) views[i][j] = is_norm ? 1.0f : 0.02f * rng_normal(&rng);
     }
 }
@@ -199,15 +228,30 @@ static size_t att_slab(const Model *m)
     return (size_t)m->max_batch * m->cfg.n_heads * m->max_T * m->max_T;
 }
 
+PosKind model_layer_pos_kind(const Model *m, const ModelInput *in, int l)
+{
+    if (in->pos_kind) return in->pos_kind[l];
+    return (m->cfg.repo && l >= m->cfg.repo_from) ? POS_REPO : POS_ROPE;
+}
+
 /* Position input of layer l: NULL for NoPE, integer positions as floats for
- * RoPE, or the caller's real-valued positions (B, T, H). */
+ * RoPE, the caller's real-valued positions (B, T, H), or the layer's own RePo
+ * positions z (B, T, H), computed in the forward before they are used. */
 static const float *layer_positions(const Model *m, int l)
 {
-    PosKind kind = m->in.pos_kind ? m->in.pos_kind[l] : POS_ROPE;
+    PosKind kind = model_layer_pos_kind(m, &m->in, l);
     if (kind == POS_NONE) return NULL;
     if (kind == POS_REAL)
         return m->in.real_pos + (size_t)l * m->in.B * m->in.T * m->cfg.n_heads;
+    if (kind == POS_REPO && !m->in.repo_force_index)
+        return m->a.repo_z + (size_t)l * slab(m, m->cfg.n_heads);
     return m->a.rope_pos;
+}
+
+const float *model_repo_positions(const Model *m, int layer)
+{
+    if (!m->cfg.repo || layer < m->cfg.repo_from || layer >= m->cfg.n_layers) return NULL;
+    return m->a.repo_z + (size_t)layer * slab(m, m->cfg.n_heads);
 }
 
 static MaskKind layer_mask(const Model *m, int l)
@@ -226,6 +270,35 @@ const float *model_attention(const Model *m, int layer)
 }
 
 /* ---- forward ------------------------------------------------------------------ */
+
+/* RePo positions of layer l from its normalised input h = ln1 (N, C):
+ * gc (N, 2P) = h W_gc^T; r (N, P) = silu(gate) * content; z (N, H) = r W_z^T. */
+static void repo_forward(Model *m, int l, const float *ln1, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int C = c->d_model, H = c->n_heads, P = model_repo_dim(c), k = l - c->repo_from;
+    float *gc = m->a.repo_gc + l * slab(m, 2 * P), *r = m->a.repo_r + l * slab(m, P);
+    float *z = m->a.repo_z + l * slab(m, H);
+    matmul_forward(gc, ln1, m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
+    swiglu_forward(r, gc, N, P);
+    matmul_forward(z, r, m->p.wz + (size_t)k * H * P, N, P, H);
+}
+
+/* Backward of repo_forward: from dz (N, H) into the RePo weights' gradients
+ * and (accumulated) into dln1 (N, C). */
+static void repo_backward(Model *m, int l, const float *ln1, const float *dz, float *dln1, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int C = c->d_model, H = c->n_heads, P = model_repo_dim(c), k = l - c->repo_from;
+    const float *gc = m->a.repo_gc + l * slab(m, 2 * P), *r = m->a.repo_r + l * slab(m, P);
+    memset(m->ga.dr, 0, (size_t)N * P * sizeof(float));
+    matmul_backward(m->ga.dr, m->g.wz + (size_t)k * H * P, dz, r, m->p.wz + (size_t)k * H * P, N,
+                    P, H);
+    memset(m->ga.dgc, 0, (size_t)N * 2 * P * sizeof(float));
+    swiglu_backward(m->ga.dgc, m->ga.dr, gc, N, P);
+    matmul_backward(dln1, m->g.wgc + (size_t)k * 2 * P * C, m->ga.dgc, ln1,
+                    m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
+}
 
 /* Check one forward call's inputs against the model and its buffers. */
 static int check_input(const Model *m, const ModelInput *in, SrError *err)
@@ -249,9 +322,13 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
             if (in->lengths[b] < 1 || in->lengths[b] > in->T)
                 return sr_fail(err, "length %d of row %d is outside 1..%d", in->lengths[b], b, in->T);
     if (in->pos_kind)
-        for (int l = 0; l < c->n_layers; l++)
+        for (int l = 0; l < c->n_layers; l++) {
             if (in->pos_kind[l] == POS_REAL && !in->real_pos)
                 return sr_fail(err, "layer %d uses real-valued positions but none were given", l);
+            if (in->pos_kind[l] == POS_REPO && (!c->repo || l < c->repo_from))
+                return sr_fail(err, "layer %d asks for RePo positions but the model has no RePo "
+                               "weights there", l);
+        }
     return 0;
 }
 
@@ -281,10 +358,11 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
         float *ln2 = a->ln2 + l * slab(m, C), *ln2_rstd = a->ln2_rstd + l * slab(m, 1);
         float *gu = a->gu + l * slab(m, 2 * F), *swi = a->swi + l * slab(m, F);
         float *res_out = a->res + (l + 1) * slab(m, C);
-        const float *pos = layer_positions(m, l);
 
         /* attention sublayer: res_mid = res + o_proj(attention(rope(q), rope(k), v)) */
         rmsnorm_forward(ln1, ln1_rstd, res, m->p.ln1w + (size_t)l * C, c->norm_eps, N, C);
+        if (model_layer_pos_kind(m, in, l) == POS_REPO) repo_forward(m, l, ln1, N);
+        const float *pos = layer_positions(m, l);
         matmul_forward(qkv, ln1, m->p.wqkv + (size_t)l * 3 * C * C, N, C, 3 * C);
         rope_forward(qrot, qkv, 3 * C, pos, c->rope_theta, N, H, hd);
         rope_forward(krot, qkv + C, 3 * C, pos, c->rope_theta, N, H, hd);
@@ -351,8 +429,11 @@ static void backward_layers(Model *m)
         const float *ln2 = a->ln2 + l * slab(m, C), *ln2_rstd = a->ln2_rstd + l * slab(m, 1);
         const float *gu = a->gu + l * slab(m, 2 * F), *swi = a->swi + l * slab(m, F);
         const float *pos = layer_positions(m, l);
-        float *dpos = (in->pos_kind && in->pos_kind[l] == POS_REAL)
-                          ? ga->dreal_pos + (size_t)l * N * H : NULL;
+        PosKind kind = model_layer_pos_kind(m, in, l);
+        int learned_z = kind == POS_REPO && !in->repo_force_index;
+        float *dpos = kind == POS_REAL ? ga->dreal_pos + (size_t)l * N * H
+                      : learned_z      ? ga->dz : NULL;
+        if (learned_z) memset(ga->dz, 0, (size_t)N * H * sizeof(float));
 
         /* MLP sublayer, reversed; dres_below collects d res_mid */
         memcpy(dres_below, dres, (size_t)N * C * sizeof(float));
@@ -381,6 +462,7 @@ static void backward_layers(Model *m)
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
         matmul_backward(ga->dln, m->g.wqkv + (size_t)l * 3 * C * C, ga->dqkv, ln1,
                         m->p.wqkv + (size_t)l * 3 * C * C, N, C, 3 * C);
+        if (learned_z) repo_backward(m, l, ln1, ga->dz, ga->dln, N);
         rmsnorm_backward(dres_below, m->g.ln1w + (size_t)l * C, ga->dln, res,
                          m->p.ln1w + (size_t)l * C, ln1_rstd, N, C);
 

@@ -28,7 +28,17 @@ typedef struct {
     float rope_theta;
     float norm_eps;
     int tied;         /* 1: LM head is the embedding matrix */
+    int repo;         /* 1: layers repo_from..N-1 carry RePo weights (see below) */
+    int repo_from;    /* first RePo layer when repo == 1 (0..N-1) */
 } ModelConfig;
+
+/* RePo (context re-positioning, Li, Zhao & Sproat): a RePo layer computes a
+ * real-valued position per token and head from the hidden state h that feeds
+ * its attention (the RMSNorm output), with d_p = C/8:
+ *     r = silu(h W_g^T) * (h W_c^T)      W_g, W_c: (d_p, C)
+ *     z = r W_z^T                        W_z: (H, d_p)
+ * and RoPE rotates q and k by z instead of the token index. */
+static inline int model_repo_dim(const ModelConfig *c) { return c->d_model / 8; }
 
 /* Check that a configuration is usable; fills err naming the bad field. */
 int model_config_check(const ModelConfig *cfg, SrError *err);
@@ -47,16 +57,23 @@ typedef struct {
     float *wdown; /* (L, C, F)    mlp.down_proj */
     float *lnfw;  /* (C)          model.norm */
     float *wlm;   /* (V, C)       lm_head (== wte when tied) */
+    float *wgc;   /* (R, 2P, C)   RePo gate rows [0,P), content rows [P,2P); R = N - repo_from, P = C/8 */
+    float *wz;    /* (R, H, P)    RePo position projection */
 } ParamViews;
 
 /* Number of floats in each parameter view, in the order of ParamViews. */
-#define MODEL_N_PARAM_TENSORS 9
+#define MODEL_N_PARAM_TENSORS 11
 void model_param_sizes(const ModelConfig *cfg, size_t sizes[MODEL_N_PARAM_TENSORS]);
+
+/* 1 if parameter view i (ParamViews order) holds norm weights, which get no
+ * weight decay and are initialised to one. */
+int model_param_is_norm(int i);
 
 typedef enum {
     POS_ROPE = 0,  /* integer positions (ModelInput.positions), rotated by RoPE  */
     POS_NONE = 1,  /* no positional information (NoPE)                          */
-    POS_REAL = 2   /* real-valued positions per token and head (ModelInput.real_pos) */
+    POS_REAL = 2,  /* real-valued positions per token and head (ModelInput.real_pos) */
+    POS_REPO = 3   /* positions the layer computes from its own input (RePo weights) */
 } PosKind;
 
 /* One forward call's inputs. Pointers the caller does not need may be NULL. */
@@ -66,10 +83,13 @@ typedef struct {
     const int *lengths;       /* (B) valid tokens per row, right padding; NULL = T */
     const int *positions;     /* (B, T) integer positions for POS_ROPE; NULL = 0..T-1 */
     const MaskKind *mask;     /* (N) mask plan; NULL = causal everywhere */
-    const PosKind *pos_kind;  /* (N) position plan; NULL = RoPE everywhere */
+    const PosKind *pos_kind;  /* (N) position plan; NULL = RoPE everywhere, except RePo
+                                 layers of a RePo model, which use POS_REPO */
     const float *real_pos;    /* (N, B, T, H) positions for POS_REAL layers */
     int n_run;                /* run only layers 0..n_run-1 (early exit); 0 = all */
     int want_logits;          /* 1: final norm + LM head into acts.logits */
+    int repo_force_index;     /* check only: POS_REPO layers rotate by the integer
+                                 positions instead of z (z is still computed) */
 } ModelInput;
 
 /* Activations, one contiguous buffer sized once for (max_batch, max_T).
@@ -94,6 +114,9 @@ typedef struct {
     float *logits;   /* (B, T, V) logits; probabilities after model_lm_loss */
     float *losses;   /* (B, T) per-position loss */
     float *rope_pos; /* (B, T, H) integer positions as floats, for POS_ROPE layers */
+    float *repo_gc;  /* (L, B, T, 2P) RePo gate and content pre-activations */
+    float *repo_r;   /* (L, B, T, P) silu(gate) * content */
+    float *repo_z;   /* (L, B, T, H) RePo positions z */
 } ActViews;
 
 /* Gradient scratch for the backward pass, sized like the activations. */
@@ -109,6 +132,9 @@ typedef struct {
     float *dswi;     /* (B, T, F) */
     float *datt;     /* (B, H, T, T) attention backward scratch */
     float *dreal_pos;/* (L, B, T, H) gradient of ModelInput.real_pos */
+    float *dz;       /* (B, T, H) gradient of a RePo layer's positions */
+    float *dr;       /* (B, T, P) */
+    float *dgc;      /* (B, T, 2P) */
 } GradActViews;
 
 typedef struct {
@@ -157,5 +183,12 @@ const float *model_hidden(const Model *m, int layer);
 
 /* Attention probabilities of layer l of the last forward: (B, H, T, T). */
 const float *model_attention(const Model *m, int layer);
+
+/* RePo positions z of layer l of the last forward: (B, T, H); NULL if layer l
+ * is not a RePo layer of this model. */
+const float *model_repo_positions(const Model *m, int layer);
+
+/* The position kind layer l uses for input in (plan given, or the default). */
+PosKind model_layer_pos_kind(const Model *m, const ModelInput *in, int layer);
 
 #endif

@@ -109,7 +109,8 @@ static void test_model_rows_sum_to_one(void **state)
 {
     (void)state;
     const int V = 20, L = 2, H = 2, max_T = 40;
-    ModelConfig cfg = {V, 16, L, H, 32, max_T, 10000.0f, 1e-5f, 1};
+    ModelConfig cfg = {.vocab_size = V, .d_model = 16, .n_layers = L, .n_heads = H, .d_ff = 32,
+                       .max_seq_len = max_T, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = 1};
     Model m = {0};
     SrError err;
     assert_int_equal(model_create(&m, &cfg, 2, max_T, &err), 0);

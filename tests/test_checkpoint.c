@@ -35,13 +35,21 @@ static ModelConfig small_config(int tied)
     return c;
 }
 
-/* A model of small_config(tied) with random weights. */
-static void make_model(Model *m, int tied, unsigned long long seed)
+/* A model of small_config(tied) with random weights; RePo layers from
+ * repo_from when repo_from >= 0. */
+static void make_model_repo(Model *m, int tied, unsigned long long seed, int repo_from)
 {
     ModelConfig c = small_config(tied);
+    c.repo = repo_from >= 0;
+    c.repo_from = repo_from >= 0 ? repo_from : 0;
     SrError err = {{0}};
     assert_int_equal(model_create(m, &c, 1, 4, &err), 0);
     test_fill_random(m->params, (long)m->n_params, &seed, 1.0f);
+}
+
+static void make_model(Model *m, int tied, unsigned long long seed)
+{
+    make_model_repo(m, tied, seed, -1);
 }
 
 static void tmp_path(char *path, size_t cap, const char *name)
@@ -85,12 +93,13 @@ static void save_good(const char *path, int tied)
 
 /* ---- good files ------------------------------------------------------------ */
 
-static void check_round_trip(int tied)
+static void check_round_trip(int tied, int repo_from)
 {
     char path[512];
-    tmp_path(path, sizeof path, tied ? "tied.safetensors" : "untied.safetensors");
+    tmp_path(path, sizeof path, repo_from >= 0 ? "repo.safetensors"
+                                : tied ? "tied.safetensors" : "untied.safetensors");
     Model m;
-    make_model(&m, tied, 1234 + tied);
+    make_model_repo(&m, tied, 1234 + tied, repo_from);
     SrError err = {{0}};
     assert_int_equal(checkpoint_save(path, &m, words, 11, manifest, &err), 0);
 
@@ -112,6 +121,8 @@ static void check_round_trip(int tied)
     assert_memory_equal(&b->rope_theta, &a->rope_theta, sizeof(float));
     assert_memory_equal(&b->norm_eps, &a->norm_eps, sizeof(float));
     assert_int_equal(b->tied, tied);
+    assert_int_equal(b->repo, repo_from >= 0);
+    if (repo_from >= 0) assert_int_equal(b->repo_from, repo_from);
     assert_memory_equal(&info.cfg, a, sizeof *a);
 
     assert_int_equal(info.n_vocab, 11);
@@ -135,13 +146,21 @@ static void check_round_trip(int tied)
 static void test_round_trip_tied(void **state)
 {
     (void)state;
-    check_round_trip(1);
+    check_round_trip(1, -1);
+}
+
+/* RePo weights (gate, content and z projections of layers repo_from..) and
+ * repo_from itself survive the round trip. */
+static void test_round_trip_repo(void **state)
+{
+    (void)state;
+    check_round_trip(0, 1);
 }
 
 static void test_round_trip_untied(void **state)
 {
     (void)state;
-    check_round_trip(0);
+    check_round_trip(0, -1);
 }
 
 /* rope_theta and norm_eps come back bit for bit whatever their value. */
@@ -622,6 +641,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_tied),
         cmocka_unit_test(test_round_trip_untied),
+        cmocka_unit_test(test_round_trip_repo),
         cmocka_unit_test(test_config_floats_exact),
         cmocka_unit_test(test_hugging_face_layout),
         cmocka_unit_test(test_save_rejects_bad_arguments),

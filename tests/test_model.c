@@ -14,15 +14,19 @@ enum { TB = 2, TT = 6, TV = 13, TC = 8, TL = 3, TH = 2, TF = 12 };
 
 static ModelConfig small_config(int tied)
 {
-    ModelConfig c = {TV, TC, TL, TH, TF, 16, 10000.0f, 1e-5f, tied};
+    ModelConfig c = {.vocab_size = TV, .d_model = TC, .n_layers = TL, .n_heads = TH, .d_ff = TF,
+                     .max_seq_len = 16, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = tied};
     return c;
 }
 
 /* A model with larger-than-default random weights so that attention is far
- * from uniform and gradients are large enough to check numerically. */
-static void make_model(Model *m, int tied, unsigned long long seed)
+ * from uniform and gradients are large enough to check numerically; with
+ * repo_from >= 0, layers repo_from.. are RePo layers. */
+static void make_model_repo(Model *m, int tied, unsigned long long seed, int repo_from)
 {
     ModelConfig c = small_config(tied);
+    c.repo = repo_from >= 0;
+    c.repo_from = repo_from >= 0 ? repo_from : 0;
     SrError err;
     assert_int_equal(model_create(m, &c, TB, TT, &err), 0);
     unsigned long long st = seed;
@@ -30,6 +34,11 @@ static void make_model(Model *m, int tied, unsigned long long seed)
     for (int i = 0; i < TL * TC; i++) m->p.ln1w[i] = 1.0f + 0.3f * m->p.ln1w[i];
     for (int i = 0; i < TL * TC; i++) m->p.ln2w[i] = 1.0f + 0.3f * m->p.ln2w[i];
     for (int i = 0; i < TC; i++) m->p.lnfw[i] = 1.0f + 0.3f * m->p.lnfw[i];
+}
+
+static void make_model(Model *m, int tied, unsigned long long seed)
+{
+    make_model_repo(m, tied, seed, -1);
 }
 
 typedef struct {
@@ -43,7 +52,7 @@ typedef struct {
     ModelInput in;
 } Batch;
 
-static void make_batch(Batch *b, const char *mask_plan, const PosKind pos[TL])
+static void make_batch(Batch *b, const char *mask_plan, const PosKind *pos)
 {
     unsigned long long st = 77;
     for (int i = 0; i < TB * TT; i++) {
@@ -57,8 +66,10 @@ static void make_batch(Batch *b, const char *mask_plan, const PosKind pos[TL])
     for (int t = TT - 2; t < TT; t++) b->targets[TT + t] = -1; /* padding is never a target */
     test_fill_random(b->real_pos, TL * TB * TT * TH, &st, 4.0f);
     assert_int_equal(mask_plan_parse(mask_plan, b->mask, TL), 0);
-    memcpy(b->pos, pos, sizeof b->pos);
-    ModelInput in = {TB, TT, b->ids, b->lengths, b->positions, b->mask, b->pos, b->real_pos, 0, 1};
+    if (pos) memcpy(b->pos, pos, sizeof b->pos);
+    ModelInput in = {.B = TB, .T = TT, .ids = b->ids, .lengths = b->lengths,
+                     .positions = b->positions, .mask = b->mask, .pos_kind = pos ? b->pos : NULL,
+                     .real_pos = b->real_pos, .want_logits = 1};
     b->in = in;
 }
 
@@ -88,12 +99,13 @@ static void check_one(Model *m, Batch *b, float *x, float analytic, const char *
 }
 
 /* Finite-difference check of a sample of every parameter tensor and of the
- * real-valued positions, for one mask plan and position plan. */
-static void gradient_check(const char *mask_plan, const PosKind pos[TL], int tied)
+ * real-valued positions, for one mask plan and position plan (NULL: the
+ * model's default, RePo layers from repo_from when repo_from >= 0). */
+static void gradient_check_repo(const char *mask_plan, const PosKind *pos, int tied, int repo_from)
 {
     Model m;
     Batch b;
-    make_model(&m, tied, 1234);
+    make_model_repo(&m, tied, 1234, repo_from);
     make_batch(&b, mask_plan, pos);
     loss_of(&m, &b);
     model_zero_grad(&m);
@@ -104,7 +116,7 @@ static void gradient_check(const char *mask_plan, const PosKind pos[TL], int tie
     memcpy(dpos, m.ga.dreal_pos, sizeof b.real_pos);
 
     for (size_t i = 0; i < m.n_params; i += 7) check_one(&m, &b, &m.params[i], grads[i], "param", (long)i);
-    for (int l = 0; l < TL; l++) {
+    for (int l = 0; l < TL && pos; l++) {
         if (pos[l] != POS_REAL) continue;
         for (int i = 0; i < TB * TT * TH; i += 3) {
             long k = (long)l * TB * TT * TH + i;
@@ -114,6 +126,11 @@ static void gradient_check(const char *mask_plan, const PosKind pos[TL], int tie
     free(dpos);
     free(grads);
     model_free(&m);
+}
+
+static void gradient_check(const char *mask_plan, const PosKind *pos, int tied)
+{
+    gradient_check_repo(mask_plan, pos, tied, -1);
 }
 
 static const PosKind ALL_ROPE[TL] = {POS_ROPE, POS_ROPE, POS_ROPE};
@@ -127,6 +144,58 @@ static void test_grad_middle_mixed(void **s) { (void)s; gradient_check("middle",
 static void test_grad_causal_nope(void **s) { (void)s; gradient_check("causal", ALL_NOPE, 0); }
 static void test_grad_subset_real(void **s) { (void)s; gradient_check("0,2", ALL_REAL, 1); }
 static void test_grad_full_real(void **s) { (void)s; gradient_check("full", ALL_REAL, 0); }
+/* RePo: gradients reach W_g, W_c, W_z through the rotation (default plan:
+ * RoPE below repo_from, RePo from it on), also with an explicit mixed plan. */
+static void test_grad_repo(void **s) { (void)s; gradient_check_repo("causal", NULL, 1, 1); }
+static const PosKind REPO_MIXED[TL] = {POS_REPO, POS_NONE, POS_REPO};
+static void test_grad_repo_mixed(void **s) { (void)s; gradient_check_repo("middle", REPO_MIXED, 0, 0); }
+
+/* A RePo layer whose positions are forced to the token index is exactly a
+ * RoPE layer; and rotating by the z it computed equals giving that z as
+ * real-valued positions. */
+static void test_repo_equals_rope_at_index(void **s)
+{
+    (void)s;
+    Model m;
+    Batch b;
+    SrError err;
+    make_model_repo(&m, 1, 21, 1);
+    make_batch(&b, "causal", ALL_ROPE);
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    float rope[TB * TT * TV];
+    memcpy(rope, m.a.logits, sizeof rope);
+    b.in.pos_kind = NULL; /* default plan: layers 1, 2 are RePo */
+    b.in.repo_force_index = 1;
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    for (int i = 0; i < TB * TT * TV; i++) assert_true(fabsf(rope[i] - m.a.logits[i]) <= 1e-6f);
+
+    b.in.repo_force_index = 0;
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    float repo[TB * TT * TV];
+    memcpy(repo, m.a.logits, sizeof repo);
+    assert_null(model_repo_positions(&m, 0));
+    for (int l = 1; l < TL; l++)
+        memcpy(b.real_pos + (size_t)l * TB * TT * TH, model_repo_positions(&m, l),
+               TB * TT * TH * sizeof(float));
+    PosKind real_plan[TL] = {POS_ROPE, POS_REAL, POS_REAL};
+    b.in.pos_kind = real_plan;
+    assert_int_equal(model_forward(&m, &b.in, &err), 0);
+    assert_memory_equal(repo, m.a.logits, sizeof repo);
+    /* and the positions really differ from the index, so the check means something */
+    assert_true(fabsf(repo[TV] - rope[TV]) > 1e-6f || fabsf(repo[2 * TV] - rope[2 * TV]) > 1e-6f);
+
+    /* a RePo plan on a layer without RePo weights is refused */
+    PosKind bad[TL] = {POS_REPO, POS_ROPE, POS_ROPE};
+    b.in.pos_kind = bad;
+    assert_int_equal(model_forward(&m, &b.in, &err), -1);
+    assert_non_null(strstr(err.msg, "no RePo weights"));
+    model_free(&m);
+    ModelConfig c = small_config(1);
+    c.repo = 1;
+    c.repo_from = TL;
+    assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
+    assert_non_null(strstr(err.msg, "repo_from"));
+}
 
 /* The middle-unmasking plan follows the paper's formula. */
 static void test_middle_plan(void **s)
@@ -223,7 +292,7 @@ static void test_bad_inputs(void **s)
 
     make_model(&m, 1, 3);
     int ids[TT] = {1, 2, 3, TV, 0, 0};
-    ModelInput in = {1, TT, ids, NULL, NULL, NULL, NULL, NULL, 0, 1};
+    ModelInput in = {.B = 1, .T = TT, .ids = ids, .want_logits = 1};
     assert_int_equal(model_forward(&m, &in, &err), -1);
     assert_non_null(strstr(err.msg, "vocabulary"));
     ids[3] = 1;
@@ -279,7 +348,8 @@ static void test_adamw_first_step(void **s)
 /* Train steps on a copy task; returns the final loss and the parameters. */
 static float train_copy_task(Model *m, int steps, unsigned long long seed)
 {
-    ModelConfig c = {16, 32, 2, 4, 64, 16, 10000.0f, 1e-5f, 1};
+    ModelConfig c = {.vocab_size = 16, .d_model = 32, .n_layers = 2, .n_heads = 4, .d_ff = 64,
+                     .max_seq_len = 16, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = 1};
     SrError err;
     assert_int_equal(model_create(m, &c, 8, 16, &err), 0);
     model_init_weights(m, seed);
@@ -300,7 +370,7 @@ static float train_copy_task(Model *m, int steps, unsigned long long seed)
             for (int t = 0; t < 16; t++)
                 targets[b * 16 + t] = (t >= 7 && t < 15) ? ids[b * 16 + t + 1] : -1;
         }
-        ModelInput in = {8, 16, ids, NULL, NULL, NULL, NULL, NULL, 0, 1};
+        ModelInput in = {.B = 8, .T = 16, .ids = ids, .want_logits = 1};
         assert_int_equal(model_forward(m, &in, &err), 0);
         loss = model_lm_loss(m, targets, -1);
         model_zero_grad(m);
@@ -334,6 +404,9 @@ int main(void)
         cmocka_unit_test(test_grad_causal_nope),
         cmocka_unit_test(test_grad_subset_real),
         cmocka_unit_test(test_grad_full_real),
+        cmocka_unit_test(test_grad_repo),
+        cmocka_unit_test(test_grad_repo_mixed),
+        cmocka_unit_test(test_repo_equals_rope_at_index),
         cmocka_unit_test(test_middle_plan),
         cmocka_unit_test(test_padding_isolated),
         cmocka_unit_test(test_early_exit_and_positions),

@@ -110,7 +110,7 @@ int cmd_generate(int argc, char **argv)
         long n = 1 + n_prompt;
         for (int step = 0; step < max_tokens; step++) {
             long T = n < T_max ? n : T_max; /* the most recent window the model can see */
-            ModelInput in = {1, (int)T, ctx + n - T, NULL, NULL, NULL, NULL, NULL, 0, 1};
+            ModelInput in = {.B = 1, .T = (int)T, .ids = ctx + n - T, .want_logits = 1};
             if (model_forward(&m, &in, &err)) {
                 args_error(CMD, "%s", err.msg);
                 goto done;

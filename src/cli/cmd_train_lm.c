@@ -82,7 +82,7 @@ static float evaluate(Model *m, const int *stream, long lo, long hi, int B, int 
         }
         if (rows == 0) break;
         if (mlm) mlm_corrupt(&rng, ids, targets, (long)rows * T, m->cfg.vocab_size);
-        ModelInput in = {rows, T, ids, NULL, NULL, plan, NULL, NULL, 0, 1};
+        ModelInput in = {.B = rows, .T = T, .ids = ids, .mask = plan, .want_logits = 1};
         if (model_forward(m, &in, &err)) return -1.0f;
         sum += model_lm_loss(m, targets, -1);
         batches++;
@@ -172,8 +172,9 @@ int cmd_train_lm(int argc, char **argv)
                 o.seq_len, o.seq_len + 2);
         goto done;
     }
-    ModelConfig cfg = {tok.n_words, o.d_model, o.layers, o.heads, o.d_ff, o.seq_len,
-                       o.rope_theta, 1e-5f, !o.untied};
+    ModelConfig cfg = {.vocab_size = tok.n_words, .d_model = o.d_model, .n_layers = o.layers,
+                       .n_heads = o.heads, .d_ff = o.d_ff, .max_seq_len = o.seq_len,
+                       .rope_theta = o.rope_theta, .norm_eps = 1e-5f, .tied = !o.untied};
     if (model_create(&m, &cfg, o.batch, o.seq_len, &err) || adamw_create(&m, &err)) {
         fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
         goto done;
@@ -211,7 +212,7 @@ int cmd_train_lm(int argc, char **argv)
             memcpy(targets, ids, (size_t)o.batch * o.seq_len * sizeof(int));
             mlm_corrupt(&rng, ids, targets, (long)o.batch * o.seq_len, tok.n_words);
         }
-        ModelInput in = {o.batch, o.seq_len, ids, NULL, NULL, plan, NULL, NULL, 0, 1};
+        ModelInput in = {.B = o.batch, .T = o.seq_len, .ids = ids, .mask = plan, .want_logits = 1};
         if (model_forward(&m, &in, &err)) {
             fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
             goto done;

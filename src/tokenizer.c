@@ -1,5 +1,6 @@
 /* tokenizer.c — splitting text, building and storing a vocabulary, looking
- * words up in a hash table, encoding and decoding. */
+ * words up in a hash table, encoding (whole words or greedy longest-match
+ * subword pieces) and decoding. */
 #include "tokenizer.h"
 
 #include <errno.h>
@@ -8,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "bpe.h"
 
 static const char *const SPECIAL_NAMES[TOK_N_SPECIAL] = {
     "<pad>", "<unk>", "<bos>", "<eos>", "<sep>", "<mask>",
@@ -279,6 +282,7 @@ static int tokenizer_init_checked(Tokenizer *tok, const char *const *words, cons
         tok->words[i][len] = '\0';
         tok->n_words = i + 1;
         tok->slots[slot] = i;
+        if ((int)len > tok->max_len) tok->max_len = (int)len;
     }
     if (n < TOK_N_SPECIAL) {
         entry_location(where, sizeof where, path, source, n);
@@ -521,6 +525,38 @@ int tokenizer_build_from_file(Tokenizer *tok, const char *path, int min_count, i
     return rc;
 }
 
+int tokenizer_build_bpe_from_text(Tokenizer *tok, const char *text, size_t len, const char *source,
+                                  int vocab_size, int lowercase, SrError *err)
+{
+    memset(tok, 0, sizeof *tok);
+    if (!source) source = "text";
+    char **pieces;
+    int n_pieces;
+    if (bpe_learn(text, len, source, vocab_size, lowercase, &pieces, &n_pieces, NULL, err)) return -1;
+    int rc = tokenizer_init_checked(tok, (const char *const *)pieces, NULL, n_pieces, lowercase,
+                                    NULL, source, err);
+    bpe_tokens_free(pieces, n_pieces);
+    if (rc == 0) tok->subword = 1;
+    return rc;
+}
+
+int tokenizer_build_bpe_from_file(Tokenizer *tok, const char *path, int vocab_size, int lowercase,
+                                  SrError *err)
+{
+    memset(tok, 0, sizeof *tok);
+    char *text;
+    size_t len;
+    if (text_read_file(path, &text, &len, err)) return -1;
+    int rc = tokenizer_build_bpe_from_text(tok, text, len, path, vocab_size, lowercase, err);
+    free(text);
+    return rc;
+}
+
+void tokenizer_set_subword(Tokenizer *tok, int subword)
+{
+    tok->subword = subword ? 1 : 0;
+}
+
 /* ---- lookup -------------------------------------------------------------------- */
 
 int tokenizer_lookup(const Tokenizer *tok, const char *word, size_t n)
@@ -543,6 +579,77 @@ const char *tokenizer_word(const Tokenizer *tok, int id)
 
 /* ---- encoding ------------------------------------------------------------------ */
 
+/* Longest continuation piece looked up, in bytes without the "##": longer
+ * "##" entries of a vocabulary are never matched (plain entries of any
+ * length are). */
+enum { MAX_CONTINUATION_LEN = 254 };
+
+/* Id of the piece s[0..n), as a continuation ("##" + s) if continuation is
+ * 1, or -1 if the vocabulary has no such piece. */
+static int lookup_piece(const Tokenizer *tok, const char *s, size_t n, int continuation)
+{
+    if (!continuation) return tokenizer_lookup(tok, s, n);
+    if (n > MAX_CONTINUATION_LEN) return -1;
+    char buf[MAX_CONTINUATION_LEN + 2];
+    buf[0] = '#';
+    buf[1] = '#';
+    memcpy(buf + 2, s, n);
+    return tokenizer_lookup(tok, buf, n + 2);
+}
+
+/* Length of the UTF-8 character starting at s[0..n): the lead byte and the
+ * continuation bytes (10xxxxxx) after it, at least 1. */
+static size_t utf8_char_span(const char *s, size_t n)
+{
+    size_t k = 1;
+    while (k < n && ((unsigned char)s[k] & 0xC0) == 0x80) k++;
+    return k;
+}
+
+/* Ids of one token s[0..n) (a product of text_next_token): in word mode its
+ * id or TOK_UNK; in subword mode its greedy longest-match pieces, with one
+ * TOK_UNK for each character no piece covers. Writes ids[0..max_ids) and
+ * returns how many ids the token needs; *n_unk (may be NULL) is increased
+ * by the number of TOK_UNK produced. */
+static long encode_token(const Tokenizer *tok, const char *s, size_t n, int *ids, long max_ids,
+                         long *n_unk)
+{
+    long count = 0, unk = 0;
+    if (!tok->subword) {
+        int id = tokenizer_lookup(tok, s, n);
+        if (id < 0) {
+            id = TOK_UNK;
+            unk++;
+        }
+        if (max_ids > 0) ids[0] = id;
+        count = 1;
+    } else {
+        size_t p = 0;
+        while (p < n) {
+            size_t longest = n - p;
+            if (longest > (size_t)tok->max_len) longest = (size_t)tok->max_len;
+            int id = -1;
+            size_t len = longest;
+            for (; len > 0; len--) {
+                /* only cut between UTF-8 characters */
+                if (p + len < n && ((unsigned char)s[p + len] & 0xC0) == 0x80) continue;
+                id = lookup_piece(tok, s + p, len, p > 0);
+                if (id >= 0) break;
+            }
+            if (id < 0) {
+                id = TOK_UNK;
+                unk++;
+                len = utf8_char_span(s + p, n - p);
+            }
+            if (count < max_ids) ids[count] = id;
+            count++;
+            p += len;
+        }
+    }
+    if (n_unk) *n_unk += unk;
+    return count;
+}
+
 long tokenizer_encode(const Tokenizer *tok, const char *text, int add_bos, int *ids, long max_ids)
 {
     long count = 0;
@@ -552,13 +659,25 @@ long tokenizer_encode(const Tokenizer *tok, const char *text, int add_bos, int *
     }
     size_t len = strlen(text), pos = 0, start, n;
     while (text_next_token(text, len, &pos, &start, &n)) {
-        if (count < max_ids) {
-            int id = tokenizer_lookup(tok, text + start, n);
-            ids[count] = id >= 0 ? id : TOK_UNK;
-        }
-        count++;
+        long room = max_ids > count ? max_ids - count : 0;
+        count += encode_token(tok, text + start, n, room > 0 ? ids + count : NULL, room, NULL);
     }
     return count;
+}
+
+int tokenizer_word_pieces(const Tokenizer *tok, const char *word, int *ids, int max_ids)
+{
+    long count = 0;
+    size_t len = strlen(word), pos = 0, start, n;
+    while (text_next_token(word, len, &pos, &start, &n)) {
+        long room = max_ids > count ? max_ids - count : 0;
+        count += encode_token(tok, word + start, n, room > 0 ? ids + count : NULL, room, NULL);
+    }
+    if (count == 0) {
+        if (max_ids > 0) ids[0] = TOK_UNK;
+        count = 1;
+    }
+    return count > 2147483647L ? 2147483647 : (int)count;
 }
 
 void encoded_text_free(EncodedText *e)
@@ -622,12 +741,23 @@ int tokenizer_encode_lines(const Tokenizer *tok, const char *text, size_t len, c
         size_t pos = begin, start, n;
         long words = 0;
         while (text_next_token(text, end, &pos, &start, &n)) {
-            int id = tokenizer_lookup(tok, text + start, n);
-            if (id < 0) {
-                id = TOK_UNK;
-                out->n_unk++;
+            int piece_ids[64];
+            long n_pieces = encode_token(tok, text + start, n, piece_ids, 64, &out->n_unk);
+            if (n_pieces > 64) { /* a very long token: encode it again into the heap */
+                int *many = malloc((size_t)n_pieces * sizeof *many);
+                if (!many) goto out_of_memory;
+                encode_token(tok, text + start, n, many, n_pieces, NULL);
+                for (long k = 0; k < n_pieces; k++) {
+                    if (push_id(out, &ids_cap, many[k])) {
+                        free(many);
+                        goto out_of_memory;
+                    }
+                }
+                free(many);
+            } else {
+                for (long k = 0; k < n_pieces; k++)
+                    if (push_id(out, &ids_cap, piece_ids[k])) goto out_of_memory;
             }
-            if (push_id(out, &ids_cap, id)) goto out_of_memory;
             words++;
         }
         if (words == 0) {
@@ -681,6 +811,12 @@ static int glues_to_next(const char *token)
     return is_single_char_of(token, "([{$'-");
 }
 
+/* 1 if the piece is a continuation ("##" followed by at least one byte). */
+static int is_continuation_piece(const char *piece)
+{
+    return piece[0] == '#' && piece[1] == '#' && piece[2] != '\0';
+}
+
 /* 1 if decoding with these flags leaves the id out. */
 static int decode_skips(int id, int flags)
 {
@@ -710,6 +846,13 @@ char *tokenizer_decode(const Tokenizer *tok, const int *ids, long n, int flags)
         if (decode_skips(ids[i], flags)) continue;
         const char *word = tokenizer_word(tok, ids[i]);
         if (!word) word = SPECIAL_NAMES[TOK_UNK];
+        if (tok->subword && !first && is_continuation_piece(word)) {
+            size_t plen = strlen(word) - 2;
+            memcpy(out + len, word + 2, plen);
+            len += plen;
+            previous_glues = 0;
+            continue;
+        }
         int space = !first && !(pretty && (previous_glues || glues_to_previous(word)));
         if (space) out[len++] = ' ';
         size_t wlen = strlen(word);

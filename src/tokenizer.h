@@ -1,4 +1,5 @@
-/* tokenizer.h — a word-level tokenizer: text <-> token ids.
+/* tokenizer.h — a word-level tokenizer (optionally cutting words into subword
+ * pieces): text <-> token ids.
  *
  * Splitting. Text is cut at white space (and at ASCII control bytes, which
  * are treated like white space). Every ASCII punctuation character (the C

@@ -5,9 +5,12 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "simd_math.h"
+
 /* probs (N, V) = softmax(logits (N, V)) (max-subtracted; probs may alias
  * logits); losses (N) = -log probs[target], 0 where targets[n] == ignore.
- * Returns the number of non-ignored rows. */
+ * Returns the number of non-ignored rows. Each row is three vectorised passes:
+ * max, exponentials, scaling (the sum runs in fixed lanes, see simd_math.h). */
 int crossentropy_forward(float *losses, float *probs, const float *logits, const int *targets,
                          int ignore, int N, int V)
 {
@@ -18,17 +21,11 @@ int crossentropy_forward(float *losses, float *probs, const float *logits, const
         float *p = probs + (size_t)n * V;
         int target = targets[n];
         int is_counted = target != ignore;
-        float maxv = -INFINITY;
-        for (int i = 0; i < V; i++)
-            if (z[i] > maxv) maxv = z[i];
+        float maxv = lane_max(z, V);
         /* Read the target logit before an in-place softmax overwrites it. */
         float target_shifted = is_counted ? z[target] - maxv : 0.0f;
-        float sum = 0.0f;
-        for (int i = 0; i < V; i++) {
-            float e = expf(z[i] - maxv);
-            p[i] = e;
-            sum += e;
-        }
+        for (int i = 0; i < V; i++) p[i] = fast_expf(z[i] - maxv);
+        float sum = lane_sum(p, V);
         float inv_sum = 1.0f / sum;
         for (int i = 0; i < V; i++) p[i] *= inv_sum;
         /* -log softmax computed as log(sum) - shifted logit: finite even when

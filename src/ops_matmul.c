@@ -32,7 +32,10 @@ static void thread_rows(int n, int id, int count, int *lo, int *hi)
 /* out (N, OC) = inp (N, C) . w^T, w (OC, C). Each OpenMP thread runs one
  * single-threaded sgemm on its own block of rows (OpenBLAS's own threads are
  * turned off by threads_set: on these small shapes they cost more than they
- * give). Rows do not interact, so the result does not depend on the split. */
+ * give; docs/performance.md has the measurements). The result is fixed for a
+ * fixed thread count; it is NOT bit-identical across thread counts, because
+ * OpenBLAS's kernels may round a row differently when the call has a
+ * different number of rows. */
 void matmul_forward(float *out, const float *inp, const float *w, int N, int C, int OC)
 {
     if (N <= 0 || OC <= 0) return;

@@ -1,8 +1,15 @@
 /* ops_swiglu.c — the SwiGLU gate of the MLP: silu(gate) * up. */
 #include "ops.h"
 
-#include <math.h>
 #include <stddef.h>
+
+#include "simd_math.h"
+
+/* sigmoid(g) = 1 / (1 + e^-g), with the vectorisable exponential. */
+static inline float sigmoid(float g)
+{
+    return 1.0f / (1.0f + fast_expf(-g));
+}
 
 /* out (N, F) = silu(gate) * up, with gu (N, 2F) holding gate in columns
  * [0, F) and up in [F, 2F); silu(g) = g * sigmoid(g). */
@@ -15,8 +22,7 @@ void swiglu_forward(float *out, const float *gu, int N, int F)
         float *y = out + (size_t)n * F;
         for (int f = 0; f < F; f++) {
             float g = gate[f];
-            float sig = 1.0f / (1.0f + expf(-g));
-            y[f] = g * sig * up[f];
+            y[f] = g * sigmoid(g) * up[f];
         }
     }
 }
@@ -35,7 +41,7 @@ void swiglu_backward(float *dgu, const float *dout, const float *gu, int N, int 
         const float *g_out = dout + (size_t)n * F;
         for (int f = 0; f < F; f++) {
             float g = gate[f];
-            float sig = 1.0f / (1.0f + expf(-g));
+            float sig = sigmoid(g);
             dgate[f] += g_out[f] * up[f] * sig * (1.0f + g * (1.0f - sig));
             dup[f] += g_out[f] * g * sig;
         }

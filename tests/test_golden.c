@@ -5,7 +5,10 @@
  * format is checked too), runs the inputs of golden/<case>.io.safetensors and
  * compares: logits, loss, every parameter gradient (Hugging Face names mapped
  * onto the fused q/k/v and gate/up buffers), the gradient of real-valued
- * positions, the loss after one AdamW step and the weights after two.
+ * positions, the loss after one AdamW step and the weights after two. A RePo
+ * case (position plan "repo") also compares the positions z its RePo layers
+ * computed, and the gradients and updates of their gate, content and z
+ * projections.
  *
  * Tolerance (the rule of tests/reference/README.md): element a matches golden
  * element b when |a - b| <= 1e-4 * (max(|a|, |b|) + rms), rms being the
@@ -121,11 +124,12 @@ static void hf_add(HfTensor *out, int *n, const float *base, const float *ptr, s
 }
 
 /* Fill out with every parameter's Hugging Face name, offset and size in the
- * layout of m->params (the same offsets index m->grads). Returns the count. */
+ * layout of m->params (the same offsets index m->grads), RePo projections
+ * included. Returns the count. */
 static int hf_tensors(const Model *m, HfTensor *out)
 {
     const ModelConfig *c = &m->cfg;
-    size_t C = c->d_model, F = c->d_ff, V = c->vocab_size;
+    size_t C = c->d_model, F = c->d_ff, V = c->vocab_size, H = c->n_heads, P = model_repo_dim(c);
     const float *base = m->params;
     int n = 0;
     hf_add(out, &n, base, m->p.wte, V * C, -1, "model.embed_tokens.weight");
@@ -142,6 +146,13 @@ static int hf_tensors(const Model *m, HfTensor *out)
         hf_add(out, &n, base, gu, F * C, l, "mlp.gate_proj.weight");
         hf_add(out, &n, base, gu + F * C, F * C, l, "mlp.up_proj.weight");
         hf_add(out, &n, base, m->p.wdown + (size_t)l * C * F, C * F, l, "mlp.down_proj.weight");
+        if (c->repo && l >= c->repo_from) { /* rows of wgc: gate, content */
+            const float *gc = m->p.wgc + (size_t)(l - c->repo_from) * 2 * P * C;
+            hf_add(out, &n, base, gc, P * C, l, "self_attn.repo.gate_proj.weight");
+            hf_add(out, &n, base, gc + P * C, P * C, l, "self_attn.repo.content_proj.weight");
+            hf_add(out, &n, base, m->p.wz + (size_t)(l - c->repo_from) * H * P, H * P, l,
+                   "self_attn.repo.z_proj.weight");
+        }
     }
     hf_add(out, &n, base, m->p.lnfw, C, -1, "model.norm.weight");
     if (!c->tied) hf_add(out, &n, base, m->p.wlm, V * C, -1, "lm_head.weight");
@@ -153,7 +164,7 @@ static int hf_tensors(const Model *m, HfTensor *out)
 static double compare_params(const char *case_name, const StFile *io, const Model *m,
                              const float *buf, const char *prefix)
 {
-    HfTensor list[3 + 9 * MAX_LAYERS];
+    HfTensor list[3 + 12 * MAX_LAYERS];
     int n = hf_tensors(m, list);
     double worst = 0.0;
     for (int i = 0; i < n; i++) {
@@ -209,18 +220,19 @@ static void run_golden_case(const char *name)
     int ignore = (int)golden_number(&io, "ignore");
 
     static const char *const mask_names[] = {"causal", "bidirectional"};
-    static const char *const pos_names[] = {"rope", "none", "real"};
+    static const char *const pos_names[] = {"rope", "none", "real", "repo"};
+    static const PosKind pos_kinds[] = {POS_ROPE, POS_NONE, POS_REAL, POS_REPO};
     int mask_idx[MAX_LAYERS], pos_idx[MAX_LAYERS];
     const char *mask_text = st_meta(&io, "mask_plan"), *pos_text = st_meta(&io, "pos_plan");
     assert_non_null(mask_text);
     assert_non_null(pos_text);
     parse_plan(mask_text, mask_names, 2, mask_idx, L);
-    parse_plan(pos_text, pos_names, 3, pos_idx, L);
+    parse_plan(pos_text, pos_names, 4, pos_idx, L);
     MaskKind mask[MAX_LAYERS];
     PosKind pos_kind[MAX_LAYERS];
     for (int l = 0; l < L; l++) {
         mask[l] = mask_idx[l] == 0 ? MASK_CAUSAL : MASK_BIDIRECTIONAL;
-        pos_kind[l] = pos_idx[l] == 0 ? POS_ROPE : pos_idx[l] == 1 ? POS_NONE : POS_REAL;
+        pos_kind[l] = pos_kinds[pos_idx[l]];
     }
     if (strcmp(name, "middle") == 0) { /* Python's middle plan is the C one */
         MaskKind middle[MAX_LAYERS];
@@ -256,6 +268,19 @@ static void run_golden_case(const char *name)
     float loss = model_lm_loss(&m, targets, ignore);
     w = compare_floats(name, "loss", &loss, golden_tensor(&io, "loss", ST_F32, 1)->data, 1);
     worst = w > worst ? w : worst;
+    int n_repo = 0;
+    for (int l = 0; l < L; l++) {
+        if (pos_kind[l] != POS_REPO) continue;
+        const float *want_z = golden_tensor(&io, "repo_z", ST_F32, (size_t)L * BT * H)->data;
+        char what[64];
+        snprintf(what, sizeof what, "repo_z[layer %d]", l);
+        assert_non_null(model_repo_positions(&m, l));
+        w = compare_floats(name, what, model_repo_positions(&m, l), want_z + (size_t)l * BT * H,
+                           BT * H);
+        worst = w > worst ? w : worst;
+        n_repo++;
+    }
+    if (st_find(&io, "repo_z")) assert_true(n_repo > 0); /* a RePo case ran RePo layers */
 
     /* backward */
     model_zero_grad(&m);
@@ -324,6 +349,12 @@ static void test_golden_realpos(void **state)
     run_golden_case("realpos");
 }
 
+static void test_golden_repo(void **state)
+{
+    (void)state;
+    run_golden_case("repo");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_golden_middle),
         cmocka_unit_test(test_golden_nope),
         cmocka_unit_test(test_golden_realpos),
+        cmocka_unit_test(test_golden_repo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

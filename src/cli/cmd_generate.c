@@ -8,11 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cJSON.h>
-
 #include "args.h"
 #include "checkpoint.h"
 #include "commands.h"
+#include "methods.h"
 #include "rng.h"
 #include "tokenizer.h"
 
@@ -87,10 +86,7 @@ int cmd_generate(int argc, char **argv)
         args_error(CMD, "%s", err.msg);
         goto done;
     }
-    cJSON *manifest = cJSON_Parse(info.manifest_json);
-    int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
-    cJSON_Delete(manifest);
-    if (tokenizer_from_words_in(&tok, (const char *const *)info.vocab, info.n_vocab, lowercase, path, &err)) {
+    if (checkpoint_tokenizer(&info, path, &tok, &err)) {
         args_error(CMD, "%s", err.msg);
         goto done;
     }

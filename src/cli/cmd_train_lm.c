@@ -9,7 +9,12 @@
  * lines are encoded into one stream with <bos> before each line (as Llama's tokenizer
  * does, so a repeated sentence "<bos> s <bos> s" looks like text the model has seen). Training
  * windows of seq_len + 1 tokens are drawn at random from the first 95% of the
- * stream; the last 5% is held out for a validation loss. */
+ * stream; the last 5% is held out for a validation loss.
+ *
+ * Positions (--positions, see src/repo_eval.h): rope, nope, const, hybrid, or
+ * repo (learned positions from layer --repo-from on). --init MODEL continues
+ * training a checkpoint (continued pre-training): its size and vocabulary are
+ * kept, its weights copied, and RePo weights it lacks start at Normal(0, 0.02). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +26,7 @@
 #include "manifest.h"
 #include "model.h"
 #include "progress.h"
+#include "repo_eval.h"
 #include "rng.h"
 #include "threads.h"
 #include "tokenizer.h"
@@ -28,9 +34,9 @@
 static const char *CMD = "train-lm";
 
 typedef struct {
-    const char *corpus, *out, *objective;
-    int layers, d_model, heads, d_ff, seq_len, batch, steps, warmup, seed, threads;
-    int min_count, max_vocab, lowercase, untied, quiet;
+    const char *corpus, *out, *objective, *positions, *init, *tokenizer, *vocab;
+    int layers, d_model, heads, d_ff, seq_len, batch, steps, warmup, seed, threads, repo_from;
+    int min_count, max_vocab, lowercase, untied, quiet, vocab_size;
     float lr, min_lr, weight_decay, clip, rope_theta;
 } TrainOptions;
 
@@ -66,7 +72,8 @@ static void sample_batch(Rng *rng, const int *stream, long lo, long hi, int B, i
  * batches) under the training objective. Returns -1 if the range is shorter
  * than one window. */
 static float evaluate(Model *m, const int *stream, long lo, long hi, int B, int T, int *ids,
-                      int *targets, int max_batches, const MaskKind *plan, int mlm)
+                      int *targets, int max_batches, const MaskKind *plan, int mlm,
+                      const RepoRun *positions)
 {
     Rng rng;
     rng_seed(&rng, 12345); /* the same corruption for every evaluation */
@@ -83,6 +90,7 @@ static float evaluate(Model *m, const int *stream, long lo, long hi, int B, int 
         if (rows == 0) break;
         if (mlm) mlm_corrupt(&rng, ids, targets, (long)rows * T, m->cfg.vocab_size);
         ModelInput in = {.B = rows, .T = T, .ids = ids, .mask = plan, .want_logits = 1};
+        repo_run_apply(positions, &in);
         if (model_forward(m, &in, &err)) return -1.0f;
         sum += model_lm_loss(m, targets, -1);
         batches++;
@@ -91,13 +99,22 @@ static float evaluate(Model *m, const int *stream, long lo, long hi, int B, int 
 }
 
 /* Parse options; returns 0, 1 (help shown) or 2 (error printed). */
+/* Load a vocabulary file into tok, in subword mode when asked. */
+static int tokenizer_load_vocab(Tokenizer *tok, const char *path, int lowercase, int subword,
+                                SrError *err)
+{
+    if (tokenizer_load(tok, path, lowercase, err)) return -1;
+    if (subword) tokenizer_set_subword(tok, 1);
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, TrainOptions *o)
 {
     *o = (TrainOptions){.layers = 4, .d_model = 64, .heads = 4, .d_ff = 176, .seq_len = 64,
                         .batch = 16, .steps = 600, .warmup = -1, .seed = 1, .threads = 0,
                         .min_count = 1, .max_vocab = 0, .lr = 3e-3f, .min_lr = -1.0f,
                         .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f,
-                        .objective = "causal"};
+                        .objective = "causal", .positions = "rope", .repo_from = -1};
     ArgSpec specs[] = {
         {"corpus", ARG_STRING, &o->corpus, "text file, one sentence or line per line", 1, 0, 0},
         {"objective", ARG_STRING, &o->objective, "causal (next token) or mlm (masked, no mask plan)", 0, 0, 0},
@@ -117,20 +134,52 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
         {"rope-theta", ARG_FLOAT, &o->rope_theta, "RoPE base (default 10000)", 0, 0, 0},
         {"untied", ARG_FLAG, &o->untied, "separate LM head instead of the embedding", 0, 0, 0},
         {"lowercase", ARG_FLAG, &o->lowercase, "lower-case the corpus", 0, 0, 0},
+        {"tokenizer", ARG_STRING, &o->tokenizer, "word (default) or bpe (byte-pair pieces)", 0, 0, 0},
+        {"vocab-size", ARG_INT, &o->vocab_size, "bpe: pieces to learn, specials included (default 2000)", 0, 8, 0},
+        {"vocab", ARG_STRING, &o->vocab, "use this vocabulary file (one token per line) as it is", 0, 0, 0},
         {"min-count", ARG_INT, &o->min_count, "keep words seen this often (default 1)", 0, 1, 0},
         {"max-vocab", ARG_INT, &o->max_vocab, "largest vocabulary, 0 = all (default 0)", 0, 0, 0},
         {"seed", ARG_INT, &o->seed, "random seed (default 1)", 0, 0, 0},
         {"threads", ARG_INT, &o->threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
         {"quiet", ARG_FLAG, &o->quiet, "no progress output", 0, 0, 0},
+        {"positions", ARG_STRING, &o->positions, "rope, nope, const, hybrid or repo (default rope)", 0, 0, 0},
+        {"repo-from", ARG_INT, &o->repo_from, "first RePo layer (default ceil(layers/3))", 0, -1000000, 0},
+        {"init", ARG_STRING, &o->init, "continue training this checkpoint (size, vocabulary, weights)", 0, 0, 0},
     };
     int rc = args_parse(CMD, "--corpus FILE --out MODEL [options]", specs,
                         (int)(sizeof specs / sizeof specs[0]), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
+    RepoMethod method;
+    if (repo_method_parse(o->positions, &method))
+        return args_error(CMD, "--positions must be rope, nope, const, hybrid or repo, got '%s'",
+                          o->positions);
+    if (o->repo_from != -1 && method != REPO_METHOD_REPO)
+        return args_error(CMD, "--repo-from needs --positions repo");
+    if (o->init) /* the size and the vocabulary come from the checkpoint */
+        for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+            static const char *const fixed[] = {"layers", "d-model", "heads", "d-ff", "rope-theta",
+                                                "untied", "lowercase", "min-count", "max-vocab"};
+            for (size_t j = 0; j < sizeof fixed / sizeof fixed[0]; j++)
+                if (specs[i].set && strcmp(specs[i].name, fixed[j]) == 0)
+                    return args_error(CMD, "--%s comes from --init %s; leave it out", fixed[j],
+                                      o->init);
+        }
+    if (!o->init && o->repo_from != -1 && (o->repo_from < 0 || o->repo_from >= o->layers))
+        return args_error(CMD, "--repo-from %d is outside 0..%d (the model's layers)", o->repo_from,
+                          o->layers - 1);
+    if (!o->init && method == REPO_METHOD_REPO && o->d_model % 8)
+        return args_error(CMD, "--positions repo needs --d-model divisible by 8, got %d", o->d_model);
     if (o->d_model % o->heads)
         return args_error(CMD, "--d-model %d is not divisible by --heads %d", o->d_model, o->heads);
     if ((o->d_model / o->heads) % 2)
         return args_error(CMD, "head size --d-model/--heads = %d must be even (RoPE rotates pairs)",
                           o->d_model / o->heads);
+    if (!o->tokenizer) o->tokenizer = "word";
+    if (!o->vocab_size) o->vocab_size = 2000;
+    if (strcmp(o->tokenizer, "word") != 0 && strcmp(o->tokenizer, "bpe") != 0)
+        return args_error(CMD, "--tokenizer must be word or bpe, got '%s'", o->tokenizer);
+    if (o->vocab && o->init)
+        return args_error(CMD, "--vocab and --init both give a vocabulary; choose one");
     if (strcmp(o->objective, "causal") != 0 && strcmp(o->objective, "mlm") != 0)
         return args_error(CMD, "--objective must be causal or mlm, got '%s'", o->objective);
     if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
@@ -158,11 +207,25 @@ int cmd_train_lm(int argc, char **argv)
     MaskKind *plan = NULL;
     cJSON *manifest = NULL;
     char *manifest_text = NULL;
+    Model base = {0};   /* the --init checkpoint */
+    RepoRun positions = {0};
+    RepoMethod method = REPO_METHOD_ROPE;
+    repo_method_parse(o.positions, &method);
     rc = 2;
 
-    if (tokenizer_build_from_file(&tok, o.corpus, o.min_count, o.max_vocab, o.lowercase, &err) ||
+    if ((o.init ? repo_load_model(o.init, REPO_METHOD_ROPE, 1, 1, &base, &tok, NULL, &err)
+                : o.vocab ? tokenizer_load_vocab(&tok, o.vocab, o.lowercase, strcmp(o.tokenizer, "bpe") == 0, &err)
+                : strcmp(o.tokenizer, "bpe") == 0
+                    ? tokenizer_build_bpe_from_file(&tok, o.corpus, o.vocab_size, o.lowercase, &err)
+                    : tokenizer_build_from_file(&tok, o.corpus, o.min_count, o.max_vocab,
+                                                o.lowercase, &err)) ||
         tokenizer_encode_file(&tok, o.corpus, TOK_BOS, &text, &err)) {
         fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
+        goto done;
+    }
+    if (o.init && text.n_unk == text.n_ids - text.n_lines) {
+        fprintf(stderr, "seqrep %s: %s shares no word with the vocabulary of --init %s\n", CMD,
+                o.corpus, o.init);
         goto done;
     }
     long n_train = text.n_ids - text.n_ids / 20;
@@ -175,11 +238,30 @@ int cmd_train_lm(int argc, char **argv)
     ModelConfig cfg = {.vocab_size = tok.n_words, .d_model = o.d_model, .n_layers = o.layers,
                        .n_heads = o.heads, .d_ff = o.d_ff, .max_seq_len = o.seq_len,
                        .rope_theta = o.rope_theta, .norm_eps = 1e-5f, .tied = !o.untied};
-    if (model_create(&m, &cfg, o.batch, o.seq_len, &err) || adamw_create(&m, &err)) {
+    int repo_from = o.repo_from;
+    if (o.init) {
+        cfg = base.cfg;
+        if (cfg.max_seq_len < o.seq_len) cfg.max_seq_len = o.seq_len;
+        if (base.cfg.repo && (method != REPO_METHOD_REPO ||
+                              (repo_from != -1 && repo_from != base.cfg.repo_from))) {
+            fprintf(stderr, "seqrep %s: --init %s has RePo layers from %d; continue it with "
+                    "--positions repo --repo-from %d\n", CMD, o.init, base.cfg.repo_from,
+                    base.cfg.repo_from);
+            goto done;
+        }
+        if (base.cfg.repo) repo_from = base.cfg.repo_from;
+    }
+    if (repo_method_config(method, repo_from, &cfg, &err) ||
+        model_create(&m, &cfg, o.batch, o.seq_len, &err) || adamw_create(&m, &err)) {
         fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
         goto done;
     }
-    model_init_weights(&m, (unsigned long long)o.seed);
+    model_init_weights(&m, (unsigned long long)o.seed); /* RePo weights: Normal(0, 0.02) */
+    if ((o.init && repo_copy_shared_weights(&m, &base, &err)) ||
+        repo_run_init(&positions, method, &m, &err)) {
+        fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
+        goto done;
+    }
     ids = malloc((size_t)o.batch * o.seq_len * sizeof(int));
     targets = malloc((size_t)o.batch * o.seq_len * sizeof(int));
     if (!ids || !targets) {
@@ -213,6 +295,7 @@ int cmd_train_lm(int argc, char **argv)
             mlm_corrupt(&rng, ids, targets, (long)o.batch * o.seq_len, tok.n_words);
         }
         ModelInput in = {.B = o.batch, .T = o.seq_len, .ids = ids, .mask = plan, .want_logits = 1};
+        repo_run_apply(&positions, &in);
         if (model_forward(&m, &in, &err)) {
             fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
             goto done;
@@ -227,17 +310,23 @@ int cmd_train_lm(int argc, char **argv)
     double seconds = progress_now() - prog.start;
     if (!o.quiet) progress_finish(&prog, loss);
     float val = evaluate(&m, text.ids, n_train, text.n_ids, o.batch, o.seq_len, ids, targets, 50,
-                         plan, mlm);
+                         plan, mlm, &positions);
     if (!o.quiet && val >= 0.0f) fprintf(stderr, "validation loss %.4f (held-out last 5%%)\n", val);
 
     manifest = manifest_begin(argc, argv, (unsigned long long)o.seed);
     char sum[17];
     if (file_checksum(o.corpus, sum, &err) == 0) cJSON_AddStringToObject(manifest, "corpus_checksum", sum);
     cJSON_AddStringToObject(manifest, "objective", mlm ? "mlm" : "causal-lm");
-    cJSON_AddStringToObject(manifest, "tokenizer", "word");
+    cJSON_AddStringToObject(manifest, "tokenizer", tok.subword ? "bpe" : "word");
     cJSON_AddStringToObject(manifest, "corpus", o.corpus);
     cJSON_AddNumberToObject(manifest, "corpus_tokens", (double)text.n_ids);
-    cJSON_AddBoolToObject(manifest, "lowercase", o.lowercase);
+    cJSON_AddBoolToObject(manifest, "lowercase", tok.lowercase);
+    cJSON_AddStringToObject(manifest, "positions", repo_method_name(method));
+    if (m.cfg.repo) cJSON_AddNumberToObject(manifest, "repo_from", m.cfg.repo_from);
+    if (o.init) {
+        cJSON_AddStringToObject(manifest, "init", o.init);
+        if (file_checksum(o.init, sum, &err) == 0) cJSON_AddStringToObject(manifest, "init_checksum", sum);
+    }
     cJSON_AddNumberToObject(manifest, "steps", o.steps);
     cJSON_AddNumberToObject(manifest, "batch", o.batch);
     cJSON_AddNumberToObject(manifest, "seq_len", o.seq_len);
@@ -254,6 +343,8 @@ int cmd_train_lm(int argc, char **argv)
     if (!o.quiet) fprintf(stderr, "saved %s\n", o.out);
     rc = 0;
 done:
+    repo_run_free(&positions);
+    model_free(&base);
     free(plan);
     free(manifest_text);
     cJSON_Delete(manifest);

@@ -9,6 +9,18 @@ int cmd_info(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_gen_text(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_import_nlupp(int argc, char **argv);
 int cmd_attnflow(int argc, char **argv);
+int cmd_gen_repo(int argc, char **argv);
+int cmd_repo_eval(int argc, char **argv);
+int cmd_repo_positions(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_finetune(int argc, char **argv);
+int cmd_cost(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_explore(int argc, char **argv);
 
 #endif

@@ -16,7 +16,19 @@ static const Command COMMANDS[] = {
     {"generate", cmd_generate, "sample text from a trained model"},
     {"gen-text", cmd_gen_text, "write the built-in English corpus the demo trains on"},
     {"blocks", cmd_blocks, "count the blocks of the causal mask over r repetitions"},
+    {"gen", cmd_gen, "write a generated labelling task (right-cue, last-word, left-cue)"},
+    {"import-nlupp", cmd_import_nlupp, "convert NLU++ folds to IOB2 CoNLL with the paper's split"},
     {"attnflow", cmd_attnflow, "where last-copy tokens send their attention, per layer and head"},
+    {"gen-repo", cmd_gen_repo, "write RePo task examples (kv, needle, table) as a text corpus"},
+    {"repo-eval", cmd_repo_eval, "train/evaluate position methods (rope, nope, const, hybrid, repo) on a RePo task"},
+    {"repo-positions", cmd_repo_positions, "the RePo positions z of a checkpoint on a (repeated) input"},
+    {"probe", cmd_probe, "linear probes per layer on a frozen model, for each r"},
+    {"finetune", cmd_finetune, "fine-tune for sequence labelling with one method (causal, sr, ...)"},
+    {"cost", cmd_cost, "forward FLOPs and time of one sentence for r copies and an exit layer"},
+    {"sweep", cmd_sweep, "fine-tune a grid of runs (data x seeds x methods x r x exits); resumable"},
+    {"collect", cmd_collect, "merge run and sweep CSVs into one sweep CSV and summary"},
+    {"plot", cmd_plot, "draw a figure (mask, proportion, attention, layers, exit, flow) to PNG, SVG or PDF"},
+    {"explore", cmd_explore, "interactive window over the figures: keys, hover, pin, save the view"},
 };
 
 /* Print the list of commands. */

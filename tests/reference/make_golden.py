@@ -2,7 +2,7 @@
 
 Usage: /usr/bin/python3 tests/reference/make_golden.py OUTDIR      (make golden)
 
-For each case (causal, bidirectional, middle, nope, realpos) it writes
+For each case (causal, bidirectional, middle, nope, realpos, repo) it writes
   OUTDIR/<case>.model.safetensors  a seqrep checkpoint of the initial weights
   OUTDIR/<case>.io.safetensors     inputs, logits, loss, every gradient, and
                                    the weights after two AdamW steps
@@ -43,6 +43,12 @@ HYPER = {"lr": 1e-2, "beta1": 0.9, "beta2": 0.95, "eps": 1e-8, "weight_decay": 0
 # fraction of the tolerance (so two float32 implementations agree within it).
 MARGIN = 0.1
 
+# RePo cases: their first RePo layer, and the factor their z projections are
+# scaled by after the common initialisation, so that z spans several units
+# (about +-3) and the rotation by z is far from the identity.
+REPO_FROM = {"repo": 1}
+REPO_Z_SCALE = 10.0
+
 
 def middle_plan(n_layers):
     """The paper's middle unmasking: layers lb..ub bidirectional, where
@@ -62,6 +68,7 @@ def cases():
         ("middle", 1, 13, middle_plan(L), ["rope"] * L),
         ("nope", 1, 14, ["causal"] * L, ["none"] * L),
         ("realpos", 0, 15, ["causal"] * L, ["rope"] + ["real"] * (L - 1)),
+        ("repo", 1, 16, ["causal"] * L, ["rope"] + ["repo"] * (L - 1)),
     ]
 
 
@@ -92,7 +99,8 @@ def make_inputs(pos_plan, seed):
 
 def run_case(cfg, params0, inputs, mask_plan, pos_plan, dtype):
     """Forward, loss, backward, then two AdamW steps on the same batch, all in
-    dtype. Returns a dict of numpy results (gradients from the first step)."""
+    dtype. Returns a dict of numpy results (gradients from the first step;
+    "repo_z" (L, B, T, H), the RePo positions, zero on other layers)."""
     ids, lengths, positions, targets, real_pos0 = inputs
     params = {k: v.detach().clone().to(dtype).requires_grad_(True) for k, v in params0.items()}
     real_pos = real_pos0.clone().to(dtype).requires_grad_(True)
@@ -101,8 +109,9 @@ def run_case(cfg, params0, inputs, mask_plan, pos_plan, dtype):
         for p in params.values():
             p.grad = None
         real_pos.grad = None
+        zs = []
         logits = model_ref.forward(params, cfg, ids, lengths, positions, mask_plan, pos_plan,
-                                   real_pos)
+                                   real_pos, zs)
         loss = model_ref.lm_loss(logits, targets)
         loss.backward()
         grads = {k: p.grad.detach().clone() for k, p in params.items()}
@@ -112,6 +121,8 @@ def run_case(cfg, params0, inputs, mask_plan, pos_plan, dtype):
             out["grads"] = {k: g.numpy() for k, g in grads.items()}
             dreal = real_pos.grad if real_pos.grad is not None else torch.zeros_like(real_pos)
             out["grad.real_pos"] = dreal.detach().numpy()
+            out["repo_z"] = np.stack([np.zeros(real_pos.shape[1:]) if z is None
+                                      else z.detach().numpy() for z in zs])
         else:
             out["loss_step2"] = loss.item()
         out["grad_norm_step%d" % step] = model_ref.adamw_step(params, grads, state, HYPER,
@@ -123,7 +134,8 @@ def run_case(cfg, params0, inputs, mask_plan, pos_plan, dtype):
 def conditioning_check(r32, r64):
     """Worst float32-vs-float64 violation over every compared tensor of a case."""
     pairs = [("logits", r32["logits"], r64["logits"]), ("loss", r32["loss"], r64["loss"]),
-             ("grad.real_pos", r32["grad.real_pos"], r64["grad.real_pos"])]
+             ("grad.real_pos", r32["grad.real_pos"], r64["grad.real_pos"]),
+             ("repo_z", r32["repo_z"], r64["repo_z"])]
     pairs += [("grad." + k, r32["grads"][k], r64["grads"][k]) for k in r32["grads"]]
     pairs += [("after2." + k, r32["after2"][k], r64["after2"][k]) for k in r32["after2"]]
     return max(((model_ref.worst_violation(b, a), what) for what, a, b in pairs))
@@ -143,6 +155,8 @@ def write_case(outdir, name, cfg, params, inputs, mask_plan, pos_plan, res):
     names = [n for n, _ in model_ref.param_shapes(cfg)]
     tensors += [("grad." + n, f32(res["grads"][n])) for n in names]
     tensors.append(("grad.real_pos", f32(res["grad.real_pos"])))
+    if "repo" in pos_plan:  # the positions the RePo layers computed
+        tensors.append(("repo_z", f32(res["repo_z"])))
     tensors += [("after2." + n, f32(res["after2"][n])) for n in names]
     meta = {
         "generator": GENERATOR, "case": name,
@@ -163,9 +177,15 @@ def build_case(index, name, tied, seed, mask_plan, pos_plan):
     float64 ones (a near-zero gradient element can make Adam's normalised step
     depend on rounding). Returns (cfg, params, inputs, float32 results, worst)."""
     cfg = dict(CONFIG, tied=tied)
+    if name in REPO_FROM:
+        cfg["repo_from"] = REPO_FROM[name]
     inputs = make_inputs(pos_plan, 100 + index)
     for attempt in range(20):
         params = model_ref.init_params(cfg, seed + 1000 * attempt)
+        with torch.no_grad():
+            for pname, p in params.items():
+                if pname.endswith("repo.z_proj.weight"):
+                    p.mul_(REPO_Z_SCALE)
         res = run_case(cfg, params, inputs, mask_plan, pos_plan, torch.float32)
         res64 = run_case(cfg, params, inputs, mask_plan, pos_plan, torch.float64)
         worst = conditioning_check(res, res64)

@@ -6,6 +6,11 @@ Written from the formulas in tests/reference/README.md, not from the C code:
         RMSNorm -> SwiGLU MLP -> residual ]
   final RMSNorm -> LM head (tied to the embedding unless cfg["tied"] == 0)
 
+RePo layers (cfg["repo_from"] present: layers repo_from..L-1, position plan
+'repo') compute their own positions from the attention input h:
+  r = silu(h Wg^T) * (h Wc^T),  z = r Wz^T     Wg, Wc (C/8, C); Wz (H, C/8)
+and rotate q and k by z (per token and head) instead of the token index.
+
 Parameters are a dict keyed by Hugging Face Llama tensor names, so a seqrep
 checkpoint maps onto it one to one. Also here: the optimiser step (AdamW with
 global-norm clipping, written out by hand) and a small safetensors reader and
@@ -36,9 +41,16 @@ CONFIG_KEYS = ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_seq_
 
 # ---- parameters ---------------------------------------------------------------
 
+def repo_from(cfg):
+    """First RePo layer of cfg, or None when the model has no RePo layers."""
+    return cfg.get("repo_from")
+
+
 def param_shapes(cfg):
-    """List of (hf_name, shape) of every parameter, in checkpoint order."""
+    """List of (hf_name, shape) of every parameter, in checkpoint order
+    (a RePo layer's gate, content and z projections follow its MLP)."""
     V, C, F_, L = cfg["vocab_size"], cfg["d_model"], cfg["d_ff"], cfg["n_layers"]
+    first_repo = repo_from(cfg)
     shapes = [("model.embed_tokens.weight", (V, C))]
     for l in range(L):
         pre = "model.layers.%d." % l
@@ -53,6 +65,13 @@ def param_shapes(cfg):
             (pre + "mlp.up_proj.weight", (F_, C)),
             (pre + "mlp.down_proj.weight", (C, F_)),
         ]
+        if first_repo is not None and l >= first_repo:
+            P, H = C // 8, cfg["n_heads"]
+            shapes += [
+                (pre + "self_attn.repo.gate_proj.weight", (P, C)),
+                (pre + "self_attn.repo.content_proj.weight", (P, C)),
+                (pre + "self_attn.repo.z_proj.weight", (H, P)),
+            ]
     shapes.append(("model.norm.weight", (C,)))
     if not cfg["tied"]:
         shapes.append(("lm_head.weight", (V, C)))
@@ -119,12 +138,22 @@ def visible_keys(kind, lengths, T):
     return s < end
 
 
-def forward(params, cfg, ids, lengths, positions, mask_plan, pos_plan, real_pos=None):
+def repo_positions(params, pre, h):
+    """RePo positions z (B, T, H) of the layer with name prefix pre from its
+    attention input h (B, T, C): z = (silu(h Wg^T) * (h Wc^T)) Wz^T."""
+    gate = h @ params[pre + "self_attn.repo.gate_proj.weight"].t()
+    content = h @ params[pre + "self_attn.repo.content_proj.weight"].t()
+    return (F.silu(gate) * content) @ params[pre + "self_attn.repo.z_proj.weight"].t()
+
+
+def forward(params, cfg, ids, lengths, positions, mask_plan, pos_plan, real_pos=None,
+            repo_z=None):
     """Logits (B, T, V) of token ids (B, T).
     lengths (B): valid tokens per row (right padding); positions (B, T): integer
     positions of 'rope' layers; mask_plan / pos_plan: one name per layer
-    ('causal' | 'bidirectional', 'rope' | 'none' | 'real'); real_pos (L, B, T, H):
-    positions per token and head of 'real' layers."""
+    ('causal' | 'bidirectional', 'rope' | 'none' | 'real' | 'repo'); real_pos
+    (L, B, T, H): positions per token and head of 'real' layers. repo_z, a
+    list, receives the z (B, T, H) of every layer (None where not 'repo')."""
     C, H, L = cfg["d_model"], cfg["n_heads"], cfg["n_layers"]
     hd = C // H
     eps, theta = cfg["norm_eps"], cfg["rope_theta"]
@@ -142,9 +171,14 @@ def forward(params, cfg, ids, lengths, positions, mask_plan, pos_plan, real_pos=
             q, k = apply_rope(q, int_pos, theta), apply_rope(k, int_pos, theta)
         elif pos_plan[l] == "real":
             q, k = apply_rope(q, real_pos[l], theta), apply_rope(k, real_pos[l], theta)
+        elif pos_plan[l] == "repo":
+            z = repo_positions(params, pre, h)
+            q, k = apply_rope(q, z, theta), apply_rope(k, z, theta)
         elif pos_plan[l] != "none":
             raise ValueError("unknown position kind %r" % pos_plan[l])
-        q, k, v = (z.transpose(1, 2) for z in (q, k, v))       # (B, H, T, hd)
+        if repo_z is not None:
+            repo_z.append(z if pos_plan[l] == "repo" else None)
+        q, k, v = (t.transpose(1, 2) for t in (q, k, v))       # (B, H, T, hd)
         scores = (q @ k.transpose(-1, -2)) / math.sqrt(hd)    # (B, H, T, T)
         seen = visible_keys(mask_plan[l], lengths, T).unsqueeze(1)
         scores = scores.masked_fill(~seen, float("-inf"))
@@ -289,12 +323,16 @@ def default_vocab(V):
 
 def save_checkpoint(path, cfg, params, vocab, manifest):
     """Write params as a seqrep checkpoint: HF tensor names, metadata
-    format=pt, seqrep.config (JSON), seqrep.vocab (JSON list), seqrep.manifest (JSON)."""
+    format=pt, seqrep.config (JSON; "repo_from" only for a RePo model),
+    seqrep.vocab (JSON list), seqrep.manifest (JSON)."""
     tensors = [(name, params[name].detach().to(torch.float32).numpy())
                for name, _ in param_shapes(cfg)]
+    config = {k: cfg[k] for k in CONFIG_KEYS}
+    if repo_from(cfg) is not None:
+        config["repo_from"] = repo_from(cfg)
     meta = {
         "format": "pt",
-        "seqrep.config": json.dumps({k: cfg[k] for k in CONFIG_KEYS}),
+        "seqrep.config": json.dumps(config),
         "seqrep.vocab": json.dumps(list(vocab)),
         "seqrep.manifest": json.dumps(manifest),
     }
@@ -321,6 +359,8 @@ def load_checkpoint(path, strict=True):
             cfg[k] = int(cfg[k])
     cfg["rope_theta"] = float(cfg["rope_theta"])
     cfg["norm_eps"] = float(cfg["norm_eps"])
+    if "repo_from" in raw:
+        cfg["repo_from"] = int(raw["repo_from"])
     expected = dict(param_shapes(cfg))
     extra = sorted(set(tensors) - set(expected))
     param_like = [n for n in extra if n.startswith(("model.", "lm_head."))]

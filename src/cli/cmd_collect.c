@@ -1,0 +1,143 @@
+/* cmd_collect.c — `seqrep collect FILE|DIR... --out sweep.csv`: merge the
+ * results of runs made anywhere (by `seqrep sweep --plan` commands spread
+ * over machines, or by several sweeps) into one sweep CSV and, on request,
+ * its markdown summary.
+ *
+ * Each FILE is a `seqrep finetune` result (RUN.csv with RUN.manifest.json
+ * beside it) or a sweep CSV; a DIR stands for the .csv files in it. Rows are
+ * merged by key (dataset, model, method, r, exit, seed): a run found twice
+ * with the same scores is kept once, with different scores it is an error
+ * naming both files. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "args.h"
+#include "commands.h"
+#include "sweep.h"
+
+static const char *CMD = "collect";
+
+/* qsort order of file names: byte-wise. */
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The paths of the "*.csv" files directly inside dir, sorted: *paths is a new
+ * array of new strings (free each, then the array). */
+static int list_csv_files(const char *dir, char ***paths, int *n, SrError *err)
+{
+    *paths = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d) return sr_fail(err, "%s: cannot open the directory", dir);
+    int cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".csv") != 0) continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **bigger = realloc(*paths, sizeof(char *) * (size_t)cap);
+            if (!bigger) break;
+            *paths = bigger;
+        }
+        char *path = malloc(strlen(dir) + len + 2);
+        if (!path) break;
+        sprintf(path, "%s/%s", dir, e->d_name);
+        (*paths)[(*n)++] = path;
+    }
+    closedir(d);
+    if (e) { /* stopped early: out of memory */
+        for (int i = 0; i < *n; i++) free((*paths)[i]);
+        free(*paths);
+        *paths = NULL;
+        *n = 0;
+        return sr_fail(err, "out of memory");
+    }
+    qsort(*paths, (size_t)*n, sizeof(char *), compare_names);
+    return 0;
+}
+
+/* Merge one file into the table, counting files and duplicates. */
+static int merge_one(SweepTable *t, const char *path, int *n_files, int *n_dups, SrError *err)
+{
+    int rows = 0, added = 0;
+    if (sweep_table_merge_file(t, path, &rows, &added, err)) return -1;
+    (*n_files)++;
+    *n_dups += rows - added;
+    return 0;
+}
+
+int cmd_collect(int argc, char **argv)
+{
+    const char *out_path = NULL, *summary_path = NULL;
+    ArgSpec specs[] = {
+        {"out", ARG_STRING, &out_path, "merged sweep CSV to write", 1, 0, 0},
+        {"summary", ARG_STRING, &summary_path, "markdown summary to write (mean +- std over seeds)", 0, 0, 0},
+    };
+    const char **inputs = calloc((size_t)argc + 1, sizeof(char *));
+    if (!inputs) return args_error(CMD, "out of memory");
+    int n_inputs = 0;
+    int rc = args_parse(CMD, "FILE|DIR... --out sweep.csv [--summary sweep.md]", specs, 2, argc,
+                        argv, inputs, argc, &n_inputs);
+    if (rc) {
+        free(inputs);
+        return rc == 1 ? 0 : rc;
+    }
+    if (n_inputs == 0) {
+        free(inputs);
+        return args_error(CMD, "expects run CSVs, sweep CSVs or directories of them");
+    }
+    SrError err;
+    SweepTable table = {0};
+    int n_files = 0, n_dups = 0;
+    rc = 2;
+    for (int i = 0; i < n_inputs; i++) {
+        struct stat st;
+        if (stat(inputs[i], &st) != 0) {
+            args_error(CMD, "%s: no such file or directory", inputs[i]);
+            goto done;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            if (merge_one(&table, inputs[i], &n_files, &n_dups, &err)) {
+                args_error(CMD, "%s", err.msg);
+                goto done;
+            }
+            continue;
+        }
+        char **paths;
+        int n_paths, bad = 0;
+        if (list_csv_files(inputs[i], &paths, &n_paths, &err)) {
+            args_error(CMD, "%s", err.msg);
+            goto done;
+        }
+        for (int k = 0; k < n_paths && !bad; k++)
+            bad = merge_one(&table, paths[k], &n_files, &n_dups, &err);
+        for (int k = 0; k < n_paths; k++) free(paths[k]);
+        free(paths);
+        if (bad) {
+            args_error(CMD, "%s", err.msg);
+            goto done;
+        }
+    }
+    if (table.n == 0) {
+        args_error(CMD, "no runs found in the inputs");
+        goto done;
+    }
+    if (sweep_table_write(out_path, &table, &err) ||
+        (summary_path && sweep_summary_write(summary_path, &table, &err))) {
+        args_error(CMD, "%s", err.msg);
+        goto done;
+    }
+    printf("collect: %d runs from %d files (%d duplicates dropped) into %s%s%s\n", table.n, n_files,
+           n_dups, out_path, summary_path ? ", summary " : "", summary_path ? summary_path : "");
+    rc = 0;
+done:
+    sweep_table_free(&table);
+    free(inputs);
+    return rc;
+}

@@ -1,0 +1,668 @@
+/* cmd_repo_eval.c — the RePo experiments from the command line.
+ *
+ *   seqrep repo-eval       trains a tiny model per position method on a task
+ *                          (or takes checkpoints) and writes the accuracy per
+ *                          method, length and depth as CSV; with --figures
+ *                          also the data of the RePo figures
+ *   seqrep repo-positions  writes the RePo positions z of a checkpoint on a
+ *                          sentence (repeated r times) or a task example,
+ *                          with what the copies get */
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "checkpoint.h"
+#include "commands.h"
+#include "dataset.h"
+#include "manifest.h"
+#include "model.h"
+#include "repeat.h"
+#include "repo_eval.h"
+#include "repo_tasks.h"
+#include "threads.h"
+
+#define MAX_LIST 32
+
+typedef struct {
+    const char *task, *out, *methods, *models, *lengths, *depths, *save_dir, *figures;
+    int train_length, examples, steps, batch, warmup, layers, d_model, heads, d_ff, repo_from;
+    int pairs, rows, cols, queries, eval_batch, figure_examples, seed, threads, quiet;
+    float lr, min_lr, weight_decay, clip;
+} EvalOptions;
+
+/* The methods to run, each trained here (path NULL) or loaded from path. */
+typedef struct {
+    RepoMethod method[REPO_N_METHODS];
+    const char *path[REPO_N_METHODS];
+    char *paths_text;  /* owned copy the paths point into */
+    int n;
+} MethodList;
+
+/* Parse a comma list of positive integers into out (at most MAX_LIST). */
+static int parse_int_list(const char *cmd, const char *opt, const char *text, int *out, int *n)
+{
+    *n = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',') || v < 1 || v > 1000000)
+            return args_error(cmd, "--%s '%s': expected a comma list of positive integers", opt, text);
+        if (*n == MAX_LIST) return args_error(cmd, "--%s: at most %d values", opt, MAX_LIST);
+        out[(*n)++] = (int)v;
+        p = *end ? end + 1 : end;
+    }
+    if (*n == 0) return args_error(cmd, "--%s is empty", opt);
+    return 0;
+}
+
+/* Parse a comma list of depths in 0..1 into out (at most MAX_LIST). */
+static int parse_depth_list(const char *cmd, const char *text, double *out, int *n)
+{
+    *n = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || (*end && *end != ',') || !(v >= 0.0 && v <= 1.0))
+            return args_error(cmd, "--depths '%s': expected a comma list of numbers in 0..1", text);
+        if (*n == MAX_LIST) return args_error(cmd, "--depths: at most %d values", MAX_LIST);
+        out[(*n)++] = v;
+        p = *end ? end + 1 : end;
+    }
+    if (*n == 0) return args_error(cmd, "--depths is empty");
+    return 0;
+}
+
+/* Parse "--models rope=a.st,repo=b.st" into list. */
+static int parse_models(const char *cmd, const char *text, MethodList *list)
+{
+    list->paths_text = strdup(text);
+    if (!list->paths_text) return args_error(cmd, "out of memory");
+    char *p = list->paths_text;
+    while (p && *p) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = 0;
+        char *eq = strchr(p, '=');
+        if (!eq || eq == p || !eq[1])
+            return args_error(cmd, "--models '%s': expected METHOD=CHECKPOINT items", text);
+        *eq = 0;
+        RepoMethod m;
+        if (repo_method_parse(p, &m))
+            return args_error(cmd, "--models: unknown method '%s' (use rope, nope, const, hybrid, "
+                              "repo)", p);
+        for (int i = 0; i < list->n; i++)
+            if (list->method[i] == m) return args_error(cmd, "--models: method '%s' twice", p);
+        if (list->n == REPO_N_METHODS) return args_error(cmd, "--models: too many items");
+        list->method[list->n] = m;
+        list->path[list->n++] = eq + 1;
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+/* "dir/name.csv" -> "dir/name.manifest.json" (caller frees). */
+static char *manifest_path(const char *out)
+{
+    size_t len = strlen(out);
+    char *path = malloc(len + 32);
+    if (!path) return NULL;
+    memcpy(path, out, len + 1);
+    char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash + 1)) *dot = 0;
+    strcat(path, ".manifest.json");
+    return path;
+}
+
+/* Close a memory stream and write its text to path atomically. */
+static int flush_stream(FILE *f, char **text, const char *path, SrError *err)
+{
+    fclose(f);
+    if (!*text) return sr_fail(err, "out of memory");
+    int rc = write_file_atomic(path, *text, err);
+    free(*text);
+    *text = NULL;
+    return rc;
+}
+
+/* "dir/task-suffix" into buf. */
+static void figure_path(char *buf, size_t cap, const char *dir, const char *task, const char *suffix)
+{
+    snprintf(buf, cap, "%s/%s-%s", dir, task, suffix);
+}
+
+static const char *CMD = "repo-eval";
+
+/* Parse and check options; 0, 1 (help shown) or 2 (error printed). */
+static int parse_options(int argc, char **argv, EvalOptions *o)
+{
+    *o = (EvalOptions){.methods = "rope,nope,const,hybrid,repo", .lengths = "64,128,256",
+                       .depths = "0,0.25,0.5,0.75,1", .train_length = 64, .examples = 100,
+                       .steps = 1000, .batch = 16, .warmup = -1, .layers = 4, .d_model = 64,
+                       .heads = 4, .d_ff = 176, .repo_from = -1, .pairs = 8, .rows = 4, .cols = 4,
+                       .queries = -1, .eval_batch = 8, .figure_examples = 32, .seed = 1,
+                       .lr = 3e-3f, .min_lr = -1.0f, .weight_decay = 0.1f, .clip = 1.0f};
+    ArgSpec specs[] = {
+        {"task", ARG_STRING, &o->task, "kv, needle or table", 1, 0, 0},
+        {"out", ARG_STRING, &o->out, "accuracy CSV to write", 1, 0, 0},
+        {"methods", ARG_STRING, &o->methods, "methods to train (default rope,nope,const,hybrid,repo)", 0, 0, 0},
+        {"models", ARG_STRING, &o->models, "evaluate checkpoints instead: METHOD=CKPT,...", 0, 0, 0},
+        {"train-length", ARG_INT, &o->train_length, "training sequence length (default 64)", 0, 2, 0},
+        {"lengths", ARG_STRING, &o->lengths, "evaluation lengths (default 64,128,256)", 0, 0, 0},
+        {"depths", ARG_STRING, &o->depths, "evidence depths in 0..1 (default 0,0.25,0.5,0.75,1)", 0, 0, 0},
+        {"examples", ARG_INT, &o->examples, "examples per length and depth (default 100)", 0, 1, 0},
+        {"steps", ARG_INT, &o->steps, "training steps per method (default 1000)", 0, 1, 0},
+        {"batch", ARG_INT, &o->batch, "training batch (default 16)", 0, 1, 0},
+        {"lr", ARG_FLOAT, &o->lr, "peak learning rate (default 3e-3)", 0, 0, 0},
+        {"min-lr", ARG_FLOAT, &o->min_lr, "final learning rate (default lr/10)", 0, 0, 0},
+        {"warmup", ARG_INT, &o->warmup, "warm-up steps (default steps/20)", 0, 0, 0},
+        {"weight-decay", ARG_FLOAT, &o->weight_decay, "AdamW decay (default 0.1)", 0, 0, 0},
+        {"clip", ARG_FLOAT, &o->clip, "gradient-norm clip (default 1)", 0, 0, 0},
+        {"layers", ARG_INT, &o->layers, "transformer blocks (default 4)", 0, 1, 0},
+        {"d-model", ARG_INT, &o->d_model, "model width, a multiple of 8 (default 64)", 0, 8, 0},
+        {"heads", ARG_INT, &o->heads, "attention heads (default 4)", 0, 1, 0},
+        {"d-ff", ARG_INT, &o->d_ff, "SwiGLU width (default 176)", 0, 1, 0},
+        {"repo-from", ARG_INT, &o->repo_from, "first RePo layer (default ceil(layers/3))", 0, -1000000, 0},
+        {"pairs", ARG_INT, &o->pairs, "kv: key-value pairs (default 8)", 0, 1, 0},
+        {"rows", ARG_INT, &o->rows, "table: rows (default 4)", 0, 1, 0},
+        {"cols", ARG_INT, &o->cols, "table: columns (default 4)", 0, 1, 0},
+        {"queries", ARG_INT, &o->queries, "queries per training example (default kv/table 4, needle 1)", 0, 1, 0},
+        {"eval-batch", ARG_INT, &o->eval_batch, "evaluation batch (default 8)", 0, 1, 0},
+        {"figure-examples", ARG_INT, &o->figure_examples, "examples per figure measurement (default 32)", 0, 1, 0},
+        {"save-dir", ARG_STRING, &o->save_dir, "save each trained model as DIR/TASK-METHOD.safetensors", 0, 0, 0},
+        {"figures", ARG_STRING, &o->figures, "write figure data DIR/TASK-{z,range,attention}.csv", 0, 0, 0},
+        {"seed", ARG_INT, &o->seed, "random seed (default 1)", 0, 0, 0},
+        {"threads", ARG_INT, &o->threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
+        {"quiet", ARG_FLAG, &o->quiet, "no progress output", 0, 0, 0},
+    };
+    int n = (int)(sizeof specs / sizeof specs[0]);
+    int rc = args_parse(CMD, "--task kv|needle|table --out FILE.csv [options]", specs, n, argc, argv,
+                        NULL, 0, NULL);
+    if (rc) return rc;
+    if (o->d_model % 8) return args_error(CMD, "--d-model %d must be a multiple of 8 (RePo uses d/8)", o->d_model);
+    if (o->d_model % o->heads || (o->d_model / o->heads) % 2)
+        return args_error(CMD, "--d-model %d must split into --heads %d of even size", o->d_model,
+                          o->heads);
+    if (o->repo_from != -1 && (o->repo_from < 0 || o->repo_from >= o->layers))
+        return args_error(CMD, "--repo-from %d is outside 0..%d (the model's layers)", o->repo_from,
+                          o->layers - 1);
+    if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
+    if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
+    if (o->warmup < 0) o->warmup = o->steps / 20;
+    if (o->warmup > o->steps) return args_error(CMD, "--warmup %d exceeds --steps %d", o->warmup, o->steps);
+    for (int i = 0; i < n; i++)
+        if (strcmp(specs[i].name, "methods") == 0 && specs[i].set && o->models)
+            return args_error(CMD, "give --methods (train here) or --models (checkpoints), not both");
+    return 0;
+}
+
+/* The accuracy of one method over every length and depth: CSV rows into
+ * csv, the mean over depths per length into mean[]. */
+static int evaluate_method(Model *m, RepoMethod method, const RepoTaskSpec *base, const int *lengths,
+                           int n_lengths, const double *depths, int n_depths, int n_examples,
+                           uint64_t seed, const int *map, int train_len, FILE *csv, double *mean,
+                           SrError *err)
+{
+    for (int i = 0; i < n_lengths; i++) {
+        mean[i] = 0.0;
+        for (int j = 0; j < n_depths; j++) {
+            RepoTaskSpec s = *base;
+            s.length = lengths[i];
+            s.depth = depths[j];
+            long correct;
+            if (repo_evaluate(m, method, &s, seed, n_examples, map, &correct, err)) return -1;
+            RepoAccRow row = {repo_task_name(s.kind), repo_method_name(method), train_len,
+                              s.length, s.depth, n_examples, correct};
+            repo_acc_write_row(csv, &row);
+            mean[i] += (double)correct / n_examples / n_depths;
+        }
+    }
+    return 0;
+}
+
+/* Figure data of one method: attention on the evidence per layer and
+ * length (every method), z of one example and the z range per length (RePo
+ * only). */
+static int figure_data(Model *m, RepoMethod method, const RepoTaskSpec *base, const int *lengths,
+                       int n_lengths, int n_examples, uint64_t seed, const int *map,
+                       const Tokenizer *tok, FILE *att_csv, FILE *z_csv, FILE *range_csv,
+                       SrError *err)
+{
+    int L = m->cfg.n_layers;
+    double needle[REPO_MAX_LAYERS], near[REPO_MAX_LAYERS], near_tokens;
+    for (int i = 0; i < n_lengths; i++) {
+        RepoTaskSpec s = *base;
+        s.length = lengths[i];
+        s.depth = -1.0;
+        if (repo_needle_attention(m, method, &s, seed, n_examples, 4, map, needle, near,
+                                  &near_tokens, err))
+            return -1;
+        for (int l = 0; l < L; l++)
+            fprintf(att_csv, "%s,%s,%d,%d,%.6f,%.6f,4,%.3f\n", repo_task_name(s.kind),
+                    repo_method_name(method), l, s.length, needle[l], near[l], near_tokens);
+    }
+    if (method != REPO_METHOD_REPO) return 0;
+    RepoRun run;
+    if (repo_run_init(&run, method, m, err)) return -1;
+    int max_len = lengths[n_lengths - 1];
+    int *ids = malloc(sizeof(int) * (size_t)m->max_batch * max_len);
+    int *targets = malloc(sizeof(int) * (size_t)max_len);
+    int rc = ids && targets ? 0 : sr_fail(err, "out of memory");
+    for (int i = 0; i < n_lengths && rc == 0; i++) {
+        RepoTaskSpec s = *base;
+        s.length = lengths[i];
+        s.depth = -1.0;
+        int B = n_examples < m->max_batch ? n_examples : m->max_batch;
+        for (int b = 0; b < B; b++) {
+            int *row = ids + (size_t)b * s.length;
+            repo_task_example(&s, seed + 17, b, row, targets, NULL);
+            if (map)
+                for (int t = 0; t < s.length; t++) row[t] = map[row[t]];
+        }
+        ModelInput in = {.B = B, .T = s.length, .ids = ids};
+        repo_run_apply(&run, &in);
+        if (model_forward(m, &in, err)) {
+            rc = -1;
+            break;
+        }
+        double range[REPO_MAX_LAYERS], most[REPO_MAX_LAYERS];
+        repo_z_range(m, range, most);
+        for (int l = 0; l < L; l++)
+            if (!isnan(range[l]))
+                fprintf(range_csv, "%s,%s,%d,%d,%.6f,%.6f,%d\n", repo_task_name(s.kind),
+                        repo_method_name(method), l, s.length, range[l], most[l], s.length - 1);
+        if (i == n_lengths - 1) { /* z of the first example at the longest length */
+            RepoTaskSpec one = s;
+            one.depth = 0.5;
+            repo_task_example(&one, seed + 17, 0, ids, targets, NULL);
+            if (map)
+                for (int t = 0; t < one.length; t++) ids[t] = map[ids[t]];
+            ModelInput in1 = {.B = 1, .T = one.length, .ids = ids};
+            repo_run_apply(&run, &in1);
+            if (model_forward(m, &in1, err)) rc = -1;
+            else repo_write_z_csv(z_csv, m, 0, ids, one.length, tok, NULL, 0);
+        }
+    }
+    free(ids);
+    free(targets);
+    repo_run_free(&run);
+    return rc;
+}
+
+/* Save a model trained here as DIR/TASK-METHOD.safetensors. */
+static int save_trained(const char *dir, const Model *m, RepoMethod method, const RepoTaskSpec *train,
+                        const Tokenizer *tok, int argc, char **argv, const EvalOptions *o,
+                        float loss, SrError *err)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s-%s.safetensors", dir, repo_task_name(train->kind),
+             repo_method_name(method));
+    cJSON *man = manifest_begin(argc, argv, (unsigned long long)o->seed);
+    cJSON_AddStringToObject(man, "objective", "repo-task");
+    cJSON_AddStringToObject(man, "tokenizer", "word");
+    cJSON_AddStringToObject(man, "task", repo_task_name(train->kind));
+    cJSON_AddStringToObject(man, "positions", repo_method_name(method));
+    if (m->cfg.repo) cJSON_AddNumberToObject(man, "repo_from", m->cfg.repo_from);
+    cJSON_AddNumberToObject(man, "train_length", train->length);
+    cJSON_AddNumberToObject(man, "queries", train->n_queries);
+    cJSON_AddNumberToObject(man, "steps", o->steps);
+    cJSON_AddNumberToObject(man, "batch", o->batch);
+    cJSON_AddNumberToObject(man, "lr", o->lr);
+    cJSON_AddNumberToObject(man, "final_train_loss", loss);
+    char *text = cJSON_PrintUnformatted(man);
+    cJSON_Delete(man);
+    int rc = text ? checkpoint_save(path, m, (const char *const *)tok->words, tok->n_words, text, err)
+                  : sr_fail(err, "out of memory");
+    free(text);
+    return rc;
+}
+
+int cmd_repo_eval(int argc, char **argv)
+{
+    EvalOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    RepoTaskKind kind;
+    if (repo_task_parse(o.task, &kind))
+        return args_error(CMD, "--task must be kv, needle or table, got '%s'", o.task);
+    int lengths[MAX_LIST], n_lengths, n_depths;
+    double depths[MAX_LIST];
+    if (parse_int_list(CMD, "lengths", o.lengths, lengths, &n_lengths) ||
+        parse_depth_list(CMD, o.depths, depths, &n_depths))
+        return 2;
+    for (int i = 1; i < n_lengths; i++)
+        if (lengths[i] <= lengths[i - 1])
+            return args_error(CMD, "--lengths must increase, got '%s'", o.lengths);
+    MethodList list = {0};
+    SrError err;
+    if (o.models) {
+        if (parse_models(CMD, o.models, &list)) {
+            free(list.paths_text);
+            return 2;
+        }
+    } else if (repo_method_list_parse(o.methods, list.method, &list.n, &err)) {
+        return args_error(CMD, "--methods: %s", err.msg);
+    }
+
+    /* the specs: training (several queries) and evaluation (one), checked up front */
+    RepoTaskSpec train = repo_task_defaults(kind, o.train_length);
+    train.n_pairs = o.pairs;
+    train.n_rows = o.rows;
+    train.n_cols = o.cols;
+    train.n_queries = o.queries > 0 ? o.queries : (kind == REPO_TASK_NEEDLE ? 1 : 4);
+    RepoTaskSpec eval = train;
+    eval.n_queries = 1;
+    if (!o.models && repo_task_check(&train, &err)) {
+        free(list.paths_text);
+        return args_error(CMD, "training examples (--train-length %d, --queries %d): %s",
+                          o.train_length, train.n_queries, err.msg);
+    }
+    for (int i = 0; i < n_lengths; i++) {
+        eval.length = lengths[i];
+        if (repo_task_check(&eval, &err)) {
+            free(list.paths_text);
+            return args_error(CMD, "--lengths: %s", err.msg);
+        }
+    }
+    int max_len = lengths[n_lengths - 1] > o.train_length ? lengths[n_lengths - 1] : o.train_length;
+    threads_set(o.threads);
+
+    Tokenizer task_tok = {0};
+    char *csv_text = NULL, *att_text = NULL, *z_text = NULL, *range_text = NULL;
+    size_t csv_len = 0, att_len = 0, z_len = 0, range_len = 0;
+    FILE *csv = open_memstream(&csv_text, &csv_len);
+    FILE *att = o.figures ? open_memstream(&att_text, &att_len) : NULL;
+    FILE *zf = o.figures ? open_memstream(&z_text, &z_len) : NULL;
+    FILE *rf = o.figures ? open_memstream(&range_text, &range_len) : NULL;
+    double mean[REPO_N_METHODS][MAX_LIST];
+    cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o.seed);
+    cJSON *trained_json = cJSON_AddArrayToObject(manifest, "methods");
+    rc = 2;
+    if (!csv || (o.figures && (!att || !zf || !rf))) {
+        fprintf(stderr, "seqrep %s: out of memory\n", CMD);
+        goto done;
+    }
+    if (repo_task_tokenizer(&task_tok, &err) ||
+        (o.save_dir && dataset_make_dir(o.save_dir, &err)) ||
+        (o.figures && dataset_make_dir(o.figures, &err))) {
+        fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
+        goto done;
+    }
+    repo_acc_write_header(csv);
+    if (o.figures) {
+        fprintf(att, "task,method,layer,length,needle_mass,near_mass,needle_tokens,near_tokens\n");
+        fprintf(zf, "layer,head,index,token,copy,word,z\n");
+        fprintf(rf, "task,method,layer,length,z_range_mean,z_range_max,index_range\n");
+    }
+    uint64_t eval_seed = (uint64_t)o.seed * 1000003ULL + 7;
+    for (int k = 0; k < list.n; k++) {
+        RepoMethod method = list.method[k];
+        Model trained = {0}, model = {0};
+        Tokenizer tok = {0};
+        int map[REPO_VOCAB_SIZE], *use_map = NULL, train_len = o.train_length;
+        float loss = 0.0f;
+        int ok = 0;
+        if (list.path[k]) {
+            if (repo_load_model(list.path[k], method, o.eval_batch, max_len, &model, &tok,
+                                &train_len, &err) == 0) {
+                int missing = repo_task_map_vocab(&tok, map);
+                use_map = map;
+                if (missing == REPO_VOCAB_SIZE - TOK_N_SPECIAL)
+                    sr_fail(&err, "%s: its vocabulary has none of the task's words (train it on "
+                            "`seqrep gen-repo` output)", list.path[k]);
+                else
+                    ok = 1;
+                if (ok && missing && !o.quiet)
+                    fprintf(stderr, "note: %s lacks %d of the task's words; answers it lacks "
+                            "count as wrong\n", list.path[k], missing);
+            }
+        } else {
+            ModelConfig cfg = {.vocab_size = REPO_VOCAB_SIZE, .d_model = o.d_model,
+                               .n_layers = o.layers, .n_heads = o.heads, .d_ff = o.d_ff,
+                               .max_seq_len = o.train_length, .rope_theta = 10000.0f,
+                               .norm_eps = 1e-5f, .tied = 1};
+            RepoTrainOptions t = {.steps = o.steps, .batch = o.batch, .warmup = o.warmup,
+                                  .lr = o.lr, .min_lr = o.min_lr, .weight_decay = o.weight_decay,
+                                  .clip = o.clip, .seed = (uint64_t)o.seed};
+            if (!o.quiet) fprintf(stderr, "%s: training %s\n", o.task, repo_method_name(method));
+            if (repo_method_config(method, o.repo_from, &cfg, &err) == 0 &&
+                model_create(&trained, &cfg, o.batch, o.train_length, &err) == 0) {
+                model_init_weights(&trained, (unsigned long long)o.seed);
+                ok = repo_train(&trained, method, &train, &t, o.quiet ? NULL : stderr, &loss,
+                                &err) == 0 &&
+                     (!o.save_dir || save_trained(o.save_dir, &trained, method, &train, &task_tok,
+                                                  argc, argv, &o, loss, &err) == 0) &&
+                     repo_model_resize(&trained, o.eval_batch, max_len, &model, &err) == 0;
+            }
+            model_free(&trained);
+        }
+        if (ok)
+            ok = evaluate_method(&model, method, &eval, lengths, n_lengths, depths, n_depths,
+                                 o.examples, eval_seed, use_map, train_len, csv, mean[k],
+                                 &err) == 0;
+        if (ok && o.figures)
+            ok = figure_data(&model, method, &eval, lengths, n_lengths, o.figure_examples,
+                             eval_seed + 1, use_map, use_map ? &tok : &task_tok, att, zf, rf,
+                             &err) == 0;
+        if (ok) {
+            cJSON *item = cJSON_CreateObject();
+            cJSON_AddStringToObject(item, "method", repo_method_name(method));
+            cJSON_AddStringToObject(item, "checkpoint", list.path[k] ? list.path[k] : "trained here");
+            if (model.cfg.repo) cJSON_AddNumberToObject(item, "repo_from", model.cfg.repo_from);
+            cJSON_AddNumberToObject(item, "train_length", train_len);
+            if (!list.path[k]) cJSON_AddNumberToObject(item, "final_train_loss", loss);
+            cJSON_AddItemToArray(trained_json, item);
+        }
+        model_free(&model);
+        tokenizer_free(&tok);
+        if (!ok) {
+            fprintf(stderr, "seqrep %s: %s: %s\n", CMD, repo_method_name(method), err.msg);
+            goto done;
+        }
+    }
+
+    /* outputs: the CSV and its manifest, the figure data */
+    cJSON_AddStringToObject(manifest, "task", o.task);
+    cJSON_AddNumberToObject(manifest, "train_length", o.train_length);
+    cJSON_AddNumberToObject(manifest, "train_queries", train.n_queries);
+    cJSON_AddNumberToObject(manifest, "examples_per_cell", o.examples);
+    cJSON_AddNumberToObject(manifest, "steps", o.steps);
+    cJSON_AddStringToObject(manifest, "result", o.out);
+    char *man_path = manifest_path(o.out), *man_text = cJSON_Print(manifest);
+    int written = man_path && man_text && flush_stream(csv, &csv_text, o.out, &err) == 0 &&
+                  write_file_atomic(man_path, man_text, &err) == 0;
+    csv = NULL;
+    free(man_path);
+    free(man_text);
+    if (written && o.figures) {
+        char path[1024];
+        figure_path(path, sizeof path, o.figures, o.task, "attention.csv");
+        written = flush_stream(att, &att_text, path, &err) == 0;
+        att = NULL;
+        figure_path(path, sizeof path, o.figures, o.task, "z.csv");
+        written = written && flush_stream(zf, &z_text, path, &err) == 0;
+        zf = NULL;
+        figure_path(path, sizeof path, o.figures, o.task, "range.csv");
+        written = written && flush_stream(rf, &range_text, path, &err) == 0;
+        rf = NULL;
+    }
+    if (!written) {
+        fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
+        goto done;
+    }
+
+    /* the table on stdout: mean accuracy over depths */
+    printf("%s: accuracy (mean over %d depths, %d examples each)\n%-8s", o.task, n_depths,
+           o.examples, "method");
+    for (int i = 0; i < n_lengths; i++) printf(" %7d", lengths[i]);
+    printf("\n");
+    for (int k = 0; k < list.n; k++) {
+        printf("%-8s", repo_method_name(list.method[k]));
+        for (int i = 0; i < n_lengths; i++) printf(" %7.3f", mean[k][i]);
+        printf("\n");
+    }
+    rc = 0;
+done:
+    if (csv) fclose(csv);
+    if (att) fclose(att);
+    if (zf) fclose(zf);
+    if (rf) fclose(rf);
+    free(csv_text);
+    free(att_text);
+    free(z_text);
+    free(range_text);
+    cJSON_Delete(manifest);
+    tokenizer_free(&task_tok);
+    free(list.paths_text);
+    return rc;
+}
+
+/* ---- repo-positions ------------------------------------------------------------------ */
+
+static const char *PCMD = "repo-positions";
+
+/* The words to run: a sentence through the checkpoint's tokenizer, or a
+ * task example (without its <bos>) mapped into the checkpoint's vocabulary.
+ * *words (caller frees), *n. */
+static int positions_words(const char *text, const char *task, int length, int index, int seed,
+                           const Tokenizer *tok, int **words, int *n, SrError *err)
+{
+    if (text) {
+        long need = tokenizer_encode(tok, text, 0, NULL, 0);
+        if (need < 1) return sr_fail(err, "--text has no tokens");
+        *words = malloc(sizeof(int) * need);
+        if (!*words) return sr_fail(err, "out of memory");
+        *n = (int)tokenizer_encode(tok, text, 0, *words, need);
+        return 0;
+    }
+    RepoTaskKind kind;
+    if (repo_task_parse(task, &kind)) return sr_fail(err, "--task must be kv, needle or table");
+    RepoTaskSpec s = repo_task_defaults(kind, length);
+    s.depth = 0.5;
+    if (repo_task_check(&s, err)) return -1;
+    int *ids = malloc(sizeof(int) * length), *targets = malloc(sizeof(int) * length);
+    int map[REPO_VOCAB_SIZE];
+    if (!ids || !targets) {
+        free(ids);
+        free(targets);
+        return sr_fail(err, "out of memory");
+    }
+    repo_task_example(&s, (uint64_t)seed, index, ids, targets, NULL);
+    repo_task_map_vocab(tok, map);
+    for (int t = 1; t < length; t++) ids[t - 1] = map[ids[t]];
+    free(targets);
+    *words = ids;
+    *n = length - 1;
+    return 0;
+}
+
+int cmd_repo_positions(int argc, char **argv)
+{
+    const char *model_path = NULL, *out = NULL, *text = NULL, *task = NULL, *summary = NULL;
+    const char *bos_text = "per-copy", *sep_text = "none";
+    int r = 0, length = 64, index = 0, seed = 1, threads = 0;
+    ArgSpec specs[] = {
+        {"model", ARG_STRING, &model_path, "checkpoint with RePo weights", 1, 0, 0},
+        {"out", ARG_STRING, &out, "CSV of z per RePo layer, head and token", 1, 0, 0},
+        {"text", ARG_STRING, &text, "a sentence to run", 0, 0, 0},
+        {"task", ARG_STRING, &task, "or a task example: kv, needle or table", 0, 0, 0},
+        {"length", ARG_INT, &length, "task example length (default 64)", 0, 2, 0},
+        {"index", ARG_INT, &index, "task example index (default 0)", 0, 0, 0},
+        {"r", ARG_INT, &r, "repetitions: the input is fed r+1 times (default 0)", 0, 0, 0},
+        {"bos", ARG_STRING, &bos_text, "none, once or per-copy (default per-copy)", 0, 0, 0},
+        {"sep", ARG_STRING, &sep_text, "none or token (default none)", 0, 0, 0},
+        {"summary", ARG_STRING, &summary, "CSV of what the copies get (needs --r >= 1)", 0, 0, 0},
+        {"seed", ARG_INT, &seed, "task example seed (default 1)", 0, 0, 0},
+        {"threads", ARG_INT, &threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
+    };
+    int rc = args_parse(PCMD, "--model CKPT --out FILE.csv (--text S | --task T) [options]", specs,
+                        (int)(sizeof specs / sizeof specs[0]), argc, argv, NULL, 0, NULL);
+    if (rc) return rc == 1 ? 0 : rc;
+    if (!text == !task) return args_error(PCMD, "give exactly one of --text and --task");
+    RepeatBos bos;
+    RepeatSep sep;
+    if (repeat_parse_bos(bos_text, &bos)) return args_error(PCMD, "--bos must be none, once or per-copy");
+    if (repeat_parse_sep(sep_text, &sep)) return args_error(PCMD, "--sep must be none or token");
+    if (summary && r < 1) return args_error(PCMD, "--summary compares copies: give --r 1 or more");
+    threads_set(threads);
+
+    SrError err;
+    Model m = {0};
+    Tokenizer tok = {0};
+    RepeatLayout lay = {0};
+    int *words = NULL, n = 0;
+    char *csv_text = NULL, *sum_text = NULL;
+    size_t csv_len = 0, sum_len = 0;
+    FILE *csv = NULL, *sf = NULL;
+    rc = 2;
+    /* the tokenizer first (a small load), then the model sized for the input */
+    if (repo_load_model(model_path, REPO_METHOD_REPO, 1, 1, &m, &tok, NULL, &err) ||
+        positions_words(text, task, length, index, seed, &tok, &words, &n, &err) ||
+        repeat_build(words, n, r, bos, sep, REPO_TASK_MAX_LENGTH, &lay, &err)) {
+        fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
+        goto done;
+    }
+    Model big = {0};
+    if (repo_model_resize(&m, 1, lay.T, &big, &err)) {
+        fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
+        goto done;
+    }
+    model_free(&m);
+    m = big;
+    RepoRun run;
+    if (repo_run_init(&run, REPO_METHOD_REPO, &m, &err)) {
+        fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
+        goto done;
+    }
+    ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions};
+    repo_run_apply(&run, &in);
+    in.positions = lay.positions;
+    int fwd = model_forward(&m, &in, &err);
+    repo_run_free(&run);
+    if (fwd) {
+        fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
+        goto done;
+    }
+    csv = open_memstream(&csv_text, &csv_len);
+    if (!csv) goto done;
+    repo_write_z_csv(csv, &m, 0, lay.ids, lay.T, &tok, &lay, 1);
+    rc = flush_stream(csv, &csv_text, out, &err) ? 2 : 0;
+    csv = NULL;
+    if (rc == 0 && summary) {
+        sf = open_memstream(&sum_text, &sum_len);
+        if (!sf) {
+            rc = 2;
+            goto done;
+        }
+        fprintf(sf, "source,layer,head,same_word_gap,z_spread,gap_over_spread,copy_shift,"
+                "copy_extent,overlap\n");
+        RepoRepeatStats st;
+        repo_repeat_stats_index(&lay, &st);
+        fprintf(sf, "index,-1,-1,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", st.same_word_gap, st.z_spread,
+                st.z_spread > 0 ? st.same_word_gap / st.z_spread : 0.0, st.copy_shift,
+                st.copy_extent, st.overlap);
+        for (int l = m.cfg.repo_from; l < m.cfg.n_layers; l++)
+            for (int h = 0; h < m.cfg.n_heads; h++) {
+                repo_repeat_stats(&m, l, h, &lay, &st);
+                fprintf(sf, "repo,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", l, h, st.same_word_gap,
+                        st.z_spread, st.z_spread > 0 ? st.same_word_gap / st.z_spread : 0.0,
+                        st.copy_shift, st.copy_extent, st.overlap);
+            }
+        rc = flush_stream(sf, &sum_text, summary, &err) ? 2 : 0;
+        sf = NULL;
+    }
+    if (rc) fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
+done:
+    if (csv) fclose(csv);
+    if (sf) fclose(sf);
+    free(csv_text);
+    free(sum_text);
+    free(words);
+    repeat_free(&lay);
+    tokenizer_free(&tok);
+    model_free(&m);
+    return rc;
+}

@@ -1,0 +1,611 @@
+/* test_explorer.c — the explorer without a window: key handling, the
+ * --script parser, save names that never overwrite, the `c` command line,
+ * the `b` filter, hover text, and the background recompute against the
+ * path `seqrep plot attention` takes. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checkpoint.h"
+#include "explorer.h"
+
+/* Token counts of three sentences: 7, 3 and 30 tokens. */
+static const int N_TOKENS[3] = {7, 3, 30};
+
+/* A state for a 4-layer, 2-head model, 64 positions, <bos> per copy. */
+static ExplorerState make_state(void)
+{
+    ExplorerState s;
+    explorer_state_init(&s, 4, 2, 3, N_TOKENS, 64, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE);
+    return s;
+}
+
+/* ---- the view state ------------------------------------------------------------- */
+
+static void test_initial_state(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.layer, 3);
+    assert_int_equal(s.head, -1);
+    assert_int_equal(s.r, 1);
+    assert_int_equal(s.scale, SCALE_FIXED);
+    assert_int_equal(s.theme, THEME_LIGHT);
+    assert_int_equal(s.pinned, -1);
+    /* 7 tokens + <bos> per copy: T = 8k <= 64 -> k = 8, r = 7 */
+    assert_int_equal(explorer_r_max(&s), 7);
+    /* a sentence that only fits once starts at r = 0 */
+    int long_one[1] = {40};
+    ExplorerState t;
+    explorer_state_init(&t, 2, 2, 1, long_one, 64, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE);
+    assert_int_equal(explorer_r_max(&t), 0);
+    assert_int_equal(t.r, 0);
+}
+
+static void test_layer_keys_stay_in_bounds(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    assert_int_equal(explorer_apply_key(&s, EXPLORER_KEY_RIGHT), EXPLORER_REDRAW);
+    assert_int_equal(s.layer, 3);
+    assert_non_null(strstr(s.message, "0..3"));
+    for (int i = 0; i < 3; i++) explorer_apply_key(&s, EXPLORER_KEY_LEFT);
+    assert_int_equal(s.layer, 0);
+    assert_string_equal(s.message, "");
+    explorer_apply_key(&s, EXPLORER_KEY_LEFT);
+    assert_int_equal(s.layer, 0);
+    explorer_apply_key(&s, EXPLORER_KEY_RIGHT);
+    assert_int_equal(s.layer, 1);
+    /* a layer key on the mask view goes back to the attention view */
+    explorer_apply_key(&s, 'm');
+    assert_int_equal(s.view, VIEW_MASK);
+    explorer_apply_key(&s, EXPLORER_KEY_RIGHT);
+    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.layer, 2);
+}
+
+static void test_head_keys_and_mean(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    /* from the mean, down picks the remembered head (0) */
+    explorer_apply_key(&s, EXPLORER_KEY_DOWN);
+    assert_int_equal(s.head, 0);
+    explorer_apply_key(&s, EXPLORER_KEY_DOWN);
+    assert_int_equal(s.head, 1);
+    explorer_apply_key(&s, EXPLORER_KEY_DOWN); /* only 2 heads */
+    assert_int_equal(s.head, 1);
+    assert_non_null(strstr(s.message, "heads are 0..1"));
+    explorer_apply_key(&s, 'a');
+    assert_int_equal(s.head, -1);
+    explorer_apply_key(&s, 'a');
+    assert_int_equal(s.head, 1); /* back to the head before the mean */
+    explorer_apply_key(&s, EXPLORER_KEY_UP);
+    assert_int_equal(s.head, 0);
+    explorer_apply_key(&s, EXPLORER_KEY_UP);
+    assert_int_equal(s.head, 0);
+}
+
+static void test_r_keys(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    assert_int_equal(explorer_apply_key(&s, '3'), EXPLORER_REDRAW | EXPLORER_RECOMPUTE);
+    assert_int_equal(s.r, 3);
+    assert_int_equal(explorer_apply_key(&s, '3'), 0); /* no change, no recompute */
+    assert_int_equal(explorer_apply_key(&s, '+'), EXPLORER_REDRAW | EXPLORER_RECOMPUTE);
+    assert_int_equal(s.r, 4);
+    assert_int_equal(explorer_apply_key(&s, '9'), EXPLORER_REDRAW); /* 9 > r_max 7: refused */
+    assert_int_equal(s.r, 4);
+    assert_non_null(strstr(s.message, "r = 9 does not fit"));
+    explorer_apply_key(&s, '7');
+    assert_int_equal(explorer_apply_key(&s, '+'), EXPLORER_REDRAW);
+    assert_int_equal(s.r, 7);
+    explorer_apply_key(&s, '0');
+    assert_int_equal(explorer_apply_key(&s, '-'), EXPLORER_REDRAW);
+    assert_int_equal(s.r, 0);
+    assert_non_null(strstr(s.message, "at least 0"));
+    /* changing r drops a pinned token: its position means another word now */
+    s.pinned = 4;
+    explorer_apply_key(&s, '2');
+    assert_int_equal(s.pinned, -1);
+}
+
+static void test_sentence_keys_clamp_r(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    explorer_apply_key(&s, '5');
+    assert_int_equal(explorer_apply_key(&s, EXPLORER_KEY_PGUP), EXPLORER_REDRAW); /* already first */
+    assert_int_equal(s.sentence, 0);
+    assert_int_equal(explorer_apply_key(&s, EXPLORER_KEY_PGDN), EXPLORER_REDRAW | EXPLORER_RECOMPUTE);
+    assert_int_equal(s.sentence, 1);
+    assert_int_equal(s.r, 5); /* 3 tokens: r_max = 15 */
+    explorer_apply_key(&s, EXPLORER_KEY_PGDN);
+    assert_int_equal(s.sentence, 2);
+    assert_int_equal(s.r, 1); /* 30 tokens: 31 k <= 64 -> r_max = 1 */
+    explorer_apply_key(&s, EXPLORER_KEY_PGDN);
+    assert_int_equal(s.sentence, 2);
+    explorer_apply_key(&s, EXPLORER_KEY_HOME);
+    assert_int_equal(s.sentence, 0);
+    explorer_apply_key(&s, EXPLORER_KEY_END);
+    assert_int_equal(s.sentence, 2);
+}
+
+static void test_view_and_style_keys(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    explorer_apply_key(&s, 'm');
+    assert_int_equal(s.view, VIEW_MASK);
+    explorer_apply_key(&s, 'm');
+    assert_int_equal(s.view, VIEW_ATTENTION);
+    explorer_apply_key(&s, 'o');
+    assert_int_equal(s.view, VIEW_OVERVIEW);
+    /* no probe results loaded: the view stays and the message says why */
+    explorer_apply_key(&s, 'p');
+    assert_int_equal(s.view, VIEW_OVERVIEW);
+    assert_non_null(strstr(s.message, "--layers"));
+    s.has_results[VIEW_LAYERS] = 1;
+    explorer_apply_key(&s, 'p');
+    assert_int_equal(s.view, VIEW_LAYERS);
+    /* head keys on the flow view pick the flow's head and stay there */
+    s.has_results[VIEW_FLOW] = 1;
+    explorer_apply_key(&s, 'f');
+    explorer_apply_key(&s, EXPLORER_KEY_DOWN);
+    assert_int_equal(s.view, VIEW_FLOW);
+    assert_int_equal(s.head, 0);
+    /* a layer key leaves it for the attention view */
+    explorer_apply_key(&s, EXPLORER_KEY_LEFT);
+    assert_int_equal(s.view, VIEW_ATTENTION);
+
+    s.scale = s.linear_scale = SCALE_PER_HEAD;
+    explorer_apply_key(&s, 'l');
+    assert_int_equal(s.scale, SCALE_LOG);
+    explorer_apply_key(&s, 'l');
+    assert_int_equal(s.scale, SCALE_PER_HEAD);
+    explorer_apply_key(&s, 't');
+    assert_int_equal(s.theme, THEME_DARK);
+    explorer_apply_key(&s, 't');
+    assert_int_equal(s.theme, THEME_LIGHT);
+    explorer_apply_key(&s, 'b');
+    assert_int_equal(s.last_copy_only, 1);
+    explorer_apply_key(&s, 'b');
+    assert_int_equal(s.last_copy_only, 0);
+}
+
+static void test_action_keys(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    assert_int_equal(explorer_apply_key(&s, 's'), EXPLORER_SAVE_PNG);
+    assert_int_equal(explorer_apply_key(&s, 'v'), EXPLORER_SAVE_SVG);
+    assert_int_equal(explorer_apply_key(&s, 'c'), EXPLORER_PRINT_COMMAND);
+    assert_int_equal(explorer_apply_key(&s, 'q'), EXPLORER_QUIT);
+    explorer_apply_key(&s, '?');
+    assert_int_equal(s.show_help, 1);
+    /* Esc closes the help first, then quits */
+    assert_int_equal(explorer_apply_key(&s, EXPLORER_KEY_ESC), EXPLORER_REDRAW);
+    assert_int_equal(s.show_help, 0);
+    assert_int_equal(explorer_apply_key(&s, EXPLORER_KEY_ESC), EXPLORER_QUIT);
+    assert_int_equal(explorer_apply_key(&s, 'Z'), EXPLORER_REDRAW);
+    assert_non_null(strstr(s.message, "no such key"));
+}
+
+static void test_hover_and_pin(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    assert_int_equal(explorer_set_hover(&s, 3, 2), EXPLORER_REDRAW);
+    assert_int_equal(explorer_set_hover(&s, 3, 2), 0);
+    assert_int_equal(explorer_set_hover(&s, -1, 5), EXPLORER_REDRAW);
+    assert_int_equal(s.hover_query, -1);
+    assert_int_equal(s.hover_key, -1);
+    explorer_click(&s, 5);
+    assert_int_equal(s.pinned, 5);
+    explorer_click(&s, 6);
+    assert_int_equal(s.pinned, 6);
+    explorer_click(&s, 6); /* a second click on the pinned token unpins it */
+    assert_int_equal(s.pinned, -1);
+}
+
+static void test_guided_walk(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    s.view = VIEW_MASK;
+    explorer_apply_key(&s, ' ');
+    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.layer, 0);
+    assert_int_equal(s.head, -1);
+    for (int l = 1; l < 4; l++) {
+        explorer_apply_key(&s, ' ');
+        assert_int_equal(s.view, VIEW_ATTENTION);
+        assert_int_equal(s.layer, l);
+    }
+    explorer_apply_key(&s, ' ');
+    assert_int_equal(s.view, VIEW_OVERVIEW);
+    s.has_results[VIEW_EXIT] = 1; /* only the exit results are loaded */
+    explorer_apply_key(&s, ' ');
+    assert_int_equal(s.view, VIEW_EXIT);
+    explorer_apply_key(&s, ' ');
+    assert_int_equal(s.view, VIEW_MASK);
+    assert_non_null(strstr(s.message, "tour"));
+}
+
+/* ---- --script --------------------------------------------------------------------- */
+
+static void test_script_parse(void **unused)
+{
+    (void)unused;
+    ScriptEvent *ev;
+    int n;
+    SrError err;
+    assert_int_equal(explorer_script_parse("<right>ac s q", &ev, &n, &err), 0);
+    assert_int_equal(n, 5);
+    int keys[5] = {EXPLORER_KEY_RIGHT, 'a', 'c', 's', 'q'};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(ev[i].kind, SCRIPT_KEY);
+        assert_int_equal(ev[i].key, keys[i]);
+    }
+    free(ev);
+    assert_int_equal(explorer_script_parse("<pgdn><space><lt><hover 12 34><click 5 6><shot><resize 640x480><esc>",
+                                           &ev, &n, &err),
+                     0);
+    assert_int_equal(n, 8);
+    assert_int_equal(ev[0].key, EXPLORER_KEY_PGDN);
+    assert_int_equal(ev[1].key, ' ');
+    assert_int_equal(ev[2].key, '<');
+    assert_int_equal(ev[3].kind, SCRIPT_HOVER);
+    assert_int_equal(ev[3].x, 12);
+    assert_int_equal(ev[3].y, 34);
+    assert_int_equal(ev[4].kind, SCRIPT_CLICK);
+    assert_int_equal(ev[5].kind, SCRIPT_SHOT);
+    assert_int_equal(ev[6].kind, SCRIPT_RESIZE);
+    assert_int_equal(ev[6].x, 640);
+    assert_int_equal(ev[6].y, 480);
+    assert_int_equal(ev[7].key, EXPLORER_KEY_ESC);
+    free(ev);
+    assert_int_equal(explorer_script_parse("", &ev, &n, &err), 0);
+    assert_int_equal(n, 0);
+    free(ev);
+
+    assert_int_equal(explorer_script_parse("ab<foo>", &ev, &n, &err), -1);
+    assert_string_equal(err.msg, "--script: unknown key name '<foo>' at character 3");
+    assert_int_equal(explorer_script_parse("a<left", &ev, &n, &err), -1);
+    assert_non_null(strstr(err.msg, "character 2"));
+    assert_int_equal(explorer_script_parse("<hover 1>", &ev, &n, &err), -1);
+    assert_int_equal(explorer_script_parse("<resize 5x5>", &ev, &n, &err), -1);
+    assert_int_equal(explorer_script_parse("a\x01", &ev, &n, &err), -1);
+}
+
+/* ---- save names --------------------------------------------------------------------- */
+
+/* Create an empty file dir/name. */
+static void touch(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+}
+
+static void test_save_names_never_overwrite(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/test_explorer_XXXXXX", path[512];
+    SrError err;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(explorer_save_path(dir, "", "png", path, sizeof path, &err), 0);
+    char want[512];
+    snprintf(want, sizeof want, "%s/explore-0001.png", dir);
+    assert_string_equal(path, want);
+    touch(dir, "explore-0001.png");
+    /* an SVG after a PNG takes the next number, not 0001 */
+    assert_int_equal(explorer_save_path(dir, "", "svg", path, sizeof path, &err), 0);
+    snprintf(want, sizeof want, "%s/explore-0002.svg", dir);
+    assert_string_equal(path, want);
+    touch(dir, "explore-0002.svg");
+    touch(dir, "explore-0003-window.png");
+    assert_int_equal(explorer_save_path(dir, "-window", "png", path, sizeof path, &err), 0);
+    snprintf(want, sizeof want, "%s/explore-0004-window.png", dir);
+    assert_string_equal(path, want);
+    /* a gap left by a removed file is reused: nothing there to overwrite */
+    snprintf(want, sizeof want, "%s/explore-0001.png", dir);
+    unlink(want);
+    assert_int_equal(explorer_save_path(dir, "", "png", path, sizeof path, &err), 0);
+    assert_string_equal(path, want);
+    assert_int_equal(explorer_save_path(dir, "", "png", path, 10, &err), -1);
+    const char *names[] = {"explore-0002.svg", "explore-0003-window.png"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* ---- the command line ---------------------------------------------------------------- */
+
+static void test_shell_quote(void **unused)
+{
+    (void)unused;
+    char out[64];
+    assert_int_equal(explorer_shell_quote("m.safetensors", out, sizeof out), 13);
+    assert_string_equal(out, "m.safetensors");
+    explorer_shell_quote("the cat", out, sizeof out);
+    assert_string_equal(out, "'the cat'");
+    explorer_shell_quote("don't", out, sizeof out);
+    assert_string_equal(out, "'don'\\''t'");
+    explorer_shell_quote("", out, sizeof out);
+    assert_string_equal(out, "''");
+    explorer_shell_quote("$HOME", out, sizeof out);
+    assert_string_equal(out, "'$HOME'");
+    /* too small: truncated but NUL-terminated, and the needed length returned */
+    assert_int_equal(explorer_shell_quote("the cat", out, 4), 9);
+    assert_string_equal(out, "'th");
+}
+
+static void test_command_line(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    ExplorerSources src = {0};
+    src.model = "m.safetensors";
+    src.text = "it's here";
+    char line[1024];
+    SrError err;
+    explorer_apply_key(&s, EXPLORER_KEY_DOWN); /* head 0 */
+    explorer_apply_key(&s, 't');
+    explorer_apply_key(&s, 'l');
+    assert_int_equal(explorer_command_line(&s, &src, 0, 2, 900, 700, "view.png", line, sizeof line, &err), 0);
+    assert_string_equal(line, "seqrep plot attention --model m.safetensors --text 'it'\\''s here' --r 2 "
+                              "--bos per-copy --sep none --layer 3 --head 0 --scale log --size 900x700 "
+                              "--theme dark --out view.png");
+    /* the overview, from a CoNLL file, with a mask plan and the b filter */
+    src.text = NULL;
+    src.data = "d.conll";
+    src.mask = "middle";
+    explorer_apply_key(&s, 'o');
+    explorer_apply_key(&s, 'a');
+    explorer_apply_key(&s, 'b');
+    assert_int_equal(explorer_command_line(&s, &src, 4, 1, 800, 600, "out/view.png", line, sizeof line, &err), 0);
+    assert_string_equal(line, "seqrep plot attention --overview --model m.safetensors --data d.conll --sentence 4 "
+                              "--r 1 --bos per-copy --sep none --mask middle --layer 3 --head mean --scale log "
+                              "--last-copy-only --size 800x600 --theme dark --out out/view.png");
+    /* the mask view uses the state's sentence length and r */
+    explorer_apply_key(&s, 'm');
+    explorer_apply_key(&s, '5');
+    explorer_apply_key(&s, 't');
+    assert_int_equal(explorer_command_line(&s, &src, 0, 1, 800, 600, "v.png", line, sizeof line, &err), 0);
+    assert_string_equal(line, "seqrep plot mask --n 7 --r 5 --bos per-copy --sep none --size 800x600 "
+                              "--theme light --out v.png");
+    /* result plots name their files */
+    src.layers = "a.csv,b.csv";
+    src.split = "dev";
+    s.has_results[VIEW_LAYERS] = 1;
+    explorer_apply_key(&s, 'p');
+    assert_int_equal(explorer_command_line(&s, &src, 0, 1, 800, 600, "v.png", line, sizeof line, &err), 0);
+    assert_string_equal(line, "seqrep plot layers --results a.csv,b.csv --split dev --size 800x600 "
+                              "--theme light --out v.png");
+    assert_int_equal(explorer_command_line(&s, &src, 0, 1, 800, 600, "v.png", line, 40, &err), -1);
+    assert_non_null(strstr(err.msg, "longer than"));
+}
+
+/* ---- the frame: b filter, hover text ---------------------------------------------------- */
+
+/* Attention data of 2 words repeated twice with <bos> per copy (T = 6), one
+ * layer, one head, p(q, k) = (q * 10 + k) / 100 where visible. */
+static void make_attention(AttentionData *d)
+{
+    RepeatLayout lay;
+    SrError err;
+    int words[2] = {7, 8};
+    assert_int_equal(repeat_build(words, 2, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err), 0);
+    assert_int_equal(lay.T, 6);
+    const char *tokens[6] = {"<bos>", "red", "fox", "<bos>", "red", "fox"};
+    float att[36];
+    for (int q = 0; q < 6; q++)
+        for (int k = 0; k < 6; k++) att[q * 6 + k] = k <= q ? (float)(q * 10 + k) / 100.0f : 0.0f;
+    MaskKind plan[1] = {MASK_CAUSAL};
+    assert_int_equal(attention_data_init(d, 1, 1, &lay, tokens, att, plan, &err), 0);
+    repeat_free(&lay);
+}
+
+static void test_last_copy_filter(void **unused)
+{
+    (void)unused;
+    AttentionData d;
+    make_attention(&d);
+    uint8_t out[36];
+    explorer_last_copy_visible(&d, out);
+    /* rows 4, 5 (words of the last copy) see keys 1, 2 (words of copy 1);
+     * nothing else survives: not the <bos> keys, not the own copy */
+    for (int q = 0; q < 6; q++)
+        for (int k = 0; k < 6; k++) {
+            int want = (q == 4 || q == 5) && (k == 1 || k == 2);
+            assert_int_equal(out[q * 6 + k], want);
+        }
+    attention_data_free(&d);
+}
+
+static void test_tooltip(void **unused)
+{
+    (void)unused;
+    AttentionData d;
+    make_attention(&d);
+    char text[256];
+    explorer_attention_tooltip(&d, 0, 0, 5, 1, text, sizeof text);
+    assert_string_equal(text, "query 5 'fox' (copy 2)\nkey 1 'red' (copy 1)\np = 0.5100");
+    explorer_attention_tooltip(&d, 0, -1, 3, 0, text, sizeof text);
+    assert_string_equal(text, "query 3 '<bos>' (no copy)\nkey 0 '<bos>' (no copy)\np = 0.3000");
+    explorer_attention_tooltip(&d, 0, 0, 1, 4, text, sizeof text);
+    assert_string_equal(text, "query 1 'red' (copy 1)\nkey 4 'red' (copy 2)\nmasked");
+    attention_data_free(&d);
+}
+
+static void test_describe_attention(void **unused)
+{
+    (void)unused;
+    AttentionData d;
+    make_attention(&d);
+    char *texts[1] = {"red fox"}, *sources[1] = {"given with --text"};
+    ExplorerInput in;
+    memset(&in, 0, sizeof in);
+    in.n_sentences = 1;
+    in.texts = texts;
+    in.sources = sources;
+    in.seed = 5;
+    snprintf(in.checksum, sizeof in.checksum, "0123456789abcdef");
+    d.layer = 0;
+    d.head = 0;
+    d.scale = SCALE_LOG;
+    explorer_describe_attention(&d, 0, "m.st", &in, 0, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, NULL);
+    assert_string_equal(d.meta.title, "Attention of layer 0, head 0, r = 1");
+    assert_non_null(strstr(d.meta.caption, "of model m.st (1 layers, 1 heads; checksum 0123456789abcdef; "
+                                           "training seed 5) on \"red fox\" (given with --text)"));
+    assert_non_null(strstr(d.meta.caption, "bos per-copy, sep none, mask causal; colour log10, floor 0.001."));
+    explorer_describe_attention(&d, 1, "m.st", &in, 0, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, "middle");
+    assert_string_equal(d.meta.title, "Attention of every layer and head, r = 1");
+    assert_non_null(strstr(d.meta.caption, "mask middle"));
+    attention_data_free(&d);
+}
+
+/* ---- the background recompute -------------------------------------------------------------- */
+
+/* Sleep for one millisecond. */
+static void sleep_1ms(void)
+{
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/* Save a tiny random model with a 9-word vocabulary to path. */
+static void save_tiny_model(const char *path)
+{
+    ModelConfig c = {.vocab_size = 9, .d_model = 16, .n_layers = 2, .n_heads = 2, .d_ff = 24,
+                     .max_seq_len = 32, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = 1};
+    Model m;
+    SrError err;
+    assert_int_equal(model_create(&m, &c, 1, 4, &err), 0);
+    model_init_weights(&m, 7);
+    const char *words[9] = {"<pad>", "<unk>", "<bos>", "<eos>", "<sep>", "<mask>", "the", "red", "fox"};
+    assert_int_equal(checkpoint_save(path, &m, words, 9, "{\"seed\": 7}", &err), 0);
+    model_free(&m);
+}
+
+/* Worker callback for the test: count the results. */
+static void count_result(void *arg)
+{
+    (*(int *)arg)++;
+}
+
+static void test_worker_matches_plot_path(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/test_explorer_model_XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/m.safetensors", dir);
+    save_tiny_model(path);
+    ExplorerSources src = {0};
+    src.model = path;
+    src.text = "the red fox";
+    ExplorerInput in;
+    SrError err;
+    assert_int_equal(explorer_input_load(&in, &src, &err), 0);
+    assert_int_equal(in.n_sentences, 1);
+    assert_int_equal(in.n_tokens[0], 3);
+    assert_int_equal(in.seed, 7);
+    assert_string_equal(in.sources[0], "given with --text");
+
+    ExplorerWorker *w;
+    int results = 0;
+    assert_int_equal(explorer_worker_start(&w, path, &in.tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
+                                           ATTENTION_MAX_T, 0, count_result, &results, &err),
+                     0);
+    assert_int_equal(explorer_worker_max_T(w), 32);
+    /* two requests in a row: the worker may skip the first, never the last */
+    assert_int_equal(explorer_worker_request(w, in.ids[0], 3, 0, 1), 0);
+    assert_int_equal(explorer_worker_request(w, in.ids[0], 3, 0, 2), 0);
+    AttentionData d;
+    int sentence = -1, r = -1, got = 0;
+    for (int i = 0; i < 5000 && (explorer_worker_pending(w) || got == 0); i++) {
+        int take = explorer_worker_take(w, &d, &sentence, &r, &err);
+        assert_true(take >= 0);
+        if (take == 1 && r == 1) attention_data_free(&d);
+        if (take == 1 && r == 2) got = 1;
+        if (!got) sleep_1ms();
+    }
+    assert_int_equal(got, 1);
+    assert_int_equal(sentence, 0);
+    assert_true(results >= 1);
+    /* exactly the maps `seqrep plot attention` computes for the same input */
+    AttentionData want;
+    assert_int_equal(attention_data_from_model(&want, path, "the red fox", 2, REPEAT_BOS_PER_COPY,
+                                               REPEAT_SEP_NONE, NULL, NULL, &err),
+                     0);
+    assert_int_equal(d.T, 12);
+    assert_int_equal(want.T, d.T);
+    assert_memory_equal(d.att, want.att, sizeof(float) * 2 * 2 * 12 * 12);
+    assert_memory_equal(d.visible, want.visible, 2 * 12 * 12);
+    for (int t = 0; t < d.T; t++) assert_string_equal(d.tokens[t], want.tokens[t]);
+    attention_data_free(&want);
+    attention_data_free(&d);
+
+    /* an input longer than the model takes fails with a message, and the worker goes on */
+    assert_int_equal(explorer_worker_request(w, in.ids[0], 3, 0, 9), 0);
+    int take = 0;
+    for (int i = 0; i < 5000 && take == 0; i++) {
+        take = explorer_worker_take(w, &d, &sentence, &r, &err);
+        if (take == 0) sleep_1ms();
+    }
+    assert_int_equal(take, -1);
+    assert_int_equal(r, 9);
+    assert_true(strlen(err.msg) > 0);
+    explorer_worker_stop(w);
+    explorer_input_free(&in);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_input_errors(void **unused)
+{
+    (void)unused;
+    ExplorerSources src = {0};
+    ExplorerInput in;
+    SrError err;
+    src.model = "no-such-model.safetensors";
+    src.text = "the";
+    assert_int_equal(explorer_input_load(&in, &src, &err), -1);
+    assert_non_null(strstr(err.msg, "no-such-model.safetensors"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_initial_state),
+        cmocka_unit_test(test_layer_keys_stay_in_bounds),
+        cmocka_unit_test(test_head_keys_and_mean),
+        cmocka_unit_test(test_r_keys),
+        cmocka_unit_test(test_sentence_keys_clamp_r),
+        cmocka_unit_test(test_view_and_style_keys),
+        cmocka_unit_test(test_action_keys),
+        cmocka_unit_test(test_hover_and_pin),
+        cmocka_unit_test(test_guided_walk),
+        cmocka_unit_test(test_script_parse),
+        cmocka_unit_test(test_save_names_never_overwrite),
+        cmocka_unit_test(test_shell_quote),
+        cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_last_copy_filter),
+        cmocka_unit_test(test_tooltip),
+        cmocka_unit_test(test_describe_attention),
+        cmocka_unit_test(test_worker_matches_plot_path),
+        cmocka_unit_test(test_input_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,677 @@
+/* test_viz.c — the figures, headless: every figure renders to PNG, SVG and
+ * PDF at two sizes; the files have the right size and magic; the images are
+ * not blank; colours sit where they belong (a masked cell is the masked grey,
+ * a full block the full colour, the colour bar's ends viridis' ends); bad
+ * input fails with a clear message, never a blank image.
+ *
+ * The CSV files written here are TEST FIXTURES with made-up numbers, in the
+ * formats that seqrep probe, finetune and attnflow write. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "colormap.h"
+#include "export.h"
+#include "figures.h"
+#include "results_csv.h"
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include <stb_image.h>
+#pragma GCC diagnostic pop
+
+/* fontconfig (under cairo's text) keeps allocations it never frees, even
+ * after cairo_debug_reset_static_data; tell LeakSanitizer (ASan builds) that
+ * they are not ours. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:libfontconfig.so\n";
+}
+
+static char work_dir[256];
+
+/* A path inside the test's temporary directory. */
+static const char *in_work(const char *name)
+{
+    static char paths[8][512];
+    static int next = 0;
+    char *p = paths[next++ % 8];
+    snprintf(p, 512, "%s/%s", work_dir, name);
+    return p;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* ---- fixtures --------------------------------------------------------- */
+
+static const char *FLOW_CSV =
+    "layer,head,own_copy,earlier_left,same_word,earlier_right,sink\n"
+    "0,0,0.30,0.20,0.10,0.15,0.25\n0,1,0.50,0.10,0.10,0.10,0.20\n"
+    "1,0,0.20,0.20,0.20,0.30,0.10\n1,1,0.25,0.15,0.25,0.25,0.10\n"
+    "2,0,0.10,0.10,0.50,0.20,0.10\n2,1,0.15,0.05,0.40,0.30,0.10\n";
+
+static const char *PROBE_SEED1 =
+    "r,layer,copy,split,precision,recall,f1,tp,n_pred,n_gold\n"
+    "0,0,last,test,40,40,40,1,1,1\n0,1,last,test,50,50,50,1,1,1\n0,2,last,test,55,55,55,1,1,1\n"
+    "1,0,last,test,44,44,44,1,1,1\n1,1,last,test,58,58,58,1,1,1\n1,2,last,test,62,62,62,1,1,1\n"
+    "1,0,first,test,40,40,40,1,1,1\n1,1,first,test,49,49,49,1,1,1\n1,2,first,test,54,54,54,1,1,1\n"
+    "1,2,last,dev,99,99,99,1,1,1\n";
+static const char *PROBE_SEED2 =
+    "r,layer,copy,split,precision,recall,f1,tp,n_pred,n_gold\n"
+    "0,0,last,test,42,42,42,1,1,1\n0,1,last,test,52,52,52,1,1,1\n0,2,last,test,57,57,57,1,1,1\n"
+    "1,0,last,test,46,46,46,1,1,1\n1,1,last,test,60,60,60,1,1,1\n1,2,last,test,64,64,64,1,1,1\n"
+    "1,0,first,test,41,41,41,1,1,1\n1,1,first,test,50,50,50,1,1,1\n1,2,first,test,55,55,55,1,1,1\n";
+
+static const char *FINETUNE_CSV =
+    "method,r,exit,seed,split,precision,recall,f1,seconds,flops\n"
+    "causal,0,1,1,test,40,40,40,1.0,100\ncausal,0,2,1,test,50,50,50,2.0,200\n"
+    "causal,0,2,2,test,52,52,52,2.2,200\n"
+    "sr,1,1,1,test,45,45,45,2.1,210\nsr,1,2,1,test,60,60,60,4.1,420\n"
+    "sr,1,2,1,dev,70,70,70,4.1,420\n";
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(work_dir, sizeof work_dir, "/tmp/seqrep_test_viz_XXXXXX");
+    if (!mkdtemp(work_dir)) return -1;
+    write_text(in_work("flow.csv"), FLOW_CSV);
+    write_text(in_work("probe1.csv"), PROBE_SEED1);
+    write_text(in_work("probe2.csv"), PROBE_SEED2);
+    write_text(in_work("finetune.csv"), FINETUNE_CSV);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
+    int rc = system(cmd);
+    cairo_debug_reset_static_data();
+    return rc == 0 ? 0 : -1;
+}
+
+/* Synthetic attention for 2 layers x 2 heads over "a b c" repeated twice,
+ * bos per copy: row q's probabilities are spread uniformly over its visible
+ * keys, except that head 0 of layer 0 puts everything on key 0. */
+static void make_attention(AttentionData *d)
+{
+    RepeatLayout lay;
+    SrError err;
+    int words[3] = {6, 7, 8};
+    assert_int_equal(repeat_build(words, 3, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err), 0);
+    int T = lay.T, L = 2, H = 2;
+    float *att = calloc((size_t)L * H * T * T, sizeof *att);
+    const char *tokens[16];
+    const char *names[3] = {"a", "b", "c"};
+    for (int t = 0; t < T; t++) tokens[t] = lay.kind[t] == REPEAT_BOS ? "<bos>" : names[lay.word[t]];
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++)
+            for (int q = 0; q < T; q++)
+                for (int k = 0; k <= q; k++)
+                    att[(((size_t)l * H + h) * T + q) * T + k] =
+                        (l == 0 && h == 0) ? (k == 0 ? 1.0f : 0.0f) : 1.0f / (q + 1);
+    MaskKind plan[2] = {MASK_CAUSAL, MASK_CAUSAL};
+    assert_int_equal(attention_data_init(d, L, H, &lay, tokens, att, plan, &err), 0);
+    free(att);
+    repeat_free(&lay);
+}
+
+/* Build figure `kind` from fixtures into f. */
+static void make_figure(Figure *f, FigureKind kind, int overview)
+{
+    SrError err;
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->overview = overview;
+    const char *probes[2] = {in_work("probe1.csv"), in_work("probe2.csv")};
+    const char *finetune[1] = {in_work("finetune.csv")};
+    int rs[5] = {0, 1, 2, 3, 4};
+    switch (kind) {
+    case FIGURE_MASK:
+        assert_int_equal(mask_data_build(&f->mask, 4, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, &err), 0);
+        break;
+    case FIGURE_PROPORTION:
+        assert_int_equal(proportion_data_count(&f->proportion, 5, rs, 5, REPEAT_BOS_NONE, REPEAT_SEP_NONE, &err), 0);
+        break;
+    case FIGURE_ATTENTION: make_attention(&f->attention); break;
+    case FIGURE_LAYERS:
+        assert_int_equal(layers_data_load(&f->layers, probes, 2, "test", finetune, 1, &err), 0);
+        break;
+    case FIGURE_EXIT:
+        assert_int_equal(exit_data_load(&f->exit, finetune, 1, "flops", "test", &err), 0);
+        break;
+    default: assert_int_equal(flow_data_load(&f->flow, in_work("flow.csv"), -1, &err), 0); break;
+    }
+    snprintf(figure_meta(f)->caption, sizeof figure_meta(f)->caption, "TEST FIXTURE caption for %s",
+             figure_kind_name(kind));
+}
+
+/* Render f into a new w x h image surface (caller destroys). */
+static cairo_surface_t *render(const Figure *f, int w, int h)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_t *cr = cairo_create(s);
+    assert_int_equal(figure_paint(cr, f, w, h), 0);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    return s;
+}
+
+/* The colour of pixel (x, y) of an image surface as bytes. */
+static void pixel(cairo_surface_t *s, double x, double y, unsigned char rgb[3])
+{
+    int ix = (int)x, iy = (int)y;
+    const unsigned char *data = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s);
+    uint32_t px;
+    memcpy(&px, data + (size_t)iy * stride + 4 * (size_t)ix, 4);
+    rgb[0] = (px >> 16) & 255;
+    rgb[1] = (px >> 8) & 255;
+    rgb[2] = px & 255;
+}
+
+/* Assert pixel (x, y) has colour c exactly. */
+static void assert_colour(cairo_surface_t *s, double x, double y, Rgb c)
+{
+    unsigned char got[3], want[3];
+    pixel(s, x, y, got);
+    rgb_to_bytes(c, want);
+    if (memcmp(got, want, 3) != 0)
+        fail_msg("pixel (%.0f, %.0f) is %d,%d,%d, expected %d,%d,%d", x, y, got[0], got[1], got[2], want[0],
+                 want[1], want[2]);
+}
+
+/* Not blank: many pixels differ from the corner's background and there are
+ * many distinct colours. */
+static void assert_not_blank(cairo_surface_t *s)
+{
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    unsigned char bg[3], c[3];
+    pixel(s, 0, 0, bg);
+    long differ = 0;
+    int distinct = 0;
+    unsigned char seen[64][3];
+    for (int y = 0; y < h; y += 2)
+        for (int x = 0; x < w; x += 2) {
+            pixel(s, x, y, c);
+            if (memcmp(c, bg, 3) != 0) differ++;
+            int known = 0;
+            for (int i = 0; i < distinct && !known; i++) known = memcmp(seen[i], c, 3) == 0;
+            if (!known && distinct < 64) memcpy(seen[distinct++], c, 3);
+        }
+    assert_true(differ > (long)(w / 2) * (h / 2) / 70); /* over 1.4% of the pixels */
+    assert_true(distinct >= 8);
+}
+
+/* Width and height from a PNG file's IHDR chunk; 0 or -1. */
+static int png_size(const char *path, int *w, int *h)
+{
+    unsigned char head[24];
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    static const unsigned char magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (n != sizeof head || memcmp(head, magic, 8) != 0 || memcmp(head + 12, "IHDR", 4) != 0) return -1;
+    *w = head[16] << 24 | head[17] << 16 | head[18] << 8 | head[19];
+    *h = head[20] << 24 | head[21] << 16 | head[22] << 8 | head[23];
+    return 0;
+}
+
+/* 1 if the file starts with magic (and is bigger than 200 bytes). */
+static int file_starts_with(const char *path, const char *magic)
+{
+    char head[64] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    return n > 0 && size > 200 && strncmp(head, magic, strlen(magic)) == 0;
+}
+
+/* Export f to path at w x h through export.h. */
+static void export_figure(const Figure *f, const char *path, int w, int h)
+{
+    ExportTarget t;
+    SrError err;
+    if (export_open(&t, path, w, h, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(figure_paint(export_context(&t), f, t.width, t.height), 0);
+    if (export_close(&t, &err)) fail_msg("%s", err.msg);
+}
+
+/* ---- every figure, every format, two sizes ------------------------------ */
+
+static void test_every_figure_exports(void **state)
+{
+    (void)state;
+    static const int sizes[2][2] = {{1600, 1000}, {640, 480}};
+    for (int kind = 0; kind < FIGURE_COUNT; kind++)
+        for (int overview = 0; overview <= (kind == FIGURE_ATTENTION); overview++) {
+            Figure f;
+            make_figure(&f, kind, overview);
+            for (int s = 0; s < 2; s++) {
+                int w = sizes[s][0], h = sizes[s][1], pw, ph;
+                char name[64];
+                snprintf(name, sizeof name, "%s%d_%d.png", figure_kind_name(kind), overview, s);
+                export_figure(&f, in_work(name), w, h);
+                assert_int_equal(png_size(in_work(name), &pw, &ph), 0);
+                assert_int_equal(pw, w);
+                assert_int_equal(ph, h);
+                snprintf(name, sizeof name, "%s%d_%d.svg", figure_kind_name(kind), overview, s);
+                export_figure(&f, in_work(name), w, h);
+                assert_true(file_starts_with(in_work(name), "<?xml"));
+                snprintf(name, sizeof name, "%s%d_%d.pdf", figure_kind_name(kind), overview, s);
+                export_figure(&f, in_work(name), w, h);
+                assert_true(file_starts_with(in_work(name), "%PDF-"));
+                cairo_surface_t *img = render(&f, w, h);
+                assert_not_blank(img);
+                cairo_surface_destroy(img);
+            }
+            /* the numbers behind the figure: a header and at least one row */
+            char *text = NULL;
+            size_t len = 0;
+            FILE *mem = open_memstream(&text, &len);
+            figure_write_numbers(&f, mem);
+            fclose(mem);
+            assert_non_null(strchr(text, '\n'));
+            assert_true(strchr(text, '\n')[1] != 0);
+            free(text);
+            figure_free(&f);
+        }
+}
+
+/* ---- colours at known places ------------------------------------------- */
+
+static void test_mask_colours(void **state)
+{
+    (void)state;
+    Figure f;
+    make_figure(&f, FIGURE_MASK, 0);
+    const MaskData *d = &f.mask;
+    assert_int_equal(d->k, 3);
+    assert_int_equal(d->n_full, 3);
+    assert_int_equal(d->n_causal, 3);
+    assert_int_equal(d->n_masked, 3);
+    for (int s = 0; s < 2; s++) {
+        int w = s ? 700 : 1500, h = s ? 540 : 1150;
+        cairo_surface_t *img = render(&f, w, h);
+        cairo_t *cr = cairo_create(img);
+        MaskLayout L;
+        mask_layout(cr, d, w, h, &L);
+        cairo_destroy(cr);
+        double cs = L.cell;
+        /* (query, key) cell centres: a word of copy 2 looking at copy 0 (full),
+         * copy 0 at copy 2 (masked), the diagonal of copy 1 (causal), a <bos> key */
+        int full_q = d->copy_start[2] + 1, full_k = d->copy_start[0] + 2;
+        int masked_q = d->copy_start[0] + 1, masked_k = d->copy_start[2] + 2;
+        int causal_q = d->copy_start[1] + 2, causal_k = d->copy_start[1] + 1;
+        int bos_q = d->copy_start[1] + 1, bos_k = 0;
+        assert_colour(img, L.grid.x + (full_k + 0.5) * cs, L.grid.y + (full_q + 0.5) * cs, mask_block_colour(BLOCK_FULL));
+        assert_colour(img, L.grid.x + (masked_k + 0.5) * cs, L.grid.y + (masked_q + 0.5) * cs, figure_masked(&d->meta.style));
+        assert_colour(img, L.grid.x + (causal_k + 0.5) * cs, L.grid.y + (causal_q + 0.5) * cs, mask_block_colour(BLOCK_CAUSAL));
+        assert_colour(img, L.grid.x + (bos_k + 0.5) * cs, L.grid.y + (bos_q + 0.5) * cs, mask_special_colour());
+        /* cell lookup agrees with the layout */
+        int q, k;
+        assert_int_equal(mask_cell_at(&L, d, L.grid.x + (full_k + 0.5) * cs, L.grid.y + (full_q + 0.5) * cs, &q, &k), 1);
+        assert_int_equal(q, full_q);
+        assert_int_equal(k, full_k);
+        assert_int_equal(mask_cell_at(&L, d, L.grid.x - 5, L.grid.y, &q, &k), 0);
+        cairo_surface_destroy(img);
+    }
+    figure_free(&f);
+}
+
+static void test_mask_png_round_trip(void **state)
+{
+    (void)state;
+    /* the PNG on disk (straight RGBA from stb_image_write) has the colours drawn */
+    Figure f;
+    make_figure(&f, FIGURE_MASK, 0);
+    f.mask.meta.style.theme = THEME_DARK;
+    const char *path = in_work("mask_dark.png");
+    export_figure(&f, path, 1200, 900);
+    int w, h, channels;
+    unsigned char *img = stbi_load(path, &w, &h, &channels, 4);
+    assert_non_null(img);
+    assert_int_equal(w, 1200);
+    assert_int_equal(h, 900);
+    cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1200, 900);
+    cairo_t *cr = cairo_create(scratch);
+    MaskLayout L;
+    mask_layout(cr, &f.mask, 1200, 900, &L);
+    cairo_destroy(cr);
+    cairo_surface_destroy(scratch);
+    int mq = f.mask.copy_start[0], mk = f.mask.copy_start[2] + 1;
+    int x = (int)(L.grid.x + (mk + 0.5) * L.cell), y = (int)(L.grid.y + (mq + 0.5) * L.cell);
+    unsigned char want[3];
+    rgb_to_bytes(figure_masked(&f.mask.meta.style), want);
+    assert_memory_equal(img + ((size_t)y * w + x) * 4, want, 3);
+    assert_int_equal(img[((size_t)y * w + x) * 4 + 3], 255);
+    rgb_to_bytes(figure_background(&f.mask.meta.style), want);
+    assert_memory_equal(img, want, 3); /* the corner is the dark background */
+    stbi_image_free(img);
+    figure_free(&f);
+}
+
+static void test_attention_colours(void **state)
+{
+    (void)state;
+    Figure f;
+    make_figure(&f, FIGURE_ATTENTION, 0);
+    AttentionData *d = &f.attention;
+    SrError err;
+    assert_int_equal(attention_select(d, 0, 0, &err), 0);
+    int w = 1300, h = 1100;
+    cairo_surface_t *img = render(&f, w, h);
+    cairo_t *cr = cairo_create(img);
+    AttentionLayout L;
+    attention_layout(cr, d, w, h, &L);
+    cairo_destroy(cr);
+    double cs = L.cell;
+    /* p = 1 at (query 3, key 0) is viridis' top, p = 0 at (3, 2) its bottom,
+     * (0, 5) is masked */
+    assert_colour(img, L.map.x + 0.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(255));
+    assert_colour(img, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(0));
+    assert_colour(img, L.map.x + 5.5 * cs, L.map.y + 0.5 * cs, figure_masked(&d->meta.style));
+    /* the colour bar's ends are the colour map's ends */
+    double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
+    assert_true(band >= 1.5);
+    assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));
+    assert_colour(img, cx, L.colourbar.y + L.colourbar.h - band / 2, colormap_viridis_entry(0));
+    assert_colour(img, L.masked_swatch.x + L.masked_swatch.w / 2, L.masked_swatch.y + L.masked_swatch.h / 2,
+                  figure_masked(&d->meta.style));
+    int q, k;
+    assert_int_equal(attention_cell_at(&L, d, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, &q, &k), 1);
+    assert_int_equal(q, 3);
+    assert_int_equal(k, 2);
+    cairo_surface_destroy(img);
+
+    /* the mean over heads of layer 0 at (3, 0): (1 + 1/4) / 2 */
+    assert_true(fabs(attention_value(d, 0, -1, 3, 0) - 0.625) < 1e-6);
+    /* per-head range of layer 1, head 1: 1/8 .. 1 over visible cells */
+    d->scale = SCALE_PER_HEAD;
+    double lo, hi;
+    attention_range(d, 1, 1, &lo, &hi);
+    assert_true(fabs(lo - 1.0 / 8) < 1e-6);
+    assert_true(fabs(hi - 1.0) < 1e-6);
+    assert_true(fabs(attention_colour_position(d, 1.0, lo, hi) - 1.0) < 1e-9);
+    /* log scale: the floor maps to 0, 1 to 1, 0.1 two thirds up */
+    d->scale = SCALE_LOG;
+    attention_range(d, 0, 0, &lo, &hi);
+    assert_true(fabs(attention_colour_position(d, 0.0, lo, hi)) < 1e-9);
+    assert_true(fabs(attention_colour_position(d, 1.0, lo, hi) - 1) < 1e-9);
+    assert_true(fabs(attention_colour_position(d, 0.1, lo, hi) - 2.0 / 3) < 1e-9);
+    figure_free(&f);
+}
+
+static void test_overview_colours(void **state)
+{
+    (void)state;
+    Figure f;
+    make_figure(&f, FIGURE_ATTENTION, 1);
+    int w = 1500, h = 1200;
+    cairo_surface_t *img = render(&f, w, h);
+    cairo_t *cr = cairo_create(img);
+    AttentionOverviewLayout L;
+    attention_overview_layout(cr, &f.attention, w, h, &L);
+    cairo_destroy(cr);
+    assert_int_equal(L.n_cols, 3);
+    double cs = L.panel / f.attention.T;
+    /* panel (layer 0, head 0): key 0 of query 2 is 1, key 5 of query 0 masked */
+    assert_colour(img, L.grid.x + 0.5 * cs, L.grid.y + 2.5 * cs, colormap_viridis_entry(255));
+    assert_colour(img, L.grid.x + 5.5 * cs, L.grid.y + 0.5 * cs, figure_masked(&f.attention.meta.style));
+    double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
+    assert_true(band >= 1.5);
+    assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));
+    assert_colour(img, cx, L.colourbar.y + L.colourbar.h - band / 2, colormap_viridis_entry(0));
+    cairo_surface_destroy(img);
+    figure_free(&f);
+}
+
+/* ---- the numbers the figures are drawn from ---------------------------- */
+
+static void test_layers_mean_and_std(void **state)
+{
+    (void)state;
+    Figure f;
+    make_figure(&f, FIGURE_LAYERS, 0);
+    const LayersData *d = &f.layers;
+    assert_int_equal(d->n_series, 3); /* r0 last, r1 last, r1 first */
+    assert_int_equal(d->series[0].r, 0);
+    assert_int_equal(d->series[1].copy, COPY_LAST);
+    assert_int_equal(d->series[2].copy, COPY_FIRST);
+    assert_int_equal(d->series[1].n, 3);
+    assert_true(fabs(d->series[1].mean[2] - 63) < 1e-9);          /* (62 + 64) / 2; dev row ignored */
+    assert_true(fabs(d->series[1].std[2] - sqrt(2.0)) < 1e-9);     /* sample std of 62, 64 */
+    assert_int_equal(d->series[1].n_seeds[2], 2);
+    assert_int_equal(d->n_baselines, 2);                           /* causal r=0, sr r=1 */
+    assert_true(fabs(d->baselines[0].f1 - 51) < 1e-9);             /* deepest exit 2, seeds 50, 52 */
+    assert_true(fabs(d->baselines[1].f1 - 60) < 1e-9);
+    assert_int_equal(layers_colour_index(d, 0), 0);
+    assert_int_equal(layers_colour_index(d, 1), 1);
+    figure_free(&f);
+}
+
+static void test_exit_points_and_pareto(void **state)
+{
+    (void)state;
+    Figure f;
+    make_figure(&f, FIGURE_EXIT, 0);
+    const ExitData *d = &f.exit;
+    assert_int_equal(d->n_points, 4);
+    assert_int_equal(d->n_series, 2);
+    const ExitPoint *ref = &d->points[d->reference];
+    assert_string_equal(ref->method, "causal");
+    assert_int_equal(ref->exit, 2);
+    assert_true(fabs(ref->f1 - 51) < 1e-9);
+    assert_true(fabs(ref->rel_cost - 1) < 1e-12);
+    /* causal exit 1 (cost 0.5, F1 40), causal exit 2 (1, 51), sr exit 2 (2.1, 60)
+     * are on the front; sr exit 1 (1.05, 45) is beaten by causal exit 2 */
+    for (int i = 0; i < d->n_points; i++) {
+        const ExitPoint *p = &d->points[i];
+        int expected = !(strcmp(p->method, "sr") == 0 && p->exit == 1);
+        assert_int_equal(p->pareto, expected);
+    }
+    figure_free(&f);
+}
+
+static void test_flow_mean_and_head(void **state)
+{
+    (void)state;
+    FlowData d;
+    SrError err;
+    assert_int_equal(flow_data_load(&d, in_work("flow.csv"), -1, &err), 0);
+    assert_int_equal(d.n_layers, 3);
+    assert_int_equal(d.n_heads, 2);
+    assert_true(fabs(d.share[0 * FLOW_N_CATEGORIES + FLOW_OWN_COPY] - 0.40) < 1e-9);
+    flow_data_free(&d);
+    assert_int_equal(flow_data_load(&d, in_work("flow.csv"), 1, &err), 0);
+    assert_true(fabs(d.share[2 * FLOW_N_CATEGORIES + FLOW_SAME_WORD] - 0.40) < 1e-9);
+    flow_data_free(&d);
+    assert_int_equal(flow_data_load(&d, in_work("flow.csv"), 2, &err), -1);
+    assert_non_null(strstr(err.msg, "head 2 out of range 0..1"));
+}
+
+static void test_proportion_counts(void **state)
+{
+    (void)state;
+    Figure f;
+    make_figure(&f, FIGURE_PROPORTION, 0);
+    const ProportionData *d = &f.proportion;
+    assert_int_equal(d->n_points, 5);
+    for (int i = 0; i < d->n_points; i++)
+        assert_true(fabs(d->counted[i] - proportion_closed_form(d->r[i])) < 1e-12);
+    assert_true(fabs(d->curve_share[PROPORTION_CURVE_SAMPLES - 1] - 4.0 / 6) < 1e-12);
+    figure_free(&f);
+
+    /* the same from a `seqrep blocks --format csv` style file */
+    write_text(in_work("blocks.csv"), "n,r,k,T,bos,sep,full_blocks,causal_blocks\n5,0,1,5,none,none,0,1\n"
+                                      "5,2,3,15,none,none,3,3\n5,1,2,10,none,none,1,2\n");
+    ProportionData p;
+    SrError err;
+    assert_int_equal(proportion_data_load(&p, in_work("blocks.csv"), &err), 0);
+    assert_int_equal(p.n_points, 3);
+    assert_int_equal(p.r[1], 1); /* sorted by r */
+    assert_true(fabs(p.counted[2] - 0.5) < 1e-12);
+    proportion_data_free(&p);
+}
+
+/* ---- colour tables and conversions ----------------------------------- */
+
+static void test_colour_tables(void **state)
+{
+    (void)state;
+    unsigned char b[3];
+    rgb_to_bytes(colormap_viridis(0), b);
+    assert_int_equal(b[0], 68);
+    assert_int_equal(b[1], 1);
+    assert_int_equal(b[2], 84);
+    rgb_to_bytes(colormap_viridis(1), b);
+    assert_int_equal(b[0], 253);
+    assert_int_equal(b[1], 231);
+    assert_int_equal(b[2], 37);
+    rgb_to_bytes(colormap_viridis(-3), b);
+    assert_int_equal(b[0], 68);
+    rgb_to_bytes(palette_okabe_ito(OKABE_BLUE), b);
+    assert_int_equal(b[0], 0);
+    assert_int_equal(b[1], 114);
+    assert_int_equal(b[2], 178);
+    /* the masked grey is far from every viridis entry, in both themes */
+    for (int theme = 0; theme < 2; theme++) {
+        FigureStyle s = {theme, FIGURE_DEFAULT_FONT};
+        Rgb m = figure_masked(&s);
+        for (int i = 0; i < VIRIDIS_N; i++) {
+            Rgb v = colormap_viridis_entry(i);
+            double dist = fabs(v.r - m.r) + fabs(v.g - m.g) + fabs(v.b - m.b);
+            assert_true(dist > 0.15);
+        }
+    }
+}
+
+static void test_argb_to_rgba(void **state)
+{
+    (void)state;
+    /* opaque red, half-transparent premultiplied white, fully transparent */
+    uint32_t px[3] = {0xffff0000u, 0x80808080u, 0x00000000u};
+    unsigned char rgba[12];
+    export_argb32_to_rgba((const unsigned char *)px, rgba, 3);
+    unsigned char want[12] = {255, 0, 0, 255, 255, 255, 255, 128, 0, 0, 0, 0};
+    assert_memory_equal(rgba, want, 12);
+}
+
+/* ---- bad input ------------------------------------------------------- */
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    SrError err;
+    /* a results file missing a column */
+    write_text(in_work("noflops.csv"), "method,r,exit,seed,split,precision,recall,f1\ncausal,0,1,1,test,1,1,1\n");
+    ExitData e;
+    const char *noflops[1] = {in_work("noflops.csv")};
+    assert_int_equal(exit_data_load(&e, noflops, 1, "flops", "test", &err), -1);
+    assert_non_null(strstr(err.msg, "noflops.csv: missing column 'flops'"));
+    /* a malformed row names file and line */
+    write_text(in_work("short.csv"), "r,layer,copy,split,f1\n0,0,last,test,50\n0,1,last\n");
+    LayersData l;
+    const char *shortp[1] = {in_work("short.csv")};
+    assert_int_equal(layers_data_load(&l, shortp, 1, "test", NULL, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "short.csv:3: 3 fields, the header has 5"));
+    write_text(in_work("nan.csv"), "r,layer,copy,split,f1\n0,0,last,test,abc\n");
+    const char *nanp[1] = {in_work("nan.csv")};
+    assert_int_equal(layers_data_load(&l, nanp, 1, "test", NULL, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "nan.csv:2: column 'f1': 'abc' is not a number"));
+    /* a split with no rows */
+    const char *probe[1] = {in_work("probe1.csv")};
+    assert_int_equal(layers_data_load(&l, probe, 1, "validation", NULL, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "no rows with split 'validation'"));
+    /* layer and head out of range */
+    AttentionData a;
+    make_attention(&a);
+    assert_int_equal(attention_select(&a, 2, -1, &err), -1);
+    assert_non_null(strstr(err.msg, "layer 2 out of range 0..1"));
+    assert_int_equal(attention_select(&a, 0, 5, &err), -1);
+    assert_non_null(strstr(err.msg, "head 5 out of range 0..1"));
+    attention_data_free(&a);
+    /* an unwritable output path fails before drawing and leaves nothing */
+    ExportTarget t;
+    assert_int_equal(export_open(&t, "/nonexistent-dir/fig.png", 800, 600, &err), -1);
+    assert_non_null(strstr(err.msg, "/nonexistent-dir/fig.png: cannot write"));
+    assert_int_equal(export_open(&t, in_work("fig.gif"), 800, 600, &err), -1);
+    assert_non_null(strstr(err.msg, "unknown figure format '.gif'"));
+    assert_int_equal(export_open(&t, in_work("tiny.png"), 2, 600, &err), -1);
+    /* an aborted export leaves neither the file nor its temporary */
+    assert_int_equal(export_open(&t, in_work("aborted.png"), 100, 100, &err), 0);
+    export_abort(&t);
+    assert_int_equal(access(in_work("aborted.png"), F_OK), -1);
+    /* a missing font */
+    assert_int_equal(figure_check_font(FIGURE_DEFAULT_FONT, &err), 0);
+    assert_int_equal(figure_check_font("No Such Font Family Seqrep", &err), -1);
+    assert_non_null(strstr(err.msg, "font 'No Such Font Family Seqrep' is not installed"));
+    /* a mask too large to draw */
+    MaskData m;
+    assert_int_equal(mask_data_build(&m, 100, 9, REPEAT_BOS_NONE, REPEAT_SEP_NONE, &err), -1);
+    assert_non_null(strstr(err.msg, "too many to draw"));
+}
+
+static void test_csv_reader(void **state)
+{
+    (void)state;
+    write_text(in_work("quoted.csv"), "a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\", 3 \r\n\r\n1,2,3\n");
+    CsvTable t;
+    SrError err;
+    assert_int_equal(csv_read(in_work("quoted.csv"), &t, &err), 0);
+    assert_int_equal(t.n_cols, 3);
+    assert_int_equal(t.n_rows, 2);
+    assert_string_equal(csv_cell(&t, 0, 0), "x, y");
+    assert_string_equal(csv_cell(&t, 0, 1), "say \"hi\"");
+    assert_string_equal(csv_cell(&t, 0, 2), "3");
+    assert_int_equal(t.line[1], 4);
+    int v;
+    assert_int_equal(csv_int(&t, 1, 2, &v, &err), 0);
+    assert_int_equal(v, 3);
+    assert_int_equal(csv_column(&t, "c"), 2);
+    assert_int_equal(csv_column(&t, "d"), -1);
+    csv_free(&t);
+    write_text(in_work("empty.csv"), "");
+    assert_int_equal(csv_read(in_work("empty.csv"), &t, &err), -1);
+    assert_non_null(strstr(err.msg, "empty file"));
+    assert_int_equal(csv_read(in_work("missing.csv"), &t, &err), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_colour_tables),
+        cmocka_unit_test(test_argb_to_rgba),
+        cmocka_unit_test(test_csv_reader),
+        cmocka_unit_test(test_every_figure_exports),
+        cmocka_unit_test(test_mask_colours),
+        cmocka_unit_test(test_mask_png_round_trip),
+        cmocka_unit_test(test_attention_colours),
+        cmocka_unit_test(test_overview_colours),
+        cmocka_unit_test(test_layers_mean_and_std),
+        cmocka_unit_test(test_exit_points_and_pareto),
+        cmocka_unit_test(test_flow_mean_and_head),
+        cmocka_unit_test(test_proportion_counts),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

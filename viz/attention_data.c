@@ -1,0 +1,255 @@
+/* attention_data.c — the attention figures' data: from a trained model run
+ * on one repeated sentence, or from arrays the caller computed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "checkpoint.h"
+#include "model.h"
+#include "paint_attention.h"
+#include "tokenizer.h"
+
+int attention_scale_parse(const char *text, AttentionScale *out)
+{
+    if (strcmp(text, "fixed") == 0) *out = SCALE_FIXED;
+    else if (strcmp(text, "per-head") == 0) *out = SCALE_PER_HEAD;
+    else if (strcmp(text, "log") == 0) *out = SCALE_LOG;
+    else return -1;
+    return 0;
+}
+
+const char *attention_scale_name(AttentionScale s)
+{
+    return s == SCALE_PER_HEAD ? "per-head" : s == SCALE_LOG ? "log" : "fixed";
+}
+
+void attention_data_free(AttentionData *d)
+{
+    if (d->tokens)
+        for (int i = 0; i < d->T; i++) free(d->tokens[i]);
+    free(d->tokens);
+    free(d->att);
+    free(d->visible);
+    free(d->copy);
+    free(d->boundary);
+    memset(d, 0, sizeof *d);
+}
+
+int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
+                        const char *const *tokens, const float *att, const MaskKind *plan,
+                        SrError *err)
+{
+    memset(d, 0, sizeof *d);
+    d->meta = figure_meta_default();
+    if (n_layers < 1 || n_heads < 1) return sr_fail(err, "attention figure: no layers or heads");
+    if (lay->T > ATTENTION_MAX_T)
+        return sr_fail(err, "attention figure: %d tokens are too many to draw (at most %d)", lay->T,
+                       ATTENTION_MAX_T);
+    size_t T = (size_t)lay->T, L = (size_t)n_layers, H = (size_t)n_heads;
+    d->n_layers = n_layers;
+    d->n_heads = n_heads;
+    d->T = lay->T;
+    d->k = lay->k;
+    d->head = -1;
+    d->att = malloc(sizeof(float) * L * H * T * T);
+    d->visible = malloc(L * T * T);
+    d->tokens = calloc(T, sizeof *d->tokens);
+    d->copy = malloc(sizeof(int) * T);
+    d->boundary = malloc(sizeof(int) * (size_t)(lay->k > 1 ? lay->k - 1 : 1));
+    if (!d->att || !d->visible || !d->tokens || !d->copy || !d->boundary) {
+        attention_data_free(d);
+        return sr_fail(err, "attention figure: out of memory");
+    }
+    memcpy(d->att, att, sizeof(float) * L * H * T * T);
+    for (int l = 0; l < n_layers; l++)
+        mask_build(plan ? plan[l] : MASK_CAUSAL, lay->T, lay->T, d->visible + (size_t)l * T * T);
+    for (size_t t = 0; t < T; t++) {
+        const char *word = tokens[t] ? tokens[t] : "?";
+        d->tokens[t] = malloc(strlen(word) + 1);
+        if (!d->tokens[t]) {
+            attention_data_free(d);
+            return sr_fail(err, "attention figure: out of memory");
+        }
+        memcpy(d->tokens[t], word, strlen(word) + 1);
+    }
+    memcpy(d->copy, lay->copy, sizeof(int) * T);
+    for (int c = 1; c < lay->k; c++) d->boundary[c - 1] = lay->copy_start[c - 1] + lay->n;
+    snprintf(d->meta.title, sizeof d->meta.title, "Attention, layer 0, mean over heads");
+    return 0;
+}
+
+int attention_select(AttentionData *d, int layer, int head, SrError *err)
+{
+    if (layer < 0 || layer >= d->n_layers)
+        return sr_fail(err, "layer %d out of range 0..%d", layer, d->n_layers - 1);
+    if (head < -1 || head >= d->n_heads)
+        return sr_fail(err, "head %d out of range 0..%d (or mean)", head, d->n_heads - 1);
+    d->layer = layer;
+    d->head = head;
+    return 0;
+}
+
+double attention_value(const AttentionData *d, int layer, int head, int query, int key)
+{
+    size_t T = (size_t)d->T;
+    if (head >= 0)
+        return d->att[(((size_t)layer * d->n_heads + head) * T + query) * T + key];
+    double sum = 0;
+    for (int h = 0; h < d->n_heads; h++)
+        sum += d->att[(((size_t)layer * d->n_heads + h) * T + query) * T + key];
+    return sum / d->n_heads;
+}
+
+int attention_visible(const AttentionData *d, int layer, int query, int key)
+{
+    return d->visible[((size_t)layer * d->T + query) * d->T + key];
+}
+
+void attention_range(const AttentionData *d, int layer, int head, double *lo, double *hi)
+{
+    if (d->scale == SCALE_LOG) {
+        *lo = log10(ATTENTION_LOG_FLOOR);
+        *hi = 0;
+        return;
+    }
+    *lo = 0;
+    *hi = 1;
+    if (d->scale != SCALE_PER_HEAD) return;
+    double mn = 1, mx = 0;
+    for (int q = 0; q < d->T; q++)
+        for (int k = 0; k < d->T; k++) {
+            if (!attention_visible(d, layer, q, k)) continue;
+            double v = attention_value(d, layer, head, q, k);
+            if (v < mn) mn = v;
+            if (v > mx) mx = v;
+        }
+    if (mx > mn) {
+        *lo = mn;
+        *hi = mx;
+    }
+}
+
+double attention_colour_position(const AttentionData *d, double p, double lo, double hi)
+{
+    if (d->scale == SCALE_LOG) {
+        double v = log10(p > ATTENTION_LOG_FLOOR ? p : ATTENTION_LOG_FLOOR);
+        return (v - lo) / (hi - lo);
+    }
+    return (p - lo) / (hi - lo);
+}
+
+/* The training seed from a checkpoint manifest, or -1. */
+static long long manifest_seed(const char *manifest_json)
+{
+    cJSON *m = cJSON_Parse(manifest_json);
+    cJSON *seed = cJSON_GetObjectItem(m, "seed");
+    long long value = cJSON_IsNumber(seed) ? (long long)seed->valuedouble : -1;
+    cJSON_Delete(m);
+    return value;
+}
+
+int attention_data_from_model(AttentionData *d, const char *model_path, const char *text, int r,
+                              RepeatBos bos, RepeatSep sep, const char *mask_plan, long long *seed,
+                              SrError *err)
+{
+    memset(d, 0, sizeof *d);
+    CheckpointInfo info = {0};
+    Tokenizer tok = {0};
+    Model m = {0};
+    RepeatLayout lay = {0};
+    MaskKind *plan = NULL;
+    int *ids = NULL, rc = -1;
+    const char **tokens = NULL;
+    if (checkpoint_read_info(model_path, &info, err)) return -1;
+    cJSON *manifest = cJSON_Parse(info.manifest_json);
+    int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
+    cJSON_Delete(manifest);
+    if (seed) *seed = manifest_seed(info.manifest_json);
+    if (tokenizer_from_words_in(&tok, (const char *const *)info.vocab, info.n_vocab, lowercase,
+                                model_path, err))
+        goto done;
+    const ModelConfig cfg = info.cfg;
+    plan = malloc(sizeof(MaskKind) * (size_t)cfg.n_layers);
+    if (!plan) {
+        sr_fail(err, "out of memory");
+        goto done;
+    }
+    if (mask_plan_parse(mask_plan ? mask_plan : "causal", plan, cfg.n_layers)) {
+        sr_fail(err, "mask plan '%s' is not causal, middle, full or layer indices 0..%d", mask_plan,
+                cfg.n_layers - 1);
+        goto done;
+    }
+    long n = tokenizer_encode(&tok, text, 0, NULL, 0);
+    if (n < 1) {
+        sr_fail(err, "the sentence has no tokens");
+        goto done;
+    }
+    int max_n = repeat_max_n(cfg.max_seq_len, r, bos, sep);
+    if (n > max_n) {
+        sr_fail(err, "the sentence has %ld tokens; with r = %d the model's %d positions hold at most %d",
+                n, r, cfg.max_seq_len, max_n);
+        goto done;
+    }
+    ids = malloc(sizeof(int) * (size_t)n);
+    if (!ids) {
+        sr_fail(err, "out of memory");
+        goto done;
+    }
+    tokenizer_encode(&tok, text, 0, ids, n);
+    if (repeat_build(ids, (int)n, r, bos, sep, ATTENTION_MAX_T, &lay, err)) goto done;
+    if (checkpoint_load(model_path, &m, 1, lay.T, NULL, err)) goto done;
+    ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = plan};
+    if (model_forward(&m, &in, err)) goto done;
+    tokens = malloc(sizeof *tokens * (size_t)lay.T);
+    float *att = malloc(sizeof(float) * (size_t)cfg.n_layers * cfg.n_heads * lay.T * lay.T);
+    if (!tokens || !att) {
+        free(att);
+        sr_fail(err, "out of memory");
+        goto done;
+    }
+    size_t one = (size_t)cfg.n_heads * lay.T * lay.T;
+    for (int l = 0; l < cfg.n_layers; l++) memcpy(att + l * one, model_attention(&m, l), sizeof(float) * one);
+    for (int t = 0; t < lay.T; t++) tokens[t] = tokenizer_word(&tok, lay.ids[t]);
+    rc = attention_data_init(d, cfg.n_layers, cfg.n_heads, &lay, tokens, att, plan, err);
+    free(att);
+done:
+    free(tokens);
+    repeat_free(&lay);
+    model_free(&m);
+    free(ids);
+    free(plan);
+    tokenizer_free(&tok);
+    checkpoint_info_free(&info);
+    return rc;
+}
+
+/* Write text as one double-quoted CSV field ("" for a quote inside). */
+static void write_quoted(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+void attention_data_write_csv(const AttentionData *d, FILE *out)
+{
+    fprintf(out, "layer,head,query,key,query_token,key_token,copy_query,copy_key,visible,p\n");
+    for (int q = 0; q < d->T; q++)
+        for (int k = 0; k < d->T; k++) {
+            char head[16];
+            if (d->head >= 0) snprintf(head, sizeof head, "%d", d->head);
+            else snprintf(head, sizeof head, "mean");
+            /* tokens are quoted: a token may itself be a comma or a quote */
+            fprintf(out, "%d,%s,%d,%d,", d->layer, head, q, k);
+            write_quoted(out, d->tokens[q]);
+            fputc(',', out);
+            write_quoted(out, d->tokens[k]);
+            fprintf(out, ",%d,%d,%d,%.6g\n", d->copy[q], d->copy[k], attention_visible(d, d->layer, q, k),
+                    attention_value(d, d->layer, d->head, q, k));
+        }
+}

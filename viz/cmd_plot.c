@@ -1,0 +1,528 @@
+/* cmd_plot.c — `seqrep plot FIGURE [options] --out FILE.{png,svg,pdf}`: draw
+ * one figure from what the core computes (mask, proportion, attention) or
+ * from result files of other commands (layers, exit, flow), and write it with
+ * the numbers behind it (FILE's stem + ".csv") and a manifest (stem +
+ * ".manifest.json": command, seed, git commit, input checksums).
+ *
+ * The figures are listed in viz/figures.h; each option applies to some of
+ * them, and giving one to a figure it does not apply to is an error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cJSON.h>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "conll.h"
+#include "export.h"
+#include "figures.h"
+#include "manifest.h"
+
+static const char *CMD = "plot";
+
+/* Which figures an option applies to: one bit per FigureKind. */
+#define FOR_ALL ((1 << FIGURE_COUNT) - 1)
+#define FOR(kind) (1 << (kind))
+
+/* Every option's value. */
+typedef struct {
+    const char *out, *size, *theme, *font, *title, *caption;
+    int n;
+    const char *r, *bos, *sep;
+    const char *model, *text, *data, *mask, *head, *scale;
+    int sentence, layer, overview;
+    const char *results, *split, *baselines, *cost;
+} PlotOptions;
+
+/* Split "W" "x" "H" into two sizes; 0 or -1. */
+static int parse_size(const char *text, double *w, double *h)
+{
+    char *end;
+    long a = strtol(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X')) return -1;
+    const char *second = end + 1;
+    long b = strtol(second, &end, 10);
+    if (end == second || *end) return -1;
+    *w = (double)a;
+    *h = (double)b;
+    return 0;
+}
+
+/* Parse --head: "mean" is -1, otherwise a non-negative integer. */
+static int parse_head(const char *text, int *head)
+{
+    if (strcmp(text, "mean") == 0) {
+        *head = -1;
+        return 0;
+    }
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 0 || v > 1000000) return -1;
+    *head = (int)v;
+    return 0;
+}
+
+/* Parse one repetition count "R" (digits only, at most 100000); 0 or -1. */
+static int parse_one_r(const char *text, int *r)
+{
+    if (!*text || strspn(text, "0123456789") != strlen(text) || strlen(text) > 6) return -1;
+    *r = atoi(text);
+    return *r <= 100000 ? 0 : -1;
+}
+
+/* "dir/name.png" -> "dir/name" + suffix (caller frees). */
+static char *sibling_path(const char *path, const char *suffix)
+{
+    size_t len = strlen(path);
+    char *out = malloc(len + strlen(suffix) + 1);
+    if (!out) return NULL;
+    memcpy(out, path, len + 1);
+    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (dot && (!slash || dot > slash + 1)) *dot = 0;
+    strcat(out, suffix);
+    return out;
+}
+
+/* 1 if a and b name the same existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Fail if writing the figure, its numbers or its manifest would replace one
+ * of the inputs named in `list` (a comma list, may be NULL). */
+static int check_not_input(const char *out, const char *list, SrError *err)
+{
+    if (!list) return 0;
+    char *csv = sibling_path(out, ".csv"), *manifest = sibling_path(out, ".manifest.json");
+    char *copy = malloc(strlen(list) + 1);
+    int rc = 0;
+    if (!csv || !manifest || !copy) {
+        rc = sr_fail(err, "out of memory");
+    } else {
+        memcpy(copy, list, strlen(list) + 1);
+        char *save = NULL;
+        for (char *p = strtok_r(copy, ",", &save); p && rc == 0; p = strtok_r(NULL, ",", &save))
+            if (same_file(p, out) || same_file(p, csv) || same_file(p, manifest))
+                rc = sr_fail(err, "--out %s would overwrite the input %s (the figure's numbers go to %s); "
+                             "choose another name", out, p, csv);
+    }
+    free(csv);
+    free(manifest);
+    free(copy);
+    return rc;
+}
+
+/* Add "key": path and "key_checksum" to the manifest. */
+static void add_input(cJSON *manifest, const char *key, const char *path)
+{
+    char sum[17], name[64];
+    SrError err;
+    cJSON_AddStringToObject(manifest, key, path);
+    if (file_checksum(path, sum, &err) == 0) {
+        snprintf(name, sizeof name, "%s_checksum", key);
+        cJSON_AddStringToObject(manifest, name, sum);
+    }
+}
+
+/* The sentence of the attention figure: --text, or sentence I of a CoNLL
+ * file (words joined by spaces). *source describes it for the caption. */
+static int attention_sentence(const PlotOptions *o, char **text, char *source, size_t cap, SrError *err)
+{
+    if (o->text) {
+        *text = malloc(strlen(o->text) + 1);
+        if (!*text) return sr_fail(err, "out of memory");
+        memcpy(*text, o->text, strlen(o->text) + 1);
+        snprintf(source, cap, "given with --text");
+        return 0;
+    }
+    Dataset ds;
+    if (conll_read(o->data, &ds, err)) return -1;
+    if (o->sentence < 0 || o->sentence >= ds.n_sents) {
+        int n = ds.n_sents;
+        dataset_free(&ds);
+        return sr_fail(err, "%s: sentence %d out of range 0..%d", o->data, o->sentence, n - 1);
+    }
+    const Sentence *s = &ds.sents[o->sentence];
+    size_t len = 1;
+    for (int i = 0; i < s->n_words; i++) len += strlen(s->words[i]) + 1;
+    *text = malloc(len);
+    if (!*text) {
+        dataset_free(&ds);
+        return sr_fail(err, "out of memory");
+    }
+    (*text)[0] = 0;
+    for (int i = 0; i < s->n_words; i++) {
+        if (i) strcat(*text, " ");
+        strcat(*text, s->words[i]);
+    }
+    snprintf(source, cap, "sentence %d of %s (line %d)", o->sentence, o->data, s->line);
+    dataset_free(&ds);
+    return 0;
+}
+
+/* Build the attention figure's data, title and caption. */
+static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, long long *seed, SrError *err)
+{
+    RepeatBos bos;
+    RepeatSep sep;
+    AttentionScale scale;
+    int r = 1, head;
+    if (repeat_parse_bos(o->bos ? o->bos : "per-copy", &bos))
+        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
+    if (repeat_parse_sep(o->sep ? o->sep : "none", &sep))
+        return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+    if (attention_scale_parse(o->scale ? o->scale : "fixed", &scale))
+        return sr_fail(err, "--scale must be fixed, per-head or log, got '%s'", o->scale);
+    if (parse_head(o->head ? o->head : "mean", &head))
+        return sr_fail(err, "--head must be a head number or mean, got '%s'", o->head);
+    if (o->r && parse_one_r(o->r, &r))
+        return sr_fail(err, "--r must be one repetition count >= 0 for attention, got '%s'", o->r);
+    if (!o->model) return sr_fail(err, "attention needs --model FILE");
+    if (!o->text == !o->data) return sr_fail(err, "attention needs either --text \"a sentence\" or --data FILE.conll");
+    char *text, source[400];
+    if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
+    AttentionData *d = &f->attention;
+    int rc = attention_data_from_model(d, o->model, text, r, bos, sep, o->mask, seed, err);
+    if (rc == 0) {
+        int layer = o->layer >= 0 ? o->layer : d->n_layers - 1;
+        rc = attention_select(d, layer, head, err);
+    }
+    if (rc) {
+        free(text);
+        return -1;
+    }
+    d->scale = scale;
+    char heads[48], seed_text[32], sentence[120];
+    if (d->head >= 0) snprintf(heads, sizeof heads, "head %d", d->head);
+    else snprintf(heads, sizeof heads, "mean over %d heads", d->n_heads);
+    if (*seed >= 0) snprintf(seed_text, sizeof seed_text, "%lld", *seed);
+    else snprintf(seed_text, sizeof seed_text, "unknown");
+    snprintf(sentence, sizeof sentence, "%.100s%s", text, strlen(text) > 100 ? "..." : "");
+    char what[96];
+    if (f->overview) {
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of every layer and head, r = %d", r);
+        snprintf(what, sizeof what, "every layer and head (and the mean over heads)");
+    } else {
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of layer %d, %s, r = %d", d->layer, heads, r);
+        snprintf(what, sizeof what, "layer %d, %s", d->layer, heads);
+    }
+    char checksum[17];
+    if (file_checksum(o->model, checksum, err) != 0) snprintf(checksum, sizeof checksum, "?");
+    const char *colour = scale == SCALE_FIXED ? "fixed 0..1" : scale == SCALE_LOG ? "log10, floor 0.001"
+                                                                                  : "each map's own range";
+    snprintf(d->meta.caption, sizeof d->meta.caption,
+             "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s) on "
+             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s; "
+             "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; grey "
+             "cells are masked.",
+             what, o->model, d->n_layers, d->n_heads, checksum, seed_text, sentence, source, r + 1, r,
+             repeat_bos_name(bos), repeat_sep_name(sep), o->mask ? o->mask : "causal", colour);
+    add_input(manifest, "model", o->model);
+    if (o->data) add_input(manifest, "data", o->data);
+    cJSON_AddStringToObject(manifest, "sentence", text);
+    cJSON_AddNumberToObject(manifest, "r", r);
+    cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
+    cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
+    cJSON_AddStringToObject(manifest, "mask", o->mask ? o->mask : "causal");
+    cJSON_AddNumberToObject(manifest, "layer", d->layer);
+    if (d->head >= 0) cJSON_AddNumberToObject(manifest, "head", d->head);
+    else cJSON_AddStringToObject(manifest, "head", "mean");
+    cJSON_AddStringToObject(manifest, "scale", attention_scale_name(scale));
+    cJSON_AddBoolToObject(manifest, "overview", f->overview);
+    free(text);
+    return 0;
+}
+
+/* Build the mask figure: --n, --r (one value), --bos, --sep. */
+static int build_mask(Figure *f, const PlotOptions *o, cJSON *manifest, SrError *err)
+{
+    RepeatBos bos;
+    RepeatSep sep;
+    int r;
+    if (o->n < 1 || !o->r) return sr_fail(err, "mask needs --n N and --r R");
+    if (parse_one_r(o->r, &r))
+        return sr_fail(err, "--r must be one repetition count >= 0 for mask, got '%s'", o->r);
+    if (repeat_parse_bos(o->bos ? o->bos : "none", &bos))
+        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
+    if (repeat_parse_sep(o->sep ? o->sep : "none", &sep))
+        return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+    if (mask_data_build(&f->mask, o->n, r, bos, sep, err)) return -1;
+    cJSON_AddNumberToObject(manifest, "n", o->n);
+    cJSON_AddNumberToObject(manifest, "r", r);
+    cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
+    cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
+    cJSON_AddNumberToObject(manifest, "full_share", share_value(f->mask.full_share));
+    return 0;
+}
+
+/* Build the proportion figure: from --results (seqrep blocks CSV) or by
+ * counting --n and --r LIST here. */
+static int build_proportion(Figure *f, const PlotOptions *o, cJSON *manifest, SrError *err)
+{
+    if (o->results) {
+        if (o->n || o->r || o->bos || o->sep)
+            return sr_fail(err, "proportion takes either --results FILE or --n and --r, not both");
+        if (proportion_data_load(&f->proportion, o->results, err)) return -1;
+        add_input(manifest, "results", o->results);
+        return 0;
+    }
+    RepeatBos bos;
+    RepeatSep sep;
+    if (o->n < 1 || !o->r) return sr_fail(err, "proportion needs --results FILE, or --n N and --r LIST");
+    if (repeat_parse_bos(o->bos ? o->bos : "none", &bos))
+        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
+    if (repeat_parse_sep(o->sep ? o->sep : "none", &sep))
+        return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+    int *values, n_values;
+    if (repeat_parse_r_list(o->r, &values, &n_values, err)) return -1;
+    int rc = proportion_data_count(&f->proportion, o->n, values, n_values, bos, sep, err);
+    free(values);
+    if (rc) return -1;
+    cJSON_AddNumberToObject(manifest, "n", o->n);
+    cJSON_AddStringToObject(manifest, "r", o->r);
+    cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
+    cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
+    return 0;
+}
+
+/* Split a comma list of files into paths (pointing into the malloc'd copy
+ * *storage, which the caller frees); returns the count or -1. */
+static int split_paths(const char *list, char **storage, const char **paths, int max_paths)
+{
+    *storage = malloc(strlen(list) + 1);
+    if (!*storage) return -1;
+    memcpy(*storage, list, strlen(list) + 1);
+    int n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(*storage, ",", &save); p && n < max_paths; p = strtok_r(NULL, ",", &save))
+        paths[n++] = p;
+    return n;
+}
+
+/* Add {"file", "file_checksum"} objects for paths to manifest[key]. */
+static void add_inputs(cJSON *manifest, const char *key, const char *const *paths, int n)
+{
+    cJSON *files = cJSON_AddArrayToObject(manifest, key);
+    for (int i = 0; i < n; i++) {
+        cJSON *one = cJSON_CreateObject();
+        add_input(one, "file", paths[i]);
+        cJSON_AddItemToArray(files, one);
+    }
+}
+
+/* The most result files one option takes. */
+#define PLOT_MAX_FILES 256
+
+/* Build the layers figure from --results FILE[,FILE...] and --baselines. */
+static int build_layers(Figure *f, const PlotOptions *o, cJSON *manifest, SrError *err)
+{
+    if (!o->results) return sr_fail(err, "layers needs --results FILE[,FILE...] (probe CSVs)");
+    const char *paths[PLOT_MAX_FILES], *base[PLOT_MAX_FILES];
+    char *list = NULL, *base_list = NULL;
+    int n = split_paths(o->results, &list, paths, PLOT_MAX_FILES);
+    int n_base = o->baselines ? split_paths(o->baselines, &base_list, base, PLOT_MAX_FILES) : 0;
+    const char *split = o->split ? o->split : "test";
+    int rc;
+    if (n < 0 || n_base < 0) rc = sr_fail(err, "out of memory");
+    else if (n == 0) rc = sr_fail(err, "--results: no file given");
+    else rc = layers_data_load(&f->layers, paths, n, split, base, n_base, err);
+    if (rc == 0) {
+        add_inputs(manifest, "results", paths, n);
+        if (n_base) add_inputs(manifest, "baselines", base, n_base);
+        cJSON_AddStringToObject(manifest, "split", split);
+    }
+    free(list);
+    free(base_list);
+    return rc;
+}
+
+/* Build the exit figure from --results FILE[,FILE...], --cost and --split. */
+static int build_exit(Figure *f, const PlotOptions *o, cJSON *manifest, SrError *err)
+{
+    const char *cost = o->cost ? o->cost : "flops";
+    if (strcmp(cost, "flops") != 0 && strcmp(cost, "seconds") != 0)
+        return sr_fail(err, "--cost must be flops or seconds, got '%s'", cost);
+    if (!o->results) return sr_fail(err, "exit needs --results FILE[,FILE...] (finetune or sweep CSVs)");
+    const char *paths[PLOT_MAX_FILES], *split = o->split ? o->split : "test";
+    char *list = NULL;
+    int n = split_paths(o->results, &list, paths, PLOT_MAX_FILES), rc;
+    if (n < 0) rc = sr_fail(err, "out of memory");
+    else if (n == 0) rc = sr_fail(err, "--results: no file given");
+    else rc = exit_data_load(&f->exit, paths, n, cost, split, err);
+    if (rc == 0) {
+        add_inputs(manifest, "results", paths, n);
+        cJSON_AddStringToObject(manifest, "cost", cost);
+        cJSON_AddStringToObject(manifest, "split", split);
+    }
+    free(list);
+    return rc;
+}
+
+/* Build the flow figure from --results (attnflow CSV) and --head. */
+static int build_flow(Figure *f, const PlotOptions *o, cJSON *manifest, SrError *err)
+{
+    int head;
+    if (!o->results) return sr_fail(err, "flow needs --results FILE (from seqrep attnflow --out)");
+    if (parse_head(o->head ? o->head : "mean", &head))
+        return sr_fail(err, "--head must be a head number or mean, got '%s'", o->head);
+    if (flow_data_load(&f->flow, o->results, head, err)) return -1;
+    add_input(manifest, "results", o->results);
+    if (head >= 0) cJSON_AddNumberToObject(manifest, "head", head);
+    else cJSON_AddStringToObject(manifest, "head", "mean");
+    return 0;
+}
+
+/* Write the figure, its numbers and its manifest. */
+static int write_outputs(Figure *f, const char *out, double w, double h, cJSON *manifest, SrError *err)
+{
+    ExportTarget t;
+    if (export_open(&t, out, w, h, err)) return -1;
+    if (figure_paint(export_context(&t), f, t.width, t.height)) {
+        export_abort(&t);
+        return sr_fail(err, "%s: drawing failed", out);
+    }
+    if (export_close(&t, err)) return -1;
+    char *csv_path = sibling_path(out, ".csv"), *manifest_path = sibling_path(out, ".manifest.json");
+    char *numbers = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&numbers, &len);
+    int rc = 0;
+    if (!csv_path || !manifest_path || !mem) {
+        rc = sr_fail(err, "out of memory");
+    } else {
+        figure_write_numbers(f, mem);
+        fclose(mem);
+        mem = NULL;
+        rc = numbers ? write_file_atomic(csv_path, numbers, err) : sr_fail(err, "out of memory");
+    }
+    if (mem) fclose(mem);
+    if (rc == 0) {
+        cJSON_AddStringToObject(manifest, "result", out);
+        cJSON_AddStringToObject(manifest, "numbers", csv_path);
+        cJSON_AddStringToObject(manifest, "title", figure_meta(f)->title);
+        cJSON_AddStringToObject(manifest, "caption", figure_meta(f)->caption);
+        char *text = cJSON_Print(manifest);
+        rc = text ? write_file_atomic(manifest_path, text, err) : sr_fail(err, "out of memory");
+        free(text);
+    }
+    free(numbers);
+    free(csv_path);
+    free(manifest_path);
+    return rc;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    PlotOptions o = {.layer = -1, .sentence = 0};
+    ArgSpec specs[] = {
+        {"out", ARG_STRING, &o.out, "figure file: .png, .svg or .pdf (numbers go to .csv, provenance to .manifest.json beside it)", 1, 0, 0},
+        {"size", ARG_STRING, &o.size, "WxH in pixels (PNG) or points (SVG, PDF); default per figure", 0, 0, 0},
+        {"theme", ARG_STRING, &o.theme, "light | dark (default light)", 0, 0, 0},
+        {"font", ARG_STRING, &o.font, "font family (default " FIGURE_DEFAULT_FONT ")", 0, 0, 0},
+        {"title", ARG_STRING, &o.title, "replace the title", 0, 0, 0},
+        {"caption", ARG_STRING, &o.caption, "replace the caption", 0, 0, 0},
+        {"n", ARG_INT, &o.n, "mask, proportion: tokens in the sentence", 0, 1, 0},
+        {"r", ARG_STRING, &o.r, "mask, attention: repetitions R; proportion: a list such as 0..8", 0, 0, 0},
+        {"bos", ARG_STRING, &o.bos, "none | once | per-copy (mask, proportion: none; attention: per-copy)", 0, 0, 0},
+        {"sep", ARG_STRING, &o.sep, "none | token (default none)", 0, 0, 0},
+        {"model", ARG_STRING, &o.model, "attention: checkpoint (.safetensors)", 0, 0, 0},
+        {"text", ARG_STRING, &o.text, "attention: the sentence", 0, 0, 0},
+        {"data", ARG_STRING, &o.data, "attention: a CoNLL file to take the sentence from", 0, 0, 0},
+        {"sentence", ARG_INT, &o.sentence, "attention: index of the sentence in --data (default 0)", 0, 0, 0},
+        {"mask", ARG_STRING, &o.mask, "attention: mask plan causal | middle | full | layer list (default causal)", 0, 0, 0},
+        {"layer", ARG_INT, &o.layer, "attention: layer to draw (default the last)", 0, 0, 0},
+        {"head", ARG_STRING, &o.head, "attention, flow: head number or mean (default mean)", 0, 0, 0},
+        {"overview", ARG_FLAG, &o.overview, "attention: the layer x head grid", 0, 0, 0},
+        {"scale", ARG_STRING, &o.scale, "attention: fixed (0..1) | per-head | log (default fixed)", 0, 0, 0},
+        {"results", ARG_STRING, &o.results, "proportion: blocks CSV; layers: probe CSV(s), comma-separated; exit: finetune/sweep CSV(s); flow: attnflow CSV", 0, 0, 0},
+        {"split", ARG_STRING, &o.split, "layers, exit: the split to draw (default test)", 0, 0, 0},
+        {"baselines", ARG_STRING, &o.baselines, "layers: finetune/sweep CSV(s), comma-separated, drawn as horizontal references", 0, 0, 0},
+        {"cost", ARG_STRING, &o.cost, "exit: flops | seconds (default flops)", 0, 0, 0},
+    };
+    /* which figures each option above applies to, in the same order */
+    static const int applies[] = {
+        FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL,
+        FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION),
+        FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | FOR(FIGURE_ATTENTION),
+        FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | FOR(FIGURE_ATTENTION),
+        FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | FOR(FIGURE_ATTENTION),
+        FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
+        FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION) | FOR(FIGURE_FLOW),
+        FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
+        FOR(FIGURE_PROPORTION) | FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT) | FOR(FIGURE_FLOW),
+        FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT), FOR(FIGURE_LAYERS), FOR(FIGURE_EXIT),
+    };
+    int n_specs = (int)(sizeof specs / sizeof specs[0]);
+    const char *positional[1];
+    int n_positional = 0;
+    int rc = args_parse(CMD, "FIGURE --out FILE.{png,svg,pdf} [options]\n\nfigures: mask, proportion, "
+                             "attention, layers, exit, flow",
+                        specs, n_specs, argc, argv, positional, 1, &n_positional);
+    if (rc) return rc == 1 ? 0 : rc;
+    if (n_positional != 1)
+        return args_error(CMD, "which figure? give one of: %s", figure_kind_list());
+    Figure f;
+    memset(&f, 0, sizeof f);
+    if (figure_kind_parse(positional[0], &f.kind))
+        return args_error(CMD, "unknown figure '%s' (figures: %s)", positional[0], figure_kind_list());
+    for (int i = 0; i < n_specs; i++)
+        if (specs[i].set && !(applies[i] & FOR(f.kind)))
+            return args_error(CMD, "--%s does not apply to figure '%s' (see --help)", specs[i].name,
+                              figure_kind_name(f.kind));
+    f.overview = o.overview;
+
+    SrError err;
+    FigureTheme theme = THEME_LIGHT;
+    ExportFormat format;
+    double w = 0, h = 0;
+    if (o.theme && figure_theme_parse(o.theme, &theme))
+        return args_error(CMD, "--theme must be light or dark, got '%s'", o.theme);
+    if (o.size && parse_size(o.size, &w, &h))
+        return args_error(CMD, "--size must be WIDTHxHEIGHT such as 1600x1000, got '%s'", o.size);
+    if (export_format_of(o.out, &format, &err)) return args_error(CMD, "%s", err.msg);
+    const char *font = o.font ? o.font : FIGURE_DEFAULT_FONT;
+    FigureStyle style_size;
+    if (strlen(font) >= sizeof style_size.font)
+        return args_error(CMD, "--font: name too long");
+    if (figure_check_font(font, &err)) return args_error(CMD, "%s", err.msg);
+    const char *inputs[4] = {o.results, o.baselines, o.model, o.data};
+    for (int i = 0; i < 4; i++)
+        if (check_not_input(o.out, inputs[i], &err)) return args_error(CMD, "%s", err.msg);
+
+    long long seed = -1;
+    cJSON *manifest = manifest_begin(argc, argv, 0);
+    cJSON_AddStringToObject(manifest, "figure", figure_kind_name(f.kind));
+    switch (f.kind) {
+    case FIGURE_MASK: rc = build_mask(&f, &o, manifest, &err); break;
+    case FIGURE_PROPORTION: rc = build_proportion(&f, &o, manifest, &err); break;
+    case FIGURE_ATTENTION: rc = build_attention(&f, &o, manifest, &seed, &err); break;
+    case FIGURE_LAYERS: rc = build_layers(&f, &o, manifest, &err); break;
+    case FIGURE_EXIT: rc = build_exit(&f, &o, manifest, &err); break;
+    default: rc = build_flow(&f, &o, manifest, &err); break;
+    }
+    if (rc) {
+        cJSON_Delete(manifest);
+        return args_error(CMD, "%s", err.msg);
+    }
+    if (seed >= 0) cJSON_ReplaceItemInObject(manifest, "seed", cJSON_CreateNumber((double)seed));
+    FigureMeta *meta = figure_meta(&f);
+    meta->style.theme = theme;
+    snprintf(meta->style.font, sizeof meta->style.font, "%s", font);
+    if (o.title) snprintf(meta->title, sizeof meta->title, "%s", o.title);
+    if (o.caption) snprintf(meta->caption, sizeof meta->caption, "%s", o.caption);
+    if (!o.size) figure_default_size(&f, &w, &h);
+    cJSON_AddNumberToObject(manifest, "width", w);
+    cJSON_AddNumberToObject(manifest, "height", h);
+    cJSON_AddStringToObject(manifest, "theme", theme == THEME_DARK ? "dark" : "light");
+    cJSON_AddStringToObject(manifest, "font", font);
+    rc = write_outputs(&f, o.out, w, h, manifest, &err);
+    cJSON_Delete(manifest);
+    figure_free(&f);
+    if (rc) return args_error(CMD, "%s", err.msg);
+    fprintf(stderr, "wrote %s\n", o.out);
+    return 0;
+}

@@ -1,0 +1,70 @@
+/* explorer_frame.c — what a frame of the explorer shows besides the painter's
+ * own drawing: the attention figure's title and caption (the same words as
+ * `seqrep plot attention`), the `b` filter and the hover text. No SDL. */
+#include "explorer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void explorer_describe_attention(AttentionData *d, int overview, const char *model_path,
+                                 const ExplorerInput *in, int sentence, int r, RepeatBos bos,
+                                 RepeatSep sep, const char *mask_plan)
+{
+    char heads[48], seed_text[32], text[120], what[96];
+    const char *full = in->texts[sentence];
+    if (d->head >= 0) snprintf(heads, sizeof heads, "head %d", d->head);
+    else snprintf(heads, sizeof heads, "mean over %d heads", d->n_heads);
+    if (in->seed >= 0) snprintf(seed_text, sizeof seed_text, "%lld", in->seed);
+    else snprintf(seed_text, sizeof seed_text, "unknown");
+    snprintf(text, sizeof text, "%.100s%s", full, strlen(full) > 100 ? "..." : "");
+    if (overview) {
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of every layer and head, r = %d", r);
+        snprintf(what, sizeof what, "every layer and head (and the mean over heads)");
+    } else {
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of layer %d, %s, r = %d", d->layer, heads, r);
+        snprintf(what, sizeof what, "layer %d, %s", d->layer, heads);
+    }
+    const char *colour = d->scale == SCALE_FIXED ? "fixed 0..1"
+                         : d->scale == SCALE_LOG ? "log10, floor 0.001"
+                                                 : "each map's own range";
+    snprintf(d->meta.caption, sizeof d->meta.caption,
+             "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s) on "
+             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s; "
+             "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; grey "
+             "cells are masked.",
+             what, model_path, d->n_layers, d->n_heads, in->checksum, seed_text, text,
+             in->sources[sentence], r + 1, r, repeat_bos_name(bos), repeat_sep_name(sep),
+             mask_plan ? mask_plan : "causal", colour);
+}
+
+void explorer_last_copy_visible(const AttentionData *d, uint8_t *out)
+{
+    size_t T = (size_t)d->T;
+    int last = d->k - 1;
+    for (int l = 0; l < d->n_layers; l++)
+        for (size_t q = 0; q < T; q++)
+            for (size_t k = 0; k < T; k++) {
+                size_t i = ((size_t)l * T + q) * T + k;
+                int keep = d->copy[q] == last && d->copy[k] >= 0 && d->copy[k] < last;
+                out[i] = keep ? d->visible[i] : 0;
+            }
+}
+
+/* "'word' (copy c)" or "'<bos>' (no copy)" for position t, copies counted from 1. */
+static void describe_token(const AttentionData *d, int t, char *out, size_t cap)
+{
+    if (d->copy[t] >= 0) snprintf(out, cap, "%d '%.40s' (copy %d)", t, d->tokens[t], d->copy[t] + 1);
+    else snprintf(out, cap, "%d '%.40s' (no copy)", t, d->tokens[t]);
+}
+
+void explorer_attention_tooltip(const AttentionData *d, int layer, int head, int query, int key,
+                                char *out, size_t cap)
+{
+    char q[80], k[80];
+    describe_token(d, query, q, sizeof q);
+    describe_token(d, key, k, sizeof k);
+    if (!attention_visible(d, layer, query, key))
+        snprintf(out, cap, "query %s\nkey %s\nmasked", q, k);
+    else
+        snprintf(out, cap, "query %s\nkey %s\np = %.4f", q, k, attention_value(d, layer, head, query, key));
+}

@@ -1,0 +1,64 @@
+/* figures.h — any one of the figures, by name: its data, its painter, its
+ * numbers. `seqrep plot` and the interactive window handle figures through
+ * this, so adding a figure means adding one case here.
+ *
+ *   mask        paint_mask.h         the kn x kn causal mask
+ *   proportion  paint_proportion.h   share of full blocks against r
+ *   attention   paint_attention.h    one attention map (or the overview grid)
+ *   layers      paint_layers.h       probe F1 against layer, per r
+ *   exit        paint_exit.h         F1 against relative cost, Pareto front
+ *   flow        paint_flow.h         where last-copy attention goes, per layer */
+#ifndef SEQREP_VIZ_FIGURES_H
+#define SEQREP_VIZ_FIGURES_H
+
+#include <stdio.h>
+
+#include <cairo.h>
+
+#include "paint_attention.h"
+#include "paint_exit.h"
+#include "paint_flow.h"
+#include "paint_layers.h"
+#include "paint_mask.h"
+#include "paint_proportion.h"
+
+typedef enum {
+    FIGURE_MASK = 0, FIGURE_PROPORTION = 1, FIGURE_ATTENTION = 2, FIGURE_LAYERS = 3,
+    FIGURE_EXIT = 4, FIGURE_FLOW = 5, FIGURE_COUNT = 6
+} FigureKind;
+
+/* One figure: the kind says which member holds the data. */
+typedef struct {
+    FigureKind kind;
+    int overview;              /* attention: draw the layer x head grid */
+    MaskData mask;
+    ProportionData proportion;
+    AttentionData attention;
+    LayersData layers;
+    ExitData exit;
+    FlowData flow;
+} Figure;
+
+/* Parse a figure name ("mask", ...); 0 or -1. The name of a kind. */
+int figure_kind_parse(const char *name, FigureKind *out);
+const char *figure_kind_name(FigureKind kind);
+
+/* The names of all figures joined by ", " (for messages). */
+const char *figure_kind_list(void);
+
+/* The meta (style, title, caption) of the figure's data. */
+FigureMeta *figure_meta(Figure *f);
+
+/* Draw f on cr (the painter of its kind). 0 or -1. */
+int figure_paint(cairo_t *cr, const Figure *f, double w, double h);
+
+/* Write the numbers behind f as CSV. */
+void figure_write_numbers(const Figure *f, FILE *out);
+
+/* Default size (pixels / points) of a figure of this kind. */
+void figure_default_size(const Figure *f, double *w, double *h);
+
+/* Release the data of f's kind. */
+void figure_free(Figure *f);
+
+#endif

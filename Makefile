@@ -34,7 +34,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-bench demo test test-unit test-asan test-e2e bench golden clean
+.PHONY: all deps deps-test deps-bench demo test test-unit test-asan test-e2e bench golden figures clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -109,6 +109,11 @@ test-e2e: $(BUILD)/seqrep
 test-asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  test-unit test-e2e
+
+# every figure of docs/gallery.md, from result files seqrep makes (examples/figures.sh)
+figures: deps
+	$(MAKE) all
+	sh examples/figures.sh $(BUILD)
 
 golden:
 	$(call install_missing,$(DEPS_GOLDEN))

@@ -16,9 +16,9 @@ FinetuneConfig finetune_defaults(void)
     c.method = METHOD_CAUSAL;
     c.r = 0;
     c.exit_layer = 0;
-    c.epochs = 5;
-    c.lr = 1e-3f;
-    c.batch = 16;
+    c.epochs = 8;
+    c.lr = 2e-3f;
+    c.batch = 8;
     c.seed = 1;
     c.dropout = 0.1f;
     c.weight_decay = 0.01f;
@@ -63,9 +63,9 @@ int label_head_create(LabelHead *h, int C, int K, int max_words, int max_batch, 
     h->dhidden = malloc(sizeof(float) * (size_t)max_batch * max_T * C);
     h->losses = malloc(sizeof(float) * (size_t)max_words);
     h->targets = malloc(sizeof(int) * (size_t)max_words);
-    if (!h->losses || !h->W || !h->b || !h->gW || !h->gb || !h->m1 || !h->m2 || !h->x || !h->xn || !h->rstd ||
+    if (!h->W || !h->b || !h->gW || !h->gb || !h->m1 || !h->m2 || !h->x || !h->xn || !h->rstd ||
         !h->keep || !h->xd || !h->logits || !h->dxd || !h->dxn || !h->dx || !h->dhidden ||
-        !h->targets) {
+        !h->losses || !h->targets) {
         label_head_free(h);
         return -1;
     }

@@ -40,9 +40,9 @@ typedef struct {
     Method method;
     int r;                    /* repetitions (sr: >= 1; other methods: 0) */
     int exit_layer;           /* read from layer L = 1..N; 0 = N */
-    int epochs;               /* default 5 */
-    float lr;                 /* peak learning rate, model and head (default 1e-3) */
-    int batch;                /* sentences per step (default 16) */
+    int epochs;               /* default 8 */
+    float lr;                 /* peak learning rate, model and head (default 2e-3) */
+    int batch;                /* sentences per step (default 8) */
     unsigned long long seed;  /* head init, sentence order, dropout */
     float dropout;            /* on the head's input (default 0.1) */
     float weight_decay;       /* AdamW decoupled decay of matrices (default 0.01) */
@@ -51,7 +51,7 @@ typedef struct {
     FILE *log;                /* progress lines (epoch, loss, F1, tokens/s); NULL = quiet */
 } FinetuneConfig;
 
-/* The defaults above: causal, r 0, exit N, 5 epochs, lr 1e-3, batch 16, seed 1,
+/* The defaults above: causal, r 0, exit N, 8 epochs, lr 2e-3, batch 8, seed 1,
  * dropout 0.1, weight decay 0.01, paper layout, quiet. */
 FinetuneConfig finetune_defaults(void);
 

@@ -89,6 +89,11 @@ check_csv "probe last-copy CSV" probe1.csv "r,layer,copy,split" 6
 "$seqrep" probe --model lm.st $data --r 1 --copies last --out probe1b.csv --epochs 1 --threads 1 >/dev/null 2>&1
 cmp -s probe1.csv probe1b.csv && ok "probe: same result with 1 and 2 threads" || bad "probe: same result with 1 and 2 threads"
 
+sed '0,/ B-PER$/s/ B-PER$/ B-NEWTYPE/' task/dev.conll >newtype.conll
+"$seqrep" probe --model lm.st --train task/train.conll --dev newtype.conll --test task/test.conll --r 0 --copies last --epochs 1 --out probe_new.csv --threads 2 >/dev/null 2>err.txt
+[ $? = 0 ] && grep -q "newtype.conll: 1 tags not in the training data mapped to O" err.txt \
+    && ok "unknown dev tag: mapped to O with a warning" || bad "unknown dev tag: mapped to O with a warning"
+
 # ---- finetune, every method ----
 header="method,r,exit,seed,split,precision,recall,f1"
 for spec in causal:lm.st sr:lm.st unmask-full:lm.st unmask-middle:lm.st encoder:mlm.st; do

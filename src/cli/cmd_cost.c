@@ -86,13 +86,13 @@ int cmd_cost(int argc, char **argv)
            cfg.d_model, cfg.d_ff, N, n, mask_text, L);
     printf("FLOPs: matrix products only (projections 8C^2+6FC per token and layer, attention 4C per\n"
            "visible query-key pair: T(T+1)/2 causal, T^2 bidirectional); no LM head.\n\n");
-    printf("%4s %4s %6s %14s %14s %9s %10s %12s %12s\n", "r", "k", "T", "MFLOPs(N)", "MFLOPs(L)",
-           "speed-up", "vs r=0,N", "ms(N)", "ms(L)");
+    printf("%4s %4s %6s %14s %14s %9s %12s %12s %12s\n", "r", "k", "T", "MFLOPs(N)", "MFLOPs(L)",
+           "speed-up", "L vs r=0,N", "ms(N)", "ms(L)");
     for (int i = 0; i < n_r; i++) {
         int64_t T64 = repeat_length(n, r_values[i], bos, sep);
         int T = T64 > 0x7fffffff ? 0x7fffffff : (int)T64;
         double full = cost_forward_flops(&cfg, T, N, plan), cut = cost_forward_flops(&cfg, T, L, plan);
-        printf("%4d %4d %6d %14.3f %14.3f %8.2fx %9.2fx", r_values[i], r_values[i] + 1, T,
+        printf("%4d %4d %6d %14.3f %14.3f %8.2fx %11.2fx", r_values[i], r_values[i] + 1, T,
                full / 1e6, cut / 1e6, full / cut, cut / base);
         if (repeats > 0 && T <= cfg.max_seq_len) {
             double t_full = cost_time_forward(&m, T, plan, N, repeats, &err);
@@ -107,7 +107,8 @@ int cmd_cost(int argc, char **argv)
             printf(" %12s %12s\n", "-", "-");
         }
     }
-    if (repeats > 0) printf("\nms: median wall time of one forward (batch 1), %d threads; "
+    printf("\nspeed-up = MFLOPs(N) / MFLOPs(L); L vs r=0,N = MFLOPs(L) / FLOPs of one copy at full depth\n");
+    if (repeats > 0) printf("ms: median wall time of one forward (batch 1), %d threads; "
                             "'-' = longer than max_seq_len %d\n", threads_count(), cfg.max_seq_len);
     rc = 0;
 done:

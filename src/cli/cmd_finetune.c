@@ -79,9 +79,9 @@ int cmd_finetune(int argc, char **argv)
         {"out", ARG_STRING, &out_path, "CSV to write (with NAME.manifest.json beside it)", 1, 0, 0},
         {"r", ARG_INT, &r, "repetitions for --method sr (default 1; other methods use 0)", 0, 0, 0},
         {"exit", ARG_INT, &exit_layer, "read from layer L = 1..N, running only L layers (default N)", 0, 1, 0},
-        {"epochs", ARG_INT, &fc.epochs, "training epochs (default 5)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &fc.lr, "peak learning rate (default 1e-3)", 0, 0, 0},
-        {"batch", ARG_INT, &fc.batch, "sentences per step (default 16)", 0, 1, 0},
+        {"epochs", ARG_INT, &fc.epochs, "training epochs (default 8)", 0, 1, 0},
+        {"lr", ARG_FLOAT, &fc.lr, "peak learning rate (default 2e-3)", 0, 0, 0},
+        {"batch", ARG_INT, &fc.batch, "sentences per step (default 8)", 0, 1, 0},
         {"seed", ARG_INT, &seed, "seed: head init, order, dropout (default 1)", 0, 0, 0},
         {"dropout", ARG_FLOAT, &fc.dropout, "dropout on the head's input (default 0.1)", 0, 0, 0},
         {"weight-decay", ARG_FLOAT, &fc.weight_decay, "AdamW decoupled decay (default 0.01)", 0, 0, 0},
@@ -228,7 +228,9 @@ int cmd_finetune(int argc, char **argv)
         cJSON_AddItemToArray(mask, cJSON_CreateString(plan[l] == MASK_CAUSAL ? "causal" : "bidirectional"));
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(fc.bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(fc.sep));
-    cJSON_AddStringToObject(manifest, "head", "linear on final-RMSNorm(res[exit]) at each word's first piece, last copy; dropout before it");
+    cJSON_AddStringToObject(manifest, "head",
+                            "linear on final-RMSNorm(res[exit]) at each word's first piece, "
+                            "last copy; dropout before it");
     cJSON_AddNumberToObject(manifest, "epochs", fc.epochs);
     cJSON_AddNumberToObject(manifest, "lr", fc.lr);
     cJSON_AddNumberToObject(manifest, "batch", fc.batch);
@@ -248,7 +250,8 @@ int cmd_finetune(int argc, char **argv)
         cJSON_AddNumberToObject(row, "seconds", res.epochs[e].seconds);
         cJSON_AddItemToArray(history, row);
     }
-    cJSON_AddStringToObject(manifest, "flops_note", "analytic forward FLOPs of labelling the split once at this exit (cost.h)");
+    cJSON_AddStringToObject(manifest, "flops_note",
+                            "analytic forward FLOPs of labelling the split once at this exit (cost.h)");
     if (pred_path) cJSON_AddStringToObject(manifest, "predictions", pred_path);
     cJSON_AddStringToObject(manifest, "result", out_path);
     mpath = manifest_path(out_path);

@@ -339,7 +339,8 @@ int cmd_probe(int argc, char **argv)
     cJSON_AddStringToObject(manifest, "mask", mask_text);
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
-    cJSON_AddStringToObject(manifest, "features", "residual stream at the word's first piece, no final norm, standardised");
+    cJSON_AddStringToObject(manifest, "features",
+                            "residual stream at the word's first piece, no final norm, standardised");
     cJSON_AddNumberToObject(manifest, "probe_epochs", epochs);
     cJSON_AddNumberToObject(manifest, "probe_lr", lr);
     cJSON_AddNumberToObject(manifest, "probe_l2", l2);

@@ -36,7 +36,7 @@ static void print_commands(FILE *f)
 {
     fprintf(f, "usage: seqrep COMMAND [options]   (seqrep COMMAND --help for details)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-        fprintf(f, "  %-12s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+        fprintf(f, "  %-15s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
 }
 
 int main(int argc, char **argv)

@@ -18,7 +18,7 @@ failed=0
 # Under AddressSanitizer: fontconfig (beneath cairo's text) never frees its
 # caches; that is not a leak of ours.
 printf 'leak:libfontconfig.so\n' >lsan.supp
-LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$work/lsan.supp"
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$work/lsan.supp:print_suppressions=0"
 export LSAN_OPTIONS
 
 ok()   { passed=$((passed + 1)); echo "ok   $1"; }

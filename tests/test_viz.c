@@ -36,6 +36,13 @@ const char *__lsan_default_suppressions(void)
     return "leak:libfontconfig.so\n";
 }
 
+/* ... and not to print the table of suppressions used. */
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+    return "print_suppressions=0";
+}
+
 static char work_dir[256];
 
 /* A path inside the test's temporary directory. */
@@ -105,20 +112,22 @@ static int teardown(void **state)
     return rc == 0 ? 0 : -1;
 }
 
-/* Synthetic attention for 2 layers x 2 heads over "a b c" repeated twice,
- * bos per copy: row q's probabilities are spread uniformly over its visible
- * keys, except that head 0 of layer 0 puts everything on key 0. */
-static void make_attention(AttentionData *d)
+/* Synthetic attention for 2 layers x 2 heads over n words ("a b c a ...")
+ * repeated r + 1 times, bos per copy: row q's probabilities are spread
+ * uniformly over its visible keys, except that head 0 of layer 0 puts
+ * everything on key 0. */
+static void make_attention_sized(AttentionData *d, int n, int r)
 {
     RepeatLayout lay;
     SrError err;
-    int words[3] = {6, 7, 8};
-    assert_int_equal(repeat_build(words, 3, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err), 0);
+    int words[32];
+    for (int i = 0; i < n; i++) words[i] = 6 + i % 3;
+    assert_int_equal(repeat_build(words, n, r, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err), 0);
     int T = lay.T, L = 2, H = 2;
     float *att = calloc((size_t)L * H * T * T, sizeof *att);
-    const char *tokens[16];
+    const char *tokens[128];
     const char *names[3] = {"a", "b", "c"};
-    for (int t = 0; t < T; t++) tokens[t] = lay.kind[t] == REPEAT_BOS ? "<bos>" : names[lay.word[t]];
+    for (int t = 0; t < T; t++) tokens[t] = lay.kind[t] == REPEAT_BOS ? "<bos>" : names[lay.word[t] % 3];
     for (int l = 0; l < L; l++)
         for (int h = 0; h < H; h++)
             for (int q = 0; q < T; q++)
@@ -129,6 +138,12 @@ static void make_attention(AttentionData *d)
     assert_int_equal(attention_data_init(d, L, H, &lay, tokens, att, plan, &err), 0);
     free(att);
     repeat_free(&lay);
+}
+
+/* The small attention fixture: "a b c" twice. */
+static void make_attention(AttentionData *d)
+{
+    make_attention_sized(d, 3, 1);
 }
 
 /* Build figure `kind` from fixtures into f. */
@@ -261,7 +276,7 @@ static void export_figure(const Figure *f, const char *path, int w, int h)
 static void test_every_figure_exports(void **state)
 {
     (void)state;
-    static const int sizes[2][2] = {{1600, 1000}, {640, 480}};
+    static const int sizes[2][2] = {{1200, 750}, {640, 480}};
     for (int kind = 0; kind < FIGURE_COUNT; kind++)
         for (int overview = 0; overview <= (kind == FIGURE_ATTENTION); overview++) {
             Figure f;
@@ -370,6 +385,36 @@ static void test_mask_png_round_trip(void **state)
     figure_free(&f);
 }
 
+/* No seams between the cells of the attention map at size w x h: along
+ * every visible query row of the first copy block, left of the copy boundary,
+ * every pixel is a viridis colour. */
+static void check_no_seams(const Figure *f, int w, int h)
+{
+    const AttentionData *d = &f->attention;
+    cairo_surface_t *img = render(f, w, h);
+    cairo_t *cr = cairo_create(img);
+    AttentionLayout L;
+    attention_layout(cr, d, w, h, &L);
+    cairo_destroy(cr);
+    double cs = L.cell;
+    for (int q = d->boundary[0]; q < d->T; q++) {
+        double y = L.map.y + (q + 0.5) * cs;
+        for (double x = L.map.x + 2; x < L.map.x + d->boundary[0] * cs - 4; x += 1) {
+            unsigned char got[3], want[3];
+            pixel(img, x, y, got);
+            int found = 0;
+            for (int i = 0; i < VIRIDIS_N && !found; i++) {
+                rgb_to_bytes(colormap_viridis_entry(i), want);
+                found = memcmp(got, want, 3) == 0;
+            }
+            if (!found)
+                fail_msg("%dx%d: pixel (%.0f, %.0f) = %d,%d,%d is no viridis colour", w, h, x, y, got[0],
+                         got[1], got[2]);
+        }
+    }
+    cairo_surface_destroy(img);
+}
+
 static void test_attention_colours(void **state)
 {
     (void)state;
@@ -378,30 +423,41 @@ static void test_attention_colours(void **state)
     AttentionData *d = &f.attention;
     SrError err;
     assert_int_equal(attention_select(d, 0, 0, &err), 0);
-    int w = 1300, h = 1100;
-    cairo_surface_t *img = render(&f, w, h);
-    cairo_t *cr = cairo_create(img);
-    AttentionLayout L;
-    attention_layout(cr, d, w, h, &L);
-    cairo_destroy(cr);
-    double cs = L.cell;
-    /* p = 1 at (query 3, key 0) is viridis' top, p = 0 at (3, 2) its bottom,
-     * (0, 5) is masked */
-    assert_colour(img, L.map.x + 0.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(255));
-    assert_colour(img, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(0));
-    assert_colour(img, L.map.x + 5.5 * cs, L.map.y + 0.5 * cs, figure_masked(&d->meta.style));
-    /* the colour bar's ends are the colour map's ends */
-    double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
-    assert_true(band >= 1.5);
-    assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));
-    assert_colour(img, cx, L.colourbar.y + L.colourbar.h - band / 2, colormap_viridis_entry(0));
-    assert_colour(img, L.masked_swatch.x + L.masked_swatch.w / 2, L.masked_swatch.y + L.masked_swatch.h / 2,
-                  figure_masked(&d->meta.style));
-    int q, k;
-    assert_int_equal(attention_cell_at(&L, d, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, &q, &k), 1);
-    assert_int_equal(q, 3);
-    assert_int_equal(k, 2);
-    cairo_surface_destroy(img);
+    static const int sizes[3][2] = {{1300, 1100}, {1237, 1091}, {901, 777}};
+    for (int si = 0; si < 3; si++) {
+        int w = sizes[si][0], h = sizes[si][1];
+        cairo_surface_t *img = render(&f, w, h);
+        cairo_t *cr = cairo_create(img);
+        AttentionLayout L;
+        attention_layout(cr, d, w, h, &L);
+        cairo_destroy(cr);
+        double cs = L.cell;
+        /* p = 1 at (query 3, key 0) is viridis' top, p = 0 at (3, 2) its bottom,
+         * (0, 5) is masked */
+        assert_colour(img, L.map.x + 0.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(255));
+        assert_colour(img, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(0));
+        assert_colour(img, L.map.x + 5.5 * cs, L.map.y + 0.5 * cs, figure_masked(&d->meta.style));
+        /* the colour bar's ends are the colour map's ends */
+        double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
+        assert_true(band >= 1.5);
+        assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));
+        assert_colour(img, cx, L.colourbar.y + L.colourbar.h - band / 2, colormap_viridis_entry(0));
+        assert_colour(img, L.masked_swatch.x + L.masked_swatch.w / 2, L.masked_swatch.y + L.masked_swatch.h / 2,
+                      figure_masked(&d->meta.style));
+        int q, k;
+        assert_int_equal(attention_cell_at(&L, d, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, &q, &k), 1);
+        assert_int_equal(q, 3);
+        assert_int_equal(k, 2);
+        cairo_surface_destroy(img);
+    }
+
+    /* many tokens, fractional cell sizes */
+    Figure big;
+    memset(&big, 0, sizeof big);
+    big.kind = FIGURE_ATTENTION;
+    make_attention_sized(&big.attention, 17, 2);
+    for (int w = 600; w <= 1400; w += 149) check_no_seams(&big, w, w * 5 / 6);
+    figure_free(&big);
 
     /* the mean over heads of layer 0 at (3, 0): (1 + 1/4) / 2 */
     assert_true(fabs(attention_value(d, 0, -1, 3, 0) - 0.625) < 1e-6);

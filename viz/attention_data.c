@@ -236,20 +236,34 @@ static void write_quoted(FILE *out, const char *text)
     fputc('"', out);
 }
 
-void attention_data_write_csv(const AttentionData *d, FILE *out)
+/* Write the T rows of map (layer, head) in the wide format of
+ * attention_data_write_csv. */
+static void write_map(const AttentionData *d, FILE *out, int layer, int head)
 {
-    fprintf(out, "layer,head,query,key,query_token,key_token,copy_query,copy_key,visible,p\n");
-    for (int q = 0; q < d->T; q++)
+    for (int q = 0; q < d->T; q++) {
+        if (head >= 0) fprintf(out, "%d,%d,%d,", layer, head, q);
+        else fprintf(out, "%d,mean,%d,", layer, q);
+        write_quoted(out, d->tokens[q]);
+        fprintf(out, ",%d", d->copy[q]);
         for (int k = 0; k < d->T; k++) {
-            char head[16];
-            if (d->head >= 0) snprintf(head, sizeof head, "%d", d->head);
-            else snprintf(head, sizeof head, "mean");
-            /* tokens are quoted: a token may itself be a comma or a quote */
-            fprintf(out, "%d,%s,%d,%d,", d->layer, head, q, k);
-            write_quoted(out, d->tokens[q]);
-            fputc(',', out);
-            write_quoted(out, d->tokens[k]);
-            fprintf(out, ",%d,%d,%d,%.6g\n", d->copy[q], d->copy[k], attention_visible(d, d->layer, q, k),
-                    attention_value(d, d->layer, d->head, q, k));
+            if (attention_visible(d, layer, q, k)) fprintf(out, ",%.4g", attention_value(d, layer, head, q, k));
+            else fputc(',', out);
         }
+        fputc('\n', out);
+    }
+}
+
+void attention_data_write_csv(const AttentionData *d, FILE *out, int all_maps)
+{
+    fprintf(out, "layer,head,query,query_token,query_copy");
+    for (int k = 0; k < d->T; k++) fprintf(out, ",k%d", k);
+    fputc('\n', out);
+    if (!all_maps) {
+        write_map(d, out, d->layer, d->head);
+        return;
+    }
+    for (int l = 0; l < d->n_layers; l++) {
+        for (int h = 0; h < d->n_heads; h++) write_map(d, out, l, h);
+        if (d->n_heads > 1) write_map(d, out, l, -1);
+    }
 }

@@ -19,6 +19,7 @@
 #include "export.h"
 #include "figures.h"
 #include "manifest.h"
+#include "tokenizer.h"
 
 static const char *CMD = "plot";
 
@@ -116,7 +117,9 @@ static int check_not_input(const char *out, const char *list, SrError *err)
     return rc;
 }
 
-/* Add "key": path and "key_checksum" to the manifest. */
+/* Add "key": path and "key_checksum" to the manifest, and, when the input
+ * has a manifest of its own beside it (results of seqrep commands do),
+ * that manifest as "key_manifest": the chain back to model, data and seed. */
 static void add_input(cJSON *manifest, const char *key, const char *path)
 {
     char sum[17], name[64];
@@ -126,6 +129,17 @@ static void add_input(cJSON *manifest, const char *key, const char *path)
         snprintf(name, sizeof name, "%s_checksum", key);
         cJSON_AddStringToObject(manifest, name, sum);
     }
+    char *input_manifest = sibling_path(path, ".manifest.json"), *text = NULL;
+    size_t len;
+    if (input_manifest && strcmp(input_manifest, path) != 0 &&
+        text_read_file(input_manifest, &text, &len, &err) == 0) {
+        cJSON *parsed = cJSON_Parse(text);
+        snprintf(name, sizeof name, "%s_manifest", key);
+        if (cJSON_IsObject(parsed)) cJSON_AddItemToObject(manifest, name, parsed);
+        else cJSON_Delete(parsed);
+    }
+    free(text);
+    free(input_manifest);
 }
 
 /* The sentence of the attention figure: --text, or sentence I of a CoNLL
@@ -506,9 +520,13 @@ int cmd_plot(int argc, char **argv)
     }
     if (rc) {
         cJSON_Delete(manifest);
+        figure_free(&f); /* a builder may have filled the data before a later check failed */
         return args_error(CMD, "%s", err.msg);
     }
+    /* the seed: the model's training seed for attention; other figures use
+     * none themselves (the seeds of their inputs are in the input manifests) */
     if (seed >= 0) cJSON_ReplaceItemInObject(manifest, "seed", cJSON_CreateNumber((double)seed));
+    else cJSON_ReplaceItemInObject(manifest, "seed", cJSON_CreateNull());
     FigureMeta *meta = figure_meta(&f);
     meta->style.theme = theme;
     snprintf(meta->style.font, sizeof meta->style.font, "%s", font);

@@ -56,7 +56,7 @@ void figure_write_numbers(const Figure *f, FILE *out)
     switch (f->kind) {
     case FIGURE_MASK: mask_data_write_csv(&f->mask, out); break;
     case FIGURE_PROPORTION: proportion_data_write_csv(&f->proportion, out); break;
-    case FIGURE_ATTENTION: attention_data_write_csv(&f->attention, out); break;
+    case FIGURE_ATTENTION: attention_data_write_csv(&f->attention, out, f->overview); break;
     case FIGURE_LAYERS: layers_data_write_csv(&f->layers, out); break;
     case FIGURE_EXIT: exit_data_write_csv(&f->exit, out); break;
     default: flow_data_write_csv(&f->flow, out); break;

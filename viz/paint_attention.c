@@ -24,13 +24,17 @@ void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head
     double cs = rect.w / T;
     cairo_save(cr);
     if (T <= ATTENTION_RECT_LIMIT) {
+        /* cell edges on whole device units, shared by neighbours: no seams */
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-        for (int q = 0; q < T; q++)
+        for (int q = 0; q < T; q++) {
+            double y0 = round(rect.y + q * cs), y1 = round(rect.y + (q + 1) * cs);
             for (int k = 0; k < T; k++) {
+                double x0 = round(rect.x + k * cs), x1 = round(rect.x + (k + 1) * cs);
                 rgb_set(cr, cell_colour(d, layer, head, q, k, lo, hi));
-                cairo_rectangle(cr, rect.x + k * cs, rect.y + q * cs, cs, cs);
+                cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
                 cairo_fill(cr);
             }
+        }
     } else {
         cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, T, T);
         unsigned char *px = cairo_image_surface_get_data(img);
@@ -97,9 +101,12 @@ void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, 
     cairo_save(cr);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
     for (int i = 0; i < VIRIDIS_N; i++) {
-        double y0 = bar.y + bar.h - (i + 1) * bar.h / VIRIDIS_N;
+        /* band edges on whole device units, shared by neighbours: no seams */
+        double y0 = round(bar.y + bar.h - (i + 1) * bar.h / VIRIDIS_N);
+        double y1 = round(bar.y + bar.h - i * bar.h / VIRIDIS_N);
+        if (y1 <= y0) continue;
         rgb_set(cr, colormap_viridis_entry(i));
-        cairo_rectangle(cr, bar.x, y0, bar.w, bar.h / VIRIDIS_N + (i + 1 < VIRIDIS_N ? 0.6 : 0));
+        cairo_rectangle(cr, bar.x, y0, bar.w, y1 - y0);
         cairo_fill(cr);
     }
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);

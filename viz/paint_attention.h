@@ -84,8 +84,12 @@ void attention_range(const AttentionData *d, int layer, int head, double *lo, do
 /* Position 0..1 on the colour bar of probability p for range lo..hi. */
 double attention_colour_position(const AttentionData *d, double p, double lo, double hi);
 
-/* CSV of the drawn map: query,key,query_token,key_token,copy_query,copy_key,visible,p. */
-void attention_data_write_csv(const AttentionData *d, FILE *out);
+/* CSV of the drawn map(s), one row per query: layer, head ("mean" for the
+ * mean over heads), query, query_token, query_copy (-1 = <bos>/<sep>), then
+ * k0 .. k{T-1}, the probability of each key (empty where masked; key k is
+ * the token of query row k). all_maps: every layer and head and the means
+ * (the overview); otherwise the selected map only. */
+void attention_data_write_csv(const AttentionData *d, FILE *out, int all_maps);
 
 /* Where things go on a w x h figure of paint_attention. */
 typedef struct {

@@ -139,8 +139,11 @@ int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
                 Rgb b = cell_colour(d, row, col);
                 if (a.r == b.r && a.g == b.g && a.b == b.b) continue;
             }
+            /* edges on whole device units, shared by neighbours: no seams */
+            double x0 = round(g->x + start * cs), x1 = round(g->x + col * cs);
+            double y0 = round(g->y + row * cs), y1 = round(g->y + (row + 1) * cs);
             rgb_set(cr, a);
-            cairo_rectangle(cr, g->x + start * cs, g->y + row * cs, (col - start) * cs, cs);
+            cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
             cairo_fill(cr);
             start = col;
         }

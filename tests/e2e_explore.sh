@@ -165,6 +165,17 @@ grep -q -- "--size 700x500" a/cmds.txt && ok "the command follows the resized wi
 replay "text" a
 same_png "the frame after the resize is 700x500" a/explore-0005.png a/explore-0005.png 700x500
 
+# the `b` filter (only last copy -> earlier copies) at r = 2 replays too
+mkdir lc
+if "$seqrep" explore --model m.safetensors --text "$sentence" --size 800x600 --save-dir lc \
+    --script "2b s c q" >lc/cmds.txt 2>err.txt; then
+    ok "scripted run with the b filter"
+else
+    bad "scripted run with the b filter"; cat err.txt
+fi
+grep -q -- "--last-copy-only" lc/cmds.txt && ok "the command carries --last-copy-only" || bad "the command carries --last-copy-only"
+replay "b filter" lc
+
 # a CoNLL file: the second sentence (PgDn), r = 2, head 1
 mkdir b
 if "$seqrep" explore --model m.safetensors --data d.conll --size 800x600 --save-dir b \

@@ -16,6 +16,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "conll.h"
+#include "explorer.h"
 #include "export.h"
 #include "figures.h"
 #include "manifest.h"
@@ -33,7 +34,7 @@ typedef struct {
     int n;
     const char *r, *bos, *sep;
     const char *model, *text, *data, *mask, *head, *scale;
-    int sentence, layer, overview;
+    int sentence, layer, overview, last_copy_only;
     const char *results, *split, *baselines, *cost;
 } PlotOptions;
 
@@ -204,6 +205,17 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     if (rc == 0) {
         int layer = o->layer >= 0 ? o->layer : d->n_layers - 1;
         rc = attention_select(d, layer, head, err);
+    }
+    if (rc == 0 && o->last_copy_only) {
+        /* the explorer's `b` filter, so its saved frame and this figure agree */
+        size_t n = (size_t)d->n_layers * d->T * d->T;
+        uint8_t *kept = malloc(n);
+        if (!kept) rc = sr_fail(err, "out of memory");
+        else {
+            explorer_last_copy_visible(d, kept);
+            memcpy(d->visible, kept, n);
+            free(kept);
+        }
     }
     if (rc) {
         free(text);
@@ -451,6 +463,8 @@ int cmd_plot(int argc, char **argv)
         {"layer", ARG_INT, &o.layer, "attention: layer to draw (default the last)", 0, 0, 0},
         {"head", ARG_STRING, &o.head, "attention, flow: head number or mean (default mean)", 0, 0, 0},
         {"overview", ARG_FLAG, &o.overview, "attention: the layer x head grid", 0, 0, 0},
+        {"last-copy-only", ARG_FLAG, &o.last_copy_only,
+         "attention: only what the last copy sends into earlier copies (explorer key b)", 0, 0, 0},
         {"scale", ARG_STRING, &o.scale, "attention: fixed (0..1) | per-head | log (default fixed)", 0, 0, 0},
         {"results", ARG_STRING, &o.results, "proportion: blocks CSV; layers: probe CSV(s), comma-separated; exit: finetune/sweep CSV(s); flow: attnflow CSV", 0, 0, 0},
         {"split", ARG_STRING, &o.split, "layers, exit: the split to draw (default test)", 0, 0, 0},
@@ -466,10 +480,12 @@ int cmd_plot(int argc, char **argv)
         FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | FOR(FIGURE_ATTENTION),
         FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
         FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION) | FOR(FIGURE_FLOW),
-        FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
+        FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
         FOR(FIGURE_PROPORTION) | FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT) | FOR(FIGURE_FLOW),
         FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT), FOR(FIGURE_LAYERS), FOR(FIGURE_EXIT),
     };
+    _Static_assert(sizeof applies / sizeof applies[0] == sizeof specs / sizeof specs[0],
+                   "one applies[] entry per option");
     int n_specs = (int)(sizeof specs / sizeof specs[0]);
     const char *positional[1];
     int n_positional = 0;

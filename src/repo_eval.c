@@ -464,8 +464,8 @@ int repo_needle_attention(Model *m, RepoMethod method, const RepoTaskSpec *spec,
 static void repeat_stats_of(const RepeatLayout *lay, const double *z, RepoRepeatStats *st)
 {
     int n = lay->n, k = lay->k;
-    double gap = 0.0, shift = 0.0, extent = 0.0, overlap = 0.0;
-    long n_gap = 0, n_shift = 0;
+    double gap = 0.0, shift = 0.0, extent = 0.0, overlap = 0.0, first = 0.0, later = 0.0;
+    long n_gap = 0, n_shift = 0, n_first = 0, n_later = 0;
     double sum = 0.0, sq = 0.0;
     for (int c = 0; c < k; c++) {
         double lo = INFINITY, hi = -INFINITY;
@@ -476,8 +476,11 @@ static void repeat_stats_of(const RepeatLayout *lay, const double *z, RepoRepeat
             if (v < lo) lo = v;
             if (v > hi) hi = v;
             for (int c2 = c + 1; c2 < k; c2++) {
-                gap += fabs(z[lay->copy_start[c2] + i] - v);
+                double d = fabs(z[lay->copy_start[c2] + i] - v);
+                gap += d;
                 n_gap++;
+                if (c == 0) first += d, n_first++;
+                else later += d, n_later++;
             }
             if (c + 1 < k) {
                 shift += z[lay->copy_start[c + 1] + i] - v;
@@ -499,6 +502,8 @@ static void repeat_stats_of(const RepeatLayout *lay, const double *z, RepoRepeat
     }
     double count = (double)n * k, mean = sum / count;
     st->same_word_gap = n_gap ? gap / n_gap : 0.0;
+    st->first_gap = n_first ? first / n_first : 0.0;
+    st->later_gap = n_later ? later / n_later : 0.0;
     st->copy_shift = n_shift ? shift / n_shift : 0.0;
     st->z_spread = sqrt(fmax(0.0, sq / count - mean * mean));
     st->copy_extent = extent / k;

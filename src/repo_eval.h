@@ -167,6 +167,8 @@ int repo_needle_attention(Model *m, RepoMethod method, const RepoTaskSpec *spec,
  * head, from the last forward of m on lay->ids (row 0). */
 typedef struct {
     double same_word_gap;  /* mean |z_a(i) - z_b(i)| over words i and copies a < b */
+    double first_gap;      /* the same over the pairs (first copy, a later copy) */
+    double later_gap;      /* the same over pairs of later copies (0 when k < 3) */
     double z_spread;       /* standard deviation of z over all word tokens */
     double copy_shift;     /* mean over words i and copies c of z_{c+1}(i) - z_c(i) */
     double copy_extent;    /* mean over copies of max - min of z within the copy */

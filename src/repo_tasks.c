@@ -61,8 +61,8 @@ void repo_task_write_words(FILE *out, const int *ids, int n)
 
 RepoTaskSpec repo_task_defaults(RepoTaskKind kind, int length)
 {
-    return (RepoTaskSpec){.kind = kind, .length = length, .depth = -1.0, .n_pairs = 8,
-                          .n_rows = 4, .n_cols = 4, .n_queries = 1};
+    return (RepoTaskSpec){.kind = kind, .length = length, .depth = -1.0, .n_pairs = 4,
+                          .n_rows = 3, .n_cols = 3, .n_queries = 1};
 }
 
 int repo_task_parse(const char *text, RepoTaskKind *out)
@@ -190,18 +190,27 @@ static int filler(Rng *rng)
     return REPO_FILLER0 + (int)rng_below(rng, REPO_N_FILLER);
 }
 
+/* Haystack of the needle task: a filler word, or (one time in four) a
+ * stray value word, so that the needle's value is not the only value in
+ * sight and finding it takes the key. */
+static int hay(Rng *rng)
+{
+    if (rng_below(rng, 4) == 0) return REPO_VALUE0 + (int)rng_below(rng, REPO_N_VALUES);
+    return filler(rng);
+}
+
 /* Write `count` key-value pairs (keys[i], values[i]) into ids[start ..
  * start+len), spread out by filler gaps of random sizes (each filler token
  * goes to one of the count+1 gaps uniformly). */
 static void place_pairs(Rng *rng, int *ids, int start, int len, const int *keys,
-                        const int *values, int count)
+                        const int *values, int count, int haystack)
 {
     int gaps[REPO_N_KEYS + 1] = {0};
     int free_tokens = len - 4 * count;
     for (int f = 0; f < free_tokens; f++) gaps[rng_below(rng, (uint32_t)(count + 1))]++;
     int pos = start;
     for (int i = 0; i <= count; i++) {
-        for (int g = 0; g < gaps[i]; g++) ids[pos++] = filler(rng);
+        for (int g = 0; g < gaps[i]; g++) ids[pos++] = haystack ? hay(rng) : filler(rng);
         if (i == count) break;
         ids[pos++] = REPO_KEY0 + keys[i];
         ids[pos++] = REPO_TOK_EQ;
@@ -215,7 +224,7 @@ static void place_pairs(Rng *rng, int *ids, int start, int len, const int *keys,
  * pairs left and right of it. Fills keys (n, the queried one at *target)
  * and values, and returns the offset s. */
 static int make_pairs(Rng *rng, int *ids, int ctx, int n, double want, int *keys, int *values,
-                      int *target)
+                      int *target, int haystack)
 {
     distinct(rng, REPO_N_KEYS, n, keys);
     for (int i = 0; i < n; i++) values[i] = (int)rng_below(rng, REPO_N_VALUES);
@@ -242,13 +251,13 @@ static int make_pairs(Rng *rng, int *ids, int ctx, int n, double want, int *keys
     for (int i = 0; i < n - 1; i++) n_left += rng_uniform(rng) < p_left;
     if (n_left < lo) n_left = lo;
     if (n_left > hi) n_left = hi;
-    place_pairs(rng, ids, 1, s, keys, values, n_left);
+    place_pairs(rng, ids, 1, s, keys, values, n_left, haystack);
     ids[1 + s] = REPO_KEY0 + keys[n_left];
     ids[2 + s] = REPO_TOK_EQ;
     ids[3 + s] = REPO_VALUE0 + values[n_left];
     ids[4 + s] = REPO_TOK_SEMI;
     place_pairs(rng, ids, 5 + s, ctx - s - 4, keys + n_left + 1, values + n_left + 1,
-                n - 1 - n_left);
+                n - 1 - n_left, haystack);
     *target = n_left;
     return s;
 }
@@ -337,7 +346,8 @@ void repo_task_example(const RepoTaskSpec *s, uint64_t seed, long index, int *id
         }
     } else {
         int n = pairs_of(s), keys[REPO_N_KEYS], values[REPO_N_KEYS], target;
-        int offset = make_pairs(&rng, ids, ctx, n, want, keys, values, &target);
+        int offset = make_pairs(&rng, ids, ctx, n, want, keys, values, &target,
+                                s->kind == REPO_TASK_NEEDLE);
         ex.evidence_start = 1 + offset;
         ex.evidence_len = 4;
         /* the first query asks the placed pair, the others distinct other pairs */

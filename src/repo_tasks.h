@@ -10,7 +10,9 @@
  *           among filler words, then "? k12 =" -> v7
  *               <bos> w3 k12 = v7 ; w9 w1 k40 = v2 ; w5 ... ? k12 =
  *   needle  needle in a haystack: ONE pair "k12 = v7 ;" at a chosen depth in
- *           a haystack of filler words, then "? k12 =" -> v7
+ *           a haystack of filler words and stray values (one token in four
+ *           is a random value, so the answer is not the only value in
+ *           sight), then "? k12 =" -> v7
  *   table   structured lookup in a flattened table: a header "| c0 c1 c2 ;"
  *           and n_rows rows "r5 | v3 v8 v1 ;" (cells in header order), filler
  *           before and after the table, then "? r5 c1 =" -> v8
@@ -89,7 +91,7 @@ typedef struct {
     int n_queries;   /* queries at the end (kv: <= n_pairs; needle: 1) */
 } RepoTaskSpec;
 
-/* A spec with the defaults: 8 pairs, 4 rows x 4 columns, 1 query, random depth. */
+/* A spec with the defaults: 4 pairs, 3 rows x 3 columns, 1 query, random depth. */
 RepoTaskSpec repo_task_defaults(RepoTaskKind kind, int length);
 
 /* Parse "kv" | "needle" | "table"; 0 or -1. */

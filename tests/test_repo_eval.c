@@ -221,6 +221,8 @@ static void test_repeat_stats_of_integer_positions(void **state)
     RepoRepeatStats st;
     repo_repeat_stats_index(&lay, &st); /* positions 0..8, copies 3 apart */
     assert_true(fabs(st.same_word_gap - 4.0) < 1e-12); /* (3 + 6 + 3) / 3 */
+    assert_true(fabs(st.first_gap - 4.5) < 1e-12);     /* (3 + 6) / 2 */
+    assert_true(fabs(st.later_gap - 3.0) < 1e-12);
     assert_true(fabs(st.copy_shift - 3.0) < 1e-12);
     assert_true(fabs(st.copy_extent - 2.0) < 1e-12);
     assert_true(fabs(st.overlap) < 1e-12);
@@ -350,8 +352,8 @@ static void test_repo_of_a_checkpoint_without_repo_weights(void **state)
     Tokenizer tok;
     SrError err;
     assert_int_equal(repo_task_tokenizer(&tok, &err), 0);
-    char path[64];
-    snprintf(path, sizeof path, "repo_eval_test_%d.safetensors", (int)getpid());
+    char path[96];
+    snprintf(path, sizeof path, "/tmp/repo_eval_test_%d.safetensors", (int)getpid());
     assert_int_equal(checkpoint_save(path, &m, (const char *const *)tok.words, tok.n_words,
                                      "{\"positions\":\"rope\"}", &err), 0);
     Model loaded;
@@ -391,10 +393,11 @@ static void test_accuracy_csv(void **state)
 }
 
 
-/* Write text to a new file in the test directory; its name into path. */
+/* Write text to a new file in /tmp (not the source tree, should a test fail
+ * before removing it); its name into path. */
 static void write_temp(char *path, size_t cap, const char *stem, const char *text)
 {
-    snprintf(path, cap, "%s_%d.csv", stem, (int)getpid());
+    snprintf(path, cap, "/tmp/%s_%d.csv", stem, (int)getpid());
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(text, f);
@@ -425,7 +428,7 @@ static void test_z_figure_clips_beyond_the_iqr_fences(void **state)
     repo_quartiles(v, 8, &q1, &q3);
     assert_true(fabs(q1 - 2.75) < 1e-12 && fabs(q3 - 6.25) < 1e-12);
     /* layer 3 head 1: nine tokens near 0..8 and one far outlier; other rows are noise */
-    char path[64], text[2048] = "layer,head,index,token,copy,word,z\n2,0,0,<bos>,-1,-1,99\n";
+    char path[96], text[2048] = "layer,head,index,token,copy,word,z\n2,0,0,<bos>,-1,-1,99\n";
     size_t len = strlen(text);
     for (int t = 0; t < 10; t++)
         len += (size_t)snprintf(text + len, sizeof text - len, "3,1,%d,\"w,%d\",%d,%d,%g\n", t, t,
@@ -460,7 +463,7 @@ static void test_z_figure_clips_beyond_the_iqr_fences(void **state)
 static void test_range_and_needle_figures_read_their_csv(void **state)
 {
     (void)state;
-    char path[64];
+    char path[96];
     write_temp(path, sizeof path, "repo_range",
                "task,method,layer,length,z_range_mean,z_range_max,index_range\n"
                "kv,repo,3,64,2.5,4,63\nkv,repo,2,64,1.5,2,63\nkv,repo,2,128,1.75,3,127\n");
@@ -490,6 +493,20 @@ static void test_range_and_needle_figures_read_their_csv(void **state)
     assert_true(fabs(nd.needle[2] - 0.2) < 1e-12 && fabs(nd.near[2] - 0.0125) < 1e-12);
     assert_int_equal(paint_on_image(paint_needle, &nd), 0);
     repo_needle_data_free(&nd);
+    /* empty data draws a notice instead of failing */
+    RepoZData ez;
+    memset(&ez, 0, sizeof ez);
+    ez.meta = figure_meta_default();
+    assert_int_equal(paint_on_image(paint_z, &ez), 0);
+    assert_int_equal(paint_on_image(paint_rep, &ez), 0);
+    RepoRangeData er;
+    memset(&er, 0, sizeof er);
+    er.meta = figure_meta_default();
+    assert_int_equal(paint_on_image(paint_range, &er), 0);
+    RepoNeedleData en;
+    memset(&en, 0, sizeof en);
+    en.meta = figure_meta_default();
+    assert_int_equal(paint_on_image(paint_needle, &en), 0);
     assert_int_equal(repo_needle_data_load(&nd, path, 32, &err), -1); /* layer 0 lacks length 32 */
     assert_non_null(strstr(err.msg, "1 of the 2 (method, layer) pairs at length 32 are missing"));
     assert_int_equal(repo_needle_data_load(&nd, path, 16, &err), -1);

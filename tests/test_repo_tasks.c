@@ -80,6 +80,9 @@ static void check_example(const RepoTaskSpec *s, const int *ids, const int *targ
         assert_int_equal(count_id(ids, 1, ctx_end, key), 1); /* the key is unique in the context */
         int n_pairs = count_id(ids, 1, ctx_end, REPO_TOK_EQ);
         assert_int_equal(n_pairs, s->kind == REPO_TASK_NEEDLE ? 1 : s->n_pairs);
+        int n_values = 0;
+        for (int t = 1; t < ctx_end; t++) n_values += ids[t] >= REPO_VALUE0 && ids[t] < REPO_ROW0;
+        if (s->kind == REPO_TASK_KV) assert_int_equal(n_values, s->n_pairs); /* filler is w* only */
     }
     int room = ex->context_len - ex->evidence_len;
     double depth = room > 0 ? (double)(ex->evidence_start - 1) / room : 0.0;
@@ -140,6 +143,11 @@ static void test_needle_sits_exactly_at_the_depth(void **state)
             assert_int_equal(ex.evidence_start - 1, (int)lround(depths[d] * (ctx - 4)));
             assert_true(fabs(ex.depth - depths[d]) <= 0.5 / (ctx - 4) + 1e-12);
             check_example(&s, ids, targets, &ex);
+            /* stray values in the haystack (one token in four): the answer is not the only one */
+            int stray = 0;
+            for (int t = 1; t < 1 + ctx; t++)
+                stray += ids[t] >= REPO_VALUE0 && ids[t] < REPO_ROW0 && t != ex.evidence_start + 2;
+            assert_true(stray > 10 && stray < 50);
         }
     }
     /* depth 0: the needle right after <bos>; depth 1: right before the query */
@@ -216,6 +224,7 @@ static void test_bad_specs_fail_clearly(void **state)
 {
     (void)state;
     RepoTaskSpec s = repo_task_defaults(REPO_TASK_KV, 20);
+    s.n_pairs = 8;
     expect_bad(&s, "kv length 20 is too short for 8 pairs and 1 query: at least 36 tokens");
     s.length = 36;
     SrError err;
@@ -238,6 +247,7 @@ static void test_bad_specs_fail_clearly(void **state)
     n.length = 7;
     expect_bad(&n, "needle length 7 is too short for 1 pair and 1 query: at least 8 tokens");
     RepoTaskSpec t = repo_task_defaults(REPO_TASK_TABLE, 100);
+    t.n_cols = 4;
     t.n_rows = REPO_N_ROWS + 1;
     expect_bad(&t, "table rows 33 is outside 1..32");
     t.n_rows = 4;

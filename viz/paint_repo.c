@@ -60,6 +60,14 @@ static void pad_range(double *lo, double *hi)
     *hi += 0.06 * span;
 }
 
+/* Draw a one-line notice in the middle of the content area (empty data). */
+static void notice(cairo_t *cr, const FigureStyle *s, double u, const FigureRect *c, const char *text)
+{
+    rgb_set(cr, figure_foreground(s));
+    figure_font(cr, s, figure_font_size(TEXT_LABEL, u), 0);
+    figure_text(cr, text, c->x + c->w / 2, c->y + c->h / 2, 0.5, 0.5);
+}
+
 /* ---- z per token ------------------------------------------------------------------ */
 
 void repo_z_data_free(RepoZData *d)
@@ -213,6 +221,10 @@ int paint_repo_z(cairo_t *cr, const RepoZData *d, double w, double h)
     FigureRect content;
     figure_frame(cr, &d->meta, w, h, &content);
     Rgb bg = figure_background(s), muted = figure_muted(s);
+    if (d->n < 1) {
+        notice(cr, s, u, &content, "no positions to draw");
+        return figure_finish(cr);
+    }
 
     LegendEntry e[REPO_FIGURE_MAX_METHODS + 4];
     char labels[REPO_FIGURE_MAX_METHODS + 4][32];
@@ -273,11 +285,8 @@ int paint_repo_repeat(cairo_t *cr, const RepoZData *d, double w, double h)
     FigureRect content;
     figure_frame(cr, &d->meta, w, h, &content);
     Rgb bg = figure_background(s);
-    if (d->n_copies < 2) {
-        rgb_set(cr, figure_foreground(s));
-        figure_font(cr, s, figure_font_size(TEXT_LABEL, u), 0);
-        figure_text(cr, "the input was not repeated (run repo-positions with --r 1 or more)",
-                    content.x + content.w / 2, content.y + content.h / 2, 0.5, 0.5);
+    if (d->n_copies < 2 || d->n < 1) {
+        notice(cr, s, u, &content, "the input was not repeated (run repo-positions with --r 1 or more)");
         return figure_finish(cr);
     }
     LegendEntry e[REPO_FIGURE_MAX_METHODS + 1];
@@ -447,6 +456,10 @@ int paint_repo_range(cairo_t *cr, const RepoRangeData *d, double w, double h)
     FigureRect content;
     figure_frame(cr, &d->meta, w, h, &content);
     Rgb bg = figure_background(s), fg = figure_foreground(s);
+    if (d->n_layers < 1 || d->n_lengths < 1) {
+        notice(cr, s, u, &content, "no ranges to draw");
+        return figure_finish(cr);
+    }
 
     double lo = 0.0, hi = 0.0, lo2 = 0.0, hi2 = 0.0;
     size_t cells = (size_t)d->n_layers * d->n_lengths;
@@ -642,6 +655,10 @@ int paint_repo_needle(cairo_t *cr, const RepoNeedleData *d, double w, double h)
     FigureRect content;
     figure_frame(cr, &d->meta, w, h, &content);
     Rgb bg = figure_background(s), fg = figure_foreground(s);
+    if (d->n_methods < 1 || d->n_layers < 1) {
+        notice(cr, s, u, &content, "no attention to draw");
+        return figure_finish(cr);
+    }
 
     LegendEntry e[REPO_FIGURE_MAX_METHODS + 2];
     int n_e = 0;

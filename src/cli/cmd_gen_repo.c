@@ -18,7 +18,7 @@ static const char *CMD = "gen-repo";
 int cmd_gen_repo(int argc, char **argv)
 {
     const char *task = NULL, *out = NULL, *answers = NULL;
-    int length = 64, n = 1000, queries = 1, pairs = 8, rows = 4, cols = 4, seed = 1;
+    int length = 64, n = 1000, queries = 1, pairs = 4, rows = 3, cols = 3, seed = 1;
     float depth = -1.0f;
     ArgSpec specs[] = {
         {"task", ARG_STRING, &task, "kv, needle or table", 1, 0, 0},
@@ -27,9 +27,9 @@ int cmd_gen_repo(int argc, char **argv)
         {"n", ARG_INT, &n, "number of examples (default 1000)", 0, 1, 0},
         {"depth", ARG_FLOAT, &depth, "evidence depth in 0..1, negative = random (default random)", 0, 0, 0},
         {"queries", ARG_INT, &queries, "queries per example (default 1)", 0, 1, 0},
-        {"pairs", ARG_INT, &pairs, "kv: key-value pairs (default 8)", 0, 1, 0},
-        {"rows", ARG_INT, &rows, "table: rows (default 4)", 0, 1, 0},
-        {"cols", ARG_INT, &cols, "table: columns (default 4)", 0, 1, 0},
+        {"pairs", ARG_INT, &pairs, "kv: key-value pairs (default 4)", 0, 1, 0},
+        {"rows", ARG_INT, &rows, "table: rows (default 3)", 0, 1, 0},
+        {"cols", ARG_INT, &cols, "table: columns (default 3)", 0, 1, 0},
         {"seed", ARG_INT, &seed, "random seed (default 1)", 0, 0, 0},
         {"answers", ARG_STRING, &answers, "CSV of answer and evidence positions", 0, 0, 0},
     };

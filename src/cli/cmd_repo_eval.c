@@ -139,24 +139,24 @@ static const char *CMD = "repo-eval";
 /* Parse and check options; 0, 1 (help shown) or 2 (error printed). */
 static int parse_options(int argc, char **argv, EvalOptions *o)
 {
-    *o = (EvalOptions){.methods = "rope,nope,const,hybrid,repo", .lengths = "64,128,256",
-                       .depths = "0,0.25,0.5,0.75,1", .train_length = 64, .examples = 100,
-                       .steps = 1000, .batch = 16, .warmup = -1, .layers = 4, .d_model = 64,
-                       .heads = 4, .d_ff = 176, .repo_from = -1, .pairs = 8, .rows = 4, .cols = 4,
-                       .queries = -1, .eval_batch = 8, .figure_examples = 32, .seed = 1,
-                       .lr = 3e-3f, .min_lr = -1.0f, .weight_decay = 0.1f, .clip = 1.0f};
+    *o = (EvalOptions){.methods = "rope,nope,const,hybrid,repo", .depths = "0,0.25,0.5,0.75,1",
+                       .train_length = -1, .examples = 50, .steps = 2000, .batch = 16,
+                       .warmup = -1, .layers = 4, .d_model = 64, .heads = 4, .d_ff = 176,
+                       .repo_from = -1, .pairs = 4, .rows = 3, .cols = 3, .queries = -1,
+                       .eval_batch = 8, .figure_examples = 32, .seed = 1, .lr = 1e-2f,
+                       .min_lr = -1.0f, .weight_decay = 0.1f, .clip = 1.0f};
     ArgSpec specs[] = {
         {"task", ARG_STRING, &o->task, "kv, needle or table", 1, 0, 0},
         {"out", ARG_STRING, &o->out, "accuracy CSV to write", 1, 0, 0},
         {"methods", ARG_STRING, &o->methods, "methods to train (default rope,nope,const,hybrid,repo)", 0, 0, 0},
         {"models", ARG_STRING, &o->models, "evaluate checkpoints instead: METHOD=CKPT,...", 0, 0, 0},
-        {"train-length", ARG_INT, &o->train_length, "training sequence length (default 64)", 0, 2, 0},
-        {"lengths", ARG_STRING, &o->lengths, "evaluation lengths (default 64,128,256)", 0, 0, 0},
+        {"train-length", ARG_INT, &o->train_length, "training sequence length (default 32; table 48)", 0, 2, 0},
+        {"lengths", ARG_STRING, &o->lengths, "evaluation lengths (default 1, 2, 4 x train length)", 0, 0, 0},
         {"depths", ARG_STRING, &o->depths, "evidence depths in 0..1 (default 0,0.25,0.5,0.75,1)", 0, 0, 0},
-        {"examples", ARG_INT, &o->examples, "examples per length and depth (default 100)", 0, 1, 0},
-        {"steps", ARG_INT, &o->steps, "training steps per method (default 1000)", 0, 1, 0},
+        {"examples", ARG_INT, &o->examples, "examples per length and depth (default 50)", 0, 1, 0},
+        {"steps", ARG_INT, &o->steps, "training steps per method (default 2000)", 0, 1, 0},
         {"batch", ARG_INT, &o->batch, "training batch (default 16)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &o->lr, "peak learning rate (default 3e-3)", 0, 0, 0},
+        {"lr", ARG_FLOAT, &o->lr, "peak learning rate (default 1e-2)", 0, 0, 0},
         {"min-lr", ARG_FLOAT, &o->min_lr, "final learning rate (default lr/10)", 0, 0, 0},
         {"warmup", ARG_INT, &o->warmup, "warm-up steps (default steps/20)", 0, 0, 0},
         {"weight-decay", ARG_FLOAT, &o->weight_decay, "AdamW decay (default 0.1)", 0, 0, 0},
@@ -166,9 +166,9 @@ static int parse_options(int argc, char **argv, EvalOptions *o)
         {"heads", ARG_INT, &o->heads, "attention heads (default 4)", 0, 1, 0},
         {"d-ff", ARG_INT, &o->d_ff, "SwiGLU width (default 176)", 0, 1, 0},
         {"repo-from", ARG_INT, &o->repo_from, "first RePo layer (default ceil(layers/3))", 0, -1000000, 0},
-        {"pairs", ARG_INT, &o->pairs, "kv: key-value pairs (default 8)", 0, 1, 0},
-        {"rows", ARG_INT, &o->rows, "table: rows (default 4)", 0, 1, 0},
-        {"cols", ARG_INT, &o->cols, "table: columns (default 4)", 0, 1, 0},
+        {"pairs", ARG_INT, &o->pairs, "kv: key-value pairs (default 4)", 0, 1, 0},
+        {"rows", ARG_INT, &o->rows, "table: rows (default 3)", 0, 1, 0},
+        {"cols", ARG_INT, &o->cols, "table: columns (default 3)", 0, 1, 0},
         {"queries", ARG_INT, &o->queries, "queries per training example (default kv/table 4, needle 1)", 0, 1, 0},
         {"eval-batch", ARG_INT, &o->eval_batch, "evaluation batch (default 8)", 0, 1, 0},
         {"figure-examples", ARG_INT, &o->figure_examples, "examples per figure measurement (default 32)", 0, 1, 0},
@@ -328,6 +328,12 @@ int cmd_repo_eval(int argc, char **argv)
     RepoTaskKind kind;
     if (repo_task_parse(o.task, &kind))
         return args_error(CMD, "--task must be kv, needle or table, got '%s'", o.task);
+    /* task-dependent defaults: a table needs room for its header and rows */
+    if (o.train_length < 0) o.train_length = kind == REPO_TASK_TABLE ? 48 : 32;
+    char default_lengths[64];
+    snprintf(default_lengths, sizeof default_lengths, "%d,%d,%d", o.train_length,
+             2 * o.train_length, 4 * o.train_length);
+    if (!o.lengths) o.lengths = default_lengths;
     int lengths[MAX_LIST], n_lengths, n_depths;
     double depths[MAX_LIST];
     if (parse_int_list(CMD, "lengths", o.lengths, lengths, &n_lengths) ||
@@ -637,19 +643,23 @@ int cmd_repo_positions(int argc, char **argv)
             rc = 2;
             goto done;
         }
-        fprintf(sf, "source,layer,head,same_word_gap,z_spread,gap_over_spread,copy_shift,"
-                "copy_extent,overlap\n");
+        fprintf(sf, "source,layer,head,same_word_gap,first_gap,later_gap,z_spread,gap_over_spread,"
+                "copy_shift,copy_extent,overlap\n");
         RepoRepeatStats st;
-        repo_repeat_stats_index(&lay, &st);
-        fprintf(sf, "index,-1,-1,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", st.same_word_gap, st.z_spread,
-                st.z_spread > 0 ? st.same_word_gap / st.z_spread : 0.0, st.copy_shift,
-                st.copy_extent, st.overlap);
-        for (int l = m.cfg.repo_from; l < m.cfg.n_layers; l++)
+        for (int l = m.cfg.repo_from - 1; l < m.cfg.n_layers; l++)
             for (int h = 0; h < m.cfg.n_heads; h++) {
-                repo_repeat_stats(&m, l, h, &lay, &st);
-                fprintf(sf, "repo,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", l, h, st.same_word_gap,
-                        st.z_spread, st.z_spread > 0 ? st.same_word_gap / st.z_spread : 0.0,
-                        st.copy_shift, st.copy_extent, st.overlap);
+                if (l < m.cfg.repo_from) { /* first the token index, as RoPE uses it */
+                    if (h > 0) break;
+                    repo_repeat_stats_index(&lay, &st);
+                    fprintf(sf, "index,-1,-1,");
+                } else {
+                    repo_repeat_stats(&m, l, h, &lay, &st);
+                    fprintf(sf, "repo,%d,%d,", l, h);
+                }
+                fprintf(sf, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", st.same_word_gap,
+                        st.first_gap, st.later_gap, st.z_spread,
+                        st.z_spread > 0 ? st.same_word_gap / st.z_spread : 0.0, st.copy_shift,
+                        st.copy_extent, st.overlap);
             }
         rc = flush_stream(sf, &sum_text, summary, &err) ? 2 : 0;
         sf = NULL;

@@ -16,14 +16,14 @@
  * row of the block; the other rows compute a few masked scores, which the
  * softmax ignores and whose probabilities are zero. With causal masks the
  * blocks skip most of the masked half (block 32, T 128: 62% of the full
- * T x T work instead of 50%), and sgemm does the rest many times faster than
- * scalar loops. */
+ * T x T work instead of 50%), and sgemm does the rest fast enough that the
+ * op is about 3x faster than the former pair-by-pair loops
+ * (docs/performance.md). */
 #include "ops.h"
 
 #include <cblas.h>
 #include <math.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "simd_math.h"
 

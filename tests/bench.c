@@ -27,6 +27,7 @@
  * Run from the repository root (it calls /usr/bin/python3 tests/reference/bench_torch.py). */
 #include <cJSON.h>
 #include <immintrin.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,16 +100,17 @@ __attribute__((target("avx2,fma"))) static float fma_chains(long iters, float st
 }
 
 /* Peak single-precision FMA throughput of `threads` threads in GFLOP/s: the
- * best of 5 trials of every thread running fma_chains at once. Returns 0 if
- * the CPU lacks AVX2/FMA. */
+ * best of 10 short trials (about 50 ms each) of every thread running
+ * fma_chains at once; short trials and the best of many keep other work on
+ * the machine from lowering it. Returns 0 if the CPU lacks AVX2/FMA. */
 static double measure_fma_peak(int threads)
 {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 0.0;
-    const long iters = 40L * 1000 * 1000;
+    const long iters = 20L * 1000 * 1000;
     double best = 0.0;
     volatile float sink = 0.0f;
-    for (int trial = 0; trial < 5; trial++) {
+    for (int trial = 0; trial < 10; trial++) {
         double start = now_seconds();
         float total = 0.0f;
 #pragma omp parallel num_threads(threads) reduction(+ : total)
@@ -175,23 +177,30 @@ static int bench_seqrep(const BenchConfig *bc, int reps, SeqrepResult *res)
     AdamWConfig opt = adamw_defaults();
 
     /* forward only */
+    int failed = 0;
     for (int r = 0; r < BENCH_WARMUP + reps; r++) {
         double start = now_seconds();
-        model_forward(&m, &in, &err);
+        failed |= model_forward(&m, &in, &err);
         model_lm_loss(&m, targets, -1);
         if (r >= BENCH_WARMUP) times[r - BENCH_WARMUP] = now_seconds() - start;
     }
     res->fwd_tok_s = N / median(times, reps);
 
     /* full training step */
+    float loss = 0.0f;
     for (int r = 0; r < BENCH_WARMUP + reps; r++) {
         double start = now_seconds();
-        model_forward(&m, &in, &err);
-        model_lm_loss(&m, targets, -1);
+        failed |= model_forward(&m, &in, &err);
+        loss = model_lm_loss(&m, targets, -1);
         model_zero_grad(&m);
         model_backward(&m, targets, -1);
         adamw_step(&m, &opt, 1e-3f, r + 1);
         if (r >= BENCH_WARMUP) times[r - BENCH_WARMUP] = now_seconds() - start;
+    }
+    if (failed || !isfinite(loss)) {
+        fprintf(stderr, "bench: %s: %s\n", bc->name, failed ? err.msg : "the loss is not finite");
+        free(ids), free(targets), free(times), model_free(&m);
+        return -1;
     }
     double step_seconds = median(times, reps);
     res->train_tok_s = N / step_seconds;

@@ -12,10 +12,11 @@ PyTorch gets its best footing: it is timed under the thread settings
 torch.set_num_threads(T) x OPENBLAS_NUM_THREADS=B for (T, B) in (1, 1), (1, 2),
 (2, 1) (each in a fresh process, because OpenBLAS reads its thread count when
 it loads) and the fastest train step is reported. (2, 2) puts four busy
-threads on two cores and was 24x slower than the best on the tiny config
-(docs/performance.md); --all-settings times it too. Debian's torch is built with BLAS_INFO=generic, so its
-matrix products go through libblas.so.3, which on this machine is OpenBLAS
-(libopenblas0-pthread).
+threads on two cores and was by far the slowest whenever we measured it
+(docs/performance.md); --all-settings times it too. Debian's torch is built
+with BLAS_INFO=generic, so its matrix products go through libblas.so.3, which
+on this machine is OpenBLAS (libopenblas0-pthread); the JSON names the BLAS
+library the process actually mapped.
 
 Usage:
   /usr/bin/python3 tests/reference/bench_torch.py --config tiny|small|base [--reps N]

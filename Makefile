@@ -34,7 +34,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-bench demo test test-unit test-asan test-e2e bench golden figures reproduce clean
+.PHONY: all deps deps-test deps-bench demo test test-unit test-asan test-e2e bench golden figures repo-figures reproduce clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -114,6 +114,11 @@ test-asan:
 figures: deps
 	$(MAKE) all
 	sh examples/figures.sh $(BUILD)
+
+# the RePo experiments and figures of docs/repo.md (examples/repo_figures.sh)
+repo-figures: deps
+	$(MAKE) all
+	sh examples/repo_figures.sh $(BUILD)
 
 # the full experiment grid of docs/results.md (long: see that page);
 # NLU++ from ../shared/data/nlupp, or NLUPP=/path/to/nlupp

@@ -220,6 +220,31 @@ else
 fi
 replay "results" r
 
+# a RePo model: z per token (z), another head, z per copy (z again), and the
+# RePo result plots (g, n) from repo-eval-shaped CSVs
+if "$seqrep" train-lm --corpus corpus.txt --out repo.safetensors --positions repo --layers 2 --d-model 32 \
+    --heads 2 --d-ff 64 --seq-len 64 --batch 4 --steps 10 --threads 2 --quiet 2>err.txt; then
+    ok "train a tiny RePo model"
+else
+    bad "train a tiny RePo model"; cat err.txt
+fi
+printf 'task,method,layer,length,z_range_mean,z_range_max,index_range\nkv,repo,1,16,2,3,15\nkv,repo,1,32,2.5,4,31\n' >range.csv
+printf 'task,method,layer,length,needle_mass,needle_max,near_mass\n' >bad-needle.csv
+printf 'task,method,layer,length,needle_mass,near_mass,needle_tokens,near_tokens\nneedle,rope,0,32,0.2,0.1,2,4\nneedle,rope,1,32,0.3,0.1,2,4\nneedle,repo,0,32,0.25,0.05,2,4\nneedle,repo,1,32,0.5,0.02,2,4\n' >needle.csv
+mkdir z
+if "$seqrep" explore --model repo.safetensors --data d.conll --sentence 1 --repo-range range.csv --repo-needle needle.csv \
+    --size 800x600 --save-dir z --script "z s c <down> s c 2z s c g s c n s c q" >z/cmds.txt 2>err.txt; then
+    ok "scripted run over a RePo model"
+else
+    bad "scripted run over a RePo model"; cat err.txt
+fi
+grep -q -- "^seqrep plot repo-repeat .* --sentence 1 --r 2 .* --layer 1 --head 1 " z/cmds.txt && ok "the z command names sentence, r, layer, head" \
+    || bad "the z command names sentence, r, layer, head: $(cat z/cmds.txt)"
+replay "repo" z
+expect_error "z view of a RoPE model" "no RePo weights" "$seqrep" explore --model m.safetensors --text the --view repo-z --script q
+expect_error "repo-repeat view at r = 0" "needs --r 1" "$seqrep" explore --model repo.safetensors --text the --view repo-repeat --r 0 --script q
+expect_error "bad needle CSV" "bad-needle.csv" "$seqrep" explore --model repo.safetensors --text the --repo-needle bad-needle.csv --script q
+
 # the window as seen: overlays (hover tooltip, key help) on top of the frame
 mkdir c
 "$seqrep" explore --model m.safetensors --text "$sentence" --size 800x600 --save-dir c \

@@ -111,6 +111,26 @@ check "summary: the index reference and 2 heads" test "$(tail -n +2 zs.csv | cut
 check "the index puts copies 9 apart" grep -q "^index,-1,-1,12,13.5,9,7.6974,1.55897,9,7,0$" zs.csv
 expect_ok "repo-positions on a task example" "$seqrep" repo-positions --model repo.st --task kv --length 40 --out zt.csv --threads 1
 
+# ---- the RePo figures ----
+expect_ok "plot repo-z from the z CSV" "$seqrep" plot repo-z --results z.csv --layer 1 --head 1 --out pz.png
+expect_ok "plot repo-z from the model" "$seqrep" plot repo-z --model repo.st --text "k1 = v2 ; k3 = v4 ;" --r 2 --layer 1 --head 1 --out mz.svg
+check "the model's z equals repo-positions' z" test "$(tail -n +2 pz.csv)" = "$(tail -n +2 mz.csv)"
+check "manifest names the sentence and r" sh -c 'grep -q "\"sentence\":.*k1 = v2" mz.manifest.json && grep -q "\"r\":	2" mz.manifest.json'
+expect_ok "plot repo-repeat" "$seqrep" plot repo-repeat --results z.csv --layer 1 --head 0 --out rep.pdf
+check "repo-repeat numbers: 27 tokens" test "$(tail -n +2 rep.csv | wc -l)" = 27
+expect_ok "plot repo-range" "$seqrep" plot repo-range --results figs/kv-range.csv --out range.png
+check "range numbers: layer 1 at 40 and 80" test "$(tail -n +2 range.csv | cut -d, -f1,2 | tr '\n' ' ')" = "1,40 1,80 "
+expect_ok "plot repo-needle" "$seqrep" plot repo-needle --results figs/kv-attention.csv --length 40 --out needle.png
+check "needle numbers: 4 methods x 2 layers" test "$(tail -n +2 needle.csv | wc -l)" = 8
+check "every figure wrote PNG/SVG/PDF bytes" sh -c 'head -c 4 pz.png | grep -q PNG && head -c 5 mz.svg | grep -q "<?xml" && head -c 5 rep.pdf | grep -q "%PDF"'
+expect_error "repo-z of a RoPE model" "no RePo weights" "$seqrep" plot repo-z --model rope.st --text "k1 = v2" --out x.png
+expect_error "repo-z of a RoPE layer" "layer 0 has no learned positions (RePo layers 1..1)" "$seqrep" plot repo-z --model repo.st --text "k1 = v2" --layer 0 --out x.png
+expect_error "repo-z has no mean head" "head number for repo-z" "$seqrep" plot repo-z --results z.csv --head mean --out x.png
+expect_error "repo-z: CSV and model" "not both" "$seqrep" plot repo-z --results z.csv --model repo.st --out x.png
+expect_error "repo-repeat of one copy" "give --r 1 or more" "$seqrep" plot repo-repeat --model repo.st --text "k1 = v2" --r 0 --out x.png
+expect_error "repo-needle at a length not measured" "no rows at length 50" "$seqrep" plot repo-needle --results figs/kv-attention.csv --length 50 --out x.png
+expect_error "repo-range without results" "needs --results" "$seqrep" plot repo-range --out x.png
+
 # ---- bad inputs: one line, exit 2 ----
 expect_error "repo-from beyond the layers" "repo-from 2 is outside 0..1" "$seqrep" train-lm --corpus kv.txt --out x.st --positions repo --repo-from 2 $tiny
 expect_error "negative repo-from" "repo-from -3 is outside 0..1" "$seqrep" train-lm --corpus kv.txt --out x.st --positions repo --repo-from -3 $tiny

@@ -179,6 +179,76 @@ static void test_view_and_style_keys(void **unused)
     assert_int_equal(s.last_copy_only, 0);
 }
 
+/* The RePo views: z needs a RePo model, stays on RePo layers and on one
+ * head, z again shows the copies (not at r = 0), and going to r = 0 there
+ * falls back to z per token; g and n need their CSVs. */
+static void test_repo_keys(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    explorer_apply_key(&s, 'z');
+    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_non_null(strstr(s.message, "no RePo weights"));
+    s.has_results[VIEW_REPO_Z] = s.has_results[VIEW_REPO_REPEAT] = 1;
+    s.repo_from = 2;
+    explorer_apply_key(&s, EXPLORER_KEY_LEFT);
+    explorer_apply_key(&s, EXPLORER_KEY_LEFT);
+    explorer_apply_key(&s, EXPLORER_KEY_LEFT); /* attention at layer 0, mean over heads */
+    assert_int_equal(s.layer, 0);
+    explorer_apply_key(&s, 'z');
+    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_int_equal(s.layer, 3);  /* layer 0 has no z: the last layer */
+    assert_int_equal(s.head, 0);   /* no mean of z: the last head used */
+    explorer_apply_key(&s, EXPLORER_KEY_LEFT);
+    assert_int_equal(s.layer, 2);
+    explorer_apply_key(&s, EXPLORER_KEY_LEFT);
+    assert_int_equal(s.layer, 2);
+    assert_string_equal(s.message, "RePo layers are 2..3");
+    assert_int_equal(s.view, VIEW_REPO_Z);
+    explorer_apply_key(&s, EXPLORER_KEY_DOWN);
+    assert_int_equal(s.head, 1);
+    assert_int_equal(s.view, VIEW_REPO_Z);
+    explorer_apply_key(&s, 'a');
+    assert_int_equal(s.head, 1);
+    assert_non_null(strstr(s.message, "no mean"));
+    explorer_apply_key(&s, 'z');
+    assert_int_equal(s.view, VIEW_REPO_REPEAT);
+    explorer_apply_key(&s, 'z');
+    assert_int_equal(s.view, VIEW_REPO_Z);
+    explorer_apply_key(&s, 'z');
+    explorer_apply_key(&s, '0'); /* one copy: nothing to compare */
+    assert_int_equal(s.view, VIEW_REPO_Z);
+    explorer_apply_key(&s, 'z');
+    assert_int_equal(s.view, VIEW_REPO_Z);
+    explorer_apply_key(&s, 'g');
+    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_non_null(strstr(s.message, "--repo-range"));
+    s.has_results[VIEW_REPO_RANGE] = s.has_results[VIEW_REPO_NEEDLE] = 1;
+    explorer_apply_key(&s, 'g');
+    assert_int_equal(s.view, VIEW_REPO_RANGE);
+    explorer_apply_key(&s, 'n');
+    assert_int_equal(s.view, VIEW_REPO_NEEDLE);
+
+    /* the command lines */
+    ExplorerSources src = {0};
+    src.model = "repo.safetensors";
+    src.data = "d.conll";
+    src.repo_needle = "needle-attention.csv";
+    char line[1024];
+    SrError err;
+    assert_int_equal(explorer_command_line(&s, &src, 0, 0, 800, 600, "v.png", line, sizeof line, &err), 0);
+    assert_string_equal(line, "seqrep plot repo-needle --results needle-attention.csv --size 800x600 "
+                              "--theme light --out v.png");
+    explorer_apply_key(&s, '2');
+    explorer_apply_key(&s, 'z');
+    explorer_apply_key(&s, 'z');
+    assert_int_equal(s.view, VIEW_REPO_REPEAT);
+    assert_int_equal(explorer_command_line(&s, &src, 1, 2, 800, 600, "v.png", line, sizeof line, &err), 0);
+    assert_string_equal(line, "seqrep plot repo-repeat --model repo.safetensors --data d.conll --sentence 1 "
+                              "--r 2 --bos per-copy --sep none --layer 2 --head 1 --size 800x600 "
+                              "--theme light --out v.png");
+}
+
 static void test_action_keys(void **unused)
 {
     (void)unused;
@@ -594,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_r_keys),
         cmocka_unit_test(test_sentence_keys_clamp_r),
         cmocka_unit_test(test_view_and_style_keys),
+        cmocka_unit_test(test_repo_keys),
         cmocka_unit_test(test_action_keys),
         cmocka_unit_test(test_hover_and_pin),
         cmocka_unit_test(test_guided_walk),

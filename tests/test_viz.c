@@ -6,6 +6,7 @@
  *
  * The CSV files written here are TEST FIXTURES with made-up numbers, in the
  * formats that seqrep probe, finetune and attnflow write. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,20 @@ static const char *FINETUNE_CSV =
     "sr,1,1,1,test,45,45,45,2.1,210\nsr,1,2,1,test,60,60,60,4.1,420\n"
     "sr,1,2,1,dev,70,70,70,4.1,420\n";
 
+/* RePo fixtures in the formats of repo-positions and repo-eval --figures:
+ * z of one layer and head over "<bos> a b", with an outlier at index 2. */
+static const char REPO_Z_CSV[] =
+    "layer,head,index,token,copy,word,z\n"
+    "1,0,0,<bos>,-1,-1,0.0\n1,0,1,a,0,0,0.5\n1,0,2,b,0,1,40.0\n1,0,3,c,0,2,1.0\n1,0,4,d,0,3,1.5\n"
+    "1,1,0,<bos>,-1,-1,0.0\n1,1,1,a,0,0,-0.5\n1,1,2,b,0,1,-1.0\n1,1,3,c,0,2,-1.5\n1,1,4,d,0,3,-2.0\n";
+static const char REPO_RANGE_CSV[] =
+    "task,method,layer,length,z_range_mean,z_range_max,index_range\n"
+    "kv,repo,1,16,2.0,3.0,15\nkv,repo,1,32,2.5,4.0,31\nkv,repo,2,16,1.0,1.5,15\nkv,repo,2,32,1.2,2.0,31\n";
+static const char REPO_NEEDLE_CSV[] =
+    "task,method,layer,length,needle_mass,near_mass,needle_tokens,near_tokens\n"
+    "needle,rope,0,32,0.2,0.1,2,4\nneedle,rope,1,32,0.3,0.1,2,4\n"
+    "needle,repo,0,32,0.25,0.05,2,4\nneedle,repo,1,32,0.5,0.02,2,4\n";
+
 static int setup(void **state)
 {
     (void)state;
@@ -99,6 +114,9 @@ static int setup(void **state)
     write_text(in_work("probe1.csv"), PROBE_SEED1);
     write_text(in_work("probe2.csv"), PROBE_SEED2);
     write_text(in_work("finetune.csv"), FINETUNE_CSV);
+    write_text(in_work("z.csv"), REPO_Z_CSV);
+    write_text(in_work("range.csv"), REPO_RANGE_CSV);
+    write_text(in_work("needle.csv"), REPO_NEEDLE_CSV);
     return 0;
 }
 
@@ -169,6 +187,27 @@ static void make_figure(Figure *f, FigureKind kind, int overview)
         break;
     case FIGURE_EXIT:
         assert_int_equal(exit_data_load(&f->exit, finetune, 1, "flops", "test", &err), 0);
+        break;
+    case FIGURE_REPO_Z:
+        assert_int_equal(repo_z_data_load(&f->repo_z, in_work("z.csv"), 1, 0, &err), 0);
+        break;
+    case FIGURE_REPO_REPEAT: { /* straight from a forward: "a b c" twice, z = 10 c + w per head */
+        AttentionData a;
+        make_attention(&a);
+        a.repo_z = malloc(sizeof(float) * (size_t)a.n_layers * a.T * a.n_heads);
+        for (int l = 0; l < a.n_layers; l++)
+            for (int t = 0; t < a.T; t++)
+                for (int h = 0; h < a.n_heads; h++)
+                    a.repo_z[((size_t)l * a.T + t) * a.n_heads + h] = l == 0 ? NAN : (float)(10 * a.copy[t] + t % 4 + h);
+        assert_int_equal(repo_z_data_from_attention(&f->repo_z, &a, 1, 1, "TEST FIXTURE", &err), 0);
+        attention_data_free(&a);
+        break;
+    }
+    case FIGURE_REPO_RANGE:
+        assert_int_equal(repo_range_data_load(&f->repo_range, in_work("range.csv"), &err), 0);
+        break;
+    case FIGURE_REPO_NEEDLE:
+        assert_int_equal(repo_needle_data_load(&f->repo_needle, in_work("needle.csv"), 0, &err), 0);
         break;
     default: assert_int_equal(flow_data_load(&f->flow, in_work("flow.csv"), -1, &err), 0); break;
     }
@@ -548,6 +587,51 @@ static void test_exit_points_and_pareto(void **state)
     figure_free(&f);
 }
 
+/* z from a forward: copies, word indices and values come from the attention
+ * data; layers without RePo, heads out of range and models without RePo
+ * fail with a message; a z CSV clips its outlier at the fence. */
+static void test_repo_z_from_forward(void **state)
+{
+    (void)state;
+    SrError err;
+    AttentionData a;
+    RepoZData z;
+    make_attention(&a); /* <bos> a b c <bos> a b c: T = 8, 2 layers, 2 heads */
+    assert_int_equal(repo_z_data_from_attention(&z, &a, 1, 0, "x", &err), -1);
+    assert_non_null(strstr(err.msg, "no RePo weights"));
+    a.repo_z = malloc(sizeof(float) * (size_t)a.n_layers * a.T * a.n_heads);
+    for (int l = 0; l < a.n_layers; l++)
+        for (int t = 0; t < a.T; t++)
+            for (int h = 0; h < a.n_heads; h++)
+                a.repo_z[((size_t)l * a.T + t) * a.n_heads + h] = l == 0 ? NAN : (float)(100 * h + t);
+    assert_int_equal(repo_z_data_from_attention(&z, &a, 0, 0, "x", &err), -1);
+    assert_string_equal(err.msg, "layer 0 has no learned positions (RePo layers 1..1)");
+    assert_int_equal(repo_z_data_from_attention(&z, &a, 1, 2, "x", &err), -1);
+    assert_non_null(strstr(err.msg, "head 2 out of range 0..1"));
+    assert_int_equal(repo_z_data_from_attention(&z, &a, -1, 1, "x", &err), 0);
+    assert_int_equal(z.layer, 1);
+    assert_int_equal(z.n, 8);
+    assert_int_equal(z.n_copies, 2);
+    static const int copy[8] = {-1, 0, 0, 0, -1, 1, 1, 1}, word[8] = {-1, 0, 1, 2, -1, 0, 1, 2};
+    for (int t = 0; t < 8; t++) {
+        assert_int_equal(z.index[t], t);
+        assert_int_equal(z.copy[t], copy[t]);
+        assert_int_equal(z.word[t], word[t]);
+        assert_true(z.z[t] == 100 + t);
+    }
+    assert_string_equal(z.token[5], "a");
+    assert_int_equal(z.n_clipped, 0);
+    assert_non_null(strstr(z.meta.caption, "of x (an input repeated"));
+    repo_z_data_free(&z);
+    attention_data_free(&a);
+
+    /* quartiles of 0, 0.5, 1, 1.5, 40 are 0.5 and 1.5: fences -1 and 3 */
+    assert_int_equal(repo_z_data_load(&z, in_work("z.csv"), 1, 0, &err), 0);
+    assert_int_equal(z.n_clipped, 1);
+    assert_true(z.shown[2] == 3.0 && z.z[2] == 40.0);
+    repo_z_data_free(&z);
+}
+
 static void test_flow_mean_and_head(void **state)
 {
     (void)state;
@@ -726,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_layers_mean_and_std),
         cmocka_unit_test(test_exit_points_and_pareto),
         cmocka_unit_test(test_flow_mean_and_head),
+        cmocka_unit_test(test_repo_z_from_forward),
         cmocka_unit_test(test_proportion_counts),
         cmocka_unit_test(test_bad_input),
     };

@@ -34,7 +34,23 @@ void attention_data_free(AttentionData *d)
     free(d->visible);
     free(d->copy);
     free(d->boundary);
+    free(d->repo_z);
     memset(d, 0, sizeof *d);
+}
+
+int attention_data_take_positions(AttentionData *d, const Model *m, SrError *err)
+{
+    free(d->repo_z);
+    d->repo_z = NULL;
+    if (!m->cfg.repo) return 0;
+    size_t one = (size_t)d->T * d->n_heads;
+    d->repo_z = malloc(sizeof(float) * (size_t)d->n_layers * one);
+    if (!d->repo_z) return sr_fail(err, "attention figure: out of memory");
+    for (int l = 0; l < d->n_layers; l++) {
+        const float *z = l < m->n_run ? model_repo_positions(m, l) : NULL;
+        for (size_t i = 0; i < one; i++) d->repo_z[l * one + i] = z ? z[i] : NAN;
+    }
+    return 0;
 }
 
 int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
@@ -213,6 +229,10 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     for (int l = 0; l < cfg.n_layers; l++) memcpy(att + l * one, model_attention(&m, l), sizeof(float) * one);
     for (int t = 0; t < lay.T; t++) tokens[t] = tokenizer_word(&tok, lay.ids[t]);
     rc = attention_data_init(d, cfg.n_layers, cfg.n_heads, &lay, tokens, att, plan, err);
+    if (rc == 0 && attention_data_take_positions(d, &m, err)) {
+        attention_data_free(d);
+        rc = -1;
+    }
     free(att);
 done:
     free(tokens);

@@ -58,7 +58,7 @@ int cmd_explore(int argc, char **argv)
         {"scale", ARG_STRING, &scale, "fixed | per-head | log (default fixed)", 0, 0, 0},
         {"theme", ARG_STRING, &theme, "light | dark (default light)", 0, 0, 0},
         {"font", ARG_STRING, &o.src.font, "font family (default " FIGURE_DEFAULT_FONT ")", 0, 0, 0},
-        {"view", ARG_STRING, &view, "mask | attention | overview | layers | exit | flow (default attention)", 0, 0, 0},
+        {"view", ARG_STRING, &view, "mask | attention | overview | layers | exit | flow | repo-z | repo-repeat | repo-range | repo-needle (default attention)", 0, 0, 0},
         {"size", ARG_STRING, &size, "window size WxH in pixels (default 1280x860)", 0, 0, 0},
         {"save-dir", ARG_STRING, &save_dir, "where s and v save frames (default .)", 0, 0, 0},
         {"script", ARG_STRING, &o.script, "keys to replay, then exit, e.g. \"<right>a s c q\" (see docs/explorer.md)", 0, 0, 0},
@@ -67,12 +67,15 @@ int cmd_explore(int argc, char **argv)
         {"exit", ARG_STRING, &o.src.exit, "fine-tune or sweep CSV(s), comma-separated: the exit view (e)", 0, 0, 0},
         {"cost", ARG_STRING, &cost, "exit view: flops | seconds (default flops)", 0, 0, 0},
         {"flow", ARG_STRING, &o.src.flow, "attnflow CSV: the flow view (f)", 0, 0, 0},
+        {"repo-range", ARG_STRING, &o.src.repo_range, "repo-eval --figures TASK-range.csv: the RePo range view (g)", 0, 0, 0},
+        {"repo-needle", ARG_STRING, &o.src.repo_needle, "repo-eval --figures TASK-attention.csv: the needle view (n)", 0, 0, 0},
         {"split", ARG_STRING, &o.src.split, "layers and exit views: the split (default test)", 0, 0, 0},
     };
     int n_specs = (int)(sizeof specs / sizeof specs[0]);
     int rc = args_parse(CMD, "--model FILE (--data FILE.conll | --text \"a sentence\") [options]\n\n"
                              "keys: <- -> layer, up/down head, a mean, 0-9 + - r, PgUp/PgDn sentence,\n"
-                             "m mask, o overview, b last copy only, l log, t theme, s/v save PNG/SVG,\n"
+                             "m mask, o overview, p e f result plots, z RePo positions, g n RePo results,\n"
+                             "b last copy only, l log, t theme, s/v save PNG/SVG,\n"
                              "c print the plot command, space guided walk, ? help, q quit",
                         specs, n_specs, argc, argv, NULL, 0, NULL);
     if (rc) return rc == 1 ? 0 : rc;
@@ -95,7 +98,8 @@ int cmd_explore(int argc, char **argv)
         return args_error(CMD, "--scale must be fixed, per-head or log, got '%s'", scale);
     if (figure_theme_parse(theme, &o.theme)) return args_error(CMD, "--theme must be light or dark, got '%s'", theme);
     if (parse_view(view, &o.view))
-        return args_error(CMD, "--view must be mask, attention, overview, layers, exit or flow, got '%s'", view);
+        return args_error(CMD, "--view must be mask, attention, overview, layers, exit, flow, repo-z, repo-repeat, "
+                                "repo-range or repo-needle, got '%s'", view);
     if (parse_window_size(size, &o.width, &o.height))
         return args_error(CMD, "--size must be WIDTHxHEIGHT with sides 200..8192, such as 1280x860, got '%s'", size);
     if (cost && strcmp(cost, "flops") != 0 && strcmp(cost, "seconds") != 0)

@@ -34,7 +34,7 @@ typedef struct {
     int n;
     const char *r, *bos, *sep;
     const char *model, *text, *data, *mask, *head, *scale;
-    int sentence, layer, overview, last_copy_only;
+    int sentence, layer, overview, last_copy_only, length;
     const char *results, *split, *baselines, *cost;
 } PlotOptions;
 
@@ -179,6 +179,20 @@ static int attention_sentence(const PlotOptions *o, char **text, char *source, s
     return 0;
 }
 
+/* Record what a model-run figure ran: the model and data files, the
+ * sentence, r, bos, sep and the mask plan. */
+static void add_model_run(cJSON *manifest, const PlotOptions *o, const char *text, int r, RepeatBos bos,
+                          RepeatSep sep)
+{
+    add_input(manifest, "model", o->model);
+    if (o->data) add_input(manifest, "data", o->data);
+    cJSON_AddStringToObject(manifest, "sentence", text);
+    cJSON_AddNumberToObject(manifest, "r", r);
+    cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
+    cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
+    cJSON_AddStringToObject(manifest, "mask", o->mask ? o->mask : "causal");
+}
+
 /* Build the attention figure's data, title and caption. */
 static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, long long *seed, SrError *err)
 {
@@ -247,13 +261,7 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
              "cells are masked.",
              what, o->model, d->n_layers, d->n_heads, checksum, seed_text, sentence, source, r + 1, r,
              repeat_bos_name(bos), repeat_sep_name(sep), o->mask ? o->mask : "causal", colour);
-    add_input(manifest, "model", o->model);
-    if (o->data) add_input(manifest, "data", o->data);
-    cJSON_AddStringToObject(manifest, "sentence", text);
-    cJSON_AddNumberToObject(manifest, "r", r);
-    cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
-    cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
-    cJSON_AddStringToObject(manifest, "mask", o->mask ? o->mask : "causal");
+    add_model_run(manifest, o, text, r, bos, sep);
     cJSON_AddNumberToObject(manifest, "layer", d->layer);
     if (d->head >= 0) cJSON_AddNumberToObject(manifest, "head", d->head);
     else cJSON_AddStringToObject(manifest, "head", "mean");
@@ -402,6 +410,73 @@ static int build_flow(Figure *f, const PlotOptions *o, cJSON *manifest, SrError 
     return 0;
 }
 
+/* Build repo-z or repo-repeat: z from a CSV (--results) or computed here by
+ * running --model on the sentence (--text or --data/--sentence), repeated
+ * --r times, as the attention figure does; --layer (default the last) and
+ * --head (a number, default 0) choose the positions drawn. */
+static int build_repo_z(Figure *f, const PlotOptions *o, cJSON *manifest, long long *seed, SrError *err)
+{
+    int head = 0;
+    if (o->head && (parse_head(o->head, &head) || head < 0))
+        return sr_fail(err, "--head must be a head number for %s (z is one position per head), got '%s'",
+                       figure_kind_name(f->kind), o->head);
+    if (o->results) {
+        if (o->model || o->text || o->data || o->r || o->bos || o->sep || o->mask)
+            return sr_fail(err, "%s takes either --results FILE (a z CSV) or --model with a sentence, not both",
+                           figure_kind_name(f->kind));
+        if (repo_z_data_load(&f->repo_z, o->results, o->layer, head, err)) return -1;
+        add_input(manifest, "results", o->results);
+    } else {
+        RepeatBos bos;
+        RepeatSep sep;
+        int r = 1;
+        if (!o->model) return sr_fail(err, "%s needs --results FILE (a z CSV) or --model FILE with --text or --data",
+                                      figure_kind_name(f->kind));
+        if (!o->text == !o->data) return sr_fail(err, "--model needs either --text \"a sentence\" or --data FILE.conll");
+        if (repeat_parse_bos(o->bos ? o->bos : "per-copy", &bos))
+            return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
+        if (repeat_parse_sep(o->sep ? o->sep : "none", &sep))
+            return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+        if (o->r && parse_one_r(o->r, &r))
+            return sr_fail(err, "--r must be one repetition count >= 0, got '%s'", o->r);
+        char *text, source[400], described[1200];
+        if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
+        AttentionData a;
+        int rc = attention_data_from_model(&a, o->model, text, r, bos, sep, o->mask, seed, err);
+        if (rc == 0) {
+            repo_z_source(described, sizeof described, o->model, text, source, r, bos, sep, o->mask);
+            rc = repo_z_data_from_attention(&f->repo_z, &a, o->layer, head, described, err);
+            attention_data_free(&a);
+        }
+        if (rc == 0) add_model_run(manifest, o, text, r, bos, sep);
+        free(text);
+        if (rc) return -1;
+    }
+    if (f->kind == FIGURE_REPO_REPEAT && f->repo_z.n_copies < 2)
+        return sr_fail(err, "repo-repeat compares the copies of a repeated input: %s",
+                       o->results ? "this z CSV has one copy (run repo-positions with --r 1 or more)"
+                                  : "give --r 1 or more");
+    cJSON_AddNumberToObject(manifest, "layer", f->repo_z.layer);
+    cJSON_AddNumberToObject(manifest, "head", f->repo_z.head);
+    return 0;
+}
+
+/* Build repo-range or repo-needle from --results (repo-eval --figures CSVs);
+ * repo-needle draws --length (default the longest). */
+static int build_repo_results(Figure *f, const PlotOptions *o, cJSON *manifest, SrError *err)
+{
+    if (!o->results)
+        return sr_fail(err, "%s needs --results FILE (from seqrep repo-eval --figures DIR: %s)",
+                       figure_kind_name(f->kind),
+                       f->kind == FIGURE_REPO_RANGE ? "TASK-range.csv" : "TASK-attention.csv");
+    int rc = f->kind == FIGURE_REPO_RANGE ? repo_range_data_load(&f->repo_range, o->results, err)
+                                          : repo_needle_data_load(&f->repo_needle, o->results, o->length, err);
+    if (rc) return -1;
+    add_input(manifest, "results", o->results);
+    if (f->kind == FIGURE_REPO_NEEDLE) cJSON_AddNumberToObject(manifest, "length", f->repo_needle.length);
+    return 0;
+}
+
 /* Write the figure, its numbers and its manifest. */
 static int write_outputs(Figure *f, const char *out, double w, double h, cJSON *manifest, SrError *err)
 {
@@ -452,37 +527,40 @@ int cmd_plot(int argc, char **argv)
         {"title", ARG_STRING, &o.title, "replace the title", 0, 0, 0},
         {"caption", ARG_STRING, &o.caption, "replace the caption", 0, 0, 0},
         {"n", ARG_INT, &o.n, "mask, proportion: tokens in the sentence", 0, 1, 0},
-        {"r", ARG_STRING, &o.r, "mask, attention: repetitions R; proportion: a list such as 0..8", 0, 0, 0},
+        {"r", ARG_STRING, &o.r, "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8", 0, 0, 0},
         {"bos", ARG_STRING, &o.bos, "none | once | per-copy (mask, proportion: none; attention: per-copy)", 0, 0, 0},
         {"sep", ARG_STRING, &o.sep, "none | token (default none)", 0, 0, 0},
-        {"model", ARG_STRING, &o.model, "attention: checkpoint (.safetensors)", 0, 0, 0},
-        {"text", ARG_STRING, &o.text, "attention: the sentence", 0, 0, 0},
-        {"data", ARG_STRING, &o.data, "attention: a CoNLL file to take the sentence from", 0, 0, 0},
-        {"sentence", ARG_INT, &o.sentence, "attention: index of the sentence in --data (default 0)", 0, 0, 0},
-        {"mask", ARG_STRING, &o.mask, "attention: mask plan causal | middle | full | layer list (default causal)", 0, 0, 0},
-        {"layer", ARG_INT, &o.layer, "attention: layer to draw (default the last)", 0, 0, 0},
-        {"head", ARG_STRING, &o.head, "attention, flow: head number or mean (default mean)", 0, 0, 0},
+        {"model", ARG_STRING, &o.model, "attention, repo-z, repo-repeat: checkpoint (.safetensors)", 0, 0, 0},
+        {"text", ARG_STRING, &o.text, "attention, repo-z, repo-repeat: the sentence", 0, 0, 0},
+        {"data", ARG_STRING, &o.data, "attention, repo-z, repo-repeat: a CoNLL file to take the sentence from", 0, 0, 0},
+        {"sentence", ARG_INT, &o.sentence, "attention, repo-z, repo-repeat: index of the sentence in --data (default 0)", 0, 0, 0},
+        {"mask", ARG_STRING, &o.mask, "attention, repo-z, repo-repeat: mask plan causal | middle | full | layer list (default causal)", 0, 0, 0},
+        {"layer", ARG_INT, &o.layer, "attention, repo-z, repo-repeat: layer to draw (default the last)", 0, 0, 0},
+        {"head", ARG_STRING, &o.head, "attention, flow: head number or mean (default mean); repo-z, repo-repeat: head number (default 0)", 0, 0, 0},
         {"overview", ARG_FLAG, &o.overview, "attention: the layer x head grid", 0, 0, 0},
         {"last-copy-only", ARG_FLAG, &o.last_copy_only,
          "attention: only what the last copy sends into earlier copies (explorer key b)", 0, 0, 0},
         {"scale", ARG_STRING, &o.scale, "attention: fixed (0..1) | per-head | log (default fixed)", 0, 0, 0},
-        {"results", ARG_STRING, &o.results, "proportion: blocks CSV; layers: probe CSV(s), comma-separated; exit: finetune/sweep CSV(s); flow: attnflow CSV", 0, 0, 0},
+        {"results", ARG_STRING, &o.results, "proportion: blocks CSV; layers: probe CSV(s), comma-separated; exit: finetune/sweep CSV(s); flow: attnflow CSV; repo-z, repo-repeat: z CSV (repo-positions, repo-eval --figures) instead of --model; repo-range, repo-needle: repo-eval --figures CSV", 0, 0, 0},
         {"split", ARG_STRING, &o.split, "layers, exit: the split to draw (default test)", 0, 0, 0},
         {"baselines", ARG_STRING, &o.baselines, "layers: finetune/sweep CSV(s), comma-separated, drawn as horizontal references", 0, 0, 0},
         {"cost", ARG_STRING, &o.cost, "exit: flops | seconds (default flops)", 0, 0, 0},
+        {"length", ARG_INT, &o.length, "repo-needle: the context length to draw (default the longest)", 0, 1, 0},
     };
     /* which figures each option above applies to, in the same order */
-    static const int applies[] = {
+    const int model_run = FOR(FIGURE_ATTENTION) | FOR(FIGURE_REPO_Z) | FOR(FIGURE_REPO_REPEAT);
+    const int repeated = FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | model_run;
+    const int applies[] = {
         FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL,
         FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION),
-        FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | FOR(FIGURE_ATTENTION),
-        FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | FOR(FIGURE_ATTENTION),
-        FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | FOR(FIGURE_ATTENTION),
-        FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
-        FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION) | FOR(FIGURE_FLOW),
+        repeated, repeated, repeated,
+        model_run, model_run, model_run, model_run, model_run, model_run,
+        model_run | FOR(FIGURE_FLOW),
         FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
-        FOR(FIGURE_PROPORTION) | FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT) | FOR(FIGURE_FLOW),
+        FOR(FIGURE_PROPORTION) | FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT) | FOR(FIGURE_FLOW) |
+            FOR(FIGURE_REPO_Z) | FOR(FIGURE_REPO_REPEAT) | FOR(FIGURE_REPO_RANGE) | FOR(FIGURE_REPO_NEEDLE),
         FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT), FOR(FIGURE_LAYERS), FOR(FIGURE_EXIT),
+        FOR(FIGURE_REPO_NEEDLE),
     };
     _Static_assert(sizeof applies / sizeof applies[0] == sizeof specs / sizeof specs[0],
                    "one applies[] entry per option");
@@ -490,7 +568,7 @@ int cmd_plot(int argc, char **argv)
     const char *positional[1];
     int n_positional = 0;
     int rc = args_parse(CMD, "FIGURE --out FILE.{png,svg,pdf} [options]\n\nfigures: mask, proportion, "
-                             "attention, layers, exit, flow",
+                             "attention, layers, exit, flow, repo-z, repo-repeat, repo-range, repo-needle",
                         specs, n_specs, argc, argv, positional, 1, &n_positional);
     if (rc) return rc == 1 ? 0 : rc;
     if (n_positional != 1)
@@ -532,6 +610,10 @@ int cmd_plot(int argc, char **argv)
     case FIGURE_ATTENTION: rc = build_attention(&f, &o, manifest, &seed, &err); break;
     case FIGURE_LAYERS: rc = build_layers(&f, &o, manifest, &err); break;
     case FIGURE_EXIT: rc = build_exit(&f, &o, manifest, &err); break;
+    case FIGURE_REPO_Z:
+    case FIGURE_REPO_REPEAT: rc = build_repo_z(&f, &o, manifest, &seed, &err); break;
+    case FIGURE_REPO_RANGE:
+    case FIGURE_REPO_NEEDLE: rc = build_repo_results(&f, &o, manifest, &err); break;
     default: rc = build_flow(&f, &o, manifest, &err); break;
     }
     if (rc) {

@@ -34,6 +34,7 @@ typedef struct {
     int has_mask, mask_sentence, mask_r;  /* what fig.mask was built for          */
     RepeatLayout mask_layout;   /* its token layout, for hover labels             */
     int has_layers, has_exit, has_flow, flow_head;
+    int has_repo_z, has_repo_range, has_repo_needle;  /* fig.repo_* hold data     */
     char compute_error[700];    /* the last failed recompute, "" if none          */
     ExplorerWorker *worker;
 
@@ -148,6 +149,31 @@ static void update_flow(Explorer *e)
     e->flow_head = e->st.head;
 }
 
+/* Make fig.repo_z the positions z of the state's layer and head, from the
+ * forward behind the attention maps on screen, described as `seqrep plot
+ * repo-z --model` describes it. 0, or -1 while the maps are computed or
+ * when the forward has no z there (the status line says why). */
+static int update_repo_z(Explorer *e)
+{
+    if (e->has_repo_z) {
+        repo_z_data_free(&e->fig.repo_z);
+        e->has_repo_z = 0;
+    }
+    if (!e->has_attention) return -1;
+    const ExplorerState *s = &e->st;
+    char source[1200];
+    SrError err;
+    repo_z_source(source, sizeof source, e->o->src.model, e->in.texts[e->shown_sentence],
+                  e->in.sources[e->shown_sentence], e->shown_r, s->bos, s->sep, e->o->src.mask);
+    if (repo_z_data_from_attention(&e->fig.repo_z, &e->fig.attention, s->layer,
+                                   s->head >= 0 ? s->head : s->last_head, source, &err)) {
+        snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
+        return -1;
+    }
+    e->has_repo_z = 1;
+    return 0;
+}
+
 /* Point fig at the view of the state, with its style, title and caption as
  * `seqrep plot` would set them. Returns 0, or -1 when the view has nothing
  * to draw yet (maps still computing). */
@@ -176,6 +202,13 @@ static int prepare_figure(Explorer *e)
     }
     case VIEW_LAYERS: f->kind = FIGURE_LAYERS; break;
     case VIEW_EXIT: f->kind = FIGURE_EXIT; break;
+    case VIEW_REPO_Z:
+    case VIEW_REPO_REPEAT:
+        if (update_repo_z(e)) return -1;
+        f->kind = s->view == VIEW_REPO_Z ? FIGURE_REPO_Z : FIGURE_REPO_REPEAT;
+        break;
+    case VIEW_REPO_RANGE: f->kind = FIGURE_REPO_RANGE; break;
+    case VIEW_REPO_NEEDLE: f->kind = FIGURE_REPO_NEEDLE; break;
     default:
         update_flow(e);
         f->kind = FIGURE_FLOW;
@@ -675,6 +708,14 @@ static int load_results(Explorer *e, SrError *err)
         e->has_flow = 1;
         e->flow_head = -1;
     }
+    if (src->repo_range) {
+        if (repo_range_data_load(&e->fig.repo_range, src->repo_range, err)) return -1;
+        e->has_repo_range = 1;
+    }
+    if (src->repo_needle) {
+        if (repo_needle_data_load(&e->fig.repo_needle, src->repo_needle, 0, err)) return -1;
+        e->has_repo_needle = 1;
+    }
     return 0;
 }
 
@@ -688,6 +729,10 @@ static int initial_state(Explorer *e, int max_T, SrError *err)
     s->has_results[VIEW_LAYERS] = e->has_layers;
     s->has_results[VIEW_EXIT] = e->has_exit;
     s->has_results[VIEW_FLOW] = e->has_flow;
+    s->has_results[VIEW_REPO_Z] = s->has_results[VIEW_REPO_REPEAT] = c->repo;
+    s->repo_from = c->repo ? c->repo_from : -1;
+    s->has_results[VIEW_REPO_RANGE] = e->has_repo_range;
+    s->has_results[VIEW_REPO_NEEDLE] = e->has_repo_needle;
     if (o->sentence < 0 || o->sentence >= e->in.n_sentences)
         return sr_fail(err, "--sentence %d out of range 0..%d", o->sentence, e->in.n_sentences - 1);
     s->sentence = o->sentence;
@@ -707,8 +752,20 @@ static int initial_state(Explorer *e, int max_T, SrError *err)
     s->scale = s->linear_scale = o->scale;
     if (o->scale == SCALE_LOG) s->linear_scale = SCALE_FIXED;
     s->theme = o->theme;
-    if (!s->has_results[o->view])
+    if (!s->has_results[o->view]) {
+        if (o->view == VIEW_REPO_Z || o->view == VIEW_REPO_REPEAT)
+            return sr_fail(err, "--view %s: %s has no RePo weights (train-lm --positions repo)",
+                           explorer_view_name(o->view), o->src.model);
         return sr_fail(err, "--view %s needs --%s FILE", explorer_view_name(o->view), explorer_view_name(o->view));
+    }
+    if (o->view == VIEW_REPO_REPEAT && s->r == 0)
+        return sr_fail(err, "--view repo-repeat needs --r 1 or more");
+    if (o->view == VIEW_REPO_Z || o->view == VIEW_REPO_REPEAT) {
+        if (o->layer >= 0 && o->layer < s->repo_from)
+            return sr_fail(err, "--layer %d has no learned positions (RePo layers %d..%d)", o->layer, s->repo_from,
+                           c->n_layers - 1);
+        if (s->head < 0) s->head = s->last_head;
+    }
     s->view = o->view;
     return 0;
 }
@@ -725,6 +782,9 @@ static void explorer_free(Explorer *e)
     if (e->has_layers) layers_data_free(&e->fig.layers);
     if (e->has_exit) exit_data_free(&e->fig.exit);
     if (e->has_flow) flow_data_free(&e->fig.flow);
+    if (e->has_repo_z) repo_z_data_free(&e->fig.repo_z);
+    if (e->has_repo_range) repo_range_data_free(&e->fig.repo_range);
+    if (e->has_repo_needle) repo_needle_data_free(&e->fig.repo_needle);
     if (e->figure) cairo_surface_destroy(e->figure);
     if (e->frame) cairo_surface_destroy(e->frame);
     if (e->window) SDL_DestroyWindow(e->window);

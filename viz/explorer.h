@@ -23,6 +23,10 @@
  *   o                layer x head overview
  *   p  e  f          probe F1 per layer, exit plot, attention flow (with
  *                    --layers, --exit, --flow: result CSVs of other commands)
+ *   z                RePo positions z of the sentence (a RePo model); again:
+ *                    z per copy of the repeated sentence
+ *   g  n             RePo z range against length, attention on the needle
+ *                    (with --repo-range, --repo-needle: repo-eval CSVs)
  *   b                only attention from the last copy into earlier copies
  *   l                log colour scale on / off
  *   t                light / dark theme
@@ -67,10 +71,16 @@ typedef enum {
     VIEW_LAYERS = 3,     /* paint_layers: probe F1 per layer (needs --layers)      */
     VIEW_EXIT = 4,       /* paint_exit: F1 against cost (needs --exit)             */
     VIEW_FLOW = 5,       /* paint_flow: attention flow per layer (needs --flow)    */
-    VIEW_COUNT = 6
+    VIEW_REPO_Z = 6,     /* paint_repo_z: z per token (needs a RePo model)         */
+    VIEW_REPO_REPEAT = 7,/* paint_repo_repeat: z per copy (RePo model, r >= 1)     */
+    VIEW_REPO_RANGE = 8, /* paint_repo_range: z range per layer (--repo-range)     */
+    VIEW_REPO_NEEDLE = 9,/* paint_repo_needle: attention on the needle (--repo-needle) */
+    VIEW_COUNT = 10
 } ExplorerView;
 
-/* Name of a view: "mask", "attention", "overview", "layers", "exit", "flow". */
+/* Name of a view: "mask", "attention", "overview", "layers", "exit", "flow",
+ * "repo-z", "repo-repeat", "repo-range", "repo-needle" (the names of the
+ * `seqrep plot` figures they draw, except the two attention views). */
 const char *explorer_view_name(ExplorerView v);
 
 /* What the caller must do after a key (bits, combined with |). */
@@ -88,6 +98,7 @@ enum {
 typedef struct {
     /* what is loaded; set once by the caller */
     int n_layers, n_heads;     /* of the model                                 */
+    int repo_from;             /* its first RePo layer, -1 when it has none     */
     int n_sentences;           /* sentences to page through (1 for --text)     */
     const int *n_tokens;       /* (n_sentences) tokens of each sentence        */
     int max_T;                 /* longest repeated input allowed (model, figure) */
@@ -114,7 +125,8 @@ typedef struct {
 
 /* A state for a model of n_layers x n_heads and sentences of n_tokens[0..n):
  * attention view of the last layer, mean over heads, r = 1 when it fits
- * (else 0), fixed scale, light theme. */
+ * (else 0), fixed scale, light theme, no RePo layers (set repo_from and
+ * has_results[VIEW_REPO_Z], [VIEW_REPO_REPEAT] for a RePo model). */
 void explorer_state_init(ExplorerState *s, int n_layers, int n_heads, int n_sentences,
                          const int *n_tokens, int max_T, RepeatBos bos, RepeatSep sep);
 
@@ -180,6 +192,8 @@ typedef struct {
     const char *exit;            /* --exit fine-tune or sweep CSV              */
     const char *cost;            /* --cost flops|seconds, or NULL              */
     const char *flow;            /* --flow attnflow CSV                        */
+    const char *repo_range;      /* --repo-range repo-eval TASK-range.csv      */
+    const char *repo_needle;     /* --repo-needle repo-eval TASK-attention.csv */
     const char *split;           /* --split for layers/exit, or NULL           */
     const char *font;            /* --font, or NULL                            */
 } ExplorerSources;

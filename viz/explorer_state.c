@@ -9,8 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const VIEW_NAMES[VIEW_COUNT] = {"mask", "attention", "overview",
-                                                   "layers", "exit", "flow"};
+static const char *const VIEW_NAMES[VIEW_COUNT] = {"mask", "attention", "overview", "layers",
+                                                   "exit", "flow", "repo-z", "repo-repeat",
+                                                   "repo-range", "repo-needle"};
 
 const char *explorer_view_name(ExplorerView v)
 {
@@ -37,6 +38,7 @@ void explorer_state_init(ExplorerState *s, int n_layers, int n_heads, int n_sent
     memset(s, 0, sizeof *s);
     s->n_layers = n_layers;
     s->n_heads = n_heads;
+    s->repo_from = -1;
     s->n_sentences = n_sentences;
     s->n_tokens = n_tokens;
     s->max_T = max_T;
@@ -70,6 +72,7 @@ static int set_r(ExplorerState *s, int value)
     }
     if (value == s->r) return 0;
     s->r = value;
+    if (value == 0 && s->view == VIEW_REPO_REPEAT) s->view = VIEW_REPO_Z; /* one copy: nothing to compare */
     s->pinned = -1;
     s->hover_query = s->hover_key = -1;
     snprintf(s->message, sizeof s->message, "r = %d: k = %d copies", value, value + 1);
@@ -95,15 +98,31 @@ static int set_sentence(ExplorerState *s, int i)
     return EXPLORER_REDRAW | EXPLORER_RECOMPUTE;
 }
 
+/* 1 for the views of the model's RePo positions (z per token, per copy). */
+static int is_z_view(ExplorerView v)
+{
+    return v == VIEW_REPO_Z || v == VIEW_REPO_REPEAT;
+}
+
 /* Show view v if its data is loaded; otherwise say which option loads it. */
 static int set_view(ExplorerState *s, ExplorerView v)
 {
-    static const char *const needs[VIEW_COUNT] = {"", "", "", "--layers FILE.csv", "--exit FILE.csv",
-                                                  "--flow FILE.csv"};
+    static const char *const needs[VIEW_COUNT] = {
+        "", "", "", "start the explorer with --layers FILE.csv", "start the explorer with --exit FILE.csv",
+        "start the explorer with --flow FILE.csv", "the model has no RePo weights (train-lm --positions repo)",
+        "the model has no RePo weights (train-lm --positions repo)",
+        "start the explorer with --repo-range FILE.csv", "start the explorer with --repo-needle FILE.csv"};
     if (!s->has_results[v]) {
-        snprintf(s->message, sizeof s->message, "no %s view: start the explorer with %s",
-                 explorer_view_name(v), needs[v]);
+        snprintf(s->message, sizeof s->message, "no %s view: %s", explorer_view_name(v), needs[v]);
         return EXPLORER_REDRAW;
+    }
+    if (v == VIEW_REPO_REPEAT && s->r == 0) {
+        snprintf(s->message, sizeof s->message, "no repo-repeat view at r = 0: press 1..9 to repeat the sentence");
+        return EXPLORER_REDRAW;
+    }
+    if (is_z_view(v)) { /* z exists in RePo layers only, and per head */
+        if (s->layer < s->repo_from) s->layer = s->n_layers - 1;
+        if (s->head < 0) s->head = s->last_head;
     }
     s->view = v;
     s->hover_query = s->hover_key = -1;
@@ -134,7 +153,7 @@ static int tour_next(ExplorerState *s)
         return bits;
     default:
         for (int v = (s->view == VIEW_OVERVIEW ? VIEW_LAYERS : (int)s->view + 1); v < VIEW_COUNT; v++)
-            if (s->has_results[v]) {
+            if (s->has_results[v] && !(v == VIEW_REPO_REPEAT && s->r == 0)) {
                 bits = set_view(s, (ExplorerView)v);
                 snprintf(s->message, sizeof s->message, "tour: the %s plot of the loaded results",
                          explorer_view_name((ExplorerView)v));
@@ -156,16 +175,19 @@ int explorer_apply_key(ExplorerState *s, int key)
     case EXPLORER_KEY_LEFT:
     case EXPLORER_KEY_RIGHT: {
         int layer = s->layer + (key == EXPLORER_KEY_RIGHT ? 1 : -1);
-        if (layer < 0 || layer >= s->n_layers) {
-            snprintf(s->message, sizeof s->message, "layers are 0..%d", s->n_layers - 1);
+        int lowest = is_z_view(s->view) ? s->repo_from : 0;
+        if (layer < lowest || layer >= s->n_layers) {
+            if (lowest > 0) snprintf(s->message, sizeof s->message, "RePo layers are %d..%d", lowest, s->n_layers - 1);
+            else snprintf(s->message, sizeof s->message, "layers are 0..%d", s->n_layers - 1);
             return EXPLORER_REDRAW;
         }
         s->layer = layer;
-        if (s->view != VIEW_ATTENTION && s->view != VIEW_OVERVIEW) s->view = VIEW_ATTENTION;
+        if (s->view != VIEW_ATTENTION && s->view != VIEW_OVERVIEW && !is_z_view(s->view)) s->view = VIEW_ATTENTION;
         return EXPLORER_REDRAW;
     }
     case EXPLORER_KEY_UP:
     case EXPLORER_KEY_DOWN: {
+        if (is_z_view(s->view) && s->head < 0) s->head = s->last_head;
         int from = s->head >= 0 ? s->head : s->last_head;
         int head = s->head < 0 ? from : from + (key == EXPLORER_KEY_DOWN ? 1 : -1);
         if (head < 0 || head >= s->n_heads) {
@@ -173,11 +195,15 @@ int explorer_apply_key(ExplorerState *s, int key)
             return EXPLORER_REDRAW;
         }
         s->head = s->last_head = head;
-        if (s->view != VIEW_ATTENTION && s->view != VIEW_OVERVIEW && s->view != VIEW_FLOW)
+        if (s->view != VIEW_ATTENTION && s->view != VIEW_OVERVIEW && s->view != VIEW_FLOW && !is_z_view(s->view))
             s->view = VIEW_ATTENTION;
         return EXPLORER_REDRAW;
     }
     case 'a':
+        if (is_z_view(s->view)) {
+            snprintf(s->message, sizeof s->message, "z is one position per head: no mean (up/down: head)");
+            return EXPLORER_REDRAW;
+        }
         if (s->head >= 0) {
             s->last_head = s->head;
             s->head = -1;
@@ -200,6 +226,11 @@ int explorer_apply_key(ExplorerState *s, int key)
     case 'p': return set_view(s, VIEW_LAYERS);
     case 'e': return set_view(s, VIEW_EXIT);
     case 'f': return set_view(s, VIEW_FLOW);
+    case 'z':
+        if (s->view == VIEW_REPO_Z && s->r >= 1) return set_view(s, VIEW_REPO_REPEAT);
+        return set_view(s, VIEW_REPO_Z);
+    case 'g': return set_view(s, VIEW_REPO_RANGE);
+    case 'n': return set_view(s, VIEW_REPO_NEEDLE);
     case 'b':
         s->last_copy_only = !s->last_copy_only;
         snprintf(s->message, sizeof s->message, "%s",
@@ -260,6 +291,8 @@ const char *explorer_help_text(void)
            "PgUp/PgDn  sentence      m         mask / attention\n"
            "o       layer x head overview\n"
            "p e f   probe / exit / flow plot (with their CSV)\n"
+           "z       RePo z per token; again: per copy (RePo model)\n"
+           "g n     RePo z range / needle attention (with their CSV)\n"
            "b       last copy -> earlier copies only\n"
            "l       log scale        t         light / dark\n"
            "s v     save PNG / SVG   c         print the plot command\n"
@@ -463,6 +496,23 @@ static void add_int_option(CommandText *c, const char *name, int value)
     add_option(c, name, text);
 }
 
+/* Append what the model runs on: --model, the sentence (--text, or --data
+ * and --sentence), --r, --bos, --sep and --mask when one was given. */
+static void add_model_run(CommandText *c, const ExplorerState *s, const ExplorerSources *src, int sentence, int r)
+{
+    add_option(c, "--model", src->model);
+    if (src->text) {
+        add_option(c, "--text", src->text);
+    } else {
+        add_option(c, "--data", src->data);
+        add_int_option(c, "--sentence", sentence);
+    }
+    add_int_option(c, "--r", r);
+    add_option(c, "--bos", repeat_bos_name(s->bos));
+    add_option(c, "--sep", repeat_sep_name(s->sep));
+    if (src->mask) add_option(c, "--mask", src->mask);
+}
+
 int explorer_command_line(const ExplorerState *s, const ExplorerSources *src, int sentence, int r,
                           int width, int height, const char *out_path, char *out, size_t cap,
                           SrError *err)
@@ -486,17 +536,7 @@ int explorer_command_line(const ExplorerState *s, const ExplorerSources *src, in
     case VIEW_OVERVIEW:
         add_word(&c, "attention");
         if (s->view == VIEW_OVERVIEW) add_word(&c, "--overview");
-        add_option(&c, "--model", src->model);
-        if (src->text) {
-            add_option(&c, "--text", src->text);
-        } else {
-            add_option(&c, "--data", src->data);
-            add_int_option(&c, "--sentence", sentence);
-        }
-        add_int_option(&c, "--r", r);
-        add_option(&c, "--bos", repeat_bos_name(s->bos));
-        add_option(&c, "--sep", repeat_sep_name(s->sep));
-        if (src->mask) add_option(&c, "--mask", src->mask);
+        add_model_run(&c, s, src, sentence, r);
         add_int_option(&c, "--layer", s->layer); /* the overview frames this map */
         if (s->head >= 0) add_int_option(&c, "--head", s->head);
         else add_option(&c, "--head", "mean");
@@ -520,6 +560,21 @@ int explorer_command_line(const ExplorerState *s, const ExplorerSources *src, in
         add_option(&c, "--results", src->flow);
         if (s->head >= 0) add_int_option(&c, "--head", s->head);
         else add_option(&c, "--head", "mean");
+        break;
+    case VIEW_REPO_Z:
+    case VIEW_REPO_REPEAT:
+        add_word(&c, explorer_view_name(s->view));
+        add_model_run(&c, s, src, sentence, r);
+        add_int_option(&c, "--layer", s->layer);
+        add_int_option(&c, "--head", s->head >= 0 ? s->head : s->last_head);
+        break;
+    case VIEW_REPO_RANGE:
+        add_word(&c, "repo-range");
+        add_option(&c, "--results", src->repo_range);
+        break;
+    case VIEW_REPO_NEEDLE:
+        add_word(&c, "repo-needle");
+        add_option(&c, "--results", src->repo_needle);
         break;
     default:
         return sr_fail(err, "command line: unknown view");

@@ -60,6 +60,10 @@ static int compute(ExplorerWorker *w, const int *ids, int n, int r, AttentionDat
         memcpy(att + l * one, model_attention(&w->model, l), sizeof(float) * one);
     for (int t = 0; t < lay.T; t++) tokens[t] = tokenizer_word(w->tok, lay.ids[t]);
     rc = attention_data_init(d, c->n_layers, c->n_heads, &lay, tokens, att, w->plan, err);
+    if (rc == 0 && attention_data_take_positions(d, &w->model, err)) {
+        attention_data_free(d);
+        rc = -1;
+    }
     free(att);
 done:
     free(tokens);

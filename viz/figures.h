@@ -7,7 +7,11 @@
  *   attention   paint_attention.h    one attention map (or the overview grid)
  *   layers      paint_layers.h       probe F1 against layer, per r
  *   exit        paint_exit.h         F1 against relative cost, Pareto front
- *   flow        paint_flow.h         where last-copy attention goes, per layer */
+ *   flow        paint_flow.h         where last-copy attention goes, per layer
+ *   repo-z      paint_repo.h         RePo positions z against token index
+ *   repo-repeat paint_repo.h         z per copy of a repeated sentence
+ *   repo-range  paint_repo.h         max z - min z per layer against length
+ *   repo-needle paint_repo.h         attention on the needle and next to it */
 #ifndef SEQREP_VIZ_FIGURES_H
 #define SEQREP_VIZ_FIGURES_H
 
@@ -21,10 +25,12 @@
 #include "paint_layers.h"
 #include "paint_mask.h"
 #include "paint_proportion.h"
+#include "paint_repo.h"
 
 typedef enum {
     FIGURE_MASK = 0, FIGURE_PROPORTION = 1, FIGURE_ATTENTION = 2, FIGURE_LAYERS = 3,
-    FIGURE_EXIT = 4, FIGURE_FLOW = 5, FIGURE_COUNT = 6
+    FIGURE_EXIT = 4, FIGURE_FLOW = 5, FIGURE_REPO_Z = 6, FIGURE_REPO_REPEAT = 7,
+    FIGURE_REPO_RANGE = 8, FIGURE_REPO_NEEDLE = 9, FIGURE_COUNT = 10
 } FigureKind;
 
 /* One figure: the kind says which member holds the data. */
@@ -37,6 +43,9 @@ typedef struct {
     LayersData layers;
     ExitData exit;
     FlowData flow;
+    RepoZData repo_z;          /* repo-z and repo-repeat */
+    RepoRangeData repo_range;
+    RepoNeedleData repo_needle;
 } Figure;
 
 /* Parse a figure name ("mask", ...); 0 or -1. The name of a kind. */

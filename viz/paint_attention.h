@@ -22,6 +22,7 @@
 
 #include "figure.h"
 #include "mask.h"
+#include "model.h"
 #include "repeat.h"
 
 /* The most tokens an attention figure draws. */
@@ -43,6 +44,8 @@ typedef struct {
     int layer;          /* the map paint_attention draws                      */
     int head;           /* its head, or -1 for the mean over heads            */
     AttentionScale scale;
+    float *repo_z;      /* (L, T, H) RePo positions z of the same forward, NaN
+                           in layers without RePo; NULL when the model has none */
 } AttentionData;
 
 /* Fill d from arrays the caller computed: a layout, its token labels (T
@@ -62,6 +65,11 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
                               SrError *err);
 
 void attention_data_free(AttentionData *d);
+
+/* Copy the RePo positions z of row 0 of m's last forward (which must be the
+ * forward d was filled from) into d->repo_z (L, T, H); leaves it NULL when
+ * m has no RePo layers. 0 or -1 (out of memory). */
+int attention_data_take_positions(AttentionData *d, const Model *m, SrError *err);
 
 /* Check and set the map to draw: layer 0..L-1, head -1 (mean) or 0..H-1.
  * "layer 9 out of range 0..3". */

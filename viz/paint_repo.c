@@ -83,6 +83,20 @@ void repo_z_data_free(RepoZData *d)
     memset(d, 0, sizeof *d);
 }
 
+int repo_z_data_alloc(RepoZData *d, int n, int layer, int head)
+{
+    d->n = n;
+    d->layer = layer;
+    d->head = head;
+    d->index = malloc(sizeof(int) * (size_t)n);
+    d->copy = malloc(sizeof(int) * (size_t)n);
+    d->word = malloc(sizeof(int) * (size_t)n);
+    d->z = malloc(sizeof(double) * (size_t)n);
+    d->shown = malloc(sizeof(double) * (size_t)n);
+    d->token = calloc((size_t)n, sizeof(char *));
+    return d->index && d->copy && d->word && d->z && d->shown && d->token ? 0 : -1;
+}
+
 /* One kept row of the z CSV, for sorting by index. */
 typedef struct {
     int index, copy, word, row;
@@ -132,17 +146,7 @@ int repo_z_data_load(RepoZData *d, const char *path, int layer, int head, SrErro
                      layer, head, lmin, lmax, hmin, hmax);
     if (rc == 0) {
         qsort(rows, (size_t)n, sizeof(ZRow), cmp_zrow);
-        d->n = n;
-        d->layer = layer;
-        d->head = head;
-        d->index = malloc(sizeof(int) * n);
-        d->copy = malloc(sizeof(int) * n);
-        d->word = malloc(sizeof(int) * n);
-        d->z = malloc(sizeof(double) * n);
-        d->shown = malloc(sizeof(double) * n);
-        d->token = calloc((size_t)n, sizeof(char *));
-        if (!d->index || !d->copy || !d->word || !d->z || !d->shown || !d->token)
-            rc = sr_fail(err, "%s: out of memory", path);
+        if (repo_z_data_alloc(d, n, layer, head)) rc = sr_fail(err, "%s: out of memory", path);
     }
     for (int i = 0; i < n && rc == 0; i++) {
         d->index[i] = rows[i].index;
@@ -159,6 +163,14 @@ int repo_z_data_load(RepoZData *d, const char *path, int layer, int head, SrErro
         repo_z_data_free(d);
         return -1;
     }
+    repo_z_data_finish(d, path);
+    return 0;
+}
+
+void repo_z_data_finish(RepoZData *d, const char *source)
+{
+    int n = d->n;
+    d->n_clipped = 0;
     repo_quartiles(d->z, n, &d->q1, &d->q3);
     double iqr = d->q3 - d->q1;
     d->lo_fence = d->q1 - 1.5 * iqr;
@@ -168,13 +180,12 @@ int repo_z_data_load(RepoZData *d, const char *path, int layer, int head, SrErro
         d->shown[i] = v < d->lo_fence ? d->lo_fence : v > d->hi_fence ? d->hi_fence : v;
         d->n_clipped += d->shown[i] != v;
     }
-    snprintf(d->meta.title, sizeof d->meta.title, "RePo positions z, layer %d, head %d", layer, head);
+    snprintf(d->meta.title, sizeof d->meta.title, "RePo positions z, layer %d, head %d", d->layer, d->head);
     snprintf(d->meta.caption, sizeof d->meta.caption,
              "z of each of the %d tokens of %s%s. Values beyond 1.5 IQR of the quartiles "
              "(fences %.3g and %.3g) are clipped to the fence: %d point%s, drawn as hollow "
-             "triangles.", n, path, d->n_copies >= 2 ? " (an input repeated, coloured by copy)" : "",
+             "triangles.", n, source, d->n_copies >= 2 ? " (an input repeated, coloured by copy)" : "",
              d->lo_fence, d->hi_fence, d->n_clipped, d->n_clipped == 1 ? "" : "s");
-    return 0;
 }
 
 void repo_z_data_write_csv(const RepoZData *d, FILE *out)

@@ -26,6 +26,7 @@
 #include <cairo.h>
 
 #include "figure.h"
+#include "paint_attention.h"
 
 /* ---- z per token (repo-z, repo-repeat) ------------------------------------ */
 
@@ -50,6 +51,30 @@ typedef struct {
  * 0..3)"). Fills a default title and caption. Free with repo_z_data_free. */
 int repo_z_data_load(RepoZData *d, const char *path, int layer, int head, SrError *err);
 void repo_z_data_free(RepoZData *d);
+
+/* z of layer `layer` and head `head` of the forward behind an attention
+ * figure's data (a->repo_z, filled for a RePo model), with its tokens and
+ * copies; layer -1 is the last. `source` names the input in the caption.
+ * Fails when the model has no RePo weights ("no learned positions: ...")
+ * or layer is not a RePo layer ("layer 1 has no learned positions (RePo
+ * layers 2..3)"). Free with repo_z_data_free. */
+int repo_z_data_from_attention(RepoZData *d, const AttentionData *a, int layer, int head,
+                               const char *source, SrError *err);
+
+/* The words a z figure's caption uses for an input run through a model:
+ * "MODEL on \"SENTENCE\" (SOURCE), repeated k = r + 1 times, bos B, sep S,
+ * mask M" (mask_plan NULL = causal). `seqrep plot` and the explorer both
+ * describe their frames with it, so the two captions agree. */
+void repo_z_source(char *out, size_t cap, const char *model_path, const char *text,
+                   const char *text_source, int r, RepeatBos bos, RepeatSep sep, const char *mask_plan);
+
+/* Allocate d's arrays for n tokens (token strings NULL) and set n, layer,
+ * head; 0, or -1 when out of memory (free with repo_z_data_free). */
+int repo_z_data_alloc(RepoZData *d, int n, int layer, int head);
+
+/* After d->n, layer, head, z, copy are set: quartiles, fences, the clipped
+ * values in shown, n_clipped, and the title and a caption naming `source`. */
+void repo_z_data_finish(RepoZData *d, const char *source);
 
 /* Quartiles (linear interpolation) of v[0..n) into q1, q3 (n >= 1). */
 void repo_quartiles(const double *v, int n, double *q1, double *q3);

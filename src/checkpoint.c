@@ -137,6 +137,9 @@ static char *config_to_json(const ModelConfig *c)
     char theta[32], eps[32];
     format_float(theta, sizeof theta, c->rope_theta);
     format_float(eps, sizeof eps, c->norm_eps);
+    cJSON *nope = c->nope_layers ? cJSON_CreateArray() : NULL;
+    for (int l = 0; nope && l < c->n_layers && l < 64; l++)
+        if (c->nope_layers >> l & 1) cJSON_AddItemToArray(nope, cJSON_CreateNumber(l));
     int ok = cJSON_AddNumberToObject(o, "vocab_size", c->vocab_size) &&
              cJSON_AddNumberToObject(o, "d_model", c->d_model) &&
              cJSON_AddNumberToObject(o, "n_layers", c->n_layers) &&
@@ -146,7 +149,9 @@ static char *config_to_json(const ModelConfig *c)
              cJSON_AddRawToObject(o, "rope_theta", theta) &&
              cJSON_AddRawToObject(o, "norm_eps", eps) &&
              cJSON_AddBoolToObject(o, "tied", c->tied != 0) &&
-             (!c->repo || cJSON_AddNumberToObject(o, "repo_from", c->repo_from));
+             (!c->repo || cJSON_AddNumberToObject(o, "repo_from", c->repo_from)) &&
+             (!nope || cJSON_AddItemToObject(o, "nope_layers", nope));
+    if (!ok && nope && !cJSON_GetObjectItemCaseSensitive(o, "nope_layers")) cJSON_Delete(nope);
     char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
     return text;
@@ -204,6 +209,15 @@ static int config_from_json(const char *path, const char *text, ModelConfig *c, 
     if (rc == 0 && cJSON_GetObjectItemCaseSensitive(o, "repo_from")) {
         c->repo = 1;
         rc = config_int(path, o, "repo_from", &c->repo_from, err);
+    }
+    /* layers without rotation are optional too: "nope_layers": [1, 3] */
+    const cJSON *nope = rc == 0 ? cJSON_GetObjectItemCaseSensitive(o, "nope_layers") : NULL;
+    if (nope && !cJSON_IsArray(nope)) rc = sr_fail(err, "%s: seqrep.config: 'nope_layers' must be a list of layers", path);
+    for (const cJSON *item = nope ? nope->child : NULL; item && rc == 0; item = item->next) {
+        double v = cJSON_IsNumber(item) ? item->valuedouble : -1;
+        if (!(v >= 0 && v < 64) || v != floor(v))
+            rc = sr_fail(err, "%s: seqrep.config: 'nope_layers' must hold layer numbers 0..63", path);
+        else c->nope_layers |= 1ULL << (int)v;
     }
     cJSON_Delete(o);
     if (rc) return -1;

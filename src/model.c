@@ -32,6 +32,8 @@ int model_config_check(const ModelConfig *c, SrError *err)
     if (!(c->norm_eps > 0.0f)) return sr_fail(err, "norm_eps must be positive");
     if (c->tied != 0 && c->tied != 1) return sr_fail(err, "tied must be 0 or 1, got %d", c->tied);
     if (c->repo != 0 && c->repo != 1) return sr_fail(err, "repo must be 0 or 1, got %d", c->repo);
+    if (c->nope_layers && (c->n_layers < 64 && c->nope_layers >> c->n_layers))
+        return sr_fail(err, "nope_layers names a layer beyond the model's %d", c->n_layers);
     if (c->repo) {
         if (c->repo_from < 0 || c->repo_from >= c->n_layers)
             return sr_fail(err, "repo_from %d is outside 0..%d (the model's layers)", c->repo_from,
@@ -231,7 +233,8 @@ static size_t att_slab(const Model *m)
 PosKind model_layer_pos_kind(const Model *m, const ModelInput *in, int l)
 {
     if (in->pos_kind) return in->pos_kind[l];
-    return (m->cfg.repo && l >= m->cfg.repo_from) ? POS_REPO : POS_ROPE;
+    if (m->cfg.repo && l >= m->cfg.repo_from) return POS_REPO;
+    return l < 64 && (m->cfg.nope_layers >> l & 1) ? POS_NONE : POS_ROPE;
 }
 
 /* Position input of layer l: NULL for NoPE, integer positions as floats for

@@ -30,6 +30,9 @@ typedef struct {
     int tied;         /* 1: LM head is the embedding matrix */
     int repo;         /* 1: layers repo_from..N-1 carry RePo weights (see below) */
     int repo_from;    /* first RePo layer when repo == 1 (0..N-1) */
+    unsigned long long nope_layers; /* bit l set: layer l rotates nothing unless a
+                                       plan says otherwise (NoPE and hybrid models;
+                                       layers 0..63); 0 = RoPE everywhere */
 } ModelConfig;
 
 /* RePo (context re-positioning, Li, Zhao & Sproat): a RePo layer computes a
@@ -83,8 +86,9 @@ typedef struct {
     const int *lengths;       /* (B) valid tokens per row, right padding; NULL = T */
     const int *positions;     /* (B, T) integer positions for POS_ROPE; NULL = 0..T-1 */
     const MaskKind *mask;     /* (N) mask plan; NULL = causal everywhere */
-    const PosKind *pos_kind;  /* (N) position plan; NULL = RoPE everywhere, except RePo
-                                 layers of a RePo model, which use POS_REPO */
+    const PosKind *pos_kind;  /* (N) position plan; NULL = the model's own: RoPE, except
+                                 RePo layers of a RePo model (POS_REPO) and the layers
+                                 in cfg.nope_layers (POS_NONE) */
     const float *real_pos;    /* (N, B, T, H) positions for POS_REAL layers */
     int n_run;                /* run only layers 0..n_run-1 (early exit); 0 = all */
     int want_logits;          /* 1: final norm + LM head into acts.logits */

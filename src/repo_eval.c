@@ -69,6 +69,11 @@ int repo_method_config(RepoMethod m, int repo_from, ModelConfig *cfg, SrError *e
         return sr_fail(err, "repo-from %d is outside 0..%d (the model's layers)", repo_from,
                        cfg->n_layers - 1);
     cfg->repo = m == REPO_METHOD_REPO;
+    /* the plan a checkpoint of this method runs with when no plan is given */
+    cfg->nope_layers = 0;
+    for (int l = 0; l < cfg->n_layers; l++)
+        if (m == REPO_METHOD_NOPE || m == REPO_METHOD_CONST || (m == REPO_METHOD_HYBRID && l % 2 == 1))
+            cfg->nope_layers |= 1ULL << l;
     cfg->repo_from = cfg->repo ? (repo_from >= 0 ? repo_from : repo_default_from(cfg->n_layers)) : 0;
     return 0;
 }

@@ -49,7 +49,9 @@ int repo_method_list_parse(const char *text, RepoMethod *out, int *n, SrError *e
 int repo_default_from(int n_layers);
 
 /* Set cfg->repo and cfg->repo_from for method m: RePo layers from repo_from
- * (< 0: the default) for repo, none otherwise. Fails when repo_from is
+ * (< 0: the default) for repo, none otherwise; and cfg->nope_layers, the
+ * layers a checkpoint of the method leaves unrotated when it is run without
+ * a plan (every layer for nope and const, the odd ones for hybrid). Fails when repo_from is
  * outside 0..N-1 or the model has more than REPO_MAX_LAYERS layers. */
 int repo_method_config(RepoMethod m, int repo_from, ModelConfig *cfg, SrError *err);
 

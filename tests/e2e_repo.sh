@@ -78,6 +78,8 @@ check "manifest records positions repo and repo_from 1" sh -c 'grep -q "position
 expect_ok "train-lm nope" "$seqrep" train-lm --corpus kv.txt --out nope.st --seq-len 40 --steps 4 --positions nope $tiny
 expect_ok "train-lm const" "$seqrep" train-lm --corpus kv.txt --out const.st --seq-len 40 --steps 4 --positions const $tiny
 expect_ok "train-lm hybrid" "$seqrep" train-lm --corpus kv.txt --out hybrid.st --seq-len 40 --steps 4 --positions hybrid $tiny
+check "the checkpoint runs its layers as trained: rope, none" sh -c '"$0" info hybrid.st | grep -q "^positions    rope none (layers 0..1)"' "$seqrep"
+check "a NoPE checkpoint rotates nothing" sh -c '"$0" info nope.st | grep -q "^positions    none none "' "$seqrep"
 expect_ok "continue the RoPE model as RePo" "$seqrep" train-lm --init rope.st --corpus kv.txt --out cont.st --seq-len 40 --steps 8 --positions repo --repo-from 0 --batch 4 --threads 1 --quiet
 expect_ok "info on the continued model" "$seqrep" info cont.st
 check "manifest names the init checkpoint" sh -c 'grep -q "init *rope.st" out.txt && grep -q "repo_from *0" out.txt'

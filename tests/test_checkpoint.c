@@ -93,6 +93,23 @@ static void save_good(const char *path, int tied)
 
 /* ---- good files ------------------------------------------------------------ */
 
+/* Every field of two configs is the same (floats bit for bit). */
+static void assert_config_equal(const ModelConfig *b, const ModelConfig *a)
+{
+    assert_int_equal(b->vocab_size, a->vocab_size);
+    assert_int_equal(b->d_model, a->d_model);
+    assert_int_equal(b->n_layers, a->n_layers);
+    assert_int_equal(b->n_heads, a->n_heads);
+    assert_int_equal(b->d_ff, a->d_ff);
+    assert_int_equal(b->max_seq_len, a->max_seq_len);
+    assert_memory_equal(&b->rope_theta, &a->rope_theta, sizeof(float));
+    assert_memory_equal(&b->norm_eps, &a->norm_eps, sizeof(float));
+    assert_int_equal(b->tied, a->tied);
+    assert_int_equal(b->repo, a->repo);
+    if (a->repo) assert_int_equal(b->repo_from, a->repo_from);
+    assert_true(b->nope_layers == a->nope_layers);
+}
+
 static void check_round_trip(int tied, int repo_from)
 {
     char path[512];
@@ -111,19 +128,12 @@ static void check_round_trip(int tied, int repo_from)
     assert_int_equal(back.n_params, m.n_params);
     assert_memory_equal(back.params, m.params, m.n_params * sizeof(float));
 
-    const ModelConfig *a = &m.cfg, *b = &back.cfg;
-    assert_int_equal(b->vocab_size, a->vocab_size);
-    assert_int_equal(b->d_model, a->d_model);
-    assert_int_equal(b->n_layers, a->n_layers);
-    assert_int_equal(b->n_heads, a->n_heads);
-    assert_int_equal(b->d_ff, a->d_ff);
-    assert_int_equal(b->max_seq_len, a->max_seq_len);
-    assert_memory_equal(&b->rope_theta, &a->rope_theta, sizeof(float));
-    assert_memory_equal(&b->norm_eps, &a->norm_eps, sizeof(float));
-    assert_int_equal(b->tied, tied);
-    assert_int_equal(b->repo, repo_from >= 0);
-    if (repo_from >= 0) assert_int_equal(b->repo_from, repo_from);
-    assert_memory_equal(&info.cfg, a, sizeof *a);
+    const ModelConfig *a = &m.cfg;
+    assert_config_equal(&back.cfg, a);
+    assert_int_equal(back.cfg.tied, tied);
+    assert_int_equal(back.cfg.repo, repo_from >= 0);
+    if (repo_from >= 0) assert_int_equal(back.cfg.repo_from, repo_from);
+    assert_config_equal(&info.cfg, a);
 
     assert_int_equal(info.n_vocab, 11);
     for (int i = 0; i < 11; i++) assert_string_equal(info.vocab[i], words[i]);
@@ -134,7 +144,7 @@ static void check_round_trip(int tied, int repo_from)
 
     /* the header alone gives the same */
     assert_int_equal(checkpoint_read_info(path, &info, &err), 0);
-    assert_memory_equal(&info.cfg, a, sizeof *a);
+    assert_config_equal(&info.cfg, a);
     assert_string_equal(info.vocab[10], words[10]);
     assert_string_equal(info.manifest_json, manifest);
     checkpoint_info_free(&info);
@@ -545,6 +555,55 @@ static void test_config_field_not_integer(void **state)
     expect_rejected(path, "seqrep.config: 'd_model' must be an integer", 1);
 }
 
+/* The layers a NoPE or hybrid model leaves unrotated survive the round
+ * trip, and a loaded model runs them without rotation when no plan is given:
+ * its logits equal those of the same weights under an explicit plan. */
+static void test_nope_layers_round_trip(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "nope.safetensors");
+    Model m, back;
+    make_model(&m, 1, 77);
+    m.cfg.nope_layers = 2; /* layer 1 of 2 */
+    SrError err = {{0}};
+    assert_int_equal(checkpoint_save(path, &m, words, 11, NULL, &err), 0);
+    assert_int_equal(checkpoint_load(path, &back, 1, 4, NULL, &err), 0);
+    assert_true(back.cfg.nope_layers == 2);
+    int ids[4] = {1, 2, 3, 4};
+    PosKind plan[2] = {POS_ROPE, POS_NONE};
+    ModelInput by_default = {.B = 1, .T = 4, .ids = ids, .want_logits = 1};
+    ModelInput explicit_plan = {.B = 1, .T = 4, .ids = ids, .pos_kind = plan, .want_logits = 1};
+    size_t V = (size_t)m.cfg.vocab_size;
+    float *expected = malloc(sizeof(float) * 4 * V);
+    assert_int_equal(model_forward(&m, &explicit_plan, &err), 0);
+    memcpy(expected, m.a.logits, sizeof(float) * 4 * V);
+    assert_int_equal(model_forward(&back, &by_default, &err), 0);
+    assert_memory_equal(back.a.logits, expected, sizeof(float) * 4 * V);
+    free(expected);
+    model_free(&back);
+    model_free(&m);
+}
+
+static void test_nope_layers_bad(void **state)
+{
+    (void)state;
+    Edit e;
+    char path[512];
+    edit_open(&e, 1);
+    edit_set_meta(&e, "seqrep.config",
+                  "{\"vocab_size\":11,\"d_model\":8,\"n_layers\":2,\"n_heads\":2,\"d_ff\":12,"
+                  "\"max_seq_len\":16,\"rope_theta\":10000,\"norm_eps\":1e-05,\"tied\":true,\"nope_layers\":[0.5]}");
+    edit_write(&e, "nope_half.safetensors", path, sizeof path);
+    expect_rejected(path, "seqrep.config: 'nope_layers' must hold layer numbers 0..63", 1);
+    edit_open(&e, 1);
+    edit_set_meta(&e, "seqrep.config",
+                  "{\"vocab_size\":11,\"d_model\":8,\"n_layers\":2,\"n_heads\":2,\"d_ff\":12,"
+                  "\"max_seq_len\":16,\"rope_theta\":10000,\"norm_eps\":1e-05,\"tied\":true,\"nope_layers\":[5]}");
+    edit_write(&e, "nope_beyond.safetensors", path, sizeof path);
+    expect_rejected(path, "nope_layers names a layer beyond the model's 2", 1);
+}
+
 static void test_vocab_length_mismatch(void **state)
 {
     (void)state;
@@ -659,6 +718,8 @@ int main(void)
         cmocka_unit_test(test_malformed_config),
         cmocka_unit_test(test_config_missing_field),
         cmocka_unit_test(test_config_field_not_integer),
+        cmocka_unit_test(test_nope_layers_round_trip),
+        cmocka_unit_test(test_nope_layers_bad),
         cmocka_unit_test(test_vocab_length_mismatch),
         cmocka_unit_test(test_missing_vocab),
         cmocka_unit_test(test_vocab_not_strings),

@@ -69,6 +69,12 @@ int cmd_info(int argc, char **argv)
         printf("rope_theta   %g\n", c->rope_theta);
         printf("norm_eps     %g\n", c->norm_eps);
         printf("lm head      %s\n", c->tied ? "tied to the embedding" : "separate");
+        printf("positions    ");  /* each layer's default: RoPE, none or RePo */
+        for (int l = 0; l < c->n_layers; l++) {
+            int repo = c->repo && l >= c->repo_from, none = l < 64 && (c->nope_layers >> l & 1);
+            printf("%s%s", l ? " " : "", repo ? "repo" : none ? "none" : "rope");
+        }
+        printf(" (layers 0..%d)\n", c->n_layers - 1);
         printf("manifest:\n");
         for (cJSON *it = manifest ? manifest->child : NULL; it; it = it->next) {
             char *v = cJSON_IsString(it) ? NULL : cJSON_PrintUnformatted(it);

@@ -5,36 +5,12 @@
 set -u
 seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/e2e-lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 passed=0
 failed=0
-
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-bad()  { failed=$((failed + 1)); echo "FAIL $1"; }
-
-# expect_status CODE NAME CMD...: run CMD, check its exit status
-expect_status() {
-    code=$1; name=$2; shift 2
-    "$@" >out.txt 2>err.txt
-    got=$?
-    if [ "$got" = "$code" ]; then ok "$name"; else bad "$name (exit $got, wanted $code)"; cat err.txt; fi
-}
-
-# expect_error NAME PATTERN CMD...: exit 2 with exactly one stderr line matching PATTERN
-expect_error() {
-    name=$1; pattern=$2; shift 2
-    "$@" >out.txt 2>err.txt
-    got=$?
-    lines=$(wc -l <err.txt)
-    if [ "$got" = 2 ] && [ "$lines" = 1 ] && grep -q -- "$pattern" err.txt; then
-        ok "$name"
-    else
-        bad "$name (exit $got, $lines stderr lines, wanted 2 and 1 line matching '$pattern')"
-        cat err.txt
-    fi
-}
 
 tiny="--layers 2 --d-model 32 --heads 2 --d-ff 64 --seq-len 16 --batch 4 --steps 30 --threads 2 --quiet"
 

@@ -7,40 +7,12 @@
 set -u
 if [ $# -ne 1 ]; then echo "usage: sh tests/e2e_blocks.sh path/to/seqrep" >&2; exit 2; fi
 seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/e2e-lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 passed=0
 failed=0
-
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-bad()  { failed=$((failed + 1)); echo "FAIL $1"; }
-
-# expect_ok NAME CMD...: exit 0, output in out.txt
-expect_ok() {
-    name=$1; shift
-    if "$@" >out.txt 2>err.txt; then ok "$name"; else bad "$name (exit $?)"; cat err.txt; fi
-}
-
-# expect_error NAME PATTERN CMD...: exit 2 with exactly one stderr line matching PATTERN
-expect_error() {
-    name=$1; pattern=$2; shift 2
-    "$@" >out.txt 2>err.txt
-    got=$?
-    lines=$(wc -l <err.txt)
-    if [ "$got" = 2 ] && [ "$lines" = 1 ] && grep -q -- "$pattern" err.txt; then
-        ok "$name"
-    else
-        bad "$name (exit $got, $lines stderr lines, wanted 2 and 1 line matching '$pattern')"
-        cat err.txt
-    fi
-}
-
-# check NAME CMD...: a condition on the last output
-check() {
-    name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
 
 # ---- the readable table ----
 expect_ok "blocks --help" "$seqrep" blocks --help

@@ -13,32 +13,16 @@ if [ $# -ne 1 ] || [ ! -x "$1" ]; then
     exit 1
 fi
 seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/e2e-lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 passed=0
 failed=0
 
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-bad()  { failed=$((failed + 1)); echo "FAIL $1"; }
-
 # fontconfig keeps its caches until exit; an ASan build would call that a leak
 printf 'leak:libfontconfig.so\n' >lsan.supp
 export LSAN_OPTIONS="suppressions=$work/lsan.supp:print_suppressions=0"
-
-# expect_error NAME PATTERN CMD...: exit 2 with exactly one stderr line matching PATTERN
-expect_error() {
-    name=$1; pattern=$2; shift 2
-    "$@" >out.txt 2>err.txt
-    got=$?
-    lines=$(wc -l <err.txt)
-    if [ "$got" = 2 ] && [ "$lines" = 1 ] && grep -q -- "$pattern" err.txt; then
-        ok "$name"
-    else
-        bad "$name (exit $got, $lines stderr lines, wanted 2 and 1 line matching '$pattern')"
-        cat err.txt
-    fi
-}
 
 # same_png NAME A B: both PNGs decode to the same size and the same pixels
 cat >png_equal.py <<'PY'

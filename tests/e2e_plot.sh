@@ -10,6 +10,7 @@
 set -u
 if [ $# -ne 1 ]; then echo "usage: sh tests/e2e_plot.sh path/to/seqrep" >&2; exit 2; fi
 seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/e2e-lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -20,35 +21,6 @@ failed=0
 printf 'leak:libfontconfig.so\n' >lsan.supp
 LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$work/lsan.supp:print_suppressions=0"
 export LSAN_OPTIONS
-
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-bad()  { failed=$((failed + 1)); echo "FAIL $1"; }
-
-# expect_ok NAME CMD...: exit 0
-expect_ok() {
-    name=$1; shift
-    if "$@" >out.txt 2>err.txt; then ok "$name"; else bad "$name (exit $?)"; cat err.txt; fi
-}
-
-# expect_error NAME PATTERN CMD...: exit 2 with exactly one stderr line matching PATTERN
-expect_error() {
-    name=$1; pattern=$2; shift 2
-    "$@" >out.txt 2>err.txt
-    got=$?
-    lines=$(wc -l <err.txt)
-    if [ "$got" = 2 ] && [ "$lines" = 1 ] && grep -q -- "$pattern" err.txt; then
-        ok "$name"
-    else
-        bad "$name (exit $got, $lines stderr lines, wanted 2 and 1 line matching '$pattern')"
-        cat err.txt
-    fi
-}
-
-# check NAME CONDITION...: a shell test
-check() {
-    name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
 
 # png_is W H FILE: the PNG's header says W x H
 png_is() {

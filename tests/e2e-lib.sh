@@ -1,0 +1,40 @@
+# e2e-lib.sh — the helpers every tests/e2e_*.sh suite sources: count and
+# print passes and failures, and run a command expecting an exit status.
+# A suite sets passed=0 failed=0 and ends with: echo "$passed passed, $failed failed"
+
+ok()   { passed=$((passed + 1)); echo "ok   $1"; }
+bad()  { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# expect_ok NAME CMD...: exit 0, output in out.txt, errors in err.txt
+expect_ok() {
+    name=$1; shift
+    if "$@" >out.txt 2>err.txt; then ok "$name"; else bad "$name (exit $?)"; cat err.txt; fi
+}
+
+# expect_status CODE NAME CMD...: run CMD, check its exit status
+expect_status() {
+    code=$1; name=$2; shift 2
+    "$@" >out.txt 2>err.txt
+    got=$?
+    if [ "$got" = "$code" ]; then ok "$name"; else bad "$name (exit $got, wanted $code)"; cat err.txt; fi
+}
+
+# expect_error NAME PATTERN CMD...: exit 2 with exactly one stderr line matching PATTERN
+expect_error() {
+    name=$1; pattern=$2; shift 2
+    "$@" >out.txt 2>err.txt
+    got=$?
+    lines=$(wc -l <err.txt)
+    if [ "$got" = 2 ] && [ "$lines" = 1 ] && grep -q -- "$pattern" err.txt; then
+        ok "$name"
+    else
+        bad "$name (exit $got, $lines stderr lines, wanted 2 and 1 line matching '$pattern')"
+        cat err.txt
+    fi
+}
+
+# check NAME CMD...: a condition
+check() {
+    name=$1; shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "safetensors.h"
+#include "tokenizer.h"
 
 /* One tensor of the file and where it lives in the model's parameter buffer. */
 typedef struct {
@@ -435,4 +436,19 @@ int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, Checkp
     st_free(&f);
     if (rc || !info) checkpoint_info_free(ci);
     return rc;
+}
+
+int checkpoint_tokenizer(const CheckpointInfo *info, const char *path, Tokenizer *tok,
+                         SrError *err)
+{
+    cJSON *manifest = cJSON_Parse(info->manifest_json ? info->manifest_json : "{}");
+    int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
+    const cJSON *kind = cJSON_GetObjectItem(manifest, "tokenizer");
+    int subword = cJSON_IsString(kind) && strcmp(kind->valuestring, "bpe") == 0;
+    cJSON_Delete(manifest);
+    if (tokenizer_from_words_in(tok, (const char *const *)info->vocab, info->n_vocab, lowercase,
+                                path, err))
+        return -1;
+    tokenizer_set_subword(tok, subword);
+    return 0;
 }

@@ -20,6 +20,7 @@
 
 #include "model.h"
 #include "status.h"
+#include "tokenizer.h"
 
 /* What a checkpoint says about itself, without the weights. */
 typedef struct {
@@ -45,5 +46,12 @@ int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, Checkp
 
 /* Release what checkpoint_read_info / checkpoint_load put in info; zero it. */
 void checkpoint_info_free(CheckpointInfo *info);
+
+/* Rebuild the tokenizer a checkpoint was trained with: its vocabulary, and
+ * from its manifest "lowercase" (true/false) and "tokenizer" ("bpe" = subword
+ * mode; "word" or absent = word mode). */
+int checkpoint_tokenizer(const CheckpointInfo *info, const char *path, Tokenizer *tok,
+                         SrError *err);
+
 
 #endif

@@ -49,21 +49,6 @@ int method_plan(Method method, int r, MaskKind *plan, int n_layers, SrError *err
 
 /* ---- the task ------------------------------------------------------------- */
 
-int checkpoint_tokenizer(const CheckpointInfo *info, const char *path, Tokenizer *tok,
-                         SrError *err)
-{
-    cJSON *manifest = cJSON_Parse(info->manifest_json ? info->manifest_json : "{}");
-    int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
-    const cJSON *kind = cJSON_GetObjectItem(manifest, "tokenizer");
-    int subword = cJSON_IsString(kind) && strcmp(kind->valuestring, "bpe") == 0;
-    cJSON_Delete(manifest);
-    if (tokenizer_from_words_in(tok, (const char *const *)info->vocab, info->n_vocab, lowercase,
-                                path, err))
-        return -1;
-    tokenizer_set_subword(tok, subword);
-    return 0;
-}
-
 void checkpoint_objective(const CheckpointInfo *info, char *out, int n)
 {
     cJSON *manifest = cJSON_Parse(info->manifest_json ? info->manifest_json : "{}");

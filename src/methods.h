@@ -50,12 +50,6 @@ int method_plan(Method method, int r, MaskKind *plan, int n_layers, SrError *err
 
 /* ---- the task ------------------------------------------------------------- */
 
-/* Rebuild the tokenizer a checkpoint was trained with: its vocabulary, and
- * from its manifest "lowercase" (true/false) and "tokenizer" ("bpe" = subword
- * mode; "word" or absent = word mode). */
-int checkpoint_tokenizer(const CheckpointInfo *info, const char *path, Tokenizer *tok,
-                         SrError *err);
-
 /* The checkpoint manifest's "objective" ("causal-lm", "mlm"), or "causal-lm"
  * when the manifest does not say. Copied into out (n bytes). */
 void checkpoint_objective(const CheckpointInfo *info, char *out, int n);

@@ -2,7 +2,6 @@
  * and the measurements behind the RePo figures. */
 #include "repo_eval.h"
 
-#include <cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,19 +168,10 @@ int repo_load_model(const char *path, RepoMethod method, int max_batch, int max_
         rc = sr_fail(err, "%s has no RePo weights (its seqrep.config has no repo_from); train one "
                      "with `seqrep train-lm --positions repo`, or continue this one with "
                      "`--init %s --positions repo`", path, path);
-    cJSON *manifest = rc ? NULL : cJSON_Parse(info.manifest_json);
-    if (rc == 0) {
-        int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
-        const cJSON *kind = cJSON_GetObjectItem(manifest, "tokenizer");
-        rc = tokenizer_from_words_in(tok, (const char *const *)info.vocab, info.n_vocab, lowercase,
-                                     path, err);
-        if (rc == 0 && cJSON_IsString(kind) && strcmp(kind->valuestring, "bpe") == 0)
-            tokenizer_set_subword(tok, 1);
-    }
+    if (rc == 0) rc = checkpoint_tokenizer(&info, path, tok, err);
     if (rc == 0 && trained_len) *trained_len = small.cfg.max_seq_len;
     if (rc == 0) rc = repo_model_resize(&small, max_batch, max_T, model, err);
     if (rc) tokenizer_free(tok);
-    cJSON_Delete(manifest);
     checkpoint_info_free(&info);
     model_free(&small);
     return rc;

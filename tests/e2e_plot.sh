@@ -79,6 +79,12 @@ expect_ok "attention head, log scale, small" "$seqrep" plot attention --model m.
 check "attention PNG 800x700" png_is 800 700 att2.png
 expect_ok "attention overview, per-head" "$seqrep" plot attention --model m.safetensors --text "$sentence" \
     --overview --scale per-head --out overview.pdf
+# a byte-pair model: the sentence is split into the pieces it was trained on
+expect_ok "train a tiny byte-pair model" "$seqrep" train-lm --corpus corpus.txt --out bpe.safetensors \
+    --tokenizer bpe --vocab-size 120 $tiny --steps 3
+expect_ok "attention of a byte-pair model" "$seqrep" plot attention --model bpe.safetensors --text "the millers" \
+    --r 0 --out bpe.png
+check "its tokens are pieces, not unknown words" sh -c 'grep -q "\"##" bpe.csv && ! grep -q "<unk>" bpe.csv'
 head -n 20 corpus.txt >sentences.txt
 expect_ok "attnflow CSV" "$seqrep" attnflow --model m.safetensors --data sentences.txt --text --r 1 \
     --bos per-copy --threads 2 --out attnflow.csv

@@ -179,13 +179,8 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     int *ids = NULL, rc = -1;
     const char **tokens = NULL;
     if (checkpoint_read_info(model_path, &info, err)) return -1;
-    cJSON *manifest = cJSON_Parse(info.manifest_json);
-    int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
-    cJSON_Delete(manifest);
     if (seed) *seed = manifest_seed(info.manifest_json);
-    if (tokenizer_from_words_in(&tok, (const char *const *)info.vocab, info.n_vocab, lowercase,
-                                model_path, err))
-        goto done;
+    if (checkpoint_tokenizer(&info, model_path, &tok, err)) goto done;
     const ModelConfig cfg = info.cfg;
     plan = malloc(sizeof(MaskKind) * (size_t)cfg.n_layers);
     if (!plan) {

@@ -67,17 +67,11 @@ int explorer_input_load(ExplorerInput *in, const ExplorerSources *src, SrError *
     in->seed = -1;
     if (checkpoint_read_info(src->model, &in->info, err)) return -1;
     cJSON *manifest = cJSON_Parse(in->info.manifest_json);
-    int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
     const cJSON *seed = cJSON_GetObjectItem(manifest, "seed");
-    const cJSON *kind = cJSON_GetObjectItem(manifest, "tokenizer");
-    int subword = cJSON_IsString(kind) && strcmp(kind->valuestring, "bpe") == 0;
     if (cJSON_IsNumber(seed)) in->seed = (long long)seed->valuedouble;
     cJSON_Delete(manifest);
     if (file_checksum(src->model, in->checksum, err) != 0) snprintf(in->checksum, sizeof in->checksum, "?");
-    if (tokenizer_from_words_in(&in->tok, (const char *const *)in->info.vocab, in->info.n_vocab,
-                                lowercase, src->model, err))
-        goto fail;
-    if (subword) tokenizer_set_subword(&in->tok, 1);
+    if (checkpoint_tokenizer(&in->info, src->model, &in->tok, err)) goto fail;
 
     if (src->text) {
         if (alloc_sentences(in, 1)) goto out_of_memory;

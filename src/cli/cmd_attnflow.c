@@ -246,11 +246,7 @@ int cmd_attnflow(int argc, char **argv)
         args_error(CMD, "%s", err.msg);
         goto done;
     }
-    cJSON *train_manifest = cJSON_Parse(info.manifest_json);
-    int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(train_manifest, "lowercase"));
-    cJSON_Delete(train_manifest);
-    if (tokenizer_from_words_in(&tok, (const char *const *)info.vocab, info.n_vocab, lowercase,
-                                model_path, &err)) {
+    if (checkpoint_tokenizer(&info, model_path, &tok, &err)) {
         args_error(CMD, "%s", err.msg);
         goto done;
     }

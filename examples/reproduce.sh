@@ -22,7 +22,7 @@
 #        `make reproduce` does)
 # Environment: NLUPP (default ../shared/data/nlupp), RESULTS (results),
 #              SEEDS (5,29,42), JOBS (2 runs at a time), TASKS (all three),
-#              DOC (docs/results.md)
+#              DOC (docs/results.md), FIGS (docs/results: exit and probe figures)
 # Runtime: about 75 minutes on 2 idle cores (x86-64, 2024), of which NLU++
 # is about 25; see results/md/runtime.md after a run.
 set -eu
@@ -244,7 +244,20 @@ else
     echo "reproduce: no NLU++ at $nlupp (give NLUPP=/path/to/nlupp); skipped" >&2
 fi
 
-# ---- docs/results.md --------------------------------------------------------
+# ---- figures and docs/results.md ---------------------------------------------
+stage "figures"
+figs=${FIGS:-docs/results}
+mkdir -p "$figs"
+if [ -s "$sweep" ] && echo " $tasks " | grep -q " right-cue "; then
+    "$seqrep" plot exit --results "$sweep" --dataset right-cue --size 1200x750 --out "$figs/exit-right-cue.png"
+fi
+[ -s "$out/nlupp-sweep.csv" ] &&
+    "$seqrep" plot exit --results "$out/nlupp-sweep.csv" --size 1200x750 --out "$figs/exit-nlupp.png"
+for name in $tasks right-cue-repeated nlupp; do
+    [ -s "$out/probe/$name.csv" ] &&
+        "$seqrep" plot layers --results "$out/probe/$name.csv" --size 1200x750 --out "$figs/probe-$name.png"
+done
+
 stage "tables"
 checks_md "$sweep"
 for name in $tasks right-cue-repeated nlupp; do

@@ -118,6 +118,14 @@ check "layers numbers" grep -q "^probe,r = 1 last copy,1,last,2,64," layers.csv
 expect_ok "exit flops" "$seqrep" plot exit --results finetune.csv --out exit.svg
 check "exit numbers mark the Pareto front" grep -q "^sr,1,2,4200,2.1,61,0,1,1$" exit.csv
 expect_ok "exit seconds" "$seqrep" plot exit --results finetune.csv --cost seconds --out exit_s.png
+# a sweep CSV (one row per run, dev_f1 and test_f1) holding two datasets
+printf 'dataset,method,r,exit,seed,dev_f1,test_f1,flops\na,causal,0,2,1,40,41,100\na,causal,0,2,2,42,43,100\na,sr,1,1,1,70,71,100\nb,causal,0,2,1,10,11,100\n' >sweep.csv
+expect_error "exit of a sweep CSV with two datasets" "rows of datasets 'a' and 'b': choose one with --dataset" \
+    "$seqrep" plot exit --results sweep.csv --out x.png
+expect_ok "exit of one dataset of a sweep CSV" "$seqrep" plot exit --results sweep.csv --dataset a --out exit_sweep.png
+check "sweep exit numbers: seeds averaged, causal the reference" \
+    test "$(tail -n +2 exit_sweep.csv | cut -d, -f1-3,5,6,8 | tr '\n' ' ')" = "causal,0,2,1,42,2 sr,1,1,1,71,1 "
+expect_error "unknown dataset" "no rows of dataset 'c'" "$seqrep" plot exit --results sweep.csv --dataset c --out x.png
 
 # ---- bad input: one clear line, exit 2, nothing written --------------------
 expect_error "unknown figure" "unknown figure 'pie'" "$seqrep" plot pie --out x.png

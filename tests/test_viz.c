@@ -186,7 +186,7 @@ static void make_figure(Figure *f, FigureKind kind, int overview)
         assert_int_equal(layers_data_load(&f->layers, probes, 2, "test", finetune, 1, &err), 0);
         break;
     case FIGURE_EXIT:
-        assert_int_equal(exit_data_load(&f->exit, finetune, 1, "flops", "test", &err), 0);
+        assert_int_equal(exit_data_load(&f->exit, finetune, 1, "flops", "test", NULL, &err), 0);
         break;
     case FIGURE_REPO_Z:
         assert_int_equal(repo_z_data_load(&f->repo_z, in_work("z.csv"), 1, 0, &err), 0);
@@ -726,7 +726,7 @@ static void test_bad_input(void **state)
     write_text(in_work("noflops.csv"), "method,r,exit,seed,split,precision,recall,f1\ncausal,0,1,1,test,1,1,1\n");
     ExitData e;
     const char *noflops[1] = {in_work("noflops.csv")};
-    assert_int_equal(exit_data_load(&e, noflops, 1, "flops", "test", &err), -1);
+    assert_int_equal(exit_data_load(&e, noflops, 1, "flops", "test", NULL, &err), -1);
     assert_non_null(strstr(err.msg, "noflops.csv: missing column 'flops'"));
     /* a malformed row names file and line */
     write_text(in_work("short.csv"), "r,layer,copy,split,f1\n0,0,last,test,50\n0,1,last\n");

@@ -69,6 +69,7 @@ int cmd_explore(int argc, char **argv)
         {"flow", ARG_STRING, &o.src.flow, "attnflow CSV: the flow view (f)", 0, 0, 0},
         {"repo-range", ARG_STRING, &o.src.repo_range, "repo-eval --figures TASK-range.csv: the RePo range view (g)", 0, 0, 0},
         {"repo-needle", ARG_STRING, &o.src.repo_needle, "repo-eval --figures TASK-attention.csv: the needle view (n)", 0, 0, 0},
+        {"dataset", ARG_STRING, &o.src.dataset, "exit view: the dataset of a sweep CSV holding several", 0, 0, 0},
         {"split", ARG_STRING, &o.src.split, "layers and exit views: the split (default test)", 0, 0, 0},
     };
     int n_specs = (int)(sizeof specs / sizeof specs[0]);

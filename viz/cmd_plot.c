@@ -35,7 +35,7 @@ typedef struct {
     const char *r, *bos, *sep;
     const char *model, *text, *data, *mask, *head, *scale;
     int sentence, layer, overview, last_copy_only, length;
-    const char *results, *split, *baselines, *cost;
+    const char *results, *split, *baselines, *cost, *dataset;
 } PlotOptions;
 
 /* Split "W" "x" "H" into two sizes; 0 or -1. */
@@ -386,9 +386,10 @@ static int build_exit(Figure *f, const PlotOptions *o, cJSON *manifest, SrError 
     int n = split_paths(o->results, &list, paths, PLOT_MAX_FILES), rc;
     if (n < 0) rc = sr_fail(err, "out of memory");
     else if (n == 0) rc = sr_fail(err, "--results: no file given");
-    else rc = exit_data_load(&f->exit, paths, n, cost, split, err);
+    else rc = exit_data_load(&f->exit, paths, n, cost, split, o->dataset, err);
     if (rc == 0) {
         add_inputs(manifest, "results", paths, n);
+        if (o->dataset) cJSON_AddStringToObject(manifest, "dataset", o->dataset);
         cJSON_AddStringToObject(manifest, "cost", cost);
         cJSON_AddStringToObject(manifest, "split", split);
     }
@@ -545,6 +546,7 @@ int cmd_plot(int argc, char **argv)
         {"split", ARG_STRING, &o.split, "layers, exit: the split to draw (default test)", 0, 0, 0},
         {"baselines", ARG_STRING, &o.baselines, "layers: finetune/sweep CSV(s), comma-separated, drawn as horizontal references", 0, 0, 0},
         {"cost", ARG_STRING, &o.cost, "exit: flops | seconds (default flops)", 0, 0, 0},
+        {"dataset", ARG_STRING, &o.dataset, "exit: the dataset of a sweep CSV that holds several", 0, 0, 0},
         {"length", ARG_INT, &o.length, "repo-needle: the context length to draw (default the longest)", 0, 1, 0},
     };
     /* which figures each option above applies to, in the same order */
@@ -559,7 +561,7 @@ int cmd_plot(int argc, char **argv)
         FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
         FOR(FIGURE_PROPORTION) | FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT) | FOR(FIGURE_FLOW) |
             FOR(FIGURE_REPO_Z) | FOR(FIGURE_REPO_REPEAT) | FOR(FIGURE_REPO_RANGE) | FOR(FIGURE_REPO_NEEDLE),
-        FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT), FOR(FIGURE_LAYERS), FOR(FIGURE_EXIT),
+        FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT), FOR(FIGURE_LAYERS), FOR(FIGURE_EXIT), FOR(FIGURE_EXIT),
         FOR(FIGURE_REPO_NEEDLE),
     };
     _Static_assert(sizeof applies / sizeof applies[0] == sizeof specs / sizeof specs[0],

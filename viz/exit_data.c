@@ -30,16 +30,45 @@ void exit_mark_pareto(ExitPoint *p, int n)
     }
 }
 
-/* Append the rows of `split` from one file to raw[*n..]; *cap grows. */
-static int read_exit_file(const char *path, const char *cost_column, const char *split, ExitPoint **raw,
-                          int *n, int *cap, SrError *err)
+/* Check the dataset column of a sweep CSV: with `dataset` given, *keep is
+ * its column (rows of other datasets are skipped); without, the file must
+ * hold one dataset (*keep = -1). 0 or -1. */
+static int dataset_filter(const CsvTable *t, const char *path, const char *dataset, int *keep, SrError *err)
+{
+    int col = csv_column(t, "dataset");
+    *keep = -1;
+    if (col < 0) return dataset ? sr_fail(err, "%s: no dataset column to pick '%s' from", path, dataset) : 0;
+    int found = 0;
+    for (int i = 0; i < t->n_rows; i++) {
+        const char *name = csv_cell(t, i, col);
+        if (dataset) found |= strcmp(name, dataset) == 0;
+        else if (strcmp(name, csv_cell(t, 0, col)) != 0)
+            return sr_fail(err, "%s:%d: rows of datasets '%s' and '%s': choose one with --dataset", path,
+                           t->line[i], csv_cell(t, 0, col), name);
+    }
+    if (dataset && !found) return sr_fail(err, "%s: no rows of dataset '%s'", path, dataset);
+    *keep = dataset ? col : -1;
+    return 0;
+}
+
+/* Append the rows of `split` from one file to raw[*n..]; *cap grows. The
+ * file is a fine-tune CSV (one row per split: columns split and f1) or a
+ * sweep CSV (one row per run: columns dev_f1 and test_f1, and dataset). */
+static int read_exit_file(const char *path, const char *cost_column, const char *split, const char *dataset,
+                          ExitPoint **raw, int *n, int *cap, SrError *err)
 {
     CsvTable t;
     if (csv_read(path, &t, err)) return -1;
-    const char *cols[] = {"method", "r", "exit", "split", "f1", cost_column};
-    int idx[6], rc = csv_require(&t, cols, 6, idx, err);
+    char wide_f1[48];
+    snprintf(wide_f1, sizeof wide_f1, "%s_f1", split);
+    int wide = csv_column(&t, "split") < 0 && csv_column(&t, wide_f1) >= 0;
+    const char *cols[] = {"method", "r", "exit", wide ? wide_f1 : "split", wide ? wide_f1 : "f1", cost_column};
+    int idx[6], keep = -1, rc = csv_require(&t, cols, 6, idx, err);
+    if (rc == 0 && wide) rc = dataset_filter(&t, path, dataset, &keep, err);
+    else if (rc == 0 && dataset) rc = sr_fail(err, "%s: --dataset picks rows of a sweep CSV; this is a fine-tune CSV", path);
     for (int i = 0; i < t.n_rows && rc == 0; i++) {
-        if (strcmp(csv_cell(&t, i, idx[3]), split) != 0) continue;
+        if (!wide && strcmp(csv_cell(&t, i, idx[3]), split) != 0) continue;
+        if (keep >= 0 && strcmp(csv_cell(&t, i, keep), dataset) != 0) continue;
         if (*n == *cap) {
             *cap = *cap ? 2 * *cap : 64;
             ExitPoint *grown = realloc(*raw, sizeof *grown * (size_t)*cap);
@@ -67,7 +96,7 @@ static int read_exit_file(const char *path, const char *cost_column, const char 
 }
 
 int exit_data_load(ExitData *d, const char *const *paths, int n_paths, const char *cost_column,
-                   const char *split, SrError *err)
+                   const char *split, const char *dataset, SrError *err)
 {
     memset(d, 0, sizeof *d);
     d->meta = figure_meta_default();
@@ -77,7 +106,7 @@ int exit_data_load(ExitData *d, const char *const *paths, int n_paths, const cha
     ExitPoint *raw = NULL;
     int n = 0, cap = 0, rc = 0;
     for (int i = 0; i < n_paths && rc == 0; i++)
-        rc = read_exit_file(paths[i], cost_column, split, &raw, &n, &cap, err);
+        rc = read_exit_file(paths[i], cost_column, split, dataset, &raw, &n, &cap, err);
     if (rc == 0 && n == 0) rc = sr_fail(err, "%s: no rows with split '%s'", paths[0], split);
     if (rc) {
         free(raw);
@@ -118,9 +147,15 @@ int exit_data_load(ExitData *d, const char *const *paths, int n_paths, const cha
         if (new_series && i > 0) d->n_series++;
         p->series = d->n_series;
         p->deepest = i + 1 == d->n_points || strcmp(p->method, p[1].method) != 0 || p->r != p[1].r;
-        if (p->deepest && (ref < 0 || p->r < d->points[ref].r ||
-                           (p->r == d->points[ref].r && p->cost > d->points[ref].cost)))
-            ref = i;
+        /* the causal decoder at full depth when it is there: smallest r, then
+         * method causal, then the most costly */
+        if (p->deepest) {
+            const ExitPoint *q = ref >= 0 ? &d->points[ref] : NULL;
+            int causal = strcmp(p->method, "causal") == 0, q_causal = q && strcmp(q->method, "causal") == 0;
+            if (!q || p->r < q->r || (p->r == q->r && causal > q_causal) ||
+                (p->r == q->r && causal == q_causal && p->cost > q->cost))
+                ref = i;
+        }
     }
     d->n_series++;
     d->reference = ref;

@@ -698,7 +698,7 @@ static int load_results(Explorer *e, SrError *err)
         int n = split_files(src->exit, &list, paths);
         if (n < 0) rc = sr_fail(err, "out of memory");
         else if (n == 0) rc = sr_fail(err, "--exit: no file given");
-        else rc = exit_data_load(&e->fig.exit, paths, n, src->cost ? src->cost : "flops", split, err);
+        else rc = exit_data_load(&e->fig.exit, paths, n, src->cost ? src->cost : "flops", split, src->dataset, err);
         free(list);
         if (rc) return -1;
         e->has_exit = 1;

@@ -195,6 +195,7 @@ typedef struct {
     const char *repo_range;      /* --repo-range repo-eval TASK-range.csv      */
     const char *repo_needle;     /* --repo-needle repo-eval TASK-attention.csv */
     const char *split;           /* --split for layers/exit, or NULL           */
+    const char *dataset;         /* --dataset of a sweep CSV for exit, or NULL */
     const char *font;            /* --font, or NULL                            */
 } ExplorerSources;
 

@@ -552,6 +552,7 @@ int explorer_command_line(const ExplorerState *s, const ExplorerSources *src, in
     case VIEW_EXIT:
         add_word(&c, "exit");
         add_option(&c, "--results", src->exit);
+        if (src->dataset) add_option(&c, "--dataset", src->dataset);
         if (src->cost) add_option(&c, "--cost", src->cost);
         if (src->split) add_option(&c, "--split", src->split);
         break;

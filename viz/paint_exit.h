@@ -1,11 +1,12 @@
 /* paint_exit.h — figure 5: what early exit buys.
  *
- * Input: a fine-tune or sweep CSV with columns method, r, exit, split, f1 and
- * a cost column, "flops" or "seconds" (seed optional: rows that differ only
- * in seed are averaged). Every (method, r, exit) is a point at
+ * Input: fine-tune CSVs (columns method, r, exit, split, f1) or sweep CSVs
+ * (method, r, exit, dev_f1, test_f1, dataset: one dataset, or the one
+ * chosen), each with a cost column, "flops" or "seconds" (seed optional:
+ * rows that differ only in seed are averaged). Every (method, r, exit) is a point at
  *   relative cost = cost / cost of the reference
  * where the reference is the deepest exit of r = 0 (or of the smallest r in
- * the file), against its F1. Points of one (method, r) are joined in exit
+ * the file; of method causal when several methods run r = 0), against its F1. Points of one (method, r) are joined in exit
  * order. The Pareto front (no other point is at most as costly and at least
  * as good, one of them strictly) is drawn as a step line and its points are
  * ringed; the reference's F1 and cost 1 are drawn as dashed lines. */
@@ -41,10 +42,12 @@ typedef struct {
 } ExitData;
 
 /* Load and summarise the CSVs paths[0..n_paths) (e.g. one per fine-tune run;
- * rows of `split` only); cost_column is "flops" or "seconds". 0 or -1:
- * "sweep.csv: missing column 'flops'", ... */
+ * rows of `split` only; of a sweep CSV, the rows of `dataset`, NULL when it
+ * holds one); cost_column is "flops" or "seconds". 0 or -1: "sweep.csv:
+ * missing column 'flops'", "sweep.csv:9: rows of datasets 'a' and 'b':
+ * choose one with --dataset", ... */
 int exit_data_load(ExitData *d, const char *const *paths, int n_paths, const char *cost_column,
-                   const char *split, SrError *err);
+                   const char *split, const char *dataset, SrError *err);
 void exit_data_free(ExitData *d);
 
 /* Mark the Pareto front of the points (lower cost, higher F1 is better). */

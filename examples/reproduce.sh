@@ -23,8 +23,8 @@
 # Environment: NLUPP (default ../shared/data/nlupp), RESULTS (results),
 #              SEEDS (5,29,42), JOBS (2 runs at a time), TASKS (all three),
 #              DOC (docs/results.md), FIGS (docs/results: exit and probe figures)
-# Runtime: about 75 minutes on 2 idle cores (x86-64, 2024), of which NLU++
-# is about 25; see results/md/runtime.md after a run.
+# Runtime: about two hours on 2 cores (docs/results.md, section 6), of which NLU++
+# takes about 50 minutes; results/md/runtime.md has the stage times of a run.
 set -eu
 [ -f examples/reproduce.sh ] || { echo "reproduce: run me from the repository root" >&2; exit 2; }
 build=${1:-build}

@@ -20,9 +20,7 @@ cd "$work"
 passed=0
 failed=0
 
-# fontconfig keeps its caches until exit; an ASan build would call that a leak
-printf 'leak:libfontconfig.so\n' >lsan.supp
-export LSAN_OPTIONS="suppressions=$work/lsan.supp:print_suppressions=0"
+ignore_fontconfig_leaks
 
 # same_png NAME A B: both PNGs decode to the same size and the same pixels
 cat >png_equal.py <<'PY'

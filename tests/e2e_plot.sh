@@ -16,11 +16,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 passed=0
 failed=0
-# Under AddressSanitizer: fontconfig (beneath cairo's text) never frees its
-# caches; that is not a leak of ours.
-printf 'leak:libfontconfig.so\n' >lsan.supp
-LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$work/lsan.supp:print_suppressions=0"
-export LSAN_OPTIONS
+ignore_fontconfig_leaks
 
 # png_is W H FILE: the PNG's header says W x H
 png_is() {

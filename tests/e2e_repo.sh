@@ -17,6 +17,7 @@ cd "$work"
 passed=0
 failed=0
 export OMP_NUM_THREADS=1
+ignore_fontconfig_leaks  # the RePo figures draw text
 
 tiny="--layers 2 --d-model 16 --heads 2 --d-ff 32 --batch 4 --threads 1 --quiet"
 

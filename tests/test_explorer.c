@@ -463,6 +463,14 @@ static void test_command_line(void **unused)
     assert_int_equal(explorer_command_line(&s, &src, 0, 1, 800, 600, "v.png", line, sizeof line, &err), 0);
     assert_string_equal(line, "seqrep plot layers --results a.csv,b.csv --split dev --size 800x600 "
                               "--theme light --out v.png");
+    /* an exit view of one dataset of a sweep CSV */
+    src.exit = "sweep.csv";
+    src.dataset = "right-cue";
+    s.has_results[VIEW_EXIT] = 1;
+    explorer_apply_key(&s, 'e');
+    assert_int_equal(explorer_command_line(&s, &src, 0, 1, 800, 600, "v.png", line, sizeof line, &err), 0);
+    assert_string_equal(line, "seqrep plot exit --results sweep.csv --dataset right-cue --split dev --size 800x600 "
+                              "--theme light --out v.png");
     assert_int_equal(explorer_command_line(&s, &src, 0, 1, 800, 600, "v.png", line, 40, &err), -1);
     assert_non_null(strstr(err.msg, "longer than"));
 }

@@ -249,6 +249,28 @@ static void test_repo_keys(void **unused)
                               "--theme light --out v.png");
 }
 
+/* The hover text of a z point names token, copy, word and z, and the fence
+ * a clipped point is drawn at. */
+static void test_z_tooltip(void **unused)
+{
+    (void)unused;
+    RepoZData d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(repo_z_data_alloc(&d, 2, 3, 0), 0);
+    d.index[0] = 0, d.copy[0] = -1, d.word[0] = -1, d.z[0] = d.shown[0] = 0.25;
+    d.index[1] = 1, d.copy[1] = 1, d.word[1] = 3, d.z[1] = 40.0, d.shown[1] = 2.5;
+    d.token[0] = strdup("<bos>");
+    d.token[1] = strdup("cat");
+    char text[200];
+    explorer_z_tooltip(&d, 0, text, sizeof text);
+    assert_string_equal(text, "token 0 '<bos>' (no copy)\nz = 0.25");
+    explorer_z_tooltip(&d, 1, text, sizeof text);
+    assert_string_equal(text, "token 1 'cat' (copy 2, word 3)\nz = 40 (drawn at the fence 2.5)");
+    explorer_z_tooltip(&d, 7, text, sizeof text);
+    assert_string_equal(text, "");
+    repo_z_data_free(&d);
+}
+
 static void test_action_keys(void **unused)
 {
     (void)unused;
@@ -673,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_sentence_keys_clamp_r),
         cmocka_unit_test(test_view_and_style_keys),
         cmocka_unit_test(test_repo_keys),
+        cmocka_unit_test(test_z_tooltip),
         cmocka_unit_test(test_action_keys),
         cmocka_unit_test(test_hover_and_pin),
         cmocka_unit_test(test_guided_walk),

@@ -632,6 +632,41 @@ static void test_repo_z_from_forward(void **state)
     repo_z_data_free(&z);
 }
 
+/* Hover on the z figure: every token's point can be found under the mouse,
+ * where the figure shows its filled marker (not the background), and an
+ * empty corner finds none. */
+static void test_repo_z_point_at(void **state)
+{
+    (void)state;
+    Figure f;
+    make_figure(&f, FIGURE_REPO_Z, 0); /* 5 tokens, the third clipped */
+    const int w = 900, h = 600;
+    cairo_surface_t *img = render(&f, w, h);
+    cairo_t *cr = cairo_create(img);
+    double sx[5] = {0}, sy[5] = {0};
+    int hits[5] = {0};
+    for (int y = 0; y < h; y += 2)
+        for (int x = 0; x < w; x += 2) {
+            int i = repo_z_point_at(cr, &f.repo_z, w, h, x, y);
+            assert_true(i >= -1 && i < 5);
+            if (i < 0) continue;
+            sx[i] += x;
+            sy[i] += y;
+            hits[i]++;
+        }
+    for (int i = 0; i < 5; i++) {
+        assert_true(hits[i] > 0);
+        if (i == 2) continue; /* the clipped point is a hollow triangle */
+        unsigned char got[3];
+        pixel(img, sx[i] / hits[i], sy[i] / hits[i], got);
+        assert_false(got[0] == 255 && got[1] == 255 && got[2] == 255); /* not the background */
+    }
+    assert_int_equal(repo_z_point_at(cr, &f.repo_z, w, h, 2, 2), -1);
+    cairo_destroy(cr);
+    cairo_surface_destroy(img);
+    figure_free(&f);
+}
+
 static void test_flow_mean_and_head(void **state)
 {
     (void)state;
@@ -811,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_exit_points_and_pareto),
         cmocka_unit_test(test_flow_mean_and_head),
         cmocka_unit_test(test_repo_z_from_forward),
+        cmocka_unit_test(test_repo_z_point_at),
         cmocka_unit_test(test_proportion_counts),
         cmocka_unit_test(test_bad_input),
     };

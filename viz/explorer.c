@@ -309,7 +309,8 @@ static int overview_panel_at(cairo_t *cr, const AttentionData *d, double w, doub
     return 0;
 }
 
-/* Update the state's hover cell from the mouse (attention and mask views). */
+/* Update the state's hover cell from the mouse (attention and mask views;
+ * the token under the mouse in the z view). */
 static void update_hover(Explorer *e, cairo_t *cr)
 {
     int q = -1, k = -1;
@@ -322,6 +323,8 @@ static void update_hover(Explorer *e, cairo_t *cr)
             MaskLayout L;
             mask_layout(cr, &e->fig.mask, e->width, e->height, &L);
             if (!mask_cell_at(&L, &e->fig.mask, e->mouse_x, e->mouse_y, &q, &k)) q = k = -1;
+        } else if (e->st.view == VIEW_REPO_Z) { /* a point: the token, as query and key */
+            q = k = repo_z_point_at(cr, &e->fig.repo_z, e->width, e->height, e->mouse_x, e->mouse_y);
         }
     }
     explorer_set_hover(&e->st, q, k);
@@ -453,6 +456,8 @@ static void draw_overlays(Explorer *e, cairo_t *cr)
         if (e->st.view == VIEW_ATTENTION)
             explorer_attention_tooltip(&e->fig.attention, e->fig.attention.layer, e->fig.attention.head,
                                        e->st.hover_query, e->st.hover_key, text, sizeof text);
+        else if (e->st.view == VIEW_REPO_Z)
+            explorer_z_tooltip(&e->fig.repo_z, e->st.hover_query, text, sizeof text);
         else
             mask_tooltip(e, e->st.hover_query, e->st.hover_key, text, sizeof text);
         text_box(e, cr, text, e->mouse_x + 16, e->mouse_y + 16, 0, 0, size, 1);
@@ -466,7 +471,8 @@ static void draw_overlays(Explorer *e, cairo_t *cr)
         }
     }
     int computing = explorer_worker_pending(e->worker);
-    int needs_maps = e->st.view == VIEW_ATTENTION || e->st.view == VIEW_OVERVIEW;
+    int needs_maps = e->st.view == VIEW_ATTENTION || e->st.view == VIEW_OVERVIEW ||
+                     e->st.view == VIEW_REPO_Z || e->st.view == VIEW_REPO_REPEAT;
     if (computing) {
         snprintf(text, sizeof text, "computing sentence %d, r = %d ...", e->st.sentence, e->st.r);
         text_box(e, cr, text, e->width - 8, 8, 1, 0, size, 0);

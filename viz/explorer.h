@@ -44,6 +44,7 @@
 #include "checkpoint.h"
 #include "figure.h"
 #include "paint_attention.h"
+#include "paint_repo.h"
 #include "repeat.h"
 #include "status.h"
 #include "tokenizer.h"
@@ -249,6 +250,10 @@ void explorer_last_copy_visible(const AttentionData *d, uint8_t *out);
  * "query 7 'cat' (copy 2)\nkey 3 'dog' (copy 1)\np = 0.1234". */
 void explorer_attention_tooltip(const AttentionData *d, int layer, int head, int query, int key,
                                 char *out, size_t cap);
+
+/* The hover text of point i of a z figure: "token 7 'cat' (copy 2, word 3)\n
+ * z = 0.1234", plus "(drawn at the fence 0.5)" when it is clipped. */
+void explorer_z_tooltip(const RepoZData *d, int i, char *out, size_t cap);
 
 /* ---- the background recompute (explorer_worker.c) ----------------------------------- */
 

@@ -224,21 +224,10 @@ static void draw_clipped(cairo_t *cr, const RepoZData *d, int i, double x, doubl
     marker_draw(cr, kind, x, y, r * 1.3, bg, c, lw);
 }
 
-int paint_repo_z(cairo_t *cr, const RepoZData *d, double w, double h)
+/* The legend of a z figure into e (labels hold their text); returns the count. */
+static int z_legend(const RepoZData *d, const FigureStyle *s, LegendEntry *e, char (*labels)[32])
 {
-    cairo_save(cr);
-    const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
-    FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
-    Rgb bg = figure_background(s), muted = figure_muted(s);
-    if (d->n < 1) {
-        notice(cr, s, u, &content, "no positions to draw");
-        return figure_finish(cr);
-    }
-
-    LegendEntry e[REPO_FIGURE_MAX_METHODS + 4];
-    char labels[REPO_FIGURE_MAX_METHODS + 4][32];
+    Rgb muted = figure_muted(s);
     int n_e = 0;
     if (d->n_copies >= 2) {
         for (int c = 0; c < d->n_copies && n_e < REPO_FIGURE_MAX_METHODS; c++) {
@@ -254,20 +243,72 @@ int paint_repo_z(cairo_t *cr, const RepoZData *d, double w, double h)
     }
     e[n_e++] = (LegendEntry){"clipped at 1.5 IQR", LEGEND_MARKER, figure_foreground(s),
                              MARKER_TRIANGLE, DASH_SOLID, 0};
+    return n_e;
+}
+
+/* The axes of a z figure inside `content`, right of which its legend e
+ * takes its room; *plot is the rest, *r the marker radius. */
+static void z_axes(cairo_t *cr, const RepoZData *d, double u, FigureRect content, const LegendEntry *e,
+                   int n_e, Axes *a, FigureRect *plot, double *r)
+{
+    const FigureStyle *s = &d->meta.style;
     double lw, lh;
     legend_size(cr, s, u, e, n_e, &lw, &lh);
-    FigureRect plot = content;
-    plot.w -= lw + 30 * u;
-
+    *plot = content;
+    plot->w -= lw + 30 * u;
     double lo = 0.0, hi = 0.0;
     min_max(d->shown, d->n, &lo, &hi);
     pad_range(&lo, &hi);
+    axes_init(a, d->index[0] - 0.5, d->index[d->n - 1] + 0.5, lo, hi, 1, 0, "token index", "position z");
+    axes_fit(a, cr, s, u, *plot);
+    *r = fmax(2.5 * u, fmin(8.0 * u, a->area.w / (d->n + 1) / 2.2));
+}
+
+int repo_z_point_at(cairo_t *cr, const RepoZData *d, double w, double h, double x, double y)
+{
+    if (d->n < 1) return -1;
+    cairo_save(cr);
+    double u = figure_unit(w, h);
+    FigureRect content, plot;
+    figure_content_rect(cr, &d->meta, w, h, &content);
+    LegendEntry e[REPO_FIGURE_MAX_METHODS + 4];
+    char labels[REPO_FIGURE_MAX_METHODS + 4][32];
+    int n_e = z_legend(d, &d->meta.style, e, labels);
     Axes a;
-    axes_init(&a, d->index[0] - 0.5, d->index[d->n - 1] + 0.5, lo, hi, 1, 0, "token index",
-              "position z");
-    axes_fit(&a, cr, s, u, plot);
+    double r;
+    z_axes(cr, d, u, content, e, n_e, &a, &plot, &r);
+    cairo_restore(cr);
+    int best = -1;
+    double reach = fmax(1.5 * r, 6.0), best_d2 = reach * reach;
+    for (int i = 0; i < d->n; i++) {
+        double dx = axes_x(&a, d->index[i]) - x, dy = axes_y(&a, d->shown[i]) - y;
+        if (dx * dx + dy * dy <= best_d2) {
+            best_d2 = dx * dx + dy * dy;
+            best = i;
+        }
+    }
+    return best;
+}
+
+int paint_repo_z(cairo_t *cr, const RepoZData *d, double w, double h)
+{
+    cairo_save(cr);
+    const FigureStyle *s = &d->meta.style;
+    double u = figure_unit(w, h);
+    FigureRect content, plot;
+    figure_frame(cr, &d->meta, w, h, &content);
+    Rgb bg = figure_background(s);
+    if (d->n < 1) {
+        notice(cr, s, u, &content, "no positions to draw");
+        return figure_finish(cr);
+    }
+    LegendEntry e[REPO_FIGURE_MAX_METHODS + 4];
+    char labels[REPO_FIGURE_MAX_METHODS + 4][32];
+    int n_e = z_legend(d, s, e, labels);
+    Axes a;
+    double r;
+    z_axes(cr, d, u, content, e, n_e, &a, &plot, &r);
     axes_draw(&a, cr, s, u);
-    double r = fmax(2.5 * u, fmin(8.0 * u, a.area.w / (d->n + 1) / 2.2));
     axes_clip(&a, cr);
     if (d->n_copies < 2) { /* one input: join the points in reading order */
         rgb_set(cr, palette_series(0));

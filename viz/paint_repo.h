@@ -84,6 +84,10 @@ void repo_z_data_write_csv(const RepoZData *d, FILE *out);
 
 int paint_repo_z(cairo_t *cr, const RepoZData *d, double w, double h);
 
+/* The token whose point paint_repo_z draws (on a w x h figure) nearest to
+ * pixel (x, y), within reach of its marker; -1 if none (for hover). */
+int repo_z_point_at(cairo_t *cr, const RepoZData *d, double w, double h, double x, double y);
+
 /* Needs a repeated input (n_copies >= 2). */
 int paint_repo_repeat(cairo_t *cr, const RepoZData *d, double w, double h);
 

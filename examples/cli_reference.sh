@@ -1,9 +1,9 @@
 #!/bin/sh
 # cli_reference.sh — regenerate docs/cli.md from the commands' own --help.
-# Usage: sh examples/cli_reference.sh [BUILD_DIR]
+# Usage: sh examples/cli_reference.sh [BUILD_DIR [OUT]]   (OUT default docs/cli.md)
 set -eu
 seqrep=${1:-build}/seqrep
-out=docs/cli.md
+out=${2:-docs/cli.md}
 tmp=$out.tmp.$$
 {
     echo "# Command reference"

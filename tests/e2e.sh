@@ -88,6 +88,14 @@ expect_error "info on a truncated checkpoint" "trunc.st" "$seqrep" info trunc.st
 expect_error "generate on a text file" "corpus.txt" "$seqrep" generate corpus.txt
 expect_error "generate without a model" "checkpoint" "$seqrep" generate
 
+# ---- docs/cli.md is the commands' own --help: it must be current ----
+(cd "$here/.." && sh examples/cli_reference.sh "$(dirname "$seqrep")" "$work/cli.md") >/dev/null 2>&1
+if cmp -s cli.md "$here/../docs/cli.md"; then
+    ok "docs/cli.md matches every command's --help"
+else
+    bad "docs/cli.md is out of date: run sh examples/cli_reference.sh"
+fi
+
 # ---- further end-to-end suites, one per feature ----
 for suite in "$here"/e2e_*.sh; do
     [ -f "$suite" ] || continue

@@ -92,3 +92,15 @@ int write_file_atomic(const char *path, const char *text, SrError *err)
     }
     return 0;
 }
+
+char *path_with_suffix(const char *path, const char *suffix)
+{
+    size_t len = strlen(path);
+    char *out = malloc(len + strlen(suffix) + 1);
+    if (!out) return NULL;
+    memcpy(out, path, len + 1);
+    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (dot && (!slash || dot > slash + 1)) *dot = 0;
+    strcat(out, suffix);
+    return out;
+}

@@ -20,6 +20,12 @@ const char *manifest_git_commit(void);
 /* FNV-1a 64-bit checksum of a whole file, as 16 hex digits into hex[17]. */
 int file_checksum(const char *path, char hex[17], SrError *err);
 
+/* path with its file name's extension (from its last '.') replaced by
+ * suffix: ("dir/run.csv", ".manifest.json") -> "dir/run.manifest.json",
+ * ("dir/run", ".md") -> "dir/run.md". A new string (caller frees), NULL when
+ * out of memory. Every result names its manifest, log or numbers this way. */
+char *path_with_suffix(const char *path, const char *suffix);
+
 /* Write text to path atomically (path.tmp.<pid>, then rename). */
 int write_file_atomic(const char *path, const char *text, SrError *err);
 

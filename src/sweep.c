@@ -604,17 +604,6 @@ int sweep_table_read(const char *path, SweepTable *t, int *n_added, SrError *err
     return rc;
 }
 
-/* "x.csv" -> "x.manifest.json", the name `seqrep finetune` gives its manifest. */
-static int manifest_path_of(const char *csv_path, char *out, size_t n)
-{
-    if (strlen(csv_path) + 16 >= n) return -1;
-    strcpy(out, csv_path);
-    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    if (dot && (!slash || dot > slash + 1)) *dot = 0;
-    strcat(out, ".manifest.json");
-    return 0;
-}
-
 /* The string member `name` of a JSON object, or NULL. */
 static const char *json_string(const cJSON *obj, const char *name)
 {
@@ -676,8 +665,6 @@ int sweep_row_from_run(const char *csv_path, SweepRow *row, SrError *err)
 {
     memset(row, 0, sizeof *row);
     snprintf(row->source, sizeof row->source, "%s", csv_path);
-    char mpath[1100];
-    if (manifest_path_of(csv_path, mpath, sizeof mpath)) return sr_fail(err, "%s: path too long", csv_path);
     CsvRecords c;
     if (csv_load(csv_path, &c, err)) return -1;
     static const char *const cols[] = {"method", "r", "exit", "seed", "split", "precision",
@@ -749,7 +736,11 @@ int sweep_row_from_run(const char *csv_path, SweepRow *row, SrError *err)
     if (!have_dev || !have_test) return sr_fail(err, "%s: needs a 'dev' and a 'test' row", csv_path);
     /* the key's method, r, exit and seed come from the CSV; the rest from the manifest */
     SweepRun k = row->key;
-    if (row_from_manifest(mpath, row, err)) return -1;
+    char *mpath = path_with_suffix(csv_path, ".manifest.json"); /* as `seqrep finetune` names it */
+    if (!mpath) return sr_fail(err, "out of memory");
+    int from_manifest = row_from_manifest(mpath, row, err);
+    free(mpath);
+    if (from_manifest) return -1;
     row->key.method = k.method;
     row->key.r = k.r;
     row->key.exit_layer = k.exit_layer;

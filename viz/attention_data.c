@@ -38,7 +38,9 @@ void attention_data_free(AttentionData *d)
     memset(d, 0, sizeof *d);
 }
 
-int attention_data_take_positions(AttentionData *d, const Model *m, SrError *err)
+/* Copy the RePo positions z of row 0 of m's last forward (the one d was
+ * filled from) into d->repo_z (L, T, H); NULL when m has no RePo layers. */
+static int take_positions(AttentionData *d, const Model *m, SrError *err)
 {
     free(d->repo_z);
     d->repo_z = NULL;
@@ -78,7 +80,8 @@ int attention_data_init(AttentionData *d, int n_layers, int n_heads, const Repea
         attention_data_free(d);
         return sr_fail(err, "attention figure: out of memory");
     }
-    memcpy(d->att, att, sizeof(float) * L * H * T * T);
+    if (att) memcpy(d->att, att, sizeof(float) * L * H * T * T);
+    else memset(d->att, 0, sizeof(float) * L * H * T * T);
     for (int l = 0; l < n_layers; l++)
         mask_build(plan ? plan[l] : MASK_CAUSAL, lay->T, lay->T, d->visible + (size_t)l * T * T);
     for (size_t t = 0; t < T; t++) {
@@ -166,6 +169,24 @@ static long long manifest_seed(const char *manifest_json)
     return value;
 }
 
+int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLayout *lay,
+                                const Tokenizer *tok, const MaskKind *plan, SrError *err)
+{
+    const char **tokens = malloc(sizeof *tokens * (size_t)lay->T);
+    if (!tokens) return sr_fail(err, "out of memory");
+    for (int t = 0; t < lay->T; t++) tokens[t] = tokenizer_word(tok, lay->ids[t]);
+    int rc = attention_data_init(d, m->cfg.n_layers, m->cfg.n_heads, lay, tokens, NULL, plan, err);
+    free(tokens);
+    if (rc) return -1;
+    size_t one = (size_t)d->n_heads * lay->T * lay->T;
+    for (int l = 0; l < d->n_layers; l++) memcpy(d->att + l * one, model_attention(m, l), sizeof(float) * one);
+    if (take_positions(d, m, err)) {
+        attention_data_free(d);
+        return -1;
+    }
+    return 0;
+}
+
 int attention_data_from_model(AttentionData *d, const char *model_path, const char *text, int r,
                               RepeatBos bos, RepeatSep sep, const char *mask_plan, long long *seed,
                               SrError *err)
@@ -177,7 +198,6 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     RepeatLayout lay = {0};
     MaskKind *plan = NULL;
     int *ids = NULL, rc = -1;
-    const char **tokens = NULL;
     if (checkpoint_read_info(model_path, &info, err)) return -1;
     if (seed) *seed = manifest_seed(info.manifest_json);
     if (checkpoint_tokenizer(&info, model_path, &tok, err)) goto done;
@@ -213,24 +233,8 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     if (checkpoint_load(model_path, &m, 1, lay.T, NULL, err)) goto done;
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = plan};
     if (model_forward(&m, &in, err)) goto done;
-    tokens = malloc(sizeof *tokens * (size_t)lay.T);
-    float *att = malloc(sizeof(float) * (size_t)cfg.n_layers * cfg.n_heads * lay.T * lay.T);
-    if (!tokens || !att) {
-        free(att);
-        sr_fail(err, "out of memory");
-        goto done;
-    }
-    size_t one = (size_t)cfg.n_heads * lay.T * lay.T;
-    for (int l = 0; l < cfg.n_layers; l++) memcpy(att + l * one, model_attention(&m, l), sizeof(float) * one);
-    for (int t = 0; t < lay.T; t++) tokens[t] = tokenizer_word(&tok, lay.ids[t]);
-    rc = attention_data_init(d, cfg.n_layers, cfg.n_heads, &lay, tokens, att, plan, err);
-    if (rc == 0 && attention_data_take_positions(d, &m, err)) {
-        attention_data_free(d);
-        rc = -1;
-    }
-    free(att);
+    rc = attention_data_from_forward(d, &m, &lay, &tok, plan, err);
 done:
-    free(tokens);
     repeat_free(&lay);
     model_free(&m);
     free(ids);

@@ -74,19 +74,6 @@ static int parse_one_r(const char *text, int *r)
     return *r <= 100000 ? 0 : -1;
 }
 
-/* "dir/name.png" -> "dir/name" + suffix (caller frees). */
-static char *sibling_path(const char *path, const char *suffix)
-{
-    size_t len = strlen(path);
-    char *out = malloc(len + strlen(suffix) + 1);
-    if (!out) return NULL;
-    memcpy(out, path, len + 1);
-    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    if (dot && (!slash || dot > slash + 1)) *dot = 0;
-    strcat(out, suffix);
-    return out;
-}
-
 /* 1 if a and b name the same existing file. */
 static int same_file(const char *a, const char *b)
 {
@@ -99,7 +86,7 @@ static int same_file(const char *a, const char *b)
 static int check_not_input(const char *out, const char *list, SrError *err)
 {
     if (!list) return 0;
-    char *csv = sibling_path(out, ".csv"), *manifest = sibling_path(out, ".manifest.json");
+    char *csv = path_with_suffix(out, ".csv"), *manifest = path_with_suffix(out, ".manifest.json");
     char *copy = malloc(strlen(list) + 1);
     int rc = 0;
     if (!csv || !manifest || !copy) {
@@ -130,7 +117,7 @@ static void add_input(cJSON *manifest, const char *key, const char *path)
         snprintf(name, sizeof name, "%s_checksum", key);
         cJSON_AddStringToObject(manifest, name, sum);
     }
-    char *input_manifest = sibling_path(path, ".manifest.json"), *text = NULL;
+    char *input_manifest = path_with_suffix(path, ".manifest.json"), *text = NULL;
     size_t len;
     if (input_manifest && strcmp(input_manifest, path) != 0 &&
         text_read_file(input_manifest, &text, &len, &err) == 0) {
@@ -488,7 +475,7 @@ static int write_outputs(Figure *f, const char *out, double w, double h, cJSON *
         return sr_fail(err, "%s: drawing failed", out);
     }
     if (export_close(&t, err)) return -1;
-    char *csv_path = sibling_path(out, ".csv"), *manifest_path = sibling_path(out, ".manifest.json");
+    char *csv_path = path_with_suffix(out, ".csv"), *manifest_path = path_with_suffix(out, ".manifest.json");
     char *numbers = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&numbers, &len);

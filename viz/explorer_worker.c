@@ -43,30 +43,9 @@ static int compute(ExplorerWorker *w, const int *ids, int n, int r, AttentionDat
 {
     RepeatLayout lay;
     if (repeat_build(ids, n, r, w->bos, w->sep, w->model.max_T, &lay, err)) return -1;
-    int rc = -1;
-    const char **tokens = NULL;
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = w->plan};
-    if (model_forward(&w->model, &in, err)) goto done;
-    const ModelConfig *c = &w->model.cfg;
-    size_t one = (size_t)c->n_heads * lay.T * lay.T;
-    float *att = malloc(sizeof(float) * (size_t)c->n_layers * one);
-    tokens = malloc(sizeof *tokens * (size_t)lay.T);
-    if (!att || !tokens) {
-        free(att);
-        sr_fail(err, "out of memory");
-        goto done;
-    }
-    for (int l = 0; l < c->n_layers; l++)
-        memcpy(att + l * one, model_attention(&w->model, l), sizeof(float) * one);
-    for (int t = 0; t < lay.T; t++) tokens[t] = tokenizer_word(w->tok, lay.ids[t]);
-    rc = attention_data_init(d, c->n_layers, c->n_heads, &lay, tokens, att, w->plan, err);
-    if (rc == 0 && attention_data_take_positions(d, &w->model, err)) {
-        attention_data_free(d);
-        rc = -1;
-    }
-    free(att);
-done:
-    free(tokens);
+    int rc = model_forward(&w->model, &in, err) ? -1
+                                                 : attention_data_from_forward(d, &w->model, &lay, w->tok, w->plan, err);
     repeat_free(&lay);
     return rc;
 }

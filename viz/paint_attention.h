@@ -24,6 +24,7 @@
 #include "mask.h"
 #include "model.h"
 #include "repeat.h"
+#include "tokenizer.h"
 
 /* The most tokens an attention figure draws. */
 #define ATTENTION_MAX_T 512
@@ -49,8 +50,8 @@ typedef struct {
 } AttentionData;
 
 /* Fill d from arrays the caller computed: a layout, its token labels (T
- * strings), the attention att (L, H, T, T) and the mask plan (L). Copies
- * everything. Selects layer 0, the mean over heads, fixed scale. */
+ * strings), the attention att (L, H, T, T; NULL = zeros for the caller to
+ * fill) and the mask plan (L). Copies everything. Selects layer 0, the mean over heads, fixed scale. */
 int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
                         const char *const *tokens, const float *att, const MaskKind *plan,
                         SrError *err);
@@ -66,10 +67,11 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
 
 void attention_data_free(AttentionData *d);
 
-/* Copy the RePo positions z of row 0 of m's last forward (which must be the
- * forward d was filled from) into d->repo_z (L, T, H); leaves it NULL when
- * m has no RePo layers. 0 or -1 (out of memory). */
-int attention_data_take_positions(AttentionData *d, const Model *m, SrError *err);
+/* Fill d from m's last forward (batch 1) over the repeated input lay: the
+ * attention of every layer and head, the token labels from tok, the mask
+ * plan (NULL = causal) and, for a RePo model, the positions z. 0 or -1. */
+int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLayout *lay,
+                                const Tokenizer *tok, const MaskKind *plan, SrError *err);
 
 /* Check and set the map to draw: layer 0..L-1, head -1 (mean) or 0..H-1.
  * "layer 9 out of range 0..3". */

@@ -177,13 +177,8 @@ static int write_outputs(const char *out, const AttnFlow *flow, cJSON *manifest,
     int rc = write_file_atomic(out, csv, err);
     free(csv);
     if (rc) return -1;
-    size_t len = strlen(out);
-    char *path = malloc(len + 32);
+    char *path = path_with_suffix(out, ".manifest.json");
     if (!path) return sr_fail(err, "out of memory");
-    memcpy(path, out, len + 1);
-    char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash + 1)) *dot = 0;
-    strcat(path, ".manifest.json");
     cJSON_AddStringToObject(manifest, "result", out);
     char *text = cJSON_Print(manifest);
     rc = text ? write_file_atomic(path, text, err) : sr_fail(err, "out of memory");

@@ -216,13 +216,8 @@ static char *render(const BlocksRow *rows, int n_rows, RepeatBos bos, RepeatSep 
 /* Write the manifest beside out: "dir/name.csv" -> "dir/name.manifest.json". */
 static int write_manifest(const char *out, int argc, char **argv, SrError *err)
 {
-    size_t len = strlen(out);
-    char *path = malloc(len + 32);
+    char *path = path_with_suffix(out, ".manifest.json");
     if (!path) return sr_fail(err, "out of memory");
-    memcpy(path, out, len + 1);
-    char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash + 1)) *dot = 0;
-    strcat(path, ".manifest.json");
     cJSON *m = manifest_begin(argc, argv, 0);
     cJSON_AddStringToObject(m, "result", out);
     char *text = cJSON_Print(m);

@@ -28,19 +28,6 @@
 
 static const char *CMD = "finetune";
 
-/* "x.csv" -> "x.manifest.json" (new string, caller frees). */
-static char *manifest_path(const char *out)
-{
-    size_t len = strlen(out);
-    char *path = malloc(len + 32);
-    if (!path) return NULL;
-    memcpy(path, out, len + 1);
-    char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash + 1)) *dot = 0;
-    strcat(path, ".manifest.json");
-    return path;
-}
-
 /* Write the test predictions as CoNLL "word gold predicted". */
 static int write_predictions(const char *path, const LabelTask *task, const int *pred, SrError *err)
 {
@@ -254,7 +241,7 @@ int cmd_finetune(int argc, char **argv)
                             "analytic forward FLOPs of labelling the split once at this exit (cost.h)");
     if (pred_path) cJSON_AddStringToObject(manifest, "predictions", pred_path);
     cJSON_AddStringToObject(manifest, "result", out_path);
-    mpath = manifest_path(out_path);
+    mpath = path_with_suffix(out_path, ".manifest.json");
     mtext = cJSON_Print(manifest);
     if (!mpath || !mtext || write_file_atomic(mpath, mtext, &err)) {
         args_error(CMD, "%s", mpath && mtext ? err.msg : "out of memory");

@@ -83,19 +83,6 @@ static char *csv_text(const ProbeTable *t, const int *r_values, const ReadCopy *
     return text;
 }
 
-/* "x.csv" -> "x.manifest.json" (new string, caller frees). */
-static char *manifest_path(const char *out)
-{
-    size_t len = strlen(out);
-    char *path = malloc(len + 32);
-    if (!path) return NULL;
-    memcpy(path, out, len + 1);
-    char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash + 1)) *dot = 0;
-    strcat(path, ".manifest.json");
-    return path;
-}
-
 /* Print the readable table: layers down, r across, dev and test F1 of copy ci;
  * the probe with the best dev F1 is starred. */
 static void print_table(const ProbeTable *t, const int *r_values, const char *copy_name, int ci,
@@ -356,7 +343,7 @@ int cmd_probe(int argc, char **argv)
     cJSON_AddNumberToObject(best, "test_f1", table.test[best_i].f1);
     if (pred_path) cJSON_AddStringToObject(manifest, "predictions", pred_path);
     cJSON_AddStringToObject(manifest, "result", out_path);
-    mpath = manifest_path(out_path);
+    mpath = path_with_suffix(out_path, ".manifest.json");
     mtext = cJSON_Print(manifest);
     if (!mpath || !mtext || write_file_atomic(mpath, mtext, &err)) {
         args_error(CMD, "%s", mpath && mtext ? err.msg : "out of memory");

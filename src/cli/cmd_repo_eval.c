@@ -104,19 +104,6 @@ static int parse_models(const char *cmd, const char *text, MethodList *list)
     return 0;
 }
 
-/* "dir/name.csv" -> "dir/name.manifest.json" (caller frees). */
-static char *manifest_path(const char *out)
-{
-    size_t len = strlen(out);
-    char *path = malloc(len + 32);
-    if (!path) return NULL;
-    memcpy(path, out, len + 1);
-    char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (dot && (!slash || dot > slash + 1)) *dot = 0;
-    strcat(path, ".manifest.json");
-    return path;
-}
-
 /* Close a memory stream and write its text to path atomically. */
 static int flush_stream(FILE *f, char **text, const char *path, SrError *err)
 {
@@ -477,7 +464,7 @@ int cmd_repo_eval(int argc, char **argv)
     cJSON_AddNumberToObject(manifest, "examples_per_cell", o.examples);
     cJSON_AddNumberToObject(manifest, "steps", o.steps);
     cJSON_AddStringToObject(manifest, "result", o.out);
-    char *man_path = manifest_path(o.out), *man_text = cJSON_Print(manifest);
+    char *man_path = path_with_suffix(o.out, ".manifest.json"), *man_text = cJSON_Print(manifest);
     int written = man_path && man_text && flush_stream(csv, &csv_text, o.out, &err) == 0 &&
                   write_file_atomic(man_path, man_text, &err) == 0;
     csv = NULL;

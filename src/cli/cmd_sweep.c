@@ -26,6 +26,7 @@
 #include "args.h"
 #include "checkpoint.h"
 #include "commands.h"
+#include "manifest.h"
 #include "methods.h"
 #include "readout.h"
 #include "sweep.h"
@@ -122,12 +123,11 @@ static int make_dirs(const char *path, SrError *err)
  * ext, e.g. ("sweep.csv", ".md") -> "sweep.md"; into out (capacity n). */
 static int replace_extension(const char *path, const char *ext, char *out, size_t n)
 {
-    if (strlen(path) + strlen(ext) >= n) return -1;
-    strcpy(out, path);
-    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    if (dot && (!slash || dot > slash + 1)) *dot = 0;
-    strcat(out, ext);
-    return 0;
+    char *named = path_with_suffix(path, ext);
+    int fits = named && strlen(named) < n;
+    if (fits) strcpy(out, named);
+    free(named);
+    return fits ? 0 : -1;
 }
 
 /* ---- running ------------------------------------------------------------------ */

@@ -415,7 +415,7 @@ static void test_csv_errors(void **state)
 
 static void write_run(const char *dir, const char *name, double test_f1, const char *train)
 {
-    char path[512], text[2048];
+    char path[1200], text[2048];
     snprintf(path, sizeof path, "%s/%s.csv", dir, name);
     snprintf(text, sizeof text,
              "method,r,exit,seed,split,precision,recall,f1,tp,n_pred,n_gold,epochs,best_epoch,tokens,seconds,flops\n"

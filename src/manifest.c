@@ -104,3 +104,12 @@ char *path_with_suffix(const char *path, const char *suffix)
     strcat(out, suffix);
     return out;
 }
+
+void manifest_add_file(cJSON *manifest, const char *key, const char *path)
+{
+    char sum[17], name[96];
+    SrError err;
+    cJSON_AddStringToObject(manifest, key, path);
+    snprintf(name, sizeof name, "%s_checksum", key);
+    if (file_checksum(path, sum, &err) == 0) cJSON_AddStringToObject(manifest, name, sum);
+}

@@ -110,13 +110,9 @@ static int check_not_input(const char *out, const char *list, SrError *err)
  * that manifest as "key_manifest": the chain back to model, data and seed. */
 static void add_input(cJSON *manifest, const char *key, const char *path)
 {
-    char sum[17], name[64];
+    char name[64];
     SrError err;
-    cJSON_AddStringToObject(manifest, key, path);
-    if (file_checksum(path, sum, &err) == 0) {
-        snprintf(name, sizeof name, "%s_checksum", key);
-        cJSON_AddStringToObject(manifest, name, sum);
-    }
+    manifest_add_file(manifest, key, path);
     char *input_manifest = path_with_suffix(path, ".manifest.json"), *text = NULL;
     size_t len;
     if (input_manifest && strcmp(input_manifest, path) != 0 &&

@@ -340,13 +340,8 @@ int cmd_attnflow(int argc, char **argv)
 
     if (out_path) {
         manifest = manifest_begin(argc, argv, 0);
-        char sum[17];
-        cJSON_AddStringToObject(manifest, "model", model_path);
-        if (file_checksum(model_path, sum, &err) == 0)
-            cJSON_AddStringToObject(manifest, "model_checksum", sum);
-        cJSON_AddStringToObject(manifest, "data", data_path);
-        if (file_checksum(data_path, sum, &err) == 0)
-            cJSON_AddStringToObject(manifest, "data_checksum", sum);
+        manifest_add_file(manifest, "model", model_path);
+        manifest_add_file(manifest, "data", data_path);
         cJSON_AddNumberToObject(manifest, "r", r);
         cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
         cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));

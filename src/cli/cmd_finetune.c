@@ -193,16 +193,12 @@ int cmd_finetune(int argc, char **argv)
     }
 
     manifest = manifest_begin(argc, argv, (unsigned long long)seed);
-    char sum[17];
-    cJSON_AddStringToObject(manifest, "model", model_path);
-    if (file_checksum(model_path, sum, &err) == 0) cJSON_AddStringToObject(manifest, "model_checksum", sum);
+    manifest_add_file(manifest, "model", model_path);
     cJSON_AddStringToObject(manifest, "model_objective", task.objective);
     const char *paths[3] = {train_path, dev_path, test_path}, *names[3] = {"train", "dev", "test"};
     for (int s = 0; s < 3; s++) {
         char key[32];
-        cJSON_AddStringToObject(manifest, names[s], paths[s]);
-        snprintf(key, sizeof key, "%s_checksum", names[s]);
-        if (file_checksum(paths[s], sum, &err) == 0) cJSON_AddStringToObject(manifest, key, sum);
+        manifest_add_file(manifest, names[s], paths[s]);
         snprintf(key, sizeof key, "%s_sentences", names[s]);
         cJSON_AddNumberToObject(manifest, key, pieces[s]->n_sents);
     }

@@ -314,18 +314,15 @@ int cmd_train_lm(int argc, char **argv)
     if (!o.quiet && val >= 0.0f) fprintf(stderr, "validation loss %.4f (held-out last 5%%)\n", val);
 
     manifest = manifest_begin(argc, argv, (unsigned long long)o.seed);
-    char sum[17];
-    if (file_checksum(o.corpus, sum, &err) == 0) cJSON_AddStringToObject(manifest, "corpus_checksum", sum);
+    manifest_add_file(manifest, "corpus", o.corpus);
     cJSON_AddStringToObject(manifest, "objective", mlm ? "mlm" : "causal-lm");
     cJSON_AddStringToObject(manifest, "tokenizer", tok.subword ? "bpe" : "word");
-    cJSON_AddStringToObject(manifest, "corpus", o.corpus);
     cJSON_AddNumberToObject(manifest, "corpus_tokens", (double)text.n_ids);
     cJSON_AddBoolToObject(manifest, "lowercase", tok.lowercase);
     cJSON_AddStringToObject(manifest, "positions", repo_method_name(method));
     if (m.cfg.repo) cJSON_AddNumberToObject(manifest, "repo_from", m.cfg.repo_from);
     if (o.init) {
-        cJSON_AddStringToObject(manifest, "init", o.init);
-        if (file_checksum(o.init, sum, &err) == 0) cJSON_AddStringToObject(manifest, "init_checksum", sum);
+        manifest_add_file(manifest, "init", o.init);
     }
     cJSON_AddNumberToObject(manifest, "steps", o.steps);
     cJSON_AddNumberToObject(manifest, "batch", o.batch);

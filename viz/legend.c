@@ -156,3 +156,18 @@ void legend_draw(cairo_t *cr, const FigureStyle *s, double unit, const LegendEnt
     }
     cairo_restore(cr);
 }
+
+FigureRect legend_room(cairo_t *cr, const FigureStyle *s, double unit, const LegendEntry *e, int n,
+                       FigureRect content)
+{
+    double w, h;
+    legend_size(cr, s, unit, e, n, &w, &h);
+    content.w -= w + 30 * unit;
+    return content;
+}
+
+void legend_draw_right_of(cairo_t *cr, const FigureStyle *s, double unit, const LegendEntry *e, int n,
+                          FigureRect plot, double y)
+{
+    legend_draw(cr, s, unit, e, n, plot.x + plot.w + 30 * unit, y);
+}

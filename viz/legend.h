@@ -55,4 +55,13 @@ void legend_size(cairo_t *cr, const FigureStyle *s, double unit, const LegendEnt
 void legend_draw(cairo_t *cr, const FigureStyle *s, double unit, const LegendEntry *e, int n,
                  double x, double y);
 
+/* The part of `content` left for the plot when the legend of n entries
+ * stands at its right, a gap of 30 units away. */
+FigureRect legend_room(cairo_t *cr, const FigureStyle *s, double unit, const LegendEntry *e, int n,
+                       FigureRect content);
+
+/* Draw the legend at the right of plot (as legend_room left it), top at y. */
+void legend_draw_right_of(cairo_t *cr, const FigureStyle *s, double unit, const LegendEntry *e, int n,
+                          FigureRect plot, double y);
+
 #endif

@@ -42,10 +42,7 @@ int paint_flow(cairo_t *cr, const FlowData *d, double w, double h)
         e[c] = (LegendEntry){flow_category_label(cat), LEGEND_PATCH, flow_category_colour(cat),
                              MARKER_NONE, DASH_SOLID, 0};
     }
-    double lw, lh;
-    legend_size(cr, s, u, e, FLOW_N_CATEGORIES, &lw, &lh);
-    FigureRect plot = content;
-    plot.w -= lw + 30 * u;
+    FigureRect plot = legend_room(cr, s, u, e, FLOW_N_CATEGORIES, content);
 
     Axes a;
     axes_init(&a, -0.6, d->n_layers - 0.4, 0, 1, 1, 0, "layer", "share of last-copy attention");
@@ -90,6 +87,6 @@ int paint_flow(cairo_t *cr, const FlowData *d, double w, double h)
         }
         cairo_stroke(cr);
     }
-    legend_draw(cr, s, u, e, FLOW_N_CATEGORIES, plot.x + plot.w + 30 * u, a.area.y);
+    legend_draw_right_of(cr, s, u, e, FLOW_N_CATEGORIES, plot, a.area.y);
     return figure_finish(cr);
 }

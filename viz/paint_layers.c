@@ -61,10 +61,7 @@ int paint_layers(cairo_t *cr, const LayersData *d, double w, double h)
     LegendEntry e[LAYERS_MAX_LEGEND];
     char labels[LAYERS_MAX_LEGEND][96];
     int n_e = legend_entries(d, e, labels, figure_muted(s), figure_foreground(s));
-    double lw, lh;
-    legend_size(cr, s, u, e, n_e, &lw, &lh);
-    FigureRect plot = content;
-    plot.w -= lw + 30 * u;
+    FigureRect plot = legend_room(cr, s, u, e, n_e, content);
 
     /* ranges: every layer; F1 from the data, bands and baselines, padded to tens */
     int max_layer = 1;
@@ -139,6 +136,6 @@ int paint_layers(cairo_t *cr, const LayersData *d, double w, double h)
             else marker_draw(cr, ci % MARKER_COUNT, x, y, 8 * u, bg, c, 3 * u);
         }
     }
-    legend_draw(cr, s, u, e, n_e, plot.x + plot.w + 30 * u, a.area.y);
+    legend_draw_right_of(cr, s, u, e, n_e, plot, a.area.y);
     return figure_finish(cr);
 }

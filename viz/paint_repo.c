@@ -252,10 +252,7 @@ static void z_axes(cairo_t *cr, const RepoZData *d, double u, FigureRect content
                    int n_e, Axes *a, FigureRect *plot, double *r)
 {
     const FigureStyle *s = &d->meta.style;
-    double lw, lh;
-    legend_size(cr, s, u, e, n_e, &lw, &lh);
-    *plot = content;
-    plot->w -= lw + 30 * u;
+    *plot = legend_room(cr, s, u, e, n_e, content);
     double lo = 0.0, hi = 0.0;
     min_max(d->shown, d->n, &lo, &hi);
     pad_range(&lo, &hi);
@@ -324,7 +321,7 @@ int paint_repo_z(cairo_t *cr, const RepoZData *d, double w, double h)
     }
     cairo_restore(cr);
     cairo_save(cr);
-    legend_draw(cr, s, u, e, n_e, plot.x + plot.w + 30 * u, a.area.y);
+    legend_draw_right_of(cr, s, u, e, n_e, plot, a.area.y);
     cairo_restore(cr);
     return figure_finish(cr);
 }
@@ -352,10 +349,7 @@ int paint_repo_repeat(cairo_t *cr, const RepoZData *d, double w, double h)
     }
     e[n_e++] = (LegendEntry){"clipped at 1.5 IQR", LEGEND_MARKER, figure_foreground(s),
                              MARKER_TRIANGLE, DASH_SOLID, 0};
-    double lw, lh;
-    legend_size(cr, s, u, e, n_e, &lw, &lh);
-    FigureRect plot = content;
-    plot.w -= lw + 30 * u;
+    FigureRect plot = legend_room(cr, s, u, e, n_e, content);
     int n_words = 0;
     double lo = 0.0, hi = 0.0;
     for (int i = 0; i < d->n; i++)
@@ -387,7 +381,7 @@ int paint_repo_repeat(cairo_t *cr, const RepoZData *d, double w, double h)
     }
     cairo_restore(cr);
     cairo_save(cr);
-    legend_draw(cr, s, u, e, n_e, plot.x + plot.w + 30 * u, a.area.y);
+    legend_draw_right_of(cr, s, u, e, n_e, plot, a.area.y);
     cairo_restore(cr);
     return figure_finish(cr);
 }
@@ -543,10 +537,7 @@ int paint_repo_range(cairo_t *cr, const RepoRangeData *d, double w, double h)
         snprintf(note, sizeof note, "token index (RoPE): %d..%d, off scale", d->index_range[0],
                  max_index);
     e[n_e++] = (LegendEntry){note, LEGEND_LINE, figure_muted(s), MARKER_NONE, DASH_DASHED, 0};
-    double lw, lh;
-    legend_size(cr, s, u, e, n_e, &lw, &lh);
-    FigureRect plot = content;
-    plot.w -= lw + 30 * u;
+    FigureRect plot = legend_room(cr, s, u, e, n_e, content);
     double xlo = d->length[0], xhi = d->length[d->n_lengths - 1];
     if (xhi <= xlo) xlo -= 1.0, xhi += 1.0;
     double xpad = 0.05 * (xhi - xlo);
@@ -590,7 +581,7 @@ int paint_repo_range(cairo_t *cr, const RepoRangeData *d, double w, double h)
                 marker_draw(cr, l % MARKER_COUNT, axes_x(&a, d->length[t]), axes_y(&a, y), 9 * u,
                             palette_series(l), bg, 2 * u);
         }
-    legend_draw(cr, s, u, e, n_e, plot.x + plot.w + 30 * u, a.area.y);
+    legend_draw_right_of(cr, s, u, e, n_e, plot, a.area.y);
     cairo_restore(cr);
     return figure_finish(cr);
 }
@@ -719,10 +710,7 @@ int paint_repo_needle(cairo_t *cr, const RepoNeedleData *d, double w, double h)
                                  DASH_SOLID, 0};
     e[n_e++] = (LegendEntry){"on the needle", LEGEND_PATCH, fg, MARKER_NONE, DASH_SOLID, 1};
     e[n_e++] = (LegendEntry){"next to it (hatched)", LEGEND_PATCH, bg, MARKER_NONE, DASH_SOLID, 1};
-    double lw, lh;
-    legend_size(cr, s, u, e, n_e, &lw, &lh);
-    FigureRect plot = content;
-    plot.w -= lw + 30 * u;
+    FigureRect plot = legend_room(cr, s, u, e, n_e, content);
 
     double lo = 0.0, hi = 0.0, lo2 = 0.0, hi2 = 0.0;
     size_t cells = (size_t)d->n_methods * d->n_layers;
@@ -761,6 +749,6 @@ int paint_repo_needle(cairo_t *cr, const RepoNeedleData *d, double w, double h)
                 cairo_set_line_width(cr, 1.2 * u);
                 cairo_stroke(cr);
             }
-    legend_draw(cr, s, u, e, n_e, plot.x + plot.w + 30 * u, a.area.y);
+    legend_draw_right_of(cr, s, u, e, n_e, plot, a.area.y);
     return figure_finish(cr);
 }

@@ -1,6 +1,24 @@
 # e2e-lib.sh — the helpers every tests/e2e_*.sh suite sources: count and
 # print passes and failures, and run a command expecting an exit status.
-# A suite sets passed=0 failed=0 and ends with: echo "$passed passed, $failed failed"
+# A suite starts with e2e_begin "$@" and ends with: echo "$passed passed, $failed failed"
+
+# e2e_begin SEQREP: check the one argument (an executable), set seqrep (its
+# absolute path), here (the tests folder) and work (a new temporary folder,
+# removed on exit), enter work, and zero the counters.
+e2e_begin() {
+    if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+        echo "usage: sh $0 path/to/seqrep (an executable; got '${1:-}')" >&2
+        echo "0 passed, 1 failed"
+        exit 2
+    fi
+    seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+    here=$(cd "$(dirname "$0")" && pwd)
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    cd "$work" || exit 2
+    passed=0
+    failed=0
+}
 
 ok()   { passed=$((passed + 1)); echo "ok   $1"; }
 bad()  { failed=$((failed + 1)); echo "FAIL $1"; }

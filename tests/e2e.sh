@@ -3,14 +3,8 @@
 # Usage: sh tests/e2e.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
-seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-here=$(cd "$(dirname "$0")" && pwd)
 . "$(dirname "$0")/e2e-lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-passed=0
-failed=0
+e2e_begin "$@"
 
 tiny="--layers 2 --d-model 32 --heads 2 --d-ff 64 --seq-len 16 --batch 4 --steps 30 --threads 2 --quiet"
 

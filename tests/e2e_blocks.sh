@@ -5,14 +5,8 @@
 # Usage: sh tests/e2e_blocks.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
-if [ $# -ne 1 ]; then echo "usage: sh tests/e2e_blocks.sh path/to/seqrep" >&2; exit 2; fi
-seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/e2e-lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-passed=0
-failed=0
+e2e_begin "$@"
 
 # ---- the readable table ----
 expect_ok "blocks --help" "$seqrep" blocks --help

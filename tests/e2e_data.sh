@@ -6,15 +6,9 @@
 # Usage: sh tests/e2e_data.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
-seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-nlupp="$here/../../shared/data/nlupp"
 . "$(dirname "$0")/e2e-lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-passed=0
-failed=0
+e2e_begin "$@"
+nlupp="$here/../../shared/data/nlupp"
 
 # sentences FILE: number of sentences of a CoNLL file we wrote (blank lines)
 sentences() { grep -c '^$' "$1"; }

@@ -7,18 +7,8 @@
 # Usage: sh tests/e2e_explore.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: sh tests/e2e_explore.sh path/to/seqrep (an executable; got '${1:-}')" >&2
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/e2e-lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-passed=0
-failed=0
+e2e_begin "$@"
 
 ignore_fontconfig_leaks
 

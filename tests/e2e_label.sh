@@ -4,13 +4,8 @@
 # Usage: sh tests/e2e_label.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
-seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/e2e-lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-passed=0
-failed=0
+e2e_begin "$@"
 
 # check_csv NAME FILE HEADER ROWS: FILE starts with HEADER and has ROWS data rows
 check_csv() {

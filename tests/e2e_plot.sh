@@ -8,14 +8,8 @@
 # Usage: sh tests/e2e_plot.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
-if [ $# -ne 1 ]; then echo "usage: sh tests/e2e_plot.sh path/to/seqrep" >&2; exit 2; fi
-seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/e2e-lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-passed=0
-failed=0
+e2e_begin "$@"
 ignore_fontconfig_leaks
 
 # png_is W H FILE: the PNG's header says W x H

@@ -8,13 +8,8 @@
 # Usage: sh tests/e2e_sweep.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
-seqrep=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/e2e-lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-passed=0
-failed=0
+e2e_begin "$@"
 
 # data_rows CSV: rows after the header
 data_rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }

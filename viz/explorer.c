@@ -35,6 +35,7 @@ typedef struct {
     RepeatLayout mask_layout;   /* its token layout, for hover labels             */
     int has_layers, has_exit, has_flow, flow_head;
     int has_repo_z, has_repo_range, has_repo_needle;  /* fig.repo_* hold data     */
+    int repo_z_layer, repo_z_head;  /* what fig.repo_z was taken for (from fig.attention) */
     char compute_error[700];    /* the last failed recompute, "" if none          */
     ExplorerWorker *worker;
 
@@ -60,9 +61,14 @@ static void wake_event_loop(void *arg)
     SDL_PushEvent(&ev);
 }
 
-/* Release the attention maps (their own mask pointer restored first). */
+/* Release the attention maps (their own mask pointer restored first) and
+ * the z figure taken from them. */
 static void drop_attention(Explorer *e)
 {
+    if (e->has_repo_z) {
+        repo_z_data_free(&e->fig.repo_z);
+        e->has_repo_z = 0;
+    }
     if (!e->has_attention) return;
     e->fig.attention.visible = e->visible_all;
     attention_data_free(&e->fig.attention);
@@ -151,26 +157,30 @@ static void update_flow(Explorer *e)
 
 /* Make fig.repo_z the positions z of the state's layer and head, from the
  * forward behind the attention maps on screen, described as `seqrep plot
- * repo-z --model` describes it. 0, or -1 while the maps are computed or
- * when the forward has no z there (the status line says why). */
+ * repo-z --model` describes it (taken again only when the maps, layer or head
+ * change). 0, or -1 while the maps are computed or when the forward has no z
+ * there (the status line says why). */
 static int update_repo_z(Explorer *e)
 {
+    const ExplorerState *s = &e->st;
+    int head = s->head >= 0 ? s->head : s->last_head;
+    if (e->has_repo_z && e->repo_z_layer == s->layer && e->repo_z_head == head) return 0;
     if (e->has_repo_z) {
         repo_z_data_free(&e->fig.repo_z);
         e->has_repo_z = 0;
     }
     if (!e->has_attention) return -1;
-    const ExplorerState *s = &e->st;
     char source[1200];
     SrError err;
     repo_z_source(source, sizeof source, e->o->src.model, e->in.texts[e->shown_sentence],
                   e->in.sources[e->shown_sentence], e->shown_r, s->bos, s->sep, e->o->src.mask);
-    if (repo_z_data_from_attention(&e->fig.repo_z, &e->fig.attention, s->layer,
-                                   s->head >= 0 ? s->head : s->last_head, source, &err)) {
+    if (repo_z_data_from_attention(&e->fig.repo_z, &e->fig.attention, s->layer, head, source, &err)) {
         snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
         return -1;
     }
     e->has_repo_z = 1;
+    e->repo_z_layer = s->layer;
+    e->repo_z_head = head;
     return 0;
 }
 
@@ -788,7 +798,6 @@ static void explorer_free(Explorer *e)
     if (e->has_layers) layers_data_free(&e->fig.layers);
     if (e->has_exit) exit_data_free(&e->fig.exit);
     if (e->has_flow) flow_data_free(&e->fig.flow);
-    if (e->has_repo_z) repo_z_data_free(&e->fig.repo_z);
     if (e->has_repo_range) repo_range_data_free(&e->fig.repo_range);
     if (e->has_repo_needle) repo_needle_data_free(&e->fig.repo_needle);
     if (e->figure) cairo_surface_destroy(e->figure);

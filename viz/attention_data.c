@@ -244,6 +244,35 @@ done:
     return rc;
 }
 
+void attention_data_describe(AttentionData *d, int overview, const char *model_path, const char *checksum,
+                             long long seed, const char *text, const char *text_source, int r,
+                             RepeatBos bos, RepeatSep sep, const char *mask_plan)
+{
+    char heads[48], seed_text[32], sentence[120], what[96];
+    if (d->head >= 0) snprintf(heads, sizeof heads, "head %d", d->head);
+    else snprintf(heads, sizeof heads, "mean over %d heads", d->n_heads);
+    if (seed >= 0) snprintf(seed_text, sizeof seed_text, "%lld", seed);
+    else snprintf(seed_text, sizeof seed_text, "unknown");
+    snprintf(sentence, sizeof sentence, "%.100s%s", text, strlen(text) > 100 ? "..." : "");
+    if (overview) {
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of every layer and head, r = %d", r);
+        snprintf(what, sizeof what, "every layer and head (and the mean over heads)");
+    } else {
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of layer %d, %s, r = %d", d->layer, heads, r);
+        snprintf(what, sizeof what, "layer %d, %s", d->layer, heads);
+    }
+    const char *colour = d->scale == SCALE_FIXED ? "fixed 0..1"
+                         : d->scale == SCALE_LOG ? "log10, floor 0.001"
+                                                 : "each map's own range";
+    snprintf(d->meta.caption, sizeof d->meta.caption,
+             "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s) on "
+             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s; "
+             "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; grey "
+             "cells are masked.",
+             what, model_path, d->n_layers, d->n_heads, checksum, seed_text, sentence, text_source, r + 1, r,
+             repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal", colour);
+}
+
 /* Write text as one double-quoted CSV field ("" for a quote inside). */
 static void write_quoted(FILE *out, const char *text)
 {

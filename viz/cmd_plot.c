@@ -219,31 +219,9 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
         return -1;
     }
     d->scale = scale;
-    char heads[48], seed_text[32], sentence[120];
-    if (d->head >= 0) snprintf(heads, sizeof heads, "head %d", d->head);
-    else snprintf(heads, sizeof heads, "mean over %d heads", d->n_heads);
-    if (*seed >= 0) snprintf(seed_text, sizeof seed_text, "%lld", *seed);
-    else snprintf(seed_text, sizeof seed_text, "unknown");
-    snprintf(sentence, sizeof sentence, "%.100s%s", text, strlen(text) > 100 ? "..." : "");
-    char what[96];
-    if (f->overview) {
-        snprintf(d->meta.title, sizeof d->meta.title, "Attention of every layer and head, r = %d", r);
-        snprintf(what, sizeof what, "every layer and head (and the mean over heads)");
-    } else {
-        snprintf(d->meta.title, sizeof d->meta.title, "Attention of layer %d, %s, r = %d", d->layer, heads, r);
-        snprintf(what, sizeof what, "layer %d, %s", d->layer, heads);
-    }
     char checksum[17];
     if (file_checksum(o->model, checksum, err) != 0) snprintf(checksum, sizeof checksum, "?");
-    const char *colour = scale == SCALE_FIXED ? "fixed 0..1" : scale == SCALE_LOG ? "log10, floor 0.001"
-                                                                                  : "each map's own range";
-    snprintf(d->meta.caption, sizeof d->meta.caption,
-             "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s) on "
-             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s; "
-             "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; grey "
-             "cells are masked.",
-             what, o->model, d->n_layers, d->n_heads, checksum, seed_text, sentence, source, r + 1, r,
-             repeat_bos_name(bos), repeat_sep_name(sep), o->mask ? o->mask : "causal", colour);
+    attention_data_describe(d, f->overview, o->model, checksum, *seed, text, source, r, bos, sep, o->mask);
     add_model_run(manifest, o, text, r, bos, sep);
     cJSON_AddNumberToObject(manifest, "layer", d->layer);
     if (d->head >= 0) cJSON_AddNumberToObject(manifest, "head", d->head);

@@ -10,31 +10,8 @@ void explorer_describe_attention(AttentionData *d, int overview, const char *mod
                                  const ExplorerInput *in, int sentence, int r, RepeatBos bos,
                                  RepeatSep sep, const char *mask_plan)
 {
-    char heads[48], seed_text[32], text[120], what[96];
-    const char *full = in->texts[sentence];
-    if (d->head >= 0) snprintf(heads, sizeof heads, "head %d", d->head);
-    else snprintf(heads, sizeof heads, "mean over %d heads", d->n_heads);
-    if (in->seed >= 0) snprintf(seed_text, sizeof seed_text, "%lld", in->seed);
-    else snprintf(seed_text, sizeof seed_text, "unknown");
-    snprintf(text, sizeof text, "%.100s%s", full, strlen(full) > 100 ? "..." : "");
-    if (overview) {
-        snprintf(d->meta.title, sizeof d->meta.title, "Attention of every layer and head, r = %d", r);
-        snprintf(what, sizeof what, "every layer and head (and the mean over heads)");
-    } else {
-        snprintf(d->meta.title, sizeof d->meta.title, "Attention of layer %d, %s, r = %d", d->layer, heads, r);
-        snprintf(what, sizeof what, "layer %d, %s", d->layer, heads);
-    }
-    const char *colour = d->scale == SCALE_FIXED ? "fixed 0..1"
-                         : d->scale == SCALE_LOG ? "log10, floor 0.001"
-                                                 : "each map's own range";
-    snprintf(d->meta.caption, sizeof d->meta.caption,
-             "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s) on "
-             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s; "
-             "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; grey "
-             "cells are masked.",
-             what, model_path, d->n_layers, d->n_heads, in->checksum, seed_text, text,
-             in->sources[sentence], r + 1, r, repeat_bos_name(bos), repeat_sep_name(sep),
-             mask_plan ? mask_plan : "causal", colour);
+    attention_data_describe(d, overview, model_path, in->checksum, in->seed, in->texts[sentence],
+                            in->sources[sentence], r, bos, sep, mask_plan);
 }
 
 void explorer_last_copy_visible(const AttentionData *d, uint8_t *out)

@@ -67,6 +67,14 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
 
 void attention_data_free(AttentionData *d);
 
+/* Set d's title and caption for its layer, head and scale: the model (path,
+ * checksum, training seed, -1 = unknown), the sentence and where it came
+ * from, r, bos, sep and the mask plan (NULL = causal). `seqrep plot
+ * attention` and the explorer both describe their frames with it. */
+void attention_data_describe(AttentionData *d, int overview, const char *model_path, const char *checksum,
+                             long long seed, const char *text, const char *text_source, int r,
+                             RepeatBos bos, RepeatSep sep, const char *mask_plan);
+
 /* Fill d from m's last forward (batch 1) over the repeated input lay: the
  * attention of every layer and head, the token labels from tok, the mask
  * plan (NULL = causal) and, for a RePo model, the positions z. 0 or -1. */

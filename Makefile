@@ -25,30 +25,33 @@ DEPS_TEST  = libcmocka-dev python3 xvfb xauth
 DEPS_BENCH = python3-torch python3-numpy
 DEPS_GOLDEN = python3-torch python3-numpy
 
-LIB_SRC  = $(wildcard src/*.c)
+# src/STAGE/*.c is the library; src/cli/ is the command line (see src/README.md)
+LIB_SRC  = $(filter-out src/cli/%,$(wildcard src/*/*.c))
 CLI_SRC  = $(wildcard src/cli/*.c)
 VIZ_SRC  = $(wildcard viz/*.c)
+LIB_HDR  = $(wildcard src/*/*.h)
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:src/cli/%.c=$(BUILD)/obj/cli/%.o)
 VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-bench demo test test-unit test-asan test-e2e bench golden figures repo-figures reproduce clean
+.PHONY: all deps deps-test deps-bench demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj/cli
+$(BUILD)/obj/%.o: src/%.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # the commit goes into every manifest; rebuilt when HEAD moves
-$(BUILD)/obj/manifest.o: CFLAGS += -DSEQREP_GIT_COMMIT='"$(GIT_COMMIT)"'
-$(BUILD)/obj/manifest.o: $(wildcard .git/HEAD .git/index)
+$(BUILD)/obj/runs/manifest.o: CFLAGS += -DSEQREP_GIT_COMMIT='"$(GIT_COMMIT)"'
+$(BUILD)/obj/runs/manifest.o: $(wildcard .git/HEAD .git/index)
 
-$(BUILD)/obj/cli/%.o: src/cli/%.c $(wildcard src/*.h src/cli/*.h) | $(BUILD)/obj/cli
+$(BUILD)/obj/cli/%.o: src/cli/%.c $(LIB_HDR) $(wildcard src/cli/*.h) | $(BUILD)/obj/cli
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
 
-$(BUILD)/obj/viz/%.o: viz/%.c $(wildcard src/*.h viz/*.h) | $(BUILD)/obj/viz
+$(BUILD)/obj/viz/%.o: viz/%.c $(LIB_HDR) $(wildcard viz/*.h) | $(BUILD)/obj/viz
 	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/cli $(BUILD)/obj/viz $(BUILD)/tests:
@@ -98,6 +101,10 @@ demo: deps
 test: deps-test
 	$(MAKE) test-unit test-e2e
 	$(MAKE) test-asan
+
+# the house rules of src/ and viz/ (folders, includes, calls, file length)
+test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
+	python3 tests/check_layout.py . $(BUILD)/obj
 
 test-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; (cd tests && ../$$t); done

@@ -34,10 +34,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "adamw.h"
-#include "model.h"
-#include "rng.h"
-#include "threads.h"
+#include "base/rng.h"
+#include "engine/adamw.h"
+#include "engine/model.h"
+#include "engine/threads.h"
 
 enum { BENCH_VOCAB = 4096, BENCH_BATCH = 8, BENCH_SEQ = 128, BENCH_WARMUP = 3 };
 

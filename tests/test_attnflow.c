@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attnflow.h"
-#include "model.h"
-#include "repeat.h"
+#include "engine/model.h"
+#include "repeat/repeat.h"
+#include "theory/attnflow.h"
 
 /* n = 3, r = 2, <bos> per copy and <sep>:
  *   row: 0 1 2 3 4 5 6 7 8 9 10 11 12 13

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocks.h"
-#include "mask.h"
-#include "ops.h"
-#include "repeat.h"
+#include "engine/mask.h"
+#include "engine/ops.h"
+#include "repeat/repeat.h"
+#include "theory/blocks.h"
 
 /* Count the figures of (n, r, bos, sep) from the mask into *f. */
 static void count(int n, int r, int bos, int sep, BlockFigures *f)

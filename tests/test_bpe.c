@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpe.h"
-#include "corpus.h"
-#include "tokenizer.h"
+#include "data/corpus.h"
+#include "text/bpe.h"
+#include "text/tokenizer.h"
 
 /* Fail unless the error message contains `expected`. */
 static void assert_error_contains(const SrError *err, const char *expected)

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
-#include "safetensors.h"
+#include "formats/checkpoint.h"
+#include "formats/safetensors.h"
 
 static char tmp_dir[64];
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conll.h"
-#include "dataset.h"
+#include "data/conll.h"
+#include "data/dataset.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
 

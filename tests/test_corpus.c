@@ -9,8 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "corpus.h"
-#include "tokenizer.h"
+#include "base/text_file.h"
+#include "data/corpus.h"
+#include "text/tokenizer.h"
 
 static char temp_dir[64];
 

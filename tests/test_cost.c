@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
-#include "mask.h"
-#include "model.h"
+#include "engine/mask.h"
+#include "engine/model.h"
+#include "label/cost.h"
 
 static ModelConfig tiny_config(void)
 {

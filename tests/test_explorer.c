@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
 #include "explorer.h"
+#include "formats/checkpoint.h"
 
 /* Token counts of three sentences: 7, 3 and 30 tokens. */
 static const int N_TOKENS[3] = {7, 3, 30};
@@ -523,7 +523,7 @@ static void test_last_copy_filter(void **unused)
     AttentionData d;
     make_attention(&d);
     uint8_t out[36];
-    explorer_last_copy_visible(&d, out);
+    attention_last_copy_visible(&d, out);
     /* rows 4, 5 (words of the last copy) see keys 1, 2 (words of copy 1);
      * nothing else survives: not the <bos> keys, not the own copy */
     for (int q = 0; q < 6; q++)

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "finetune.h"
-#include "labels.h"
-#include "methods.h"
-#include "model.h"
-#include "readout.h"
-#include "rng.h"
-#include "tokenizer.h"
+#include "base/rng.h"
+#include "engine/model.h"
+#include "label/labels.h"
+#include "label/methods.h"
+#include "label/readout.h"
+#include "text/tokenizer.h"
+#include "train/finetune.h"
 
 /* ---- methods ------------------------------------------------------------------ */
 

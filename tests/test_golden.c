@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adamw.h"
-#include "checkpoint.h"
-#include "mask.h"
-#include "model.h"
-#include "safetensors.h"
+#include "engine/adamw.h"
+#include "engine/mask.h"
+#include "engine/model.h"
+#include "formats/checkpoint.h"
+#include "formats/safetensors.h"
 
 #define GOLDEN_REL 1e-4
 #define MAX_LAYERS 16

@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "labels.h"
-#include "metrics.h"
+#include "label/labels.h"
+#include "label/metrics.h"
 
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

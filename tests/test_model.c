@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adamw.h"
-#include "mask.h"
-#include "model.h"
+#include "engine/adamw.h"
+#include "engine/mask.h"
+#include "engine/model.h"
 
 enum { TB = 2, TT = 6, TV = 13, TC = 8, TL = 3, TH = 2, TF = 12 };
 

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conll.h"
-#include "nlupp.h"
+#include "data/conll.h"
+#include "data/nlupp.h"
 
 /* Where the real data is, seen from tests/ (the tests' working directory). */
 static const char *REAL_DIR = "../../shared/data/nlupp";

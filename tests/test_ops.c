@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mask.h"
-#include "ops.h"
+#include "engine/mask.h"
+#include "engine/ops.h"
 
 /* Finite-difference step and tolerances shared by all gradient checks. */
 #define GRAD_EPS 1e-2f

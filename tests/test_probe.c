@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "labels.h"
-#include "model.h"
-#include "probe.h"
-#include "readout.h"
-#include "tokenizer.h"
+#include "engine/model.h"
+#include "label/labels.h"
+#include "label/probe.h"
+#include "label/readout.h"
+#include "text/tokenizer.h"
 
 /* Standardisation by hand: column 0 = {1, 3} -> mean 2, std 1; column 1 is
  * constant 5 -> mean 5 and inv_std 1 (not a division by zero). */

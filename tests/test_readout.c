@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "readout.h"
-#include "tokenizer.h"
+#include "engine/model.h"
+#include "label/readout.h"
+#include "text/tokenizer.h"
 
 /* specials, then the words of the tests */
 static const char *VOCAB[] = {"<pad>", "<unk>", "<bos>", "<eos>", "<sep>", "<mask>",

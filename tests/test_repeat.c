@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repeat.h"
-#include "tokenizer.h"
+#include "repeat/repeat.h"
+#include "text/tokenizer.h"
 
 static const int SENTENCE[3] = {11, 12, 13};
 enum { B = TOK_BOS, S = TOK_SEP };

@@ -14,13 +14,13 @@
 
 #include <cairo.h>
 
-#include "checkpoint.h"
-#include "model.h"
+#include "engine/model.h"
+#include "engine/threads.h"
+#include "formats/checkpoint.h"
 #include "paint_repo.h"
-#include "repeat.h"
-#include "repo_eval.h"
-#include "repo_tasks.h"
-#include "threads.h"
+#include "repeat/repeat.h"
+#include "repo/repo_eval.h"
+#include "repo/repo_tasks.h"
 
 /* fontconfig (under cairo's text, drawn by the painters) keeps allocations it
  * never frees; tell LeakSanitizer (ASan builds) that they are not ours. */

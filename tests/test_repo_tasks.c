@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repo_tasks.h"
-#include "tokenizer.h"
+#include "repo/repo_tasks.h"
+#include "text/tokenizer.h"
 
 #define MAXT 512
 

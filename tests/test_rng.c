@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "rng.h"
+#include "base/rng.h"
 
 /* splitmix64 from state 0 gives the published first output 0xE220A8397B1DCDAF. */
 static void test_splitmix64_reference_value(void **state)

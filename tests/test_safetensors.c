@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "safetensors.h"
+#include "formats/safetensors.h"
 
 static char tmp_dir[64];
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "conll.h"
-#include "tasks.h"
+#include "data/conll.h"
+#include "data/tasks.h"
 
 /* 1 if two datasets hold the same words and tags. */
 static int same_data(const Dataset *a, const Dataset *b)

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tokenizer.h"
+#include "base/text_file.h"
+#include "text/tokenizer.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
 

@@ -6,10 +6,10 @@
 
 #include <cJSON.h>
 
-#include "checkpoint.h"
-#include "model.h"
+#include "engine/model.h"
+#include "formats/checkpoint.h"
 #include "paint_attention.h"
-#include "tokenizer.h"
+#include "text/tokenizer.h"
 
 int attention_scale_parse(const char *text, AttentionScale *out)
 {
@@ -314,4 +314,17 @@ void attention_data_write_csv(const AttentionData *d, FILE *out, int all_maps)
         for (int h = 0; h < d->n_heads; h++) write_map(d, out, l, h);
         if (d->n_heads > 1) write_map(d, out, l, -1);
     }
+}
+
+void attention_last_copy_visible(const AttentionData *d, uint8_t *out)
+{
+    size_t T = (size_t)d->T;
+    int last = d->k - 1;
+    for (int l = 0; l < d->n_layers; l++)
+        for (size_t q = 0; q < T; q++)
+            for (size_t k = 0; k < T; k++) {
+                size_t i = ((size_t)l * T + q) * T + k;
+                int keep = d->copy[q] == last && d->copy[k] >= 0 && d->copy[k] < last;
+                out[i] = keep ? d->visible[i] : 0;
+            }
 }

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/args.h"
-#include "cli/commands.h"
 #include "explorer.h"
+#include "options/args.h"
+#include "viz_commands.h"
 
 static const char *CMD = "explore";
 

@@ -13,14 +13,16 @@
 
 #include <cJSON.h>
 
-#include "cli/args.h"
-#include "cli/commands.h"
-#include "conll.h"
-#include "explorer.h"
+#include "base/text_file.h"
+#include "base/atomic_file.h"
+#include "data/conll.h"
 #include "export.h"
 #include "figures.h"
-#include "manifest.h"
-#include "tokenizer.h"
+#include "options/args.h"
+#include "paint_attention.h"
+#include "runs/manifest.h"
+#include "text/tokenizer.h"
+#include "viz_commands.h"
 
 static const char *CMD = "plot";
 
@@ -209,7 +211,7 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
         uint8_t *kept = malloc(n);
         if (!kept) rc = sr_fail(err, "out of memory");
         else {
-            explorer_last_copy_visible(d, kept);
+            attention_last_copy_visible(d, kept);
             memcpy(d->visible, kept, n);
             free(kept);
         }

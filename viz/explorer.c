@@ -107,7 +107,7 @@ static void take_maps(Explorer *e)
         return;
     }
     drop_attention(e);
-    explorer_last_copy_visible(&d, last);
+    attention_last_copy_visible(&d, last);
     e->fig.attention = d;
     e->visible_all = d.visible;
     e->visible_last = last;

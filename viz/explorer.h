@@ -41,13 +41,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "checkpoint.h"
+#include "base/status.h"
 #include "figure.h"
+#include "formats/checkpoint.h"
 #include "paint_attention.h"
 #include "paint_repo.h"
-#include "repeat.h"
-#include "status.h"
-#include "tokenizer.h"
+#include "repeat/repeat.h"
+#include "text/tokenizer.h"
 
 /* ---- keys ------------------------------------------------------------------ */
 
@@ -241,10 +241,6 @@ void explorer_input_free(ExplorerInput *in);
 void explorer_describe_attention(AttentionData *d, int overview, const char *model_path,
                                  const ExplorerInput *in, int sentence, int r, RepeatBos bos,
                                  RepeatSep sep, const char *mask_plan);
-
-/* The `b` filter: out (L, T, T) = d's visible cells whose query is a word of
- * the last copy and whose key a word of an earlier copy; everything else 0. */
-void explorer_last_copy_visible(const AttentionData *d, uint8_t *out);
 
 /* The hover text of attention cell (query, key) of the map (layer, head):
  * "query 7 'cat' (copy 2)\nkey 3 'dog' (copy 1)\np = 0.1234". */

@@ -14,19 +14,6 @@ void explorer_describe_attention(AttentionData *d, int overview, const char *mod
                             in->sources[sentence], r, bos, sep, mask_plan);
 }
 
-void explorer_last_copy_visible(const AttentionData *d, uint8_t *out)
-{
-    size_t T = (size_t)d->T;
-    int last = d->k - 1;
-    for (int l = 0; l < d->n_layers; l++)
-        for (size_t q = 0; q < T; q++)
-            for (size_t k = 0; k < T; k++) {
-                size_t i = ((size_t)l * T + q) * T + k;
-                int keep = d->copy[q] == last && d->copy[k] >= 0 && d->copy[k] < last;
-                out[i] = keep ? d->visible[i] : 0;
-            }
-}
-
 /* "'word' (copy c)" or "'<bos>' (no copy)" for position t, copies counted from 1. */
 static void describe_token(const AttentionData *d, int t, char *out, size_t cap)
 {

@@ -9,8 +9,8 @@
 
 #include <cJSON.h>
 
-#include "conll.h"
-#include "manifest.h"
+#include "data/conll.h"
+#include "runs/manifest.h"
 
 /* A new copy of text (NULL when out of memory). */
 static char *copy_text(const char *text)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
-#include "model.h"
-#include "threads.h"
+#include "engine/model.h"
+#include "engine/threads.h"
+#include "formats/checkpoint.h"
 
 struct ExplorerWorker {
     Model model;                 /* touched by the worker thread only      */

@@ -21,7 +21,7 @@
 
 #include <cairo.h>
 
-#include "status.h"
+#include "base/status.h"
 
 typedef enum { EXPORT_PNG = 0, EXPORT_SVG = 1, EXPORT_PDF = 2 } ExportFormat;
 

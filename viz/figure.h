@@ -20,8 +20,8 @@
 
 #include <cairo.h>
 
+#include "base/status.h"
 #include "colormap.h"
-#include "status.h"
 
 typedef enum { THEME_LIGHT = 0, THEME_DARK = 1 } FigureTheme;
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mask.h"
+#include "engine/mask.h"
 #include "paint_mask.h"
 
 const char *block_kind_name(BlockKind kind)

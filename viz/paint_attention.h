@@ -20,11 +20,11 @@
 
 #include <cairo.h>
 
+#include "engine/mask.h"
+#include "engine/model.h"
 #include "figure.h"
-#include "mask.h"
-#include "model.h"
-#include "repeat.h"
-#include "tokenizer.h"
+#include "repeat/repeat.h"
+#include "text/tokenizer.h"
 
 /* The most tokens an attention figure draws. */
 #define ATTENTION_MAX_T 512
@@ -155,5 +155,9 @@ void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head
 void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, FigureRect bar,
                               FigureRect swatch, double lo, double hi, const char *label,
                               int relative);
+
+/* The `b` filter: out (L, T, T) = d's visible cells whose query is a word of
+ * the last copy and whose key a word of an earlier copy; everything else 0. */
+void attention_last_copy_visible(const AttentionData *d, uint8_t *out);
 
 #endif

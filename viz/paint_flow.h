@@ -12,8 +12,8 @@
 
 #include <cairo.h>
 
-#include "attnflow.h"
 #include "figure.h"
+#include "theory/attnflow.h"
 
 typedef struct {
     FigureMeta meta;

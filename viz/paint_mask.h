@@ -16,9 +16,9 @@
 
 #include <cairo.h>
 
-#include "blocks.h"
 #include "figure.h"
-#include "repeat.h"
+#include "repeat/repeat.h"
+#include "theory/blocks.h"
 
 /* The most tokens the mask figure draws (cells would be under a pixel). */
 #define MASK_FIGURE_MAX_T 600

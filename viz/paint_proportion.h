@@ -13,7 +13,7 @@
 #include <cairo.h>
 
 #include "figure.h"
-#include "repeat.h"
+#include "repeat/repeat.h"
 
 /* Samples of the closed-form curve. */
 #define PROPORTION_CURVE_SAMPLES 200

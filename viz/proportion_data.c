@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocks.h"
 #include "paint_proportion.h"
 #include "results_csv.h"
+#include "theory/blocks.h"
 
 double proportion_closed_form(double r)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tokenizer.h"
+#include "base/text_file.h"
 
 /* A growable list of owned strings. */
 typedef struct {

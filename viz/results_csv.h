@@ -11,7 +11,7 @@
 #ifndef SEQREP_VIZ_RESULTS_CSV_H
 #define SEQREP_VIZ_RESULTS_CSV_H
 
-#include "status.h"
+#include "base/status.h"
 
 typedef struct {
     char *path;      /* owned copy of the file name, for messages */

@@ -15,15 +15,17 @@
 
 #include <cJSON.h>
 
-#include "args.h"
-#include "attnflow.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "manifest.h"
-#include "mask.h"
-#include "repeat.h"
-#include "threads.h"
-#include "tokenizer.h"
+#include "base/text_file.h"
+#include "base/atomic_file.h"
+#include "cli/commands.h"
+#include "engine/mask.h"
+#include "engine/threads.h"
+#include "formats/checkpoint.h"
+#include "options/args.h"
+#include "repeat/repeat.h"
+#include "runs/manifest.h"
+#include "text/tokenizer.h"
+#include "theory/attnflow.h"
 
 static const char *CMD = "attnflow";
 

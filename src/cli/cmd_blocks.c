@@ -7,11 +7,12 @@
 
 #include <cJSON.h>
 
-#include "args.h"
-#include "blocks.h"
-#include "commands.h"
-#include "manifest.h"
-#include "repeat.h"
+#include "cli/commands.h"
+#include "base/atomic_file.h"
+#include "options/args.h"
+#include "repeat/repeat.h"
+#include "runs/manifest.h"
+#include "theory/blocks.h"
 
 static const char *CMD = "blocks";
 

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "args.h"
-#include "commands.h"
-#include "sweep.h"
+#include "cli/commands.h"
+#include "options/args.h"
+#include "runs/sweep.h"
 
 static const char *CMD = "collect";
 

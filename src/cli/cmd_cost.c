@@ -6,14 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "args.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "cost.h"
-#include "mask.h"
-#include "readout.h"
-#include "repeat.h"
-#include "threads.h"
+#include "cli/commands.h"
+#include "engine/mask.h"
+#include "engine/threads.h"
+#include "formats/checkpoint.h"
+#include "label/cost.h"
+#include "label/readout.h"
+#include "options/args.h"
+#include "repeat/repeat.h"
 
 static const char *CMD = "cost";
 

@@ -14,17 +14,18 @@
 
 #include <cJSON.h>
 
-#include "args.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "conll.h"
-#include "cost.h"
-#include "finetune.h"
-#include "manifest.h"
-#include "methods.h"
-#include "readout.h"
-#include "repeat.h"
-#include "threads.h"
+#include "cli/commands.h"
+#include "base/atomic_file.h"
+#include "data/conll.h"
+#include "engine/threads.h"
+#include "formats/checkpoint.h"
+#include "label/cost.h"
+#include "label/methods.h"
+#include "label/readout.h"
+#include "options/args.h"
+#include "repeat/repeat.h"
+#include "runs/manifest.h"
+#include "train/finetune.h"
 
 static const char *CMD = "finetune";
 

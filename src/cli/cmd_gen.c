@@ -4,9 +4,9 @@
  * the unlabelled pre-training text DIR/corpus.txt. */
 #include <stdio.h>
 
-#include "args.h"
-#include "commands.h"
-#include "tasks.h"
+#include "cli/commands.h"
+#include "data/tasks.h"
+#include "options/args.h"
 
 static const char *CMD = "gen";
 

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
-#include "commands.h"
-#include "manifest.h"
-#include "repo_tasks.h"
+#include "cli/commands.h"
+#include "base/atomic_file.h"
+#include "options/args.h"
+#include "repo/repo_tasks.h"
+#include "runs/manifest.h"
 
 static const char *CMD = "gen-repo";
 

@@ -3,9 +3,9 @@
  * the demo trains its language model on. */
 #include <stdio.h>
 
-#include "args.h"
-#include "commands.h"
-#include "corpus.h"
+#include "cli/commands.h"
+#include "data/corpus.h"
+#include "options/args.h"
 
 static const char *CMD = "gen-text";
 

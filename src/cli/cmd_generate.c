@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "methods.h"
-#include "rng.h"
-#include "tokenizer.h"
+#include "base/rng.h"
+#include "cli/commands.h"
+#include "formats/checkpoint.h"
+#include "label/methods.h"
+#include "options/args.h"
+#include "text/tokenizer.h"
 
 static const char *CMD = "generate";
 

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "args.h"
-#include "commands.h"
-#include "nlupp.h"
+#include "cli/commands.h"
+#include "data/nlupp.h"
+#include "options/args.h"
 
 static const char *CMD = "import-nlupp";
 

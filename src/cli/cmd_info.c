@@ -5,10 +5,10 @@
 
 #include <cJSON.h>
 
-#include "args.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "manifest.h"
+#include "cli/commands.h"
+#include "formats/checkpoint.h"
+#include "options/args.h"
+#include "runs/manifest.h"
 
 static const char *CMD = "info";
 

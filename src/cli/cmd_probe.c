@@ -15,18 +15,19 @@
 
 #include <cJSON.h>
 
-#include "args.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "conll.h"
-#include "manifest.h"
-#include "mask.h"
-#include "methods.h"
-#include "probe.h"
-#include "progress.h"
-#include "readout.h"
-#include "repeat.h"
-#include "threads.h"
+#include "base/progress.h"
+#include "base/atomic_file.h"
+#include "cli/commands.h"
+#include "data/conll.h"
+#include "engine/mask.h"
+#include "engine/threads.h"
+#include "formats/checkpoint.h"
+#include "label/methods.h"
+#include "label/probe.h"
+#include "label/readout.h"
+#include "options/args.h"
+#include "repeat/repeat.h"
+#include "runs/manifest.h"
 
 static const char *CMD = "probe";
 

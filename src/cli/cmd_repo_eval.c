@@ -13,16 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "dataset.h"
-#include "manifest.h"
-#include "model.h"
-#include "repeat.h"
-#include "repo_eval.h"
-#include "repo_tasks.h"
-#include "threads.h"
+#include "cli/commands.h"
+#include "base/atomic_file.h"
+#include "data/dataset.h"
+#include "engine/model.h"
+#include "engine/threads.h"
+#include "formats/checkpoint.h"
+#include "options/args.h"
+#include "repeat/repeat.h"
+#include "repo/repo_eval.h"
+#include "repo/repo_tasks.h"
+#include "runs/manifest.h"
 
 #define MAX_LIST 32
 

@@ -23,13 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "manifest.h"
-#include "methods.h"
-#include "readout.h"
-#include "sweep.h"
+#include "cli/commands.h"
+#include "formats/checkpoint.h"
+#include "label/methods.h"
+#include "label/readout.h"
+#include "options/args.h"
+#include "runs/manifest.h"
+#include "runs/sweep.h"
 
 static const char *CMD = "sweep";
 

@@ -19,17 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adamw.h"
-#include "args.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "manifest.h"
-#include "model.h"
-#include "progress.h"
-#include "repo_eval.h"
-#include "rng.h"
-#include "threads.h"
-#include "tokenizer.h"
+#include "base/progress.h"
+#include "base/rng.h"
+#include "cli/commands.h"
+#include "engine/adamw.h"
+#include "engine/model.h"
+#include "engine/threads.h"
+#include "formats/checkpoint.h"
+#include "options/args.h"
+#include "repo/repo_eval.h"
+#include "runs/manifest.h"
+#include "text/tokenizer.h"
 
 static const char *CMD = "train-lm";
 

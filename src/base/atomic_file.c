@@ -1,0 +1,82 @@
+/* atomic_file.c — temporary file, fsync, rename (see atomic_file.h). */
+#include "base/atomic_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int atomic_file_open(AtomicFile *af, const char *path, SrError *err)
+{
+    af->f = NULL;
+    af->path = strdup(path);
+    af->tmp = malloc(strlen(path) + 32);
+    if (!af->path || !af->tmp) {
+        free(af->path);
+        free(af->tmp);
+        af->path = af->tmp = NULL;
+        return sr_fail(err, "%s: out of memory", path);
+    }
+    sprintf(af->tmp, "%s.tmp.%ld", path, (long)getpid());
+    af->f = fopen(af->tmp, "wb");
+    if (!af->f) {
+        int e = errno;
+        free(af->path);
+        free(af->tmp);
+        af->path = af->tmp = NULL;
+        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
+    }
+    return 0;
+}
+
+/* Free the names held by af. */
+static void release(AtomicFile *af)
+{
+    free(af->tmp);
+    free(af->path);
+    af->tmp = af->path = NULL;
+    af->f = NULL;
+}
+
+int atomic_file_commit(AtomicFile *af, SrError *err)
+{
+    int e = 0;
+    if (ferror(af->f)) e = errno ? errno : EIO;
+    if (!e && fflush(af->f) != 0) e = errno;
+    if (!e && fsync(fileno(af->f)) != 0) e = errno;
+    if (fclose(af->f) != 0 && !e) e = errno;
+    if (!e && rename(af->tmp, af->path) != 0) e = errno;
+    if (e) {
+        remove(af->tmp);
+        sr_fail(err, "%s: write failed (%s)", af->path, strerror(e));
+        release(af);
+        return -1;
+    }
+    release(af);
+    return 0;
+}
+
+void atomic_file_abort(AtomicFile *af)
+{
+    if (af->f) fclose(af->f);
+    if (af->tmp) remove(af->tmp);
+    release(af);
+}
+
+int write_bytes_atomic(const char *path, const void *data, size_t n, SrError *err)
+{
+    AtomicFile af;
+    if (atomic_file_open(&af, path, err)) return -1;
+    if (n && fwrite(data, 1, n, af.f) != n) {
+        int e = errno ? errno : EIO;
+        sr_fail(err, "%s: write failed (%s)", path, strerror(e));
+        atomic_file_abort(&af);
+        return -1;
+    }
+    return atomic_file_commit(&af, err);
+}
+
+int write_file_atomic(const char *path, const char *text, SrError *err)
+{
+    return write_bytes_atomic(path, text, strlen(text), err);
+}

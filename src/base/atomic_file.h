@@ -1,0 +1,36 @@
+/* atomic_file.h — every file seqrep writes appears whole or not at all.
+ *
+ * A file is written to a temporary beside it (PATH.tmp.PID), flushed, synced
+ * to disk (fsync) and renamed over PATH; on any failure the temporary is
+ * removed and PATH keeps what it held before. One message style for all:
+ *     "PATH: cannot write (reason)"   the temporary could not be created
+ *     "PATH: write failed (reason)"   writing, syncing or renaming failed */
+#ifndef SEQREP_ATOMIC_FILE_H
+#define SEQREP_ATOMIC_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/status.h"
+
+typedef struct {
+    FILE *f;      /* write here between open and commit */
+    char *tmp;    /* the temporary's name (owned) */
+    char *path;   /* the final name (owned) */
+} AtomicFile;
+
+/* Open a temporary for path; af->f is ready for writing. 0 or -1 (err set). */
+int atomic_file_open(AtomicFile *af, const char *path, SrError *err);
+
+/* Flush, fsync, close and rename the temporary over the final name; on
+ * failure remove it (path unchanged). Frees af's names either way. 0 or -1. */
+int atomic_file_commit(AtomicFile *af, SrError *err);
+
+/* Give up: close and remove the temporary, free af's names. */
+void atomic_file_abort(AtomicFile *af);
+
+/* Write the n bytes of data (or the NUL-terminated text) to path atomically. */
+int write_bytes_atomic(const char *path, const void *data, size_t n, SrError *err);
+int write_file_atomic(const char *path, const char *text, SrError *err);
+
+#endif

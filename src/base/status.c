@@ -1,0 +1,16 @@
+/* status.c — filling an SrError. */
+#include "base/status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int sr_fail(SrError *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}

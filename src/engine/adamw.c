@@ -1,0 +1,66 @@
+/* adamw.c — AdamW, global-norm clipping and the learning-rate schedule. */
+#include "engine/adamw.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+AdamWConfig adamw_defaults(void)
+{
+    AdamWConfig c = {0.9f, 0.95f, 1e-8f, 0.1f, 1.0f};
+    return c;
+}
+
+int adamw_create(Model *m, SrError *err)
+{
+    free(m->m1);
+    free(m->m2);
+    m->m1 = calloc(m->n_params, sizeof(float));
+    m->m2 = calloc(m->n_params, sizeof(float));
+    if (!m->m1 || !m->m2) return sr_fail(err, "out of memory for optimiser moments");
+    return 0;
+}
+
+float model_grad_norm(const Model *m)
+{
+    /* a tied LM head has no storage of its own, so every gradient is counted once;
+     * the sum runs serially in double, so the result is reproducible. */
+    double sum = 0.0;
+    for (size_t i = 0; i < m->n_params; i++) sum += (double)m->grads[i] * m->grads[i];
+    return (float)sqrt(sum);
+}
+
+float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
+{
+    float norm = model_grad_norm(m);
+    float clip = (cfg->grad_clip > 0.0f && norm > cfg->grad_clip) ? cfg->grad_clip / norm : 1.0f;
+    float bc1 = 1.0f - powf(cfg->beta1, (float)step);
+    float bc2 = 1.0f - powf(cfg->beta2, (float)step);
+
+    size_t sizes[MODEL_N_PARAM_TENSORS];
+    model_param_sizes(&m->cfg, sizes);
+    size_t start = 0;
+    for (int t = 0; t < MODEL_N_PARAM_TENSORS; t++) {
+        float wd = model_param_is_norm(t) ? 0.0f : cfg->weight_decay; /* norms are not decayed */
+        long n = (long)sizes[t];
+        float *p = m->params + start, *g = m->grads + start;
+        float *m1 = m->m1 + start, *m2 = m->m2 + start;
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) {
+            float gi = g[i] * clip;
+            m1[i] = cfg->beta1 * m1[i] + (1.0f - cfg->beta1) * gi;
+            m2[i] = cfg->beta2 * m2[i] + (1.0f - cfg->beta2) * gi * gi;
+            float mhat = m1[i] / bc1, vhat = m2[i] / bc2;
+            p[i] -= lr * (mhat / (sqrtf(vhat) + cfg->eps) + wd * p[i]);
+        }
+        start += sizes[t];
+    }
+    return norm;
+}
+
+float lr_schedule(int step, int warmup, int total, float lr_max, float lr_min)
+{
+    if (warmup > 0 && step <= warmup) return lr_max * (float)step / (float)warmup;
+    if (step >= total) return lr_min;
+    double progress = (double)(step - warmup) / (double)(total - warmup);
+    return lr_min + 0.5f * (lr_max - lr_min) * (float)(1.0 + cos(3.14159265358979323846 * progress));
+}

@@ -1,0 +1,32 @@
+/* adamw.h — the optimiser: AdamW with decoupled weight decay and bias
+ * correction, gradient clipping by global norm, and the learning-rate
+ * schedule (linear warm-up, then cosine decay). */
+#ifndef SEQREP_ADAMW_H
+#define SEQREP_ADAMW_H
+
+#include "engine/model.h"
+
+typedef struct {
+    float beta1, beta2, eps;
+    float weight_decay;   /* applied to matrices and embeddings, never to norm weights */
+    float grad_clip;      /* clip the global gradient norm to this; <= 0 disables */
+} AdamWConfig;
+
+/* Defaults: beta1 0.9, beta2 0.95, eps 1e-8, weight decay 0.1, clip 1.0. */
+AdamWConfig adamw_defaults(void);
+
+/* Allocate (zeroed) first and second moments m->m1, m->m2 (n_params each). */
+int adamw_create(Model *m, SrError *err);
+
+/* Global L2 norm of all parameter gradients (each shared tensor counted once). */
+float model_grad_norm(const Model *m);
+
+/* One update at learning rate lr; step is 1-based (for bias correction).
+ * Clips gradients first and returns the global norm measured before clipping. */
+float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step);
+
+/* Learning rate at 1-based step: linear from lr_max/warmup up to lr_max over
+ * `warmup` steps, then cosine from lr_max down to lr_min at step `total`. */
+float lr_schedule(int step, int warmup, int total, float lr_max, float lr_min);
+
+#endif

@@ -1,0 +1,198 @@
+/* model.h — a decoder-only transformer of the Llama / Qwen / Mistral family.
+ *
+ *   token embedding
+ *   N x [ RMSNorm -> multi-head self-attention (RoPE) -> residual
+ *         RMSNorm -> SwiGLU MLP -> residual ]
+ *   final RMSNorm -> LM head (tied to the embedding unless config.tied == 0)
+ *
+ * The model knows nothing about repetition or labelling. A caller hands it
+ * token ids plus two per-layer plans: a mask plan (causal or bidirectional)
+ * and a position plan (integer RoPE, none, or real-valued positions per token
+ * and head). Order of reading: config -> parameters -> activations -> forward
+ * -> loss -> backward. */
+#ifndef SEQREP_MODEL_H
+#define SEQREP_MODEL_H
+
+#include <stddef.h>
+
+#include "base/status.h"
+#include "engine/mask.h"
+
+typedef struct {
+    int vocab_size;
+    int d_model;      /* C */
+    int n_layers;     /* N */
+    int n_heads;      /* H, head size hd = C / H (even) */
+    int d_ff;         /* F, SwiGLU hidden width */
+    int max_seq_len;  /* longest T the model accepts */
+    float rope_theta;
+    float norm_eps;
+    int tied;         /* 1: LM head is the embedding matrix */
+    int repo;         /* 1: layers repo_from..N-1 carry RePo weights (see below) */
+    int repo_from;    /* first RePo layer when repo == 1 (0..N-1) */
+    unsigned long long nope_layers; /* bit l set: layer l rotates nothing unless a
+                                       plan says otherwise (NoPE and hybrid models;
+                                       layers 0..63); 0 = RoPE everywhere */
+} ModelConfig;
+
+/* RePo (context re-positioning, Li, Zhao & Sproat): a RePo layer computes a
+ * real-valued position per token and head from the hidden state h that feeds
+ * its attention (the RMSNorm output), with d_p = C/8:
+ *     r = silu(h W_g^T) * (h W_c^T)      W_g, W_c: (d_p, C)
+ *     z = r W_z^T                        W_z: (H, d_p)
+ * and RoPE rotates q and k by z instead of the token index. */
+static inline int model_repo_dim(const ModelConfig *c) { return c->d_model / 8; }
+
+/* Check that a configuration is usable; fills err naming the bad field. */
+int model_config_check(const ModelConfig *cfg, SrError *err);
+
+/* Parameters in one contiguous buffer with named views. Per-layer tensors are
+ * stacked over layers, layer l at offset l * (size of one layer's tensor).
+ * q/k/v projections are fused row-wise: wqkv[l] rows [0,C) = q_proj,
+ * [C,2C) = k_proj, [2C,3C) = v_proj; gate/up likewise in wgu[l]. */
+typedef struct {
+    float *wte;   /* (V, C)       model.embed_tokens.weight */
+    float *ln1w;  /* (L, C)       input_layernorm */
+    float *wqkv;  /* (L, 3C, C)   self_attn.{q,k,v}_proj */
+    float *wo;    /* (L, C, C)    self_attn.o_proj */
+    float *ln2w;  /* (L, C)       post_attention_layernorm */
+    float *wgu;   /* (L, 2F, C)   mlp.{gate,up}_proj */
+    float *wdown; /* (L, C, F)    mlp.down_proj */
+    float *lnfw;  /* (C)          model.norm */
+    float *wlm;   /* (V, C)       lm_head (== wte when tied) */
+    float *wgc;   /* (R, 2P, C)   RePo gate rows [0,P), content rows [P,2P); R = N - repo_from, P = C/8 */
+    float *wz;    /* (R, H, P)    RePo position projection */
+} ParamViews;
+
+/* Number of floats in each parameter view, in the order of ParamViews. */
+#define MODEL_N_PARAM_TENSORS 11
+void model_param_sizes(const ModelConfig *cfg, size_t sizes[MODEL_N_PARAM_TENSORS]);
+
+/* 1 if parameter view i (ParamViews order) holds norm weights, which get no
+ * weight decay and are initialised to one. */
+int model_param_is_norm(int i);
+
+typedef enum {
+    POS_ROPE = 0,  /* integer positions (ModelInput.positions), rotated by RoPE  */
+    POS_NONE = 1,  /* no positional information (NoPE)                          */
+    POS_REAL = 2,  /* real-valued positions per token and head (ModelInput.real_pos) */
+    POS_REPO = 3   /* positions the layer computes from its own input (RePo weights) */
+} PosKind;
+
+/* One forward call's inputs. Pointers the caller does not need may be NULL. */
+typedef struct {
+    int B, T;                 /* batch rows and sequence length (T <= max_seq_len) */
+    const int *ids;           /* (B, T) token ids */
+    const int *lengths;       /* (B) valid tokens per row, right padding; NULL = T */
+    const int *positions;     /* (B, T) integer positions for POS_ROPE; NULL = 0..T-1 */
+    const MaskKind *mask;     /* (N) mask plan; NULL = causal everywhere */
+    const PosKind *pos_kind;  /* (N) position plan; NULL = the model's own: RoPE, except
+                                 RePo layers of a RePo model (POS_REPO) and the layers
+                                 in cfg.nope_layers (POS_NONE) */
+    const float *real_pos;    /* (N, B, T, H) positions for POS_REAL layers */
+    int n_run;                /* run only layers 0..n_run-1 (early exit); 0 = all */
+    int want_logits;          /* 1: final norm + LM head into acts.logits */
+    int repo_force_index;     /* check only: POS_REPO layers rotate by the integer
+                                 positions instead of z (z is still computed) */
+} ModelInput;
+
+/* Activations, one contiguous buffer sized once for (max_batch, max_T).
+ * Everything backward needs is kept; the residual stream and the attention
+ * probabilities of every layer and head are therefore always available. */
+typedef struct {
+    float *res;      /* (L+1, B, T, C) residual stream: res[0] embeddings, res[l+1] after layer l */
+    float *ln1;      /* (L, B, T, C) */
+    float *ln1_rstd; /* (L, B, T) */
+    float *qkv;      /* (L, B, T, 3C) projections before rotation */
+    float *qrot;     /* (L, B, T, C) rotated queries */
+    float *krot;     /* (L, B, T, C) rotated keys */
+    float *att;      /* (L, B, H, T, T) attention probabilities, 0 where masked */
+    float *atty;     /* (L, B, T, C) attention output before o_proj */
+    float *res_mid;  /* (L, B, T, C) residual after the attention sublayer */
+    float *ln2;      /* (L, B, T, C) */
+    float *ln2_rstd; /* (L, B, T) */
+    float *gu;       /* (L, B, T, 2F) gate and up pre-activations */
+    float *swi;      /* (L, B, T, F) silu(gate) * up */
+    float *lnf;      /* (B, T, C) final-norm output */
+    float *lnf_rstd; /* (B, T) */
+    float *logits;   /* (B, T, V) logits; probabilities after model_lm_loss */
+    float *losses;   /* (B, T) per-position loss */
+    float *rope_pos; /* (B, T, H) integer positions as floats, for POS_ROPE layers */
+    float *repo_gc;  /* (L, B, T, 2P) RePo gate and content pre-activations */
+    float *repo_r;   /* (L, B, T, P) silu(gate) * content */
+    float *repo_z;   /* (L, B, T, H) RePo positions z */
+} ActViews;
+
+/* Gradient scratch for the backward pass, sized like the activations. */
+typedef struct {
+    float *dres;     /* (B, T, C) gradient of the current residual */
+    float *dres2;    /* (B, T, C) */
+    float *dln;      /* (B, T, C) */
+    float *dqkv;     /* (B, T, 3C) */
+    float *dqrot;    /* (B, T, C) */
+    float *dkrot;    /* (B, T, C) */
+    float *datty;    /* (B, T, C) */
+    float *dgu;      /* (B, T, 2F) */
+    float *dswi;     /* (B, T, F) */
+    float *datt;     /* (B, H, T, T) attention backward scratch */
+    float *dreal_pos;/* (L, B, T, H) gradient of ModelInput.real_pos */
+    float *dz;       /* (B, T, H) gradient of a RePo layer's positions */
+    float *dr;       /* (B, T, P) */
+    float *dgc;      /* (B, T, 2P) */
+} GradActViews;
+
+typedef struct {
+    ModelConfig cfg;
+    int max_batch, max_T;
+    size_t n_params;           /* floats in params */
+    float *params;  ParamViews p;   /* one buffer */
+    float *grads;   ParamViews g;   /* same layout */
+    float *m1, *m2;            /* AdamW moments, same layout (allocated by adamw) */
+    float *acts;    ActViews a;
+    float *gacts;   GradActViews ga;
+    ModelInput in;             /* inputs of the last forward (pointers are the caller's) */
+    int n_run;                 /* layers run by the last forward */
+    int counted;               /* positions counted by the last loss */
+} Model;
+
+/* Allocate parameters, gradients and activations for batches up to
+ * max_batch x max_T. Parameters are left zero; call model_init_weights. */
+int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err);
+void model_free(Model *m);
+
+/* Normal(0, 0.02) for matrices and embeddings (seeded), ones for norm weights. */
+void model_init_weights(Model *m, unsigned long long seed);
+
+/* Forward pass; returns -1 (with err) if the input does not fit. */
+int model_forward(Model *m, const ModelInput *in, SrError *err);
+
+/* Mean cross-entropy of acts.logits against targets (B, T) over positions
+ * whose target is not `ignore`; turns logits into probabilities. */
+float model_lm_loss(Model *m, const int *targets, int ignore);
+
+/* Zero all parameter gradients. */
+void model_zero_grad(Model *m);
+
+/* Backward from the loss of model_lm_loss: accumulates parameter gradients
+ * (and ga.dreal_pos for POS_REAL layers). */
+void model_backward(Model *m, const int *targets, int ignore);
+
+/* Backward from a caller-supplied gradient dhidden (B, T, C) of the residual
+ * stream at the exit layer res[n_run] (for heads defined outside the model). */
+void model_backward_hidden(Model *m, const float *dhidden);
+
+/* Residual stream at layer l (0..n_run) of the last forward: (B, T, C),
+ * row (b, t) at model_hidden(m, l) + (b*T + t)*C for the forward's B and T. */
+const float *model_hidden(const Model *m, int layer);
+
+/* Attention probabilities of layer l of the last forward: (B, H, T, T). */
+const float *model_attention(const Model *m, int layer);
+
+/* RePo positions z of layer l of the last forward: (B, T, H); NULL if layer l
+ * is not a RePo layer of this model. */
+const float *model_repo_positions(const Model *m, int layer);
+
+/* The position kind layer l uses for input in (plan given, or the default). */
+PosKind model_layer_pos_kind(const Model *m, const ModelInput *in, int layer);
+
+#endif

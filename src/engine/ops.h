@@ -1,0 +1,93 @@
+/* ops.h — the numerical building blocks of the decoder, each a forward and a
+ * backward side by side.
+ *
+ * Conventions (llm.c style):
+ *  - Tensors are float32, row-major; N = B*T rows of C features unless noted.
+ *  - Backward functions ACCUMULATE into gradient buffers (+=), so a caller
+ *    zeroes gradients once per step and shared weights (a tied LM head) simply
+ *    receive both contributions. Any gradient pointer may be NULL to skip it.
+ *  - No function allocates memory; scratch space is passed in.
+ *  - For a fixed thread count every op is deterministic bit for bit: parallel
+ *    loops split independent rows, and reductions over rows run in a fixed order.
+ *  - Weights follow PyTorch's nn.Linear: W has shape (OC, C) and y = x W^T. */
+#ifndef SEQREP_OPS_H
+#define SEQREP_OPS_H
+
+#include "engine/mask.h"
+
+/* ---- matrix product -------------------------------------------------------
+ * out (N, OC) = inp (N, C) . W^T, with W (OC, C). No bias. */
+void matmul_forward_ref(float *out, const float *inp, const float *w, int N, int C, int OC);
+void matmul_forward(float *out, const float *inp, const float *w, int N, int C, int OC);
+/* dinp (N, C) += dout (N, OC) . W ;  dw (OC, C) += dout^T . inp */
+void matmul_backward_ref(float *dinp, float *dw, const float *dout, const float *inp,
+                         const float *w, int N, int C, int OC);
+void matmul_backward(float *dinp, float *dw, const float *dout, const float *inp,
+                     const float *w, int N, int C, int OC);
+
+/* ---- token embedding --------------------------------------------------------
+ * out (N, C) = wte[ids[n]] ;  backward: dwte (V, C) += scatter of dout (N, C). */
+void embedding_forward(float *out, const int *ids, const float *wte, int N, int C);
+void embedding_backward(float *dwte, const float *dout, const int *ids, int N, int C);
+
+/* ---- RMSNorm ----------------------------------------------------------------
+ * rstd[n] = 1 / sqrt(mean_c inp[n,c]^2 + eps);  out (N, C) = inp * rstd * w (C).
+ * rstd (N) is saved for the backward. */
+void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, float eps,
+                     int N, int C);
+void rmsnorm_backward(float *dinp, float *dw, const float *dout, const float *inp,
+                      const float *w, const float *rstd, int N, int C);
+
+/* ---- rotary position embedding ----------------------------------------------
+ * Rotates each head's vector by a real-valued position per token and head,
+ * Hugging Face "rotate_half" layout: for i < hd/2, with a = pos * theta^(-2i/hd),
+ *   out[i]      = x[i] cos a - x[i + hd/2] sin a
+ *   out[i+hd/2] = x[i + hd/2] cos a + x[i] sin a
+ * inp: N rows of H*hd values, row stride in_stride (so q and k can be read out
+ * of a fused qkv buffer); out: (N, H*hd) contiguous; pos: (N, H).
+ * pos == NULL means no rotation (NoPE): out is a copy of inp. */
+void rope_forward(float *out, const float *inp, int in_stride, const float *pos, float theta,
+                  int N, int H, int hd);
+/* dinp (rows of stride in_stride) += R^T dout ;
+ * dpos (N, H) += sum_i f_i (dout[i+hd/2] out[i] - dout[i] out[i+hd/2]), f_i = theta^(-2i/hd),
+ * where out is the forward output. pos == NULL: dinp += dout, dpos untouched. */
+void rope_backward(float *dinp, int in_stride, float *dpos, const float *dout, const float *out,
+                   const float *pos, float theta, int N, int H, int hd);
+
+/* ---- multi-head scaled dot-product attention -------------------------------
+ * q, k: (B, T, H*hd) contiguous (already rotated); v: B*T rows of H*hd with row
+ * stride v_stride. lengths (B): valid tokens per sequence (NULL = all T).
+ * Query t of sequence b sees keys [0, mask_key_end(kind, t, lengths[b])).
+ * att (B, H, T, T): softmax probabilities, exactly 0 where masked.
+ * out (B, T, H*hd) = att . v, scale 1/sqrt(hd). */
+void attention_forward(float *out, float *att, const float *q, const float *k, const float *v,
+                       int v_stride, const int *lengths, MaskKind kind, int B, int T, int H,
+                       int hd);
+/* dq, dk (B, T, H*hd) += ; dv (rows of v_stride) += ; scratch: B*H*T*T floats. */
+void attention_backward(float *dq, float *dk, float *dv, int v_stride, float *scratch,
+                        const float *dout, const float *q, const float *k, const float *v,
+                        const float *att, const int *lengths, MaskKind kind, int B, int T,
+                        int H, int hd);
+
+/* ---- SwiGLU -----------------------------------------------------------------
+ * gu (N, 2F): gate in columns [0, F), up in [F, 2F).  out (N, F) = silu(gate) * up. */
+void swiglu_forward(float *out, const float *gu, int N, int F);
+void swiglu_backward(float *dgu, const float *dout, const float *gu, int N, int F);
+
+/* ---- residual ---------------------------------------------------------------
+ * out (n) = a + b ; backward: da += dout, db += dout. */
+void residual_forward(float *out, const float *a, const float *b, long n);
+void residual_backward(float *da, float *db, const float *dout, long n);
+
+/* ---- softmax cross-entropy with an ignore label -----------------------------
+ * probs (N, V) = softmax(logits); losses (N) = -log probs[target], 0 where
+ * targets[n] == ignore. Returns the number of counted (non-ignored) rows.
+ * probs may alias logits (in-place softmax). */
+int crossentropy_forward(float *losses, float *probs, const float *logits, const int *targets,
+                         int ignore, int N, int V);
+/* dlogits (N, V) = scale * (probs - onehot(target)) on counted rows, 0 on
+ * ignored rows (assigned, not accumulated). dlogits may alias probs. */
+void crossentropy_backward(float *dlogits, const float *probs, const int *targets, int ignore,
+                           float scale, int N, int V);
+
+#endif

@@ -1,0 +1,68 @@
+/* ops_rmsnorm.c — RMSNorm: out = x / sqrt(mean(x^2) + eps) * w, no bias, no
+ * mean subtraction (Llama). */
+#include "engine/ops.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "engine/simd_math.h"
+
+/* Width of the column blocks that split the dw reduction between threads
+ * (small enough that d_model 64 still gives every thread a block). */
+enum { RMSNORM_DW_BLOCK = 32 };
+
+/* rstd (N) = 1 / sqrt(mean_c inp^2 + eps);  out (N, C) = inp * rstd * w (C). */
+void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, float eps,
+                     int N, int C)
+{
+#pragma omp parallel for schedule(static)
+    for (int n = 0; n < N; n++) {
+        const float *x = inp + (size_t)n * C;
+        float *y = out + (size_t)n * C;
+        float sumsq = lane_dot(x, x, C);
+        float r = 1.0f / sqrtf(sumsq / (float)C + eps);
+        for (int c = 0; c < C; c++) y[c] = x[c] * r * w[c];
+        rstd[n] = r;
+    }
+}
+
+/* With xhat = inp * rstd and g = w * dout (rows of C):
+ *   dinp (N, C) += rstd * g - rstd * xhat * mean_c(g * xhat)
+ *   dw (C)      += sum_n dout * xhat
+ * The dw sum runs over rows in order inside fixed column blocks, so it does not
+ * depend on the thread count. */
+void rmsnorm_backward(float *dinp, float *dw, const float *dout, const float *inp,
+                      const float *w, const float *rstd, int N, int C)
+{
+    if (dinp) {
+#pragma omp parallel for schedule(static)
+        for (int n = 0; n < N; n++) {
+            const float *x = inp + (size_t)n * C;
+            const float *g = dout + (size_t)n * C;
+            float *dx = dinp + (size_t)n * C;
+            float r = rstd[n];
+            /* sum_c (w g)_c x_c in 8 fixed lanes (see simd_math.h) */
+            float acc[SIMD_LANES] = {0};
+            int c = 0;
+            for (; c + SIMD_LANES <= C; c += SIMD_LANES)
+                for (int j = 0; j < SIMD_LANES; j++) acc[j] += (w[c + j] * g[c + j]) * x[c + j];
+            for (int j = 0; c < C; c++, j++) acc[j] += (w[c] * g[c]) * x[c];
+            float mean = lanes_total(acc) * r / (float)C;
+            for (c = 0; c < C; c++) dx[c] += r * (w[c] * g[c]) - r * (x[c] * r) * mean;
+        }
+    }
+    if (dw) {
+        int n_blocks = (C + RMSNORM_DW_BLOCK - 1) / RMSNORM_DW_BLOCK;
+#pragma omp parallel for schedule(static)
+        for (int blk = 0; blk < n_blocks; blk++) {
+            int c0 = blk * RMSNORM_DW_BLOCK;
+            int c1 = c0 + RMSNORM_DW_BLOCK < C ? c0 + RMSNORM_DW_BLOCK : C;
+            for (int n = 0; n < N; n++) {
+                const float *x = inp + (size_t)n * C;
+                const float *g = dout + (size_t)n * C;
+                float r = rstd[n];
+                for (int c = c0; c < c1; c++) dw[c] += g[c] * (x[c] * r);
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/* rows.h — the option rows many commands share, defined once: --threads,
+ * --seed, --quiet, --bos, --sep, --mask, and lists such as --r 0,1,2,4.
+ *
+ * Each option_X function returns the row to put in a command's ArgSpec table
+ * (the help line is the command's own where the default differs between
+ * commands); each option_parse_X turns the text that was given into its value
+ * and, when it is wrong, prints one line "seqrep CMD: --opt ..." and returns 2
+ * (0 on success), so every command reports the same mistake the same way. */
+#ifndef SEQREP_OPTION_ROWS_H
+#define SEQREP_OPTION_ROWS_H
+
+#include "engine/mask.h"
+#include "options/args.h"
+#include "repeat/repeat.h"
+
+/* --threads N: threads, 0 = all cores (default 0). */
+ArgSpec option_threads(int *value);
+/* --seed N with the command's help line. */
+ArgSpec option_seed(int *value, const char *help);
+/* --quiet (a flag) with the command's help line. */
+ArgSpec option_quiet(int *value, const char *help);
+/* --bos none | once | per-copy, --sep none | token, --mask PLAN, each a
+ * string with the command's help line (which states the default). */
+ArgSpec option_bos(const char **text, const char *help);
+ArgSpec option_sep(const char **text, const char *help);
+ArgSpec option_mask(const char **text, const char *help);
+
+/* The values of --bos, --sep and --mask. 0, or 2 after the error line. The
+ * mask plan has n_layers entries. */
+int option_parse_bos(const char *command, const char *text, RepeatBos *out);
+int option_parse_sep(const char *command, const char *text, RepeatSep *out);
+int option_parse_mask(const char *command, const char *text, MaskKind *plan, int n_layers);
+
+#endif

@@ -1,0 +1,189 @@
+/* repeat.c — laying out k = r + 1 copies of a sentence (see repeat.h). */
+#include "repeat/repeat.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text/words.h"
+
+int64_t repeat_n_special(int64_t k, RepeatBos bos, RepeatSep sep)
+{
+    int64_t n_bos = bos == REPEAT_BOS_ONCE ? 1 : bos == REPEAT_BOS_PER_COPY ? k : 0;
+    int64_t n_sep = sep == REPEAT_SEP_TOKEN ? k - 1 : 0;
+    return n_bos + n_sep;
+}
+
+int64_t repeat_length(int64_t n, int64_t r, RepeatBos bos, RepeatSep sep)
+{
+    if (n < 1 || r < 0) return -1;
+    /* Keep the product representable: anything past 2^62 is absurd anyway. */
+    if (r >= INT64_MAX / 4 / n) return INT64_MAX / 2;
+    int64_t k = r + 1;
+    return k * n + repeat_n_special(k, bos, sep);
+}
+
+void repeat_free(RepeatLayout *lay)
+{
+    free(lay->ids);
+    free(lay->positions);
+    free(lay->kind);
+    free(lay->copy);
+    free(lay->word);
+    free(lay->copy_start);
+    free(lay->last_rows);
+    free(lay->first_rows);
+    memset(lay, 0, sizeof *lay);
+}
+
+/* Append one token at row t of lay: its id, kind, copy and word index. */
+static void put_token(RepeatLayout *lay, int t, int id, RepeatTokenKind kind, int copy, int word)
+{
+    lay->ids[t] = id;
+    lay->positions[t] = t;
+    lay->kind[t] = kind;
+    lay->copy[t] = copy;
+    lay->word[t] = word;
+}
+
+int repeat_build(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, int max_T,
+                 RepeatLayout *out, SrError *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n < 1) return sr_fail(err, "repeat: the sentence must have at least one token (n = %d)", n);
+    if (r < 0) return sr_fail(err, "repeat: the number of repetitions must be >= 0 (r = %d)", r);
+    int64_t T64 = repeat_length(n, r, bos, sep);
+    int64_t limit = max_T > 0 ? max_T : INT_MAX;
+    if (T64 > limit)
+        return sr_fail(err, "repeat: n = %d with r = %d gives %lld tokens, more than the limit %lld",
+                       n, r, (long long)T64, (long long)limit);
+    int T = (int)T64, k = r + 1;
+    RepeatLayout lay = {.n = n, .r = r, .k = k, .T = T, .bos = bos, .sep = sep};
+    lay.n_bos = (int)repeat_n_special(k, bos, REPEAT_SEP_NONE);
+    lay.n_sep = (int)repeat_n_special(k, REPEAT_BOS_NONE, sep);
+    lay.ids = malloc(sizeof(int) * (size_t)T);
+    lay.positions = malloc(sizeof(int) * (size_t)T);
+    lay.kind = malloc(sizeof(int) * (size_t)T);
+    lay.copy = malloc(sizeof(int) * (size_t)T);
+    lay.word = malloc(sizeof(int) * (size_t)T);
+    lay.copy_start = malloc(sizeof(int) * (size_t)k);
+    lay.last_rows = malloc(sizeof(int) * (size_t)n);
+    lay.first_rows = malloc(sizeof(int) * (size_t)n);
+    if (!lay.ids || !lay.positions || !lay.kind || !lay.copy || !lay.word || !lay.copy_start ||
+        !lay.last_rows || !lay.first_rows) {
+        repeat_free(&lay);
+        return sr_fail(err, "repeat: out of memory for %d tokens", T);
+    }
+    int t = 0;
+    for (int c = 0; c < k; c++) {
+        if (c > 0 && sep == REPEAT_SEP_TOKEN) put_token(&lay, t++, TOK_SEP, REPEAT_SEP, -1, -1);
+        if (bos == REPEAT_BOS_PER_COPY || (bos == REPEAT_BOS_ONCE && c == 0))
+            put_token(&lay, t++, TOK_BOS, REPEAT_BOS, -1, -1);
+        lay.copy_start[c] = t;
+        for (int i = 0; i < n; i++) put_token(&lay, t++, words ? words[i] : -1, REPEAT_WORD, c, i);
+    }
+    for (int i = 0; i < n; i++) {
+        lay.first_rows[i] = lay.copy_start[0] + i;
+        lay.last_rows[i] = lay.copy_start[k - 1] + i;
+    }
+    *out = lay;
+    return 0;
+}
+
+int repeat_max_n(int max_seq_len, int r, RepeatBos bos, RepeatSep sep)
+{
+    if (r < 0 || max_seq_len < 1) return 0;
+    int64_t k = (int64_t)r + 1;
+    int64_t room = (int64_t)max_seq_len - repeat_n_special(k, bos, sep);
+    return room < k ? 0 : (int)(room / k);
+}
+
+/* Read one non-negative r at *p, advancing *p past it. The item (for
+ * messages) is the whole comma-separated item being parsed. */
+static int parse_one_r(const char **p, const char *item, int item_len, long *out, SrError *err)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(*p, &end, 10);
+    if (end == *p || isspace((unsigned char)**p))
+        return sr_fail(err, "expected R, A..B or a comma list such as 0,1,2,4; got '%.*s'",
+                       item_len, item);
+    if (v < 0) return sr_fail(err, "r must be >= 0, got %ld in '%.*s'", v, item_len, item);
+    if (errno || v > INT_MAX - 1)
+        return sr_fail(err, "r is too large in '%.*s'", item_len, item);
+    *out = v;
+    *p = end;
+    return 0;
+}
+
+int repeat_parse_r_list(const char *text, int **values, int *n_values, SrError *err)
+{
+    *values = NULL;
+    *n_values = 0;
+    int *list = malloc(sizeof(int) * REPEAT_MAX_R_VALUES);
+    if (!list) return sr_fail(err, "out of memory");
+    int count = 0;
+    const char *p = text;
+    for (;;) {
+        const char *item = p;
+        int item_len = (int)strcspn(item, ",");
+        long a, b;
+        if (parse_one_r(&p, item, item_len, &a, err)) goto fail;
+        b = a;
+        if (p[0] == '.' && p[1] == '.') {
+            p += 2;
+            if (parse_one_r(&p, item, item_len, &b, err)) goto fail;
+            if (b < a) {
+                sr_fail(err, "'%.*s' is a backwards range; write %ld..%ld", item_len, item, b, a);
+                goto fail;
+            }
+        }
+        if (*p != ',' && *p != 0) {
+            sr_fail(err, "expected R, A..B or a comma list such as 0,1,2,4; got '%.*s'", item_len,
+                    item);
+            goto fail;
+        }
+        if (b - a + 1 > REPEAT_MAX_R_VALUES - count) {
+            sr_fail(err, "more than %d values of r", REPEAT_MAX_R_VALUES);
+            goto fail;
+        }
+        for (long v = a; v <= b; v++) list[count++] = (int)v;
+        if (*p == 0) break;
+        p++;
+    }
+    *values = list;
+    *n_values = count;
+    return 0;
+fail:
+    free(list);
+    return -1;
+}
+
+int repeat_parse_bos(const char *text, RepeatBos *out)
+{
+    if (strcmp(text, "none") == 0) *out = REPEAT_BOS_NONE;
+    else if (strcmp(text, "once") == 0) *out = REPEAT_BOS_ONCE;
+    else if (strcmp(text, "per-copy") == 0) *out = REPEAT_BOS_PER_COPY;
+    else return -1;
+    return 0;
+}
+
+int repeat_parse_sep(const char *text, RepeatSep *out)
+{
+    if (strcmp(text, "none") == 0) *out = REPEAT_SEP_NONE;
+    else if (strcmp(text, "token") == 0) *out = REPEAT_SEP_TOKEN;
+    else return -1;
+    return 0;
+}
+
+const char *repeat_bos_name(RepeatBos bos)
+{
+    return bos == REPEAT_BOS_ONCE ? "once" : bos == REPEAT_BOS_PER_COPY ? "per-copy" : "none";
+}
+
+const char *repeat_sep_name(RepeatSep sep)
+{
+    return sep == REPEAT_SEP_TOKEN ? "token" : "none";
+}

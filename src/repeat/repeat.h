@@ -1,0 +1,111 @@
+/* repeat.h — sequence repetition as an input transform.
+ *
+ * A sentence of n word tokens w_0 .. w_{n-1} is fed k = r + 1 times. The model
+ * never learns that: it receives token ids and integer positions, and the
+ * caller reads the hidden states of the rows this file points to.
+ *
+ * Layout of one repeated sentence (T tokens, positions 0 .. T-1 running on
+ * across copies), for copy c = 0 .. k-1 in order:
+ *
+ *     [<sep> if c > 0 and sep == token]
+ *     [<bos> if bos == per-copy, or if bos == once and c == 0]
+ *     w_0 w_1 ... w_{n-1}
+ *
+ *   bos none:     w w w | w w w | w w w                      T = kn
+ *   bos once:     B w w w | w w w | w w w                    T = kn + 1
+ *   bos per-copy: B w w w | B w w w | B w w w                T = kn + k
+ *   sep token:    w w w S w w w S w w w                      T = kn + (k-1)
+ *   both:         B w w w S B w w w S B w w w                T = kn + k + (k-1)
+ *
+ * "per-copy" is what the paper's code does: it repeats the tokenized sentence
+ * including the <bos> the tokenizer put in front of it. "once" is the
+ * alternative of a single <bos> at the very start of the input.
+ *
+ * The specials carry the tokenizer's ids TOK_BOS and TOK_SEP (tokenizer.h).
+ *
+ * Attribution of special tokens: <bos> and <sep> belong to NO copy. Their copy
+ * index and word index are -1 and their kind says which special they are.
+ * Every word token belongs to exactly one copy c (0-based) and has its word
+ * index i in the sentence. Word tokens of one copy occupy consecutive rows. */
+#ifndef SEQREP_REPEAT_H
+#define SEQREP_REPEAT_H
+
+#include <stdint.h>
+
+#include "base/status.h"
+
+typedef enum {
+    REPEAT_BOS_NONE = 0,     /* no <bos> at all                         */
+    REPEAT_BOS_ONCE = 1,     /* one <bos> at the very start             */
+    REPEAT_BOS_PER_COPY = 2  /* a <bos> opening every copy (paper code) */
+} RepeatBos;
+
+typedef enum {
+    REPEAT_SEP_NONE = 0,     /* copies follow each other directly       */
+    REPEAT_SEP_TOKEN = 1     /* one <sep> between consecutive copies    */
+} RepeatSep;
+
+typedef enum {
+    REPEAT_WORD = 0,         /* a token of the sentence */
+    REPEAT_BOS = 1,          /* a <bos> token           */
+    REPEAT_SEP = 2           /* a <sep> token           */
+} RepeatTokenKind;
+
+/* One repeated sentence. All arrays are owned; free with repeat_free. */
+typedef struct {
+    int n;            /* word tokens in the sentence           */
+    int r;            /* repetitions; k = r + 1 copies          */
+    int k;
+    int T;            /* total tokens                           */
+    RepeatBos bos;
+    RepeatSep sep;
+    int n_bos;        /* <bos> tokens: 0, 1 or k                */
+    int n_sep;        /* <sep> tokens: 0 or k - 1               */
+    int *ids;         /* (T) token ids; -1 for words when built without ids */
+    int *positions;   /* (T) integer positions 0 .. T-1         */
+    int *kind;        /* (T) RepeatTokenKind                    */
+    int *copy;        /* (T) copy index 0 .. k-1, -1 for specials */
+    int *word;        /* (T) word index 0 .. n-1, -1 for specials */
+    int *copy_start;  /* (k) row of word 0 of copy c            */
+    int *last_rows;   /* (n) row of word i in the last copy (the read-out rows) */
+    int *first_rows;  /* (n) row of word i in the first copy (for contrast)    */
+} RepeatLayout;
+
+/* Total length T = k n + (special tokens) for n words and r repetitions, in
+ * 64-bit so that absurd sizes can be refused instead of overflowing.
+ * Returns -1 if n < 1 or r < 0. */
+int64_t repeat_length(int64_t n, int64_t r, RepeatBos bos, RepeatSep sep);
+
+/* Number of <bos> plus <sep> tokens for k copies: 0|1|k plus 0|k-1. */
+int64_t repeat_n_special(int64_t k, RepeatBos bos, RepeatSep sep);
+
+/* Build the layout for words (n ids; may be NULL when only the layout is
+ * wanted, then word ids are -1) repeated k = r + 1 times. Fails with a message
+ * if n < 1, r < 0, or T would exceed max_T (pass 0 for no limit other than
+ * INT_MAX). On failure out is left zeroed. */
+int repeat_build(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, int max_T,
+                 RepeatLayout *out, SrError *err);
+
+void repeat_free(RepeatLayout *lay);
+
+/* Largest n such that the repeated input fits in max_seq_len tokens; 0 if not
+ * even one word fits (or r < 0). */
+int repeat_max_n(int max_seq_len, int r, RepeatBos bos, RepeatSep sep);
+
+/* The most r values one list may hold. */
+#define REPEAT_MAX_R_VALUES 1024
+
+/* Parse a list of repetition counts: "R", an inclusive range "A..B" with
+ * A <= B, or a comma list of those ("0,1,2,4", "0..4,8"). Every value must be
+ * in 0 .. INT_MAX-1. On success *values is a malloc'd array (caller frees) of
+ * *n_values entries in the order written. Errors name the offending item. */
+int repeat_parse_r_list(const char *text, int **values, int *n_values, SrError *err);
+
+/* Parse "none" | "once" | "per-copy" and "none" | "token". 0 or -1. */
+int repeat_parse_bos(const char *text, RepeatBos *out);
+int repeat_parse_sep(const char *text, RepeatSep *out);
+/* Names for printing: the same words the parsers accept. */
+const char *repeat_bos_name(RepeatBos bos);
+const char *repeat_sep_name(RepeatSep sep);
+
+#endif

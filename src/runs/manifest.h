@@ -1,0 +1,34 @@
+/* manifest.h — how a result was made: command line, seed, git commit, time,
+ * and checksums of the files it read. Written beside every result (inside a
+ * checkpoint's metadata, or as NAME.manifest.json next to a CSV). */
+#ifndef SEQREP_MANIFEST_H
+#define SEQREP_MANIFEST_H
+
+#include <stdint.h>
+
+#include <cJSON.h>
+
+#include "base/status.h"
+
+/* A new JSON object {"command", "seed", "git_commit", "created"}: argv joined
+ * with shell quoting where needed, the build's commit, UTC time. */
+cJSON *manifest_begin(int argc, char **argv, unsigned long long seed);
+
+/* The git commit compiled into this build ("unknown" outside a checkout). */
+const char *manifest_git_commit(void);
+
+/* FNV-1a 64-bit checksum of a whole file, as 16 hex digits into hex[17]. */
+int file_checksum(const char *path, char hex[17], SrError *err);
+
+/* Record an input file: "key": path and "key_checksum": its FNV-1a 64
+ * checksum (left out when the file cannot be read). */
+void manifest_add_file(cJSON *manifest, const char *key, const char *path);
+
+/* path with its file name's extension (from its last '.') replaced by
+ * suffix: ("dir/run.csv", ".manifest.json") -> "dir/run.manifest.json",
+ * ("dir/run", ".md") -> "dir/run.md". A new string (caller frees), NULL when
+ * out of memory. Every result names its manifest, log or numbers this way. */
+char *path_with_suffix(const char *path, const char *suffix);
+
+
+#endif

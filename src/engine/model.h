@@ -141,6 +141,8 @@ typedef struct {
     float *dgc;      /* (B, T, 2P) */
 } GradActViews;
 
+struct Lora; /* low-rank adapters on q, k, v, o (lora.h) */
+
 typedef struct {
     ModelConfig cfg;
     int max_batch, max_T;
@@ -153,6 +155,8 @@ typedef struct {
     ModelInput in;             /* inputs of the last forward (pointers are the caller's) */
     int n_run;                 /* layers run by the last forward */
     int counted;               /* positions counted by the last loss */
+    struct Lora *lora;         /* adapters the forward adds, or NULL (set by the caller;
+                                  owned by it, sized for at least max_batch x max_T rows) */
 } Model;
 
 /* Allocate parameters, gradients and activations for batches up to

@@ -1,0 +1,190 @@
+/* lora.c — low-rank adapters on q, k, v, o: layout, initialisation, forward
+ * and backward (see lora.h). */
+#include "engine/lora.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/ops.h"
+
+static const char TARGET_LETTERS[LORA_N_TARGETS] = {'q', 'k', 'v', 'o'};
+
+int lora_parse_targets(const char *text, unsigned *targets, SrError *err)
+{
+    *targets = 0;
+    const char *p = text;
+    for (;;) {
+        int t = -1;
+        for (int k = 0; k < LORA_N_TARGETS; k++)
+            if (p[0] == TARGET_LETTERS[k] && (p[1] == ',' || p[1] == 0)) t = k;
+        if (t < 0)
+            return sr_fail(err, "LoRA targets are a comma list of q, k, v, o (the attention "
+                                "projections); got '%s'", text);
+        if (*targets & (1u << t)) return sr_fail(err, "LoRA target '%c' appears twice in '%s'",
+                                                 TARGET_LETTERS[t], text);
+        *targets |= 1u << t;
+        if (p[1] == 0) return 0;
+        p += 2;
+    }
+}
+
+int lora_config_check(const LoraConfig *cfg, int d_model, SrError *err)
+{
+    if (cfg->rank < 1 || cfg->rank > d_model)
+        return sr_fail(err, "LoRA rank must be 1..%d (the model's width), got %d", d_model, cfg->rank);
+    if (!(cfg->alpha > 0.0f)) return sr_fail(err, "LoRA alpha must be positive");
+    if (!(cfg->dropout >= 0.0f && cfg->dropout < 1.0f))
+        return sr_fail(err, "LoRA dropout must be in [0, 1), got %g", (double)cfg->dropout);
+    if (cfg->targets == 0 || cfg->targets >> LORA_N_TARGETS)
+        return sr_fail(err, "LoRA needs at least one target among q, k, v, o");
+    return 0;
+}
+
+/* Index of adapter (layer, t) among the adapters switched on, or -1. */
+static int adapter_index(const Lora *lo, int layer, LoraTarget t)
+{
+    if (!(lo->cfg.targets & (1u << t))) return -1;
+    int per_layer = 0, before = 0;
+    for (int k = 0; k < LORA_N_TARGETS; k++)
+        if (lo->cfg.targets & (1u << k)) {
+            if (k < (int)t) before++;
+            per_layer++;
+        }
+    return layer * per_layer + before;
+}
+
+/* Floats of one adapter: A (rank, C) and B (C, rank). */
+static size_t adapter_size(const Lora *lo)
+{
+    return 2 * (size_t)lo->cfg.rank * (size_t)lo->d_model;
+}
+
+float *lora_a(const Lora *lo, int layer, LoraTarget t, int grads)
+{
+    int i = adapter_index(lo, layer, t);
+    if (i < 0) return NULL;
+    return (grads ? lo->grads : lo->params) + (size_t)i * adapter_size(lo);
+}
+
+float *lora_b(const Lora *lo, int layer, LoraTarget t, int grads)
+{
+    float *a = lora_a(lo, layer, t, grads);
+    return a ? a + (size_t)lo->cfg.rank * lo->d_model : NULL;
+}
+
+int lora_create(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int max_rows,
+                unsigned long long seed, SrError *err)
+{
+    memset(lo, 0, sizeof *lo);
+    if (lora_config_check(cfg, d_model, err)) return -1;
+    lo->cfg = *cfg;
+    lo->n_layers = n_layers;
+    lo->d_model = d_model;
+    lo->max_rows = max_rows;
+    int n_targets = 0;
+    for (int k = 0; k < LORA_N_TARGETS; k++) n_targets += (cfg->targets >> k) & 1u;
+    lo->n_params = (size_t)n_layers * (size_t)n_targets * adapter_size(lo);
+    size_t slots = (size_t)n_layers * LORA_N_TARGETS * (size_t)max_rows;
+    lo->params = calloc(lo->n_params, sizeof(float));
+    lo->grads = calloc(lo->n_params, sizeof(float));
+    lo->keep = malloc(slots * (size_t)d_model);
+    lo->xdrop = malloc(sizeof(float) * slots * (size_t)d_model);
+    lo->u = malloc(sizeof(float) * slots * (size_t)cfg->rank);
+    lo->tmp = malloc(sizeof(float) * (size_t)max_rows * (size_t)d_model);
+    lo->du = malloc(sizeof(float) * (size_t)max_rows * (size_t)cfg->rank);
+    if (!lo->params || !lo->grads || !lo->keep || !lo->xdrop || !lo->u || !lo->tmp || !lo->du) {
+        lora_free(lo);
+        return sr_fail(err, "out of memory for the LoRA adapters");
+    }
+    Rng init;
+    rng_seed(&init, seed);
+    float bound = 1.0f / sqrtf((float)d_model);
+    for (int l = 0; l < n_layers; l++)
+        for (int t = 0; t < LORA_N_TARGETS; t++) {
+            float *a = lora_a(lo, l, (LoraTarget)t, 0);
+            if (!a) continue;
+            for (size_t j = 0; j < (size_t)cfg->rank * d_model; j++)
+                a[j] = bound * (2.0f * rng_uniform(&init) - 1.0f);
+        }
+    rng_seed(&lo->rng, seed ^ 0x9E3779B97F4A7C15ULL);
+    return 0;
+}
+
+void lora_free(Lora *lo)
+{
+    free(lo->params);
+    free(lo->grads);
+    free(lo->keep);
+    free(lo->xdrop);
+    free(lo->u);
+    free(lo->tmp);
+    free(lo->du);
+    memset(lo, 0, sizeof *lo);
+}
+
+/* The per-(layer, target) slot of a (L, 4, max_rows, width) activation. */
+static size_t slot(const Lora *lo, int layer, LoraTarget t, int width)
+{
+    return ((size_t)layer * LORA_N_TARGETS + (size_t)t) * (size_t)lo->max_rows * (size_t)width;
+}
+
+void lora_forward(Lora *lo, int layer, LoraTarget t, const float *x, float *y, int y_stride, int N)
+{
+    const float *a = lora_a(lo, layer, t, 0), *b = lora_b(lo, layer, t, 0);
+    if (!a) return;
+    int C = lo->d_model, R = lo->cfg.rank;
+    float *xd = lo->xdrop + slot(lo, layer, t, C), *u = lo->u + slot(lo, layer, t, R);
+    uint8_t *keep = lo->keep + slot(lo, layer, t, C);
+    float p = lo->cfg.dropout;
+    size_t n = (size_t)N * C;
+    if (lo->training && p > 0.0f) {
+        float scale = 1.0f / (1.0f - p);
+        for (size_t i = 0; i < n; i++) {
+            keep[i] = rng_uniform(&lo->rng) >= p;
+            xd[i] = keep[i] ? x[i] * scale : 0.0f;
+        }
+    } else {
+        memcpy(xd, x, n * sizeof(float));
+    }
+    matmul_forward(u, xd, a, N, C, R);
+    matmul_forward(lo->tmp, u, b, N, R, C);
+    float s = lo->cfg.alpha / (float)R;
+    for (int r = 0; r < N; r++) {
+        float *yr = y + (size_t)r * y_stride;
+        const float *tr = lo->tmp + (size_t)r * C;
+        for (int j = 0; j < C; j++) yr[j] += s * tr[j];
+    }
+}
+
+void lora_backward(Lora *lo, int layer, LoraTarget t, const float *dy, int dy_stride, float *dx,
+                   int N)
+{
+    const float *a = lora_a(lo, layer, t, 0), *b = lora_b(lo, layer, t, 0);
+    if (!a) return;
+    float *da = lora_a(lo, layer, t, 1), *db = lora_b(lo, layer, t, 1);
+    int C = lo->d_model, R = lo->cfg.rank;
+    const float *xd = lo->xdrop + slot(lo, layer, t, C), *u = lo->u + slot(lo, layer, t, R);
+    const uint8_t *keep = lo->keep + slot(lo, layer, t, C);
+    float s = lo->cfg.alpha / (float)R;
+    /* tmp = s * dy: the gradient of B u */
+    for (int r = 0; r < N; r++)
+        for (int j = 0; j < C; j++) lo->tmp[(size_t)r * C + j] = s * dy[(size_t)r * dy_stride + j];
+    memset(lo->du, 0, sizeof(float) * (size_t)N * R);
+    matmul_backward(lo->du, db, lo->tmp, u, b, N, R, C);
+    memset(lo->tmp, 0, sizeof(float) * (size_t)N * C);
+    matmul_backward(lo->tmp, da, lo->du, xd, a, N, C, R);
+    size_t n = (size_t)N * C;
+    float p = lo->cfg.dropout;
+    if (lo->training && p > 0.0f) {
+        float scale = 1.0f / (1.0f - p);
+        for (size_t i = 0; i < n; i++) dx[i] += keep[i] ? lo->tmp[i] * scale : 0.0f;
+    } else {
+        for (size_t i = 0; i < n; i++) dx[i] += lo->tmp[i];
+    }
+}
+
+void lora_zero_grad(Lora *lo)
+{
+    memset(lo->grads, 0, lo->n_params * sizeof(float));
+}

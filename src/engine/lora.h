@@ -1,0 +1,80 @@
+/* lora.h — low-rank adapters (LoRA, as PEFT applies them) on the attention
+ * projections q, k, v and o of every layer.
+ *
+ * For a target projection y = W x (W: (C, C), frozen) the adapter adds
+ *     y += (alpha / rank) * B A dropout(x)      A: (rank, C), B: (C, rank)
+ * A starts uniform in [-1/sqrt(C), 1/sqrt(C)] (PEFT's Kaiming-uniform with
+ * a = sqrt(5)) and B at zero, so an untrained adapter leaves the model exactly
+ * as it was. Dropout (inverted: kept inputs are scaled by 1 / (1 - p)) is
+ * drawn anew on every forward while `training` is 1 and is off otherwise.
+ *
+ * The adapter's weights live in one buffer of their own, so an optimiser can
+ * step them (and a head) while the base weights stay bit-identical. Per
+ * (layer, target switched on), in order of layer then q, k, v, o: A then B.
+ *
+ * The model calls lora_forward right after the base projection and
+ * lora_backward right after the base projection's backward (model.c); the
+ * adapter knows nothing of the task it is trained for. */
+#ifndef SEQREP_LORA_H
+#define SEQREP_LORA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/rng.h"
+#include "base/status.h"
+
+typedef enum { LORA_Q = 0, LORA_K = 1, LORA_V = 2, LORA_O = 3, LORA_N_TARGETS = 4 } LoraTarget;
+
+typedef struct {
+    int rank;          /* r >= 1, at most d_model */
+    float alpha;       /* the update is scaled by alpha / rank */
+    float dropout;     /* probability of dropping an input feature, 0 <= p < 1 */
+    unsigned targets;  /* bit t set: adapter on LoraTarget t */
+} LoraConfig;
+
+typedef struct Lora {
+    LoraConfig cfg;
+    int n_layers, d_model, max_rows;
+    size_t n_params;   /* floats in params (and in grads) */
+    float *params;     /* A and B of every adapter */
+    float *grads;      /* same layout */
+    uint8_t *keep;     /* (L, 4, max_rows, C) 1 where dropout kept the input (training) */
+    float *xdrop;      /* (L, 4, max_rows, C) the dropped, scaled input of each adapter */
+    float *u;          /* (L, 4, max_rows, rank) A dropout(x) */
+    float *tmp;        /* (max_rows, C) scratch */
+    float *du;         /* (max_rows, rank) scratch */
+    int training;      /* 1: draw dropout masks */
+    Rng rng;           /* dropout stream */
+} Lora;
+
+/* Parse "q,k,v,o" (any non-empty subset, each once) into a target bit set. */
+int lora_parse_targets(const char *text, unsigned *targets, SrError *err);
+
+/* Check cfg against a model of width d_model: rank 1..d_model, alpha > 0,
+ * dropout in [0, 1), at least one target. */
+int lora_config_check(const LoraConfig *cfg, int d_model, SrError *err);
+
+/* Allocate adapters for n_layers layers of width d_model and forward calls
+ * of up to max_rows = B * T rows. Weights start as described above. */
+int lora_create(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int max_rows,
+                unsigned long long seed, SrError *err);
+void lora_free(Lora *lo);
+
+/* A (rank, C) and B (C, rank) of one adapter, in params (or grads when
+ * grads is 1); NULL when the target is off. */
+float *lora_a(const Lora *lo, int layer, LoraTarget t, int grads);
+float *lora_b(const Lora *lo, int layer, LoraTarget t, int grads);
+
+/* y (N rows, stride y_stride) += (alpha / rank) B A dropout(x), x (N, C). */
+void lora_forward(Lora *lo, int layer, LoraTarget t, const float *x, float *y, int y_stride, int N);
+
+/* From dy (N rows, stride dy_stride), the gradient of the adapter's output:
+ * grads of A and B += their gradients, dx (N, C) += the gradient of x. */
+void lora_backward(Lora *lo, int layer, LoraTarget t, const float *dy, int dy_stride, float *dx,
+                   int N);
+
+/* Zero the adapter gradients. */
+void lora_zero_grad(Lora *lo);
+
+#endif

@@ -5,12 +5,11 @@
  * sentence, and the top level that picks kinds by weight. */
 #include "data/corpus.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "base/rng.h"
 
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -919,34 +918,7 @@ int corpus_builtin_write(const char *path, int n_sentences, unsigned long long s
     char *text = corpus_builtin_text(n_sentences, seed, &len);
     if (!text) return sr_fail(err, "%s: out of memory generating %d sentences", path, n_sentences);
 
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-        free(text);
-        return sr_fail(err, "%s: path too long", path);
-    }
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        int e = errno;
-        free(text);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    size_t written = fwrite(text, 1, len, f);
+    int rc = write_bytes_atomic(path, text, len, err);
     free(text);
-    if (written != len || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        int e = errno;
-        fclose(f);
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (fclose(f) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot rename temporary file into place (%s)", path, strerror(e));
-    }
-    return 0;
+    return rc;
 }

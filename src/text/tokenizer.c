@@ -1,6 +1,7 @@
-/* tokenizer.c — splitting text, building and storing a vocabulary, looking
+/* tokenizer.c — a vocabulary and its ids: making one (from a word list, a
+ * vocabulary file, or counted or learned from a corpus), storing it, looking
  * words up in a hash table, encoding (whole words or greedy longest-match
- * subword pieces) and decoding. */
+ * subword pieces) and decoding. Text is cut into tokens by text/words.h. */
 #include "text/tokenizer.h"
 
 #include <stdint.h>

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -27,22 +26,27 @@ int export_format_of(const char *path, ExportFormat *out, SrError *err)
 static cairo_status_t stream_write(void *closure, const unsigned char *data, unsigned int length)
 {
     ExportTarget *t = closure;
-    if (fwrite(data, 1, length, t->file) != length) {
-        t->write_failed = 1;
+    if (fwrite(data, 1, length, t->file.f) != length) {
+        t->write_errno = errno ? errno : EIO;
         return CAIRO_STATUS_WRITE_ERROR;
     }
     return CAIRO_STATUS_SUCCESS;
 }
 
-/* Free everything t holds and remove the temp file if it is still there. */
-static void release(ExportTarget *t, int remove_tmp)
+/* Free the drawing of t (surface and context), leaving its file alone. */
+static void release_drawing(ExportTarget *t)
 {
     if (t->cr) cairo_destroy(t->cr);
     if (t->surface) cairo_surface_destroy(t->surface);
-    if (t->file) fclose(t->file);
-    if (remove_tmp && t->tmp_path) unlink(t->tmp_path);
-    free(t->path);
-    free(t->tmp_path);
+    t->cr = NULL;
+    t->surface = NULL;
+}
+
+/* Free everything t holds and remove the temporary file. */
+static void release(ExportTarget *t)
+{
+    release_drawing(t);
+    if (t->file.f) atomic_file_abort(&t->file);
     memset(t, 0, sizeof *t);
 }
 
@@ -54,21 +58,7 @@ int export_open(ExportTarget *t, const char *path, double w, double h, SrError *
         return sr_fail(err, "%s: figure size %gx%g is outside 16..%d", path, w, h, EXPORT_MAX_PIXELS);
     t->width = t->format == EXPORT_PNG ? (double)(int)w : w;
     t->height = t->format == EXPORT_PNG ? (double)(int)h : h;
-    size_t len = strlen(path);
-    t->path = malloc(len + 1);
-    t->tmp_path = malloc(len + 32);
-    if (!t->path || !t->tmp_path) {
-        release(t, 0);
-        return sr_fail(err, "%s: out of memory", path);
-    }
-    memcpy(t->path, path, len + 1);
-    snprintf(t->tmp_path, len + 32, "%s.tmp.%ld", path, (long)getpid());
-    t->file = fopen(t->tmp_path, "wb");
-    if (!t->file) {
-        int e = errno;
-        release(t, 0);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
+    if (atomic_file_open(&t->file, path, err)) return -1;
     switch (t->format) {
     case EXPORT_PNG:
         t->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)t->width, (int)t->height);
@@ -86,7 +76,7 @@ int export_open(ExportTarget *t, const char *path, double w, double h, SrError *
         st = cairo_status(t->cr);
     }
     if (st != CAIRO_STATUS_SUCCESS) {
-        release(t, 1);
+        release(t);
         return sr_fail(err, "%s: cannot create the drawing surface (%s)", path,
                        cairo_status_to_string(st));
     }
@@ -116,7 +106,7 @@ void export_argb32_to_rgba(const unsigned char *argb, unsigned char *rgba, long 
     }
 }
 
-/* Encode the image surface of t as PNG into t->file; 0 or -1. */
+/* Encode the image surface of t as PNG into t's temporary; 0 or -1. */
 static int write_png(ExportTarget *t)
 {
     cairo_surface_flush(t->surface);
@@ -130,7 +120,7 @@ static int write_png(ExportTarget *t)
     }
     for (int y = 0; y < h; y++)
         export_argb32_to_rgba(data + (size_t)y * (size_t)stride, rgba + (size_t)y * (size_t)w * 4, w);
-    int rc = png_write_rgba(t->file, rgba, w, h);
+    int rc = png_write_rgba(t->file.f, rgba, w, h);
     free(rgba);
     return rc;
 }
@@ -139,43 +129,29 @@ int export_close(ExportTarget *t, SrError *err)
 {
     cairo_status_t st = cairo_status(t->cr);
     if (st != CAIRO_STATUS_SUCCESS) {
-        SrError e;
-        sr_fail(&e, "%s: drawing failed (%s)", t->path, cairo_status_to_string(st));
-        release(t, 1);
-        if (err) *err = e;
+        sr_fail(err, "%s: drawing failed (%s)", t->file.path, cairo_status_to_string(st));
+        release(t);
         return -1;
     }
-    int failed = 0;
+    const char *failure = NULL;
     if (t->format == EXPORT_PNG) {
-        failed = write_png(t);
+        errno = 0;
+        if (write_png(t) != 0) failure = errno ? strerror(errno) : "PNG encoding failed";
     } else {
         cairo_destroy(t->cr);
         t->cr = NULL;
         cairo_surface_finish(t->surface);
-        failed = cairo_surface_status(t->surface) != CAIRO_STATUS_SUCCESS || t->write_failed;
+        st = cairo_surface_status(t->surface);
+        if (t->write_errno) failure = strerror(t->write_errno);
+        else if (st != CAIRO_STATUS_SUCCESS) failure = cairo_status_to_string(st);
     }
-    if (fflush(t->file) != 0 || fsync(fileno(t->file)) != 0) failed = 1;
-    if (fclose(t->file) != 0) failed = 1;
-    t->file = NULL;
-    if (failed) {
-        SrError e;
-        sr_fail(&e, "%s: write error", t->path);
-        release(t, 1);
-        if (err) *err = e;
-        return -1;
-    }
-    if (rename(t->tmp_path, t->path) != 0) {
-        SrError e;
-        sr_fail(&e, "%s: cannot rename the finished file into place (%s)", t->path, strerror(errno));
-        release(t, 1);
-        if (err) *err = e;
-        return -1;
-    }
-    release(t, 0);
-    return 0;
+    int rc = failure ? atomic_file_fail(&t->file, failure, err) : atomic_file_commit(&t->file, err);
+    release_drawing(t);
+    memset(t, 0, sizeof *t);
+    return rc;
 }
 
 void export_abort(ExportTarget *t)
 {
-    release(t, 1);
+    release(t);
 }

@@ -10,10 +10,11 @@
  *     paint_mask(export_context(&t), &data, t.width, t.height);
  *     if (export_close(&t, &err)) ...      // writes, or fails with a message
  *
- * Writing is atomic: everything goes to "PATH.tmp.<pid>" and is renamed to
- * PATH only when complete; on failure the temporary file is removed and PATH
- * is left as it was. An unwritable path fails in export_open, before any
- * drawing ("out/x.png: cannot write (No such file or directory)"). */
+ * Writing is atomic (base/atomic_file.h): everything goes to "PATH.tmp.<pid>"
+ * and is renamed to PATH only when complete; on failure the temporary file is
+ * removed and PATH is left as it was. An unwritable path fails in export_open,
+ * before any drawing ("out/x.png: cannot write (No such file or directory)");
+ * a failed write says "PATH: write failed (reason)". */
 #ifndef SEQREP_VIZ_EXPORT_H
 #define SEQREP_VIZ_EXPORT_H
 
@@ -21,6 +22,7 @@
 
 #include <cairo.h>
 
+#include "base/atomic_file.h"
 #include "base/status.h"
 
 typedef enum { EXPORT_PNG = 0, EXPORT_SVG = 1, EXPORT_PDF = 2 } ExportFormat;
@@ -31,10 +33,8 @@ typedef enum { EXPORT_PNG = 0, EXPORT_SVG = 1, EXPORT_PDF = 2 } ExportFormat;
 typedef struct {
     ExportFormat format;
     double width, height;      /* figure size: pixels (PNG) or points (SVG, PDF) */
-    char *path;                /* owned copies of the final and temporary names */
-    char *tmp_path;
-    FILE *file;                /* the temporary file the vector surfaces stream into */
-    int write_failed;          /* set by the stream callback on a short write */
+    AtomicFile file;           /* the temporary the figure is written into */
+    int write_errno;           /* errno of a short write in the stream callback, else 0 */
     cairo_surface_t *surface;
     cairo_t *cr;
 } ExportTarget;

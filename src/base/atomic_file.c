@@ -41,14 +41,19 @@ static void release(AtomicFile *af)
 int atomic_file_commit(AtomicFile *af, SrError *err)
 {
     int e = 0;
+    const char *step = "";
     if (ferror(af->f)) e = errno ? errno : EIO;
     if (!e && fflush(af->f) != 0) e = errno;
     if (!e && fsync(fileno(af->f)) != 0) e = errno;
     if (fclose(af->f) != 0 && !e) e = errno;
-    if (!e && rename(af->tmp, af->path) != 0) e = errno;
+    af->f = NULL;
+    if (!e && rename(af->tmp, af->path) != 0) {
+        e = errno;
+        step = "cannot rename into place: ";
+    }
     if (e) {
         remove(af->tmp);
-        sr_fail(err, "%s: write failed (%s)", af->path, strerror(e));
+        sr_fail(err, "%s: write failed (%s%s)", af->path, step, strerror(e));
         release(af);
         return -1;
     }
@@ -63,16 +68,19 @@ void atomic_file_abort(AtomicFile *af)
     release(af);
 }
 
+int atomic_file_fail(AtomicFile *af, const char *reason, SrError *err)
+{
+    sr_fail(err, "%s: write failed (%s)", af->path, reason);
+    atomic_file_abort(af);
+    return -1;
+}
+
 int write_bytes_atomic(const char *path, const void *data, size_t n, SrError *err)
 {
     AtomicFile af;
     if (atomic_file_open(&af, path, err)) return -1;
-    if (n && fwrite(data, 1, n, af.f) != n) {
-        int e = errno ? errno : EIO;
-        sr_fail(err, "%s: write failed (%s)", path, strerror(e));
-        atomic_file_abort(&af);
-        return -1;
-    }
+    if (n && fwrite(data, 1, n, af.f) != n)
+        return atomic_file_fail(&af, strerror(errno ? errno : EIO), err);
     return atomic_file_commit(&af, err);
 }
 

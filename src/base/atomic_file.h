@@ -4,7 +4,12 @@
  * to disk (fsync) and renamed over PATH; on any failure the temporary is
  * removed and PATH keeps what it held before. One message style for all:
  *     "PATH: cannot write (reason)"   the temporary could not be created
- *     "PATH: write failed (reason)"   writing, syncing or renaming failed */
+ *     "PATH: write failed (reason)"   writing, syncing or renaming failed
+ *
+ *     AtomicFile af;
+ *     if (atomic_file_open(&af, path, err)) return -1;
+ *     fprintf(af.f, ...);                  // stream errors are caught by commit
+ *     return atomic_file_commit(&af, err);  */
 #ifndef SEQREP_ATOMIC_FILE_H
 #define SEQREP_ATOMIC_FILE_H
 
@@ -19,15 +24,22 @@ typedef struct {
     char *path;   /* the final name (owned) */
 } AtomicFile;
 
-/* Open a temporary for path; af->f is ready for writing. 0 or -1 (err set). */
+/* Open a temporary for path; af->f is ready for writing. 0 or -1 (err set;
+ * af then holds nothing and needs no abort). */
 int atomic_file_open(AtomicFile *af, const char *path, SrError *err);
 
-/* Flush, fsync, close and rename the temporary over the final name; on
- * failure remove it (path unchanged). Frees af's names either way. 0 or -1. */
+/* Flush, fsync, close and rename the temporary over the final name; a write
+ * error seen on af->f, a failed flush, sync, close or rename fails with
+ * "PATH: write failed (reason)" and removes the temporary (path unchanged).
+ * Frees af's names either way. 0 or -1. */
 int atomic_file_commit(AtomicFile *af, SrError *err);
 
 /* Give up: close and remove the temporary, free af's names. */
 void atomic_file_abort(AtomicFile *af);
+
+/* Give up because writing failed for reason (e.g. strerror(errno)): fill err
+ * with "PATH: write failed (reason)", abort af, return -1. */
+int atomic_file_fail(AtomicFile *af, const char *reason, SrError *err);
 
 /* Write the n bytes of data (or the NUL-terminated text) to path atomically. */
 int write_bytes_atomic(const char *path, const void *data, size_t n, SrError *err);

@@ -2,12 +2,11 @@
  * conversion to IOB2, and atomic writing. The rules are in conll.h. */
 #include "data/conll.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "base/text_file.h"
 
 const char *conll_scheme_name(ConllScheme scheme)
@@ -336,36 +335,17 @@ int conll_write(const char *path, const Dataset *d, char *const *const *pred, Sr
         }
     }
 
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return sr_fail(err, "%s: path too long", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return sr_fail(err, "%s: cannot write (%s)", path, strerror(errno));
+    AtomicFile af;
+    if (atomic_file_open(&af, path, err)) return -1;
     for (int s = 0; s < d->n_sents; s++) {
         const Sentence *st = &d->sents[s];
         for (int w = 0; w < st->n_words; w++) {
             if (pred)
-                fprintf(f, "%s %s %s\n", st->words[w], st->tags[w], pred[s][w]);
+                fprintf(af.f, "%s %s %s\n", st->words[w], st->tags[w], pred[s][w]);
             else
-                fprintf(f, "%s %s\n", st->words[w], st->tags[w]);
+                fprintf(af.f, "%s %s\n", st->words[w], st->tags[w]);
         }
-        fputc('\n', f);
+        fputc('\n', af.f);
     }
-    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-        int e = errno;
-        fclose(f);
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (fclose(f) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot rename temporary file into place (%s)", path, strerror(e));
-    }
-    return 0;
+    return atomic_file_commit(&af, err);
 }

@@ -1,362 +1,17 @@
 /* corpus.c — a seeded generator of simple English sentences.
  *
- * Reading order: the lexicon (tables of words with the facts that tie them
- * together), the output buffer, noun phrases, one function per kind of
+ * The words come from the lexicon (corpus_lexicon.h). Reading order: the
+ * output buffer, random choices, noun phrases, one function per kind of
  * sentence, and the top level that picks kinds by weight. */
 #include "data/corpus.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "base/rng.h"
-
-#define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-/* ---- lexicon ------------------------------------------------------------------ */
-
-typedef enum { FEMALE, MALE, NEUTER } Gender;
-
-/* A verb's three forms: "walk", "walks", "walked". */
-typedef struct {
-    const char *base, *third, *past;
-} Verb;
-
-/* Kinds of things, as bits: which verbs a thing can be the object of. */
-enum {
-    EDIBLE = 1 << 0,    /* eat */
-    READABLE = 1 << 1,  /* read, borrow */
-    FINDABLE = 1 << 2,  /* find, lose */
-    CARRYABLE = 1 << 3, /* carry */
-    BUILDABLE = 1 << 4, /* build */
-    PAINTABLE = 1 << 5, /* paint */
-    MENDABLE = 1 << 6,  /* mend */
-    GIFT = 1 << 7,      /* give */
-    BAKED = 1 << 8,     /* sold at the bakery */
-    PRODUCE = 1 << 9    /* sold at the market */
-};
-
-static const char *const ADJ_FRUIT[] = {"ripe", "fresh", "sweet", "small", "big", "green", NULL};
-static const char *const ADJ_FRESH[] = {"fresh", "small", "big", NULL};
-static const char *const ADJ_BAKED[] = {"fresh", "sweet", "warm", "small", "big", NULL};
-static const char *const ADJ_OBJECT[] = {"old", "new", "small", "big", "red", "blue", "green",
-                                         "brown", "black", "white", "yellow", "heavy", "little",
-                                         "strange", "dusty", NULL};
-
-typedef struct {
-    const char *singular, *plural;
-    int kinds;                       /* bits of the enum above */
-    const char *const *adjectives;   /* NULL-terminated list that fits it */
-} Thing;
-
-static const Thing THINGS[] = {
-    {"apple", "apples", EDIBLE | GIFT | PRODUCE, ADJ_FRUIT},
-    {"pear", "pears", EDIBLE | PRODUCE, ADJ_FRUIT},
-    {"plum", "plums", EDIBLE | PRODUCE, ADJ_FRUIT},
-    {"orange", "oranges", EDIBLE | GIFT | PRODUCE, ADJ_FRUIT},
-    {"egg", "eggs", EDIBLE | PRODUCE, ADJ_FRESH},
-    {"onion", "onions", EDIBLE | PRODUCE, ADJ_FRESH},
-    {"carrot", "carrots", EDIBLE | PRODUCE, ADJ_FRESH},
-    {"fish", "fish", EDIBLE | PRODUCE, ADJ_FRESH},
-    {"cake", "cakes", EDIBLE | GIFT | BAKED, ADJ_BAKED},
-    {"pie", "pies", EDIBLE | BAKED, ADJ_BAKED},
-    {"biscuit", "biscuits", EDIBLE | BAKED, ADJ_BAKED},
-    {"loaf", "loaves", EDIBLE | BAKED, ADJ_BAKED},
-    {"book", "books", READABLE | GIFT | FINDABLE | CARRYABLE, ADJ_OBJECT},
-    {"letter", "letters", READABLE | GIFT | FINDABLE, ADJ_OBJECT},
-    {"map", "maps", READABLE | GIFT | FINDABLE, ADJ_OBJECT},
-    {"note", "notes", READABLE | FINDABLE, ADJ_OBJECT},
-    {"poem", "poems", READABLE | GIFT, ADJ_OBJECT},
-    {"key", "keys", FINDABLE | GIFT, ADJ_OBJECT},
-    {"coin", "coins", FINDABLE | GIFT, ADJ_OBJECT},
-    {"ring", "rings", FINDABLE | GIFT, ADJ_OBJECT},
-    {"feather", "feathers", FINDABLE | GIFT, ADJ_OBJECT},
-    {"shell", "shells", FINDABLE | GIFT, ADJ_OBJECT},
-    {"stone", "stones", FINDABLE | CARRYABLE, ADJ_OBJECT},
-    {"knife", "knives", FINDABLE | GIFT, ADJ_OBJECT},
-    {"button", "buttons", FINDABLE, ADJ_OBJECT},
-    {"glove", "gloves", FINDABLE | MENDABLE | GIFT, ADJ_OBJECT},
-    {"hat", "hats", FINDABLE | MENDABLE | GIFT, ADJ_OBJECT},
-    {"scarf", "scarves", FINDABLE | MENDABLE | GIFT, ADJ_OBJECT},
-    {"coat", "coats", MENDABLE | GIFT, ADJ_OBJECT},
-    {"boot", "boots", MENDABLE, ADJ_OBJECT},
-    {"basket", "baskets", CARRYABLE | MENDABLE | GIFT, ADJ_OBJECT},
-    {"box", "boxes", CARRYABLE | BUILDABLE | PAINTABLE | GIFT, ADJ_OBJECT},
-    {"bucket", "buckets", CARRYABLE, ADJ_OBJECT},
-    {"lamp", "lamps", CARRYABLE | FINDABLE | GIFT, ADJ_OBJECT},
-    {"candle", "candles", CARRYABLE | GIFT, ADJ_OBJECT},
-    {"sack", "sacks", CARRYABLE | MENDABLE, ADJ_OBJECT},
-    {"ladder", "ladders", CARRYABLE | BUILDABLE, ADJ_OBJECT},
-    {"chair", "chairs", CARRYABLE | BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"table", "tables", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"boat", "boats", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"house", "houses", BUILDABLE | PAINTABLE, ADJ_OBJECT},
-    {"wall", "walls", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"fence", "fences", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"cart", "carts", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"door", "doors", PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"roof", "roofs", MENDABLE, ADJ_OBJECT},
-    {"net", "nets", MENDABLE | CARRYABLE, ADJ_OBJECT},
-    {"sail", "sails", MENDABLE, ADJ_OBJECT},
-    {"picture", "pictures", PAINTABLE | GIFT, ADJ_OBJECT},
-    {"sign", "signs", PAINTABLE, ADJ_OBJECT},
-    {"flower", "flowers", GIFT, ADJ_OBJECT},
-};
-
-/* Transitive verbs and the kind of thing each takes as its object. */
-typedef struct {
-    Verb verb;
-    int object_kind;
-} TransitiveVerb;
-
-static const TransitiveVerb TRANSITIVE_VERBS[] = {
-    {{"eat", "eats", "ate"}, EDIBLE},
-    {{"read", "reads", "read"}, READABLE},
-    {{"find", "finds", "found"}, FINDABLE},
-    {{"lose", "loses", "lost"}, FINDABLE},
-    {{"carry", "carries", "carried"}, CARRYABLE},
-    {{"build", "builds", "built"}, BUILDABLE},
-    {{"paint", "paints", "painted"}, PAINTABLE},
-    {{"mend", "mends", "mended"}, MENDABLE},
-};
-
-static const char *const DRINKS[] = {"water", "milk", "tea", "cider", "juice"};
-
-/* People named by a noun; working people have a workplace. */
-typedef struct {
-    const char *singular, *plural;
-    Gender gender;
-    const char *workplace; /* NULL when the noun is not a job */
-} PersonNoun;
-
-static const PersonNoun PERSONS[] = {
-    {"sailor", "sailors", NEUTER, "harbor"},
-    {"baker", "bakers", NEUTER, "bakery"},
-    {"teacher", "teachers", NEUTER, "school"},
-    {"farmer", "farmers", NEUTER, "farm"},
-    {"doctor", "doctors", NEUTER, "hospital"},
-    {"miller", "millers", NEUTER, "mill"},
-    {"painter", "painters", NEUTER, "workshop"},
-    {"fisherman", "fishermen", MALE, "harbor"},
-    {"shepherd", "shepherds", NEUTER, "meadow"},
-    {"soldier", "soldiers", NEUTER, "castle"},
-    {"merchant", "merchants", NEUTER, "market"},
-    {"hunter", "hunters", NEUTER, "forest"},
-    {"guard", "guards", NEUTER, "tower"},
-    {"gardener", "gardeners", NEUTER, "garden"},
-    {"blacksmith", "blacksmiths", NEUTER, "forge"},
-    {"king", "kings", MALE, "castle"},
-    {"queen", "queens", FEMALE, "castle"},
-    {"man", "men", MALE, NULL},
-    {"woman", "women", FEMALE, NULL},
-    {"boy", "boys", MALE, NULL},
-    {"girl", "girls", FEMALE, NULL},
-    {"child", "children", NEUTER, NULL},
-    {"stranger", "strangers", NEUTER, NULL},
-    {"traveler", "travelers", NEUTER, NULL},
-    {"neighbor", "neighbors", NEUTER, NULL},
-};
-
-static const char *const PERSON_ADJECTIVES[] = {
-    "old", "young", "tall", "brave", "quiet", "kind", "clever", "proud",
-    "wise", "shy", "busy", "little", "gentle", "cheerful", "grumpy",
-};
-
-static const char *const RELATIVES[] = {
-    "brother", "sister", "mother", "father", "uncle", "aunt", "cousin",
-    "friend", "grandmother", "grandfather", "son", "daughter",
-};
-
-/* Animals, the sound each makes, and what it chases (NULL: nothing). */
-typedef struct {
-    const char *singular, *plural;
-    Verb sound;
-    const char *chases;
-} Animal;
-
-static const Animal ANIMALS[] = {
-    {"dog", "dogs", {"bark", "barks", "barked"}, "cat"},
-    {"cat", "cats", {"meow", "meows", "meowed"}, "mouse"},
-    {"horse", "horses", {"neigh", "neighs", "neighed"}, NULL},
-    {"owl", "owls", {"hoot", "hoots", "hooted"}, "mouse"},
-    {"bird", "birds", {"sing", "sings", "sang"}, NULL},
-    {"wolf", "wolves", {"howl", "howls", "howled"}, "goat"},
-    {"duck", "ducks", {"quack", "quacks", "quacked"}, NULL},
-    {"cow", "cows", {"moo", "moos", "mooed"}, NULL},
-    {"goat", "goats", {"bleat", "bleats", "bleated"}, NULL},
-    {"mouse", "mice", {"squeak", "squeaks", "squeaked"}, NULL},
-    {"rooster", "roosters", {"crow", "crows", "crowed"}, NULL},
-    {"frog", "frogs", {"croak", "croaks", "croaked"}, NULL},
-    {"fox", "foxes", {"yelp", "yelps", "yelped"}, "duck"},
-};
-
-static const char *const ANIMAL_ADJECTIVES[] = {"old", "little", "big", "black", "white",
-                                                "brown", "gray", "hungry", "young"};
-
-/* Places and the prepositions that go with moving toward them. */
-typedef struct {
-    const char *name;
-    const char *preps[4]; /* NULL-terminated */
-} Place;
-
-static const Place PLACES[] = {
-    {"market", {"to", "toward", "past", NULL}},
-    {"bakery", {"to", "into", "past", NULL}},
-    {"school", {"to", "toward", "past", NULL}},
-    {"library", {"to", "into", "past", NULL}},
-    {"mill", {"to", "toward", "past", NULL}},
-    {"castle", {"to", "toward", "into", NULL}},
-    {"tower", {"to", "into", "toward", NULL}},
-    {"harbor", {"to", "toward", "along", NULL}},
-    {"hospital", {"to", "into", "past", NULL}},
-    {"workshop", {"to", "into", "past", NULL}},
-    {"forge", {"to", "into", "past", NULL}},
-    {"farm", {"to", "toward", "past", NULL}},
-    {"river", {"to", "along", "across", NULL}},
-    {"lake", {"to", "around", "toward", NULL}},
-    {"bridge", {"to", "across", "toward", NULL}},
-    {"forest", {"to", "into", "through", NULL}},
-    {"field", {"to", "across", "through", NULL}},
-    {"meadow", {"to", "across", "through", NULL}},
-    {"garden", {"to", "into", "through", NULL}},
-    {"hill", {"to", "up", "over", NULL}},
-    {"road", {"along", "down", "up", NULL}},
-    {"village", {"to", "through", "toward", NULL}},
-    {"square", {"to", "across", "into", NULL}},
-    {"inn", {"to", "into", "past", NULL}},
-    {"church", {"to", "into", "past", NULL}},
-    {"orchard", {"to", "into", "through", NULL}},
-    {"beach", {"to", "along", "across", NULL}},
-    {"well", {"to", "toward", "past", NULL}},
-    {"cave", {"to", "into", "toward", NULL}},
-    {"gate", {"to", "through", "toward", NULL}},
-};
-
-/* Places where "in the ..." reads well (things happen there). */
-static const char *const INSIDE_PLACES[] = {
-    "market", "bakery",  "library", "castle", "tower",   "harbor", "forest",
-    "field",  "meadow",  "garden",  "village", "square", "inn",    "church",
-    "orchard", "cave",   "workshop", "forge",  "mill",   "barn",   "kitchen",
-};
-
-static const Verb MOTION_VERBS[] = {
-    {"walk", "walks", "walked"},     {"run", "runs", "ran"},
-    {"hurry", "hurries", "hurried"}, {"wander", "wanders", "wandered"},
-    {"ride", "rides", "rode"},       {"stroll", "strolls", "strolled"},
-};
-
-/* Weather: what happens, and with which subject ("it rains", "the wind blows"). */
-typedef struct {
-    const char *subject;
-    Verb verb;
-    int daytime_only; /* 1: "all day" but never "all night" */
-} Weather;
-
-static const Weather WEATHERS[] = {
-    {"it", {"rain", "rains", "rained"}, 0},
-    {"it", {"snow", "snows", "snowed"}, 0},
-    {"the wind", {"blow", "blows", "blew"}, 0},
-    {"the sun", {"shine", "shines", "shone"}, 1},
-};
-
-/* Towns and their usual weather (index into WEATHERS). */
-typedef struct {
-    const char *name;
-    int weather;
-} Town;
-
-static const Town TOWNS[] = {
-    {"oakridge", 2}, {"millbrook", 0}, {"stonehaven", 1}, {"ashford", 3},
-    {"riverton", 0}, {"pinecrest", 1}, {"greywater", 0},  {"redhill", 2},
-};
-
-/* The recurring people: home town (index into TOWNS), job (a PERSONS noun),
- * pet and its colour. Friends come in pairs: entries 2k and 2k+1. */
-typedef struct {
-    const char *name;
-    Gender gender;
-    int town;
-    const char *job;
-    const char *pet;
-    const char *pet_color;
-} Character;
-
-static const Character CHARACTERS[] = {
-    {"mara", FEMALE, 0, "sailor", "cat", "black"},
-    {"tom", MALE, 1, "baker", "dog", "brown"},
-    {"lena", FEMALE, 2, "teacher", "horse", "white"},
-    {"ben", MALE, 3, "farmer", "goat", "gray"},
-    {"ada", FEMALE, 4, "doctor", "dog", "black"},
-    {"otto", MALE, 5, "miller", "cat", "gray"},
-    {"nora", FEMALE, 6, "painter", "duck", "white"},
-    {"finn", MALE, 7, "fisherman", "cat", "white"},
-    {"ida", FEMALE, 0, "shepherd", "dog", "spotted"},
-    {"hugo", MALE, 1, "soldier", "horse", "black"},
-    {"elsa", FEMALE, 2, "merchant", "goat", "white"},
-    {"leo", MALE, 3, "hunter", "dog", "gray"},
-    {"rosa", FEMALE, 4, "baker", "cat", "brown"},
-    {"max", MALE, 5, "teacher", "horse", "brown"},
-    {"vera", FEMALE, 6, "guard", "dog", "white"},
-    {"oscar", MALE, 7, "sailor", "duck", "brown"},
-    {"iris", FEMALE, 0, "gardener", "cat", "spotted"},
-    {"felix", MALE, 1, "doctor", "horse", "gray"},
-    {"tilda", FEMALE, 3, "blacksmith", "dog", "brown"},
-    {"karl", MALE, 2, "miller", "goat", "black"},
-};
-
-/* Time phrases: ones that fit either tense, and tense-specific ones. */
-static const char *const TIMES_ANY[] = {
-    "in the morning", "in the evening", "at noon", "at night",
-    "before dawn",    "after dinner",   "at dusk", "in the rain",
-};
-static const char *const TIMES_PAST[] = {
-    "yesterday", "last night", "last week", "last winter", "long ago", "the day before",
-};
-static const char *const TIMES_PRESENT[] = {
-    "every day", "every morning", "every evening", "on sundays", "each spring", "most days",
-};
-
-/* States for "X was tired" and the needs that lead to "so she ...". */
-static const char *const STATES[] = {
-    "tired", "happy", "sad", "late", "busy", "quiet", "angry",
-    "afraid", "glad", "sleepy", "worried", "calm", "proud",
-};
-enum { NEED_HUNGRY, NEED_THIRSTY, NEED_COLD, NEED_TIRED, NEED_BORED, NEED_LONELY, N_NEEDS };
-static const char *const NEEDS[N_NEEDS] = {
-    [NEED_HUNGRY] = "hungry", [NEED_THIRSTY] = "thirsty", [NEED_COLD] = "cold",
-    [NEED_TIRED] = "tired",   [NEED_BORED] = "bored",     [NEED_LONELY] = "lonely",
-};
-
-/* Shops: what one does there and the kinds of things found there. */
-typedef struct {
-    const char *place;
-    Verb verb;
-    int kind;
-} Shop;
-
-static const Shop SHOPS[] = {
-    {"bakery", {"buy", "buys", "bought"}, BAKED},
-    {"market", {"buy", "buys", "bought"}, PRODUCE},
-    {"library", {"borrow", "borrows", "borrowed"}, READABLE},
-};
-
-static const Verb VERB_GO = {"go", "goes", "went"};
-static const Verb VERB_EAT = {"eat", "eats", "ate"};
-static const Verb VERB_READ = {"read", "reads", "read"};
-static const Verb VERB_PUT_ON = {"put on", "puts on", "put on"};
-static const Verb VERB_GIVE = {"give", "gives", "gave"};
-static const Verb VERB_DRINK = {"drink", "drinks", "drank"};
-static const Verb VERB_VISIT = {"visit", "visits", "visited"};
-static const Verb VERB_CHASE = {"chase", "chases", "chased"};
-static const Verb VERB_LIVE = {"live", "lives", "lived"};
-static const Verb VERB_WORK = {"work", "works", "worked"};
-static const Verb VERB_FEED = {"feed", "feeds", "fed"};
-static const Verb VERB_SAY = {"say", "says", "said"};
-static const Verb VERB_TELL = {"tell", "tells", "told"};
-
-static const char *const NUMBERS[] = {"two", "three", "four", "five"};
+#include "data/corpus_lexicon.h"
 
 /* ---- output --------------------------------------------------------------------- */
 
@@ -433,9 +88,9 @@ static const char *pick_from_list(Gen *g, const char *const *list)
 static const Thing *pick_thing(Gen *g, int kinds)
 {
     int n = 0;
-    for (int i = 0; i < ARRAY_LEN(THINGS); i++) n += (THINGS[i].kinds & kinds) != 0;
+    for (int i = 0; i < N_THINGS; i++) n += (THINGS[i].kinds & kinds) != 0;
     int k = pick_index(g, n);
-    for (int i = 0; i < ARRAY_LEN(THINGS); i++)
+    for (int i = 0; i < N_THINGS; i++)
         if ((THINGS[i].kinds & kinds) && k-- == 0) return &THINGS[i];
     return &THINGS[0]; /* not reached: every kind has things */
 }
@@ -443,7 +98,7 @@ static const Thing *pick_thing(Gen *g, int kinds)
 /* The PERSONS entry of a job name (every character's job is one). */
 static const PersonNoun *find_person(const char *singular)
 {
-    for (int i = 0; i < ARRAY_LEN(PERSONS); i++)
+    for (int i = 0; i < N_PERSONS; i++)
         if (strcmp(PERSONS[i].singular, singular) == 0) return &PERSONS[i];
     return &PERSONS[0];
 }
@@ -468,10 +123,10 @@ static void maybe_time(Gen *g, Tense tense, int percent)
 {
     if (!chance(g, percent)) return;
     if (chance(g, 60)) {
-        if (tense == PAST) put(g, TIMES_PAST[pick_index(g, ARRAY_LEN(TIMES_PAST))]);
-        else put(g, TIMES_PRESENT[pick_index(g, ARRAY_LEN(TIMES_PRESENT))]);
+        if (tense == PAST) put(g, TIMES_PAST[pick_index(g, N_TIMES_PAST)]);
+        else put(g, TIMES_PRESENT[pick_index(g, N_TIMES_PRESENT)]);
     } else {
-        put(g, TIMES_ANY[pick_index(g, ARRAY_LEN(TIMES_ANY))]);
+        put(g, TIMES_ANY[pick_index(g, N_TIMES_ANY)]);
     }
 }
 
@@ -491,14 +146,14 @@ static Subject pick_subject(Gen *g)
 {
     Subject s = {0};
     if (chance(g, 45)) {
-        s.who = &CHARACTERS[pick_index(g, ARRAY_LEN(CHARACTERS))];
+        s.who = &CHARACTERS[pick_index(g, N_CHARACTERS)];
         s.gender = s.who->gender;
         return s;
     }
-    s.noun = &PERSONS[pick_index(g, ARRAY_LEN(PERSONS))];
+    s.noun = &PERSONS[pick_index(g, N_PERSONS)];
     s.gender = s.noun->gender;
     s.plural = chance(g, 30);
-    if (chance(g, 40)) s.adjective = PERSON_ADJECTIVES[pick_index(g, ARRAY_LEN(PERSON_ADJECTIVES))];
+    if (chance(g, 40)) s.adjective = PERSON_ADJECTIVES[pick_index(g, N_PERSON_ADJECTIVES)];
     return s;
 }
 
@@ -558,7 +213,7 @@ static void put_object(Gen *g, const Thing *t, const Subject *owner)
     } else if (form == 1) {
         put(g, article_for(adjective ? adjective : noun));
     } else if (form == 2) {
-        put(g, NUMBERS[pick_index(g, ARRAY_LEN(NUMBERS))]);
+        put(g, NUMBERS[pick_index(g, N_NUMBERS)]);
         noun = t->plural;
     } else {
         put(g, subject_possessive(owner));
@@ -571,16 +226,16 @@ static void put_object(Gen *g, const Thing *t, const Subject *owner)
 static void put_relative(Gen *g, const Subject *s)
 {
     put(g, subject_possessive(s));
-    put(g, RELATIVES[pick_index(g, ARRAY_LEN(RELATIVES))]);
+    put(g, RELATIVES[pick_index(g, N_RELATIVES)]);
 }
 
 /* Write "the [adjective] animal(s)"; returns the animal, *plural set. */
 static const Animal *put_animal(Gen *g, int *plural)
 {
-    const Animal *a = &ANIMALS[pick_index(g, ARRAY_LEN(ANIMALS))];
+    const Animal *a = &ANIMALS[pick_index(g, N_ANIMALS)];
     *plural = chance(g, 30);
     put(g, "the");
-    if (chance(g, 40)) put(g, ANIMAL_ADJECTIVES[pick_index(g, ARRAY_LEN(ANIMAL_ADJECTIVES))]);
+    if (chance(g, 40)) put(g, ANIMAL_ADJECTIVES[pick_index(g, N_ANIMAL_ADJECTIVES)]);
     put(g, *plural ? a->plural : a->singular);
     return a;
 }
@@ -605,14 +260,14 @@ static void clause_motion(Gen *g, Tense tense)
 {
     Subject s = pick_subject(g);
     put_subject(g, &s);
-    put(g, verb_form(&MOTION_VERBS[pick_index(g, ARRAY_LEN(MOTION_VERBS))], tense,
+    put(g, verb_form(&MOTION_VERBS[pick_index(g, N_MOTION_VERBS)], tense,
                      subject_is_singular(&s)));
     const char *workplace = subject_workplace(&s);
     if (workplace && chance(g, 40)) {
         put(g, "to the");
         put(g, workplace);
     } else {
-        const Place *p = &PLACES[pick_index(g, ARRAY_LEN(PLACES))];
+        const Place *p = &PLACES[pick_index(g, N_PLACES)];
         int n_preps = 0;
         while (n_preps < 4 && p->preps[n_preps]) n_preps++;
         put(g, p->preps[pick_index(g, n_preps)]);
@@ -641,12 +296,12 @@ static void clause_give(Gen *g, Tense tense)
         } else if (s.who) {
             /* characters give most often to their friend (the pair partner) */
             int me = (int)(s.who - CHARACTERS);
-            int friend = chance(g, 60) ? (me ^ 1) : pick_index(g, ARRAY_LEN(CHARACTERS));
+            int friend = chance(g, 60) ? (me ^ 1) : pick_index(g, N_CHARACTERS);
             if (friend == me) friend = me ^ 1;
             put(g, CHARACTERS[friend].name);
         } else {
             put(g, "the");
-            put(g, PERSONS[pick_index(g, ARRAY_LEN(PERSONS))].singular);
+            put(g, PERSONS[pick_index(g, N_PERSONS)].singular);
         }
     }
     maybe_time(g, tense, 30);
@@ -656,13 +311,13 @@ static void clause_give(Gen *g, Tense tense)
 static void clause_transitive(Gen *g, Tense tense)
 {
     Subject s = pick_subject(g);
-    const TransitiveVerb *v = &TRANSITIVE_VERBS[pick_index(g, ARRAY_LEN(TRANSITIVE_VERBS))];
+    const TransitiveVerb *v = &TRANSITIVE_VERBS[pick_index(g, N_TRANSITIVE_VERBS)];
     put_subject(g, &s);
     put(g, verb_form(&v->verb, tense, subject_is_singular(&s)));
     put_object(g, pick_thing(g, v->object_kind), &s);
     if (chance(g, 30)) {
         put(g, "in the");
-        put(g, INSIDE_PLACES[pick_index(g, ARRAY_LEN(INSIDE_PLACES))]);
+        put(g, INSIDE_PLACES[pick_index(g, N_INSIDE_PLACES)]);
     } else {
         maybe_time(g, tense, 40);
     }
@@ -674,7 +329,7 @@ static void clause_state(Gen *g, Tense tense)
     Subject s = pick_subject(g);
     put_subject(g, &s);
     put(g, be_form(tense, subject_is_singular(&s)));
-    put(g, STATES[pick_index(g, ARRAY_LEN(STATES))]);
+    put(g, STATES[pick_index(g, N_STATES)]);
     maybe_time(g, tense, 40);
 }
 
@@ -682,7 +337,7 @@ static void clause_state(Gen *g, Tense tense)
 static void clause_need(Gen *g, Tense tense)
 {
     Subject s = pick_subject(g);
-    int need = pick_index(g, ARRAY_LEN(NEEDS));
+    int need = pick_index(g, N_NEEDS);
     put_subject(g, &s);
     put(g, be_form(tense, subject_is_singular(&s)));
     put(g, NEEDS[need]);
@@ -697,7 +352,7 @@ static void clause_need(Gen *g, Tense tense)
     case NEED_THIRSTY:
         put(g, verb_form(&VERB_DRINK, tense, third_singular));
         put(g, "some");
-        put(g, DRINKS[pick_index(g, ARRAY_LEN(DRINKS))]);
+        put(g, DRINKS[pick_index(g, N_DRINKS)]);
         break;
     case NEED_COLD:
         put(g, verb_form(&VERB_PUT_ON, tense, third_singular));
@@ -735,10 +390,10 @@ static void clause_animal(Gen *g, Tense tense)
     int where = pick_index(g, 3);
     if (where == 0) {
         put(g, "at the");
-        put(g, PERSONS[pick_index(g, ARRAY_LEN(PERSONS))].singular);
+        put(g, PERSONS[pick_index(g, N_PERSONS)].singular);
     } else if (where == 1) {
         put(g, "in the");
-        put(g, INSIDE_PLACES[pick_index(g, ARRAY_LEN(INSIDE_PLACES))]);
+        put(g, INSIDE_PLACES[pick_index(g, N_INSIDE_PLACES)]);
     }
     maybe_time(g, tense, 50);
 }
@@ -747,7 +402,7 @@ static void clause_animal(Gen *g, Tense tense)
  * "mara lives in oakridge", "tom is a baker", "ada works at the hospital". */
 static void clause_fact(Gen *g)
 {
-    int me = pick_index(g, ARRAY_LEN(CHARACTERS));
+    int me = pick_index(g, N_CHARACTERS);
     const Character *c = &CHARACTERS[me];
     const Subject s = {c, NULL, NULL, 0, c->gender};
     put(g, c->name);
@@ -792,7 +447,7 @@ static void clause_fact(Gen *g)
 /* "nora said that the river was cold" — a character reports a past clause. */
 static void clause_speech(Gen *g)
 {
-    const Character *c = &CHARACTERS[pick_index(g, ARRAY_LEN(CHARACTERS))];
+    const Character *c = &CHARACTERS[pick_index(g, N_CHARACTERS)];
     const Subject s = {c, NULL, NULL, 0, c->gender};
     put(g, c->name);
     if (chance(g, 50)) {
@@ -817,19 +472,19 @@ static void clause_question(Gen *g)
     if (kind == 0) {
         Tense tense = pick_tense(g);
         Subject s = pick_subject(g);
-        const TransitiveVerb *v = &TRANSITIVE_VERBS[pick_index(g, ARRAY_LEN(TRANSITIVE_VERBS))];
+        const TransitiveVerb *v = &TRANSITIVE_VERBS[pick_index(g, N_TRANSITIVE_VERBS)];
         put(g, tense == PAST ? "did" : subject_is_singular(&s) ? "does" : "do");
         put_subject(g, &s);
         put(g, v->verb.base);
         put_object(g, pick_thing(g, v->object_kind), &s);
     } else if (kind == 1) {
-        const Character *c = &CHARACTERS[pick_index(g, ARRAY_LEN(CHARACTERS))];
+        const Character *c = &CHARACTERS[pick_index(g, N_CHARACTERS)];
         put(g, "does");
         put(g, c->name);
         put(g, "live in");
         put(g, TOWNS[c->town].name);
     } else if (kind == 2) {
-        const Thing *t = &THINGS[pick_index(g, ARRAY_LEN(THINGS))];
+        const Thing *t = &THINGS[pick_index(g, N_THINGS)];
         int plural = chance(g, 40);
         put(g, plural ? "where are the" : "where is the");
         if (chance(g, 40)) put(g, pick_from_list(g, t->adjectives));
@@ -840,7 +495,7 @@ static void clause_question(Gen *g)
         put(g, "why");
         put(g, be_form(tense, subject_is_singular(&s)));
         put_subject(g, &s);
-        put(g, STATES[pick_index(g, ARRAY_LEN(STATES))]);
+        put(g, STATES[pick_index(g, N_STATES)]);
     }
 }
 
@@ -848,7 +503,7 @@ static void clause_question(Gen *g)
  * each town has its own weather. */
 static void clause_weather(Gen *g, Tense tense)
 {
-    const Town *town = &TOWNS[pick_index(g, ARRAY_LEN(TOWNS))];
+    const Town *town = &TOWNS[pick_index(g, N_TOWNS)];
     const Weather *w = &WEATHERS[town->weather];
     put(g, w->subject);
     if (tense == PRESENT) put(g, "often");
@@ -861,7 +516,7 @@ static void clause_weather(Gen *g, Tense tense)
 /* "the baker went to the market and bought three fresh eggs" */
 static void clause_shopping(Gen *g, Tense tense)
 {
-    const Shop *shop = &SHOPS[pick_index(g, ARRAY_LEN(SHOPS))];
+    const Shop *shop = &SHOPS[pick_index(g, N_SHOPS)];
     Subject s = pick_subject(g);
     put_subject(g, &s);
     put(g, verb_form(&VERB_GO, tense, subject_is_singular(&s)));
@@ -919,34 +574,7 @@ int corpus_builtin_write(const char *path, int n_sentences, unsigned long long s
     char *text = corpus_builtin_text(n_sentences, seed, &len);
     if (!text) return sr_fail(err, "%s: out of memory generating %d sentences", path, n_sentences);
 
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
-        free(text);
-        return sr_fail(err, "%s: path too long", path);
-    }
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        int e = errno;
-        free(text);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    size_t written = fwrite(text, 1, len, f);
+    int rc = write_bytes_atomic(path, text, len, err);
     free(text);
-    if (written != len || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        int e = errno;
-        fclose(f);
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (fclose(f) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot rename temporary file into place (%s)", path, strerror(e));
-    }
-    return 0;
+    return rc;
 }

@@ -2,12 +2,11 @@
  * lists, the sentence builder, and writing the four files. See tasks.h. */
 #include "data/tasks.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "base/rng.h"
 #include "data/conll.h"
 
@@ -271,35 +270,16 @@ static uint64_t stream_seed(uint64_t seed, int k)
 /* Write the sentences' words, one sentence per line, atomically. */
 static int write_corpus(const char *path, const Dataset *d, SrError *err)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return sr_fail(err, "%s: path too long", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return sr_fail(err, "%s: cannot write (%s)", path, strerror(errno));
+    AtomicFile af;
+    if (atomic_file_open(&af, path, err)) return -1;
     for (int s = 0; s < d->n_sents; s++) {
         for (int w = 0; w < d->sents[s].n_words; w++) {
-            if (w) fputc(' ', f);
-            fputs(d->sents[s].words[w], f);
+            if (w) fputc(' ', af.f);
+            fputs(d->sents[s].words[w], af.f);
         }
-        fputc('\n', f);
+        fputc('\n', af.f);
     }
-    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-        int e = errno;
-        fclose(f);
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (fclose(f) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot rename temporary file into place (%s)", path, strerror(e));
-    }
-    return 0;
+    return atomic_file_commit(&af, err);
 }
 
 int task_write(TaskKind kind, const char *out_dir, uint64_t seed, const TaskSizes *sizes,

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+
+#include "base/atomic_file.h"
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -220,34 +221,14 @@ int st_write(const char *path, const StTensor *tensors, int n_tensors, const StM
     char *header = build_header(tensors, n_tensors, meta, n_meta);
     if (!header) return sr_fail(err, "%s: out of memory building the header", path);
 
-    size_t tmp_cap = strlen(path) + 32;
-    char *tmp = malloc(tmp_cap);
-    if (!tmp) {
-        free(header);
-        return sr_fail(err, "%s: out of memory", path);
+    AtomicFile af;
+    int rc = atomic_file_open(&af, path, err);
+    if (rc == 0) {
+        if (write_contents(af.f, header, tensors, n_tensors) != 0)
+            rc = atomic_file_fail(&af, strerror(errno ? errno : EIO), err);
+        else
+            rc = atomic_file_commit(&af, err);
     }
-    snprintf(tmp, tmp_cap, "%s.tmp.%ld", path, (long)getpid());
-
-    int rc = 0;
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        rc = sr_fail(err, "%s: cannot create %s: %s", path, tmp, strerror(errno));
-    } else {
-        int failed = write_contents(fp, header, tensors, n_tensors) != 0 || fflush(fp) != 0 ||
-                     fsync(fileno(fp)) != 0;
-        int saved = errno;
-        if (fclose(fp) != 0 && !failed) {
-            failed = 1;
-            saved = errno;
-        }
-        if (failed) {
-            rc = sr_fail(err, "%s: cannot write %s: %s", path, tmp, strerror(saved));
-        } else if (rename(tmp, path) != 0) {
-            rc = sr_fail(err, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
-        }
-        if (rc) remove(tmp);
-    }
-    free(tmp);
     free(header);
     return rc;
 }

@@ -1,15 +1,15 @@
-/* tokenizer.c — splitting text, building and storing a vocabulary, looking
+/* tokenizer.c — a vocabulary and its ids: making one (from a word list, a
+ * vocabulary file, or counted or learned from a corpus), storing it, looking
  * words up in a hash table, encoding (whole words or greedy longest-match
- * subword pieces) and decoding. */
+ * subword pieces) and decoding. Text is cut into tokens by text/words.h. */
 #include "text/tokenizer.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "base/atomic_file.h"
 #include "base/text_file.h"
 #include "text/bpe.h"
 
@@ -251,32 +251,13 @@ int tokenizer_load(Tokenizer *tok, const char *path, int lowercase, SrError *err
 
 int tokenizer_save(const Tokenizer *tok, const char *path, SrError *err)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return sr_fail(err, "%s: path too long", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return sr_fail(err, "%s: cannot write (%s)", path, strerror(errno));
+    AtomicFile af;
+    if (atomic_file_open(&af, path, err)) return -1;
     for (int i = 0; i < tok->n_words; i++) {
-        fputs(tok->words[i], f);
-        fputc('\n', f);
+        fputs(tok->words[i], af.f);
+        fputc('\n', af.f);
     }
-    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-        int e = errno;
-        fclose(f);
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (fclose(f) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot write (%s)", path, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return sr_fail(err, "%s: cannot rename temporary file into place (%s)", path, strerror(e));
-    }
-    return 0;
+    return atomic_file_commit(&af, err);
 }
 
 /* ---- building a vocabulary from a corpus ----------------------------------------- */

@@ -2,7 +2,7 @@
  * trained model on every sentence of a data set repeated k = r + 1 times and
  * report, per layer and head, where the attention of last-copy words goes
  * (own copy, earlier copies left of / at / right of the word, sinks). The
- * split itself is src/attnflow.c; this file reads, runs and prints.
+ * split itself is theory/attnflow.c; this file reads, runs and prints.
  *
  * Data: a CoNLL file (word in the first column, a blank line between
  * sentences, -DOCSTART- lines skipped) or, with --text, one sentence per line.

@@ -1,6 +1,6 @@
 /* cmd_gen.c — `seqrep gen TASK --out-dir DIR [--seed S]`: write a built-in
  * generated sequence-labelling task (right-cue, last-word, left-cue; see
- * src/tasks.h and docs/tasks.md): DIR/train.conll, dev.conll, test.conll and
+ * data/tasks.h and docs/tasks.md): DIR/train.conll, dev.conll, test.conll and
  * the unlabelled pre-training text DIR/corpus.txt. */
 #include <stdio.h>
 

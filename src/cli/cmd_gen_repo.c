@@ -1,5 +1,5 @@
 /* cmd_gen_repo.c — `seqrep gen-repo`: write examples of a RePo task (key-value
- * retrieval, needle in a haystack, table lookup; see src/repo_tasks.h) as a
+ * retrieval, needle in a haystack, table lookup; see repo/repo_tasks.h) as a
  * text corpus, one example per line, each line ending with its answer, so
  * that `seqrep train-lm` can train on them (it puts <bos> before every line,
  * which is where the examples have theirs). With --answers, a CSV says where

@@ -1,5 +1,5 @@
 /* cmd_gen_text.c — `seqrep gen-text --out FILE`: write the built-in English
- * corpus (sentences from a small hand-written grammar, see src/corpus.c) that
+ * corpus (sentences from a small hand-written grammar, see data/corpus.c) that
  * the demo trains its language model on. */
 #include <stdio.h>
 

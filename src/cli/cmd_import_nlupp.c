@@ -1,7 +1,7 @@
 /* cmd_import_nlupp.c — `seqrep import-nlupp DIR --out-dir OUT`: convert the
  * NLU++ folds (character spans) to IOB2 CoNLL over word tokens with the
  * paper's split: OUT/train.conll, OUT/dev.conll, OUT/test.conll (rules in
- * src/nlupp.h). On success each misaligned, overlapping or empty span is
+ * data/nlupp.h). On success each misaligned, overlapping or empty span is
  * reported on stderr, then one summary line per split; on bad input there is
  * only the one error line. */
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * trained model on every sentence of a data set repeated k = r + 1 times and
  * report, per layer and head, where the attention of last-copy words goes
  * (own copy, earlier copies left of / at / right of the word, sinks). The
- * split itself is src/attnflow.c; this file reads, runs and prints.
+ * split itself is theory/attnflow.c; this file reads, runs and prints.
  *
  * Data: a CoNLL file (word in the first column, a blank line between
  * sentences, -DOCSTART- lines skipped) or, with --text, one sentence per line.
@@ -15,13 +15,15 @@
 
 #include <cJSON.h>
 
-#include "base/text_file.h"
 #include "base/atomic_file.h"
+#include "base/text_file.h"
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "engine/mask.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
 #include "text/tokenizer.h"
@@ -170,25 +172,6 @@ static char *csv_text(const AttnFlow *flow)
     return text;
 }
 
-/* Write the CSV atomically and its manifest beside it ("x.csv" ->
- * "x.manifest.json"), recording inputs, options and counts. */
-static int write_outputs(const char *out, const AttnFlow *flow, cJSON *manifest, SrError *err)
-{
-    char *csv = csv_text(flow);
-    if (!csv) return sr_fail(err, "out of memory");
-    int rc = write_file_atomic(out, csv, err);
-    free(csv);
-    if (rc) return -1;
-    char *path = path_with_suffix(out, ".manifest.json");
-    if (!path) return sr_fail(err, "out of memory");
-    cJSON_AddStringToObject(manifest, "result", out);
-    char *text = cJSON_Print(manifest);
-    rc = text ? write_file_atomic(path, text, err) : sr_fail(err, "out of memory");
-    free(text);
-    free(path);
-    return rc;
-}
-
 /* A sentence ready to run: its token ids. */
 typedef struct {
     int *ids;
@@ -196,177 +179,206 @@ typedef struct {
     int line;
 } TokenizedSentence;
 
+/* The options of `seqrep attnflow`, as given and as parsed. */
+typedef struct {
+    const char *model, *data, *out, *bos_text, *sep_text, *mask_text;
+    int r, as_text, max_sentences, threads;
+    RepeatBos bos;
+    RepeatSep sep;
+} AttnflowOptions;
+
+/* Everything a run holds: the checkpoint, its tokenizer and mask plan, the
+ * sentences that fit (tokenized), the model and the accumulated split. */
+typedef struct {
+    CheckpointInfo info;
+    Tokenizer tok;
+    MaskKind *plan; /* (n_layers) */
+    SentenceList sentences;
+    TokenizedSentence *runs;
+    int n_runs, too_long, empty, max_T;
+    Model model;
+    AttnFlow flow;
+} AttnflowRun;
+
+/* Parse argv into o: 0, 1 after --help, 2 after the error line. */
+static int parse_options(int argc, char **argv, AttnflowOptions *o)
+{
+    *o = (AttnflowOptions){.bos_text = "per-copy", .sep_text = "none", .mask_text = "causal"};
+    ArgSpec specs[] = {
+        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors)", 1, 0, 0},
+        {"data", ARG_STRING, &o->data, "CoNLL file (first column = word), or text with --text", 1, 0, 0},
+        {"r", ARG_INT, &o->r, "repetitions: k = r + 1 copies of each sentence", 1, 0, 0},
+        {"text", ARG_FLAG, &o->as_text, "--data has one sentence per line", 0, 0, 0},
+        option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm)"),
+        option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
+        option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
+        {"max-sentences", ARG_INT, &o->max_sentences, "use only the first N sentences, 0 = all (default 0)", 0, 0, 0},
+        {"out", ARG_STRING, &o->out, "CSV to write (atomically, with a manifest)", 0, 0, 0},
+        option_threads(&o->threads),
+    };
+    int rc = args_parse(CMD, "--model FILE --data FILE --r R [--text] [--bos B] [--sep S] "
+                             "[--mask PLAN] [--out FILE]",
+                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
+    if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
+    return 0;
+}
+
+/* Read the checkpoint's description and tokenizer and the mask plan. 0 or 2
+ * after the error line. */
+static int load_checkpoint(const AttnflowOptions *o, AttnflowRun *run)
+{
+    SrError err;
+    if (checkpoint_read_info(o->model, &run->info, &err) ||
+        checkpoint_tokenizer(&run->info, o->model, &run->tok, &err))
+        return args_error(CMD, "%s", err.msg);
+    return cli_mask_plan(CMD, o->mask_text, run->info.cfg.n_layers, &run->plan);
+}
+
+/* Read the data and tokenize the first --max-sentences sentences, keeping
+ * those whose repeated input fits; note on stderr what was skipped. 0 or 2
+ * after the error line (also when no sentence fits). */
+static int tokenize_sentences(const AttnflowOptions *o, AttnflowRun *run)
+{
+    const ModelConfig cfg = run->info.cfg;
+    SrError err;
+    if (read_sentences(o->data, o->as_text, &run->sentences, &err)) return args_error(CMD, "%s", err.msg);
+    int n_use = o->max_sentences > 0 && o->max_sentences < run->sentences.n ? o->max_sentences
+                                                                            : run->sentences.n;
+    run->runs = calloc((size_t)n_use, sizeof *run->runs);
+    if (!run->runs) return args_error(CMD, "out of memory");
+    int max_n = repeat_max_n(cfg.max_seq_len, o->r, o->bos, o->sep);
+    for (int i = 0; i < n_use; i++) {
+        const SentenceText *s = &run->sentences.items[i];
+        long n = tokenizer_encode(&run->tok, s->text, 0, NULL, 0);
+        if (n < 1) {
+            run->empty++;
+            continue;
+        }
+        if (n > max_n) {
+            run->too_long++;
+            continue;
+        }
+        TokenizedSentence *one = &run->runs[run->n_runs];
+        one->ids = malloc(sizeof(int) * (size_t)n);
+        if (!one->ids) return args_error(CMD, "out of memory");
+        tokenizer_encode(&run->tok, s->text, 0, one->ids, n);
+        one->n = (int)n;
+        one->line = s->line;
+        int T = (int)repeat_length(n, o->r, o->bos, o->sep);
+        if (T > run->max_T) run->max_T = T;
+        run->n_runs++;
+    }
+    if (run->n_runs == 0) {
+        if (max_n < 1)
+            return args_error(CMD, "r = %d: even a one-token sentence does not fit in the model's "
+                                   "%d positions", o->r, cfg.max_seq_len);
+        return args_error(CMD, "%s: no sentence fits: with r = %d the model's %d positions hold "
+                               "sentences of at most %d tokens", o->data, o->r, cfg.max_seq_len, max_n);
+    }
+    if (run->too_long)
+        fprintf(stderr, "seqrep %s: note: skipped %d sentences longer than %d tokens (r = %d, "
+                        "max_seq_len %d)\n", CMD, run->too_long, max_n, o->r, cfg.max_seq_len);
+    if (run->empty) fprintf(stderr, "seqrep %s: note: skipped %d sentences without tokens\n", CMD, run->empty);
+    return 0;
+}
+
+/* Load the model, run every kept sentence repeated and add each layer's
+ * attention to the split. 0 or 2 after the error line. */
+static int run_flow(const AttnflowOptions *o, AttnflowRun *run)
+{
+    const int n_layers = run->info.cfg.n_layers;
+    SrError err;
+    if (checkpoint_load(o->model, &run->model, 1, run->max_T, NULL, &err) ||
+        attnflow_init(&run->flow, n_layers, run->info.cfg.n_heads, &err))
+        return args_error(CMD, "%s", err.msg);
+    for (int i = 0; i < run->n_runs; i++) {
+        const TokenizedSentence *one = &run->runs[i];
+        RepeatLayout lay;
+        if (repeat_build(one->ids, one->n, o->r, o->bos, o->sep, run->max_T, &lay, &err))
+            return args_error(CMD, "%s:%d: %s", o->data, one->line, err.msg);
+        ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions,
+                         .mask = run->plan};
+        if (model_forward(&run->model, &in, &err)) {
+            repeat_free(&lay);
+            return args_error(CMD, "%s:%d: %s", o->data, one->line, err.msg);
+        }
+        for (int l = 0; l < n_layers; l++)
+            attnflow_add_layer(&run->flow, l, model_attention(&run->model, l), lay.T, &lay);
+        repeat_free(&lay);
+    }
+    return 0;
+}
+
+/* Print the heading lines and the table on stdout. */
+static void print_report(const AttnflowOptions *o, const AttnflowRun *run)
+{
+    printf("seqrep attnflow: %s on %s\n", o->model, o->data);
+    printf("r = %d (k = %d copies), bos %s, sep %s, mask %s: %d sentences, %lld last-copy tokens\n",
+           o->r, o->r + 1, repeat_bos_name(o->bos), repeat_sep_name(o->sep), o->mask_text,
+           run->n_runs, (long long)run->flow.n_queries[0]);
+    printf("Mean share of the attention of last-copy tokens; each line sums to 100%%.\n"
+           "\"earlier right\" = words to the right of the token's own word, in earlier copies.\n\n");
+    print_table(&run->flow);
+}
+
+/* With --out: write the CSV atomically and its manifest beside it ("x.csv" ->
+ * "x.manifest.json"), recording inputs, options and counts. 0 or 2 after
+ * the error line. */
+static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const AttnflowRun *run)
+{
+    if (!o->out) return 0;
+    SrError err;
+    char *csv = csv_text(&run->flow);
+    if (!csv) return args_error(CMD, "out of memory");
+    int rc = write_file_atomic(o->out, csv, &err);
+    free(csv);
+    if (rc) return args_error(CMD, "%s", err.msg);
+    cJSON *manifest = manifest_begin(argc, argv, 0);
+    manifest_add_file(manifest, "model", o->model);
+    manifest_add_file(manifest, "data", o->data);
+    cJSON_AddNumberToObject(manifest, "r", o->r);
+    cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(o->bos));
+    cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(o->sep));
+    cJSON_AddStringToObject(manifest, "mask", o->mask_text);
+    cJSON_AddNumberToObject(manifest, "sentences", run->n_runs);
+    cJSON_AddNumberToObject(manifest, "sentences_skipped_too_long", run->too_long);
+    cJSON_AddNumberToObject(manifest, "last_copy_tokens", (double)run->flow.n_queries[0]);
+    rc = cli_write_manifest(o->out, manifest, NULL, &err);
+    cJSON_Delete(manifest);
+    if (rc) return args_error(CMD, "%s", err.msg);
+    fprintf(stderr, "wrote %s\n", o->out);
+    return 0;
+}
+
+/* Release everything the run holds. */
+static void free_run(AttnflowRun *run)
+{
+    attnflow_free(&run->flow);
+    model_free(&run->model);
+    for (int i = 0; i < run->n_runs; i++) free(run->runs[i].ids);
+    free(run->runs);
+    free(run->plan);
+    list_free(&run->sentences);
+    tokenizer_free(&run->tok);
+    checkpoint_info_free(&run->info);
+}
+
 /* `seqrep attnflow`: read the checkpoint and the data, run every sentence
  * repeated, accumulate the split per layer and head, print and write it. */
 int cmd_attnflow(int argc, char **argv)
 {
-    const char *model_path = NULL, *data_path = NULL, *out_path = NULL;
-    const char *bos_text = "per-copy", *sep_text = "none", *mask_text = "causal";
-    int r = 0, as_text = 0, max_sentences = 0, n_threads = 0;
-    ArgSpec specs[] = {
-        {"model", ARG_STRING, &model_path, "checkpoint (.safetensors)", 1, 0, 0},
-        {"data", ARG_STRING, &data_path, "CoNLL file (first column = word), or text with --text", 1, 0, 0},
-        {"r", ARG_INT, &r, "repetitions: k = r + 1 copies of each sentence", 1, 0, 0},
-        {"text", ARG_FLAG, &as_text, "--data has one sentence per line", 0, 0, 0},
-        {"bos", ARG_STRING, &bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm)", 0, 0, 0},
-        {"sep", ARG_STRING, &sep_text, "none | token: a <sep> between copies (default none)", 0, 0, 0},
-        {"mask", ARG_STRING, &mask_text, "mask plan: causal | middle | full | layer list (default causal)", 0, 0, 0},
-        {"max-sentences", ARG_INT, &max_sentences, "use only the first N sentences, 0 = all (default 0)", 0, 0, 0},
-        {"out", ARG_STRING, &out_path, "CSV to write (atomically, with a manifest)", 0, 0, 0},
-        {"threads", ARG_INT, &n_threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
-    };
-    int rc = args_parse(CMD, "--model FILE --data FILE --r R [--text] [--bos B] [--sep S] "
-                             "[--mask PLAN] [--out FILE]",
-                        specs, 10, argc, argv, NULL, 0, NULL);
+    AttnflowOptions o;
+    int rc = parse_options(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : rc;
-    RepeatBos bos;
-    RepeatSep sep;
-    if (repeat_parse_bos(bos_text, &bos))
-        return args_error(CMD, "--bos must be none, once or per-copy, got '%s'", bos_text);
-    if (repeat_parse_sep(sep_text, &sep))
-        return args_error(CMD, "--sep must be none or token, got '%s'", sep_text);
-    threads_set(n_threads);
-
-    SrError err;
-    CheckpointInfo info = {0};
-    Tokenizer tok = {0};
-    SentenceList sentences = {0};
-    TokenizedSentence *runs = NULL;
-    MaskKind *plan = NULL;
-    Model m = {0};
-    AttnFlow flow = {0};
-    cJSON *manifest = NULL;
-    int n_runs = 0, too_long = 0, empty = 0, max_T = 0;
-    rc = 2;
-
-    if (checkpoint_read_info(model_path, &info, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    if (checkpoint_tokenizer(&info, model_path, &tok, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    const ModelConfig cfg = info.cfg;
-    plan = malloc(sizeof(MaskKind) * (size_t)cfg.n_layers);
-    if (!plan) {
-        args_error(CMD, "out of memory");
-        goto done;
-    }
-    if (mask_plan_parse(mask_text, plan, cfg.n_layers)) {
-        args_error(CMD, "--mask must be causal, middle, full or layer indices 0..%d such as 1,2; got '%s'",
-                   cfg.n_layers - 1, mask_text);
-        goto done;
-    }
-
-    /* Read and tokenize; keep the sentences whose repeated input fits. */
-    if (read_sentences(data_path, as_text, &sentences, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    int n_use = max_sentences > 0 && max_sentences < sentences.n ? max_sentences : sentences.n;
-    runs = calloc((size_t)n_use, sizeof *runs);
-    if (!runs) {
-        args_error(CMD, "out of memory");
-        goto done;
-    }
-    int max_n = repeat_max_n(cfg.max_seq_len, r, bos, sep);
-    for (int i = 0; i < n_use; i++) {
-        const SentenceText *s = &sentences.items[i];
-        long n = tokenizer_encode(&tok, s->text, 0, NULL, 0);
-        if (n < 1) {
-            empty++;
-            continue;
-        }
-        if (n > max_n) {
-            too_long++;
-            continue;
-        }
-        TokenizedSentence *run = &runs[n_runs];
-        run->ids = malloc(sizeof(int) * (size_t)n);
-        if (!run->ids) {
-            args_error(CMD, "out of memory");
-            goto done;
-        }
-        tokenizer_encode(&tok, s->text, 0, run->ids, n);
-        run->n = (int)n;
-        run->line = s->line;
-        int T = (int)repeat_length(n, r, bos, sep);
-        if (T > max_T) max_T = T;
-        n_runs++;
-    }
-    if (n_runs == 0) {
-        if (max_n < 1)
-            args_error(CMD, "r = %d: even a one-token sentence does not fit in the model's %d positions",
-                       r, cfg.max_seq_len);
-        else
-            args_error(CMD, "%s: no sentence fits: with r = %d the model's %d positions hold "
-                       "sentences of at most %d tokens", data_path, r, cfg.max_seq_len, max_n);
-        goto done;
-    }
-    if (too_long)
-        fprintf(stderr, "seqrep %s: note: skipped %d sentences longer than %d tokens (r = %d, "
-                        "max_seq_len %d)\n", CMD, too_long, max_n, r, cfg.max_seq_len);
-    if (empty) fprintf(stderr, "seqrep %s: note: skipped %d sentences without tokens\n", CMD, empty);
-
-    if (checkpoint_load(model_path, &m, 1, max_T, NULL, &err) ||
-        attnflow_init(&flow, cfg.n_layers, cfg.n_heads, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    for (int i = 0; i < n_runs; i++) {
-        RepeatLayout lay;
-        if (repeat_build(runs[i].ids, runs[i].n, r, bos, sep, max_T, &lay, &err)) {
-            args_error(CMD, "%s:%d: %s", data_path, runs[i].line, err.msg);
-            goto done;
-        }
-        ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions,
-                         .mask = plan};
-        if (model_forward(&m, &in, &err)) {
-            repeat_free(&lay);
-            args_error(CMD, "%s:%d: %s", data_path, runs[i].line, err.msg);
-            goto done;
-        }
-        for (int l = 0; l < cfg.n_layers; l++)
-            attnflow_add_layer(&flow, l, model_attention(&m, l), lay.T, &lay);
-        repeat_free(&lay);
-    }
-
-    printf("seqrep attnflow: %s on %s\n", model_path, data_path);
-    printf("r = %d (k = %d copies), bos %s, sep %s, mask %s: %d sentences, %lld last-copy tokens\n",
-           r, r + 1, repeat_bos_name(bos), repeat_sep_name(sep), mask_text, n_runs,
-           (long long)flow.n_queries[0]);
-    printf("Mean share of the attention of last-copy tokens; each line sums to 100%%.\n"
-           "\"earlier right\" = words to the right of the token's own word, in earlier copies.\n\n");
-    print_table(&flow);
-
-    if (out_path) {
-        manifest = manifest_begin(argc, argv, 0);
-        manifest_add_file(manifest, "model", model_path);
-        manifest_add_file(manifest, "data", data_path);
-        cJSON_AddNumberToObject(manifest, "r", r);
-        cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
-        cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
-        cJSON_AddStringToObject(manifest, "mask", mask_text);
-        cJSON_AddNumberToObject(manifest, "sentences", n_runs);
-        cJSON_AddNumberToObject(manifest, "sentences_skipped_too_long", too_long);
-        cJSON_AddNumberToObject(manifest, "last_copy_tokens", (double)flow.n_queries[0]);
-        if (write_outputs(out_path, &flow, manifest, &err)) {
-            args_error(CMD, "%s", err.msg);
-            goto done;
-        }
-        fprintf(stderr, "wrote %s\n", out_path);
-    }
-    rc = 0;
-done:
-    cJSON_Delete(manifest);
-    attnflow_free(&flow);
-    model_free(&m);
-    for (int i = 0; i < n_runs; i++) free(runs[i].ids);
-    free(runs);
-    free(plan);
-    list_free(&sentences);
-    tokenizer_free(&tok);
-    checkpoint_info_free(&info);
+    threads_set(o.threads);
+    AttnflowRun run = {0};
+    rc = load_checkpoint(&o, &run);
+    if (rc == 0) rc = tokenize_sentences(&o, &run);
+    if (rc == 0) rc = run_flow(&o, &run);
+    if (rc == 0) print_report(&o, &run);
+    if (rc == 0) rc = write_outputs(argc, argv, &o, &run);
+    free_run(&run);
     return rc;
 }

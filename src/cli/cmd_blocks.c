@@ -7,9 +7,11 @@
 
 #include <cJSON.h>
 
-#include "cli/commands.h"
 #include "base/atomic_file.h"
+#include "cli/cli_common.h"
+#include "cli/commands.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
 #include "theory/blocks.h"
@@ -214,98 +216,122 @@ static char *render(const BlocksRow *rows, int n_rows, RepeatBos bos, RepeatSep 
     return text;
 }
 
-/* Write the manifest beside out: "dir/name.csv" -> "dir/name.manifest.json". */
-static int write_manifest(const char *out, int argc, char **argv, SrError *err)
+/* The options of `seqrep blocks`, as given and as parsed. */
+typedef struct {
+    int n;
+    const char *r_text, *bos_text, *sep_text, *format_text, *out;
+    RepeatBos bos;
+    RepeatSep sep;
+    OutputFormat format;
+    int *r_values, n_r; /* the list of --r (owned once parsed) */
+} BlocksOptions;
+
+/* --format: "table", "csv" or "json". 0 or 2 after the error line. */
+static int parse_format(const char *text, OutputFormat *format)
 {
-    char *path = path_with_suffix(out, ".manifest.json");
-    if (!path) return sr_fail(err, "out of memory");
-    cJSON *m = manifest_begin(argc, argv, 0);
-    cJSON_AddStringToObject(m, "result", out);
-    char *text = cJSON_Print(m);
-    cJSON_Delete(m);
-    int rc = text ? write_file_atomic(path, text, err) : sr_fail(err, "out of memory");
+    if (strcmp(text, "table") == 0) *format = FORMAT_TABLE;
+    else if (strcmp(text, "csv") == 0) *format = FORMAT_CSV;
+    else if (strcmp(text, "json") == 0) *format = FORMAT_JSON;
+    else return args_error(CMD, "--format must be table, csv or json, got '%s'", text);
+    return 0;
+}
+
+/* Parse argv into o and refuse an oversized mask before anything is
+ * counted: 0, 1 after --help, 2 after the error line (o->r_values is then
+ * freed). */
+static int parse_options(int argc, char **argv, BlocksOptions *o)
+{
+    *o = (BlocksOptions){.bos_text = "none", .sep_text = "none", .format_text = "table"};
+    ArgSpec specs[] = {
+        {"n", ARG_INT, &o->n, "word tokens in the sentence", 1, 1, 0},
+        {"r", ARG_STRING, &o->r_text, "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)", 1, 0, 0},
+        option_bos(&o->bos_text, "none | once | per-copy (default none)"),
+        option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
+        {"format", ARG_STRING, &o->format_text, "table | csv | json (default table)", 0, 0, 0},
+        {"out", ARG_STRING, &o->out, "write to FILE (atomically, with a manifest) instead of stdout", 0, 0, 0},
+    };
+    int rc = args_parse(CMD, "--n N --r R|A..B|LIST [--bos none|once|per-copy] [--sep none|token] "
+                             "[--format table|csv|json] [--out FILE]",
+                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
+    if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
+    if (parse_format(o->format_text, &o->format)) return 2;
+    if (option_parse_r_list(CMD, o->r_text, &o->r_values, &o->n_r)) return 2;
+    SrError err;
+    for (int i = 0; i < o->n_r; i++)
+        if (blocks_check_size(repeat_length(o->n, o->r_values[i], o->bos, o->sep), &err)) {
+            const char *why = strncmp(err.msg, "blocks: ", 8) == 0 ? err.msg + 8 : err.msg;
+            rc = args_error(CMD, "n = %d, r = %d: %s", o->n, o->r_values[i], why);
+            free(o->r_values);
+            o->r_values = NULL;
+            return rc;
+        }
+    return 0;
+}
+
+/* Count each r from the mask and from the closed forms into rows[0..n_r);
+ * *n_done rows hold figures to free. 0 or 2 after the error line. */
+static int count_rows(const BlocksOptions *o, BlocksRow *rows, int *n_done)
+{
+    SrError err;
+    for (*n_done = 0; *n_done < o->n_r; (*n_done)++) {
+        int r = o->r_values[*n_done];
+        BlocksRow *row = &rows[*n_done];
+        RepeatLayout lay;
+        if (repeat_build(NULL, o->n, r, o->bos, o->sep, 0, &lay, &err) ||
+            blocks_count(&lay, &row->counted, &err)) {
+            repeat_free(&lay);
+            return args_error(CMD, "%s", err.msg);
+        }
+        repeat_free(&lay);
+        if (blocks_closed_form(o->n, r, o->bos, o->sep, &row->closed, &err)) {
+            blocks_free(&row->counted);
+            return args_error(CMD, "%s", err.msg);
+        }
+        row->matches = figures_equal(&row->counted, &row->closed);
+    }
+    return 0;
+}
+
+/* Render the rows and print them, or with --out write them atomically with
+ * a manifest beside them. 0 or 2 after the error line. */
+static int write_output(int argc, char **argv, const BlocksOptions *o, const BlocksRow *rows)
+{
+    SrError err;
+    char *text = render(rows, o->n_r, o->bos, o->sep, o->format);
+    if (!text) return args_error(CMD, "out of memory while formatting");
+    int rc = 0;
+    if (!o->out) {
+        fputs(text, stdout);
+    } else if (write_file_atomic(o->out, text, &err)) {
+        rc = args_error(CMD, "%s", err.msg);
+    } else {
+        cJSON *manifest = manifest_begin(argc, argv, 0);
+        if (cli_write_manifest(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
+        cJSON_Delete(manifest);
+    }
     free(text);
-    free(path);
     return rc;
 }
 
 /* `seqrep blocks`: check every r first, then count each from the mask and
- * from the closed forms, and print (or write) them in the chosen format. */
+ * from the closed forms, and print (or write) them in the chosen format.
+ * Exit status 1 when a counted figure differs from its closed form. */
 int cmd_blocks(int argc, char **argv)
 {
-    int n = 0;
-    const char *r_text = NULL, *bos_text = "none", *sep_text = "none", *format_text = "table";
-    const char *out_path = NULL;
-    ArgSpec specs[] = {
-        {"n", ARG_INT, &n, "word tokens in the sentence", 1, 1, 0},
-        {"r", ARG_STRING, &r_text, "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)", 1, 0, 0},
-        {"bos", ARG_STRING, &bos_text, "none | once | per-copy (default none)", 0, 0, 0},
-        {"sep", ARG_STRING, &sep_text, "none | token: a <sep> between copies (default none)", 0, 0, 0},
-        {"format", ARG_STRING, &format_text, "table | csv | json (default table)", 0, 0, 0},
-        {"out", ARG_STRING, &out_path, "write to FILE (atomically, with a manifest) instead of stdout", 0, 0, 0},
-    };
-    int rc = args_parse(CMD, "--n N --r R|A..B|LIST [--bos none|once|per-copy] [--sep none|token] "
-                             "[--format table|csv|json] [--out FILE]",
-                        specs, 6, argc, argv, NULL, 0, NULL);
-    if (rc) return rc == 1 ? 0 : rc;
-
-    RepeatBos bos;
-    RepeatSep sep;
-    OutputFormat format;
-    if (repeat_parse_bos(bos_text, &bos))
-        return args_error(CMD, "--bos must be none, once or per-copy, got '%s'", bos_text);
-    if (repeat_parse_sep(sep_text, &sep))
-        return args_error(CMD, "--sep must be none or token, got '%s'", sep_text);
-    if (strcmp(format_text, "table") == 0) format = FORMAT_TABLE;
-    else if (strcmp(format_text, "csv") == 0) format = FORMAT_CSV;
-    else if (strcmp(format_text, "json") == 0) format = FORMAT_JSON;
-    else return args_error(CMD, "--format must be table, csv or json, got '%s'", format_text);
-
-    SrError err;
-    int *r_values, n_r;
-    if (repeat_parse_r_list(r_text, &r_values, &n_r, &err)) return args_error(CMD, "--r: %s", err.msg);
-    /* Refuse an oversized mask before counting anything. */
-    for (int i = 0; i < n_r; i++) {
-        if (blocks_check_size(repeat_length(n, r_values[i], bos, sep), &err)) {
-            const char *why = strncmp(err.msg, "blocks: ", 8) == 0 ? err.msg + 8 : err.msg;
-            int bad_r = r_values[i];
-            free(r_values);
-            return args_error(CMD, "n = %d, r = %d: %s", n, bad_r, why);
-        }
-    }
-
-    BlocksRow *rows = calloc((size_t)n_r > 0 ? (size_t)n_r : 1, sizeof *rows);
+    BlocksOptions o;
+    int status = parse_options(argc, argv, &o);
+    if (status) return status == 1 ? 0 : status;
+    BlocksRow *rows = calloc((size_t)o.n_r > 0 ? (size_t)o.n_r : 1, sizeof *rows);
     if (!rows) {
-        free(r_values);
+        free(o.r_values);
         return args_error(CMD, "out of memory");
     }
-    int status = 0, done = 0;
-    for (; done < n_r; done++) {
-        RepeatLayout lay;
-        BlocksRow *row = &rows[done];
-        if (repeat_build(NULL, n, r_values[done], bos, sep, 0, &lay, &err) ||
-            blocks_count(&lay, &row->counted, &err)) {
-            repeat_free(&lay);
-            status = args_error(CMD, "%s", err.msg);
-            break;
-        }
-        repeat_free(&lay);
-        if (blocks_closed_form(n, r_values[done], bos, sep, &row->closed, &err)) {
-            blocks_free(&row->counted);
-            status = args_error(CMD, "%s", err.msg);
-            break;
-        }
-        row->matches = figures_equal(&row->counted, &row->closed);
-    }
-    if (status == 0) {
-        char *text = render(rows, n_r, bos, sep, format);
-        if (!text) status = args_error(CMD, "out of memory while formatting");
-        else if (!out_path) fputs(text, stdout);
-        else if (write_file_atomic(out_path, text, &err) || write_manifest(out_path, argc, argv, &err))
-            status = args_error(CMD, "%s", err.msg);
-        free(text);
-    }
-    for (int i = 0; i < done; i++) {
+    int n_done = 0;
+    status = count_rows(&o, rows, &n_done);
+    if (status == 0) status = write_output(argc, argv, &o, rows);
+    for (int i = 0; i < n_done; i++) {
         if (status == 0 && !rows[i].matches) {
             fprintf(stderr, "seqrep %s: r = %d: a counted figure differs from its closed form\n",
                     CMD, rows[i].counted.r);
@@ -315,6 +341,6 @@ int cmd_blocks(int argc, char **argv)
         blocks_free(&rows[i].closed);
     }
     free(rows);
-    free(r_values);
+    free(o.r_values);
     return status;
 }

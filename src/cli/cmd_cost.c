@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "engine/mask.h"
 #include "engine/threads.h"
@@ -13,94 +14,103 @@
 #include "label/cost.h"
 #include "label/readout.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "repeat/repeat.h"
 
 static const char *CMD = "cost";
 
-int cmd_cost(int argc, char **argv)
-{
-    const char *model_path = NULL, *r_text = "0,1,2,4,8", *mask_text = "causal";
-    const char *bos_text = "per-copy", *sep_text = "none";
-    int n = 20, exit_layer = 0, repeats = 20, n_threads = 0;
-    ArgSpec specs[] = {
-        {"model", ARG_STRING, &model_path, "checkpoint (.safetensors): its configuration and weights", 1, 0, 0},
-        {"n", ARG_INT, &n, "tokens in the sentence (default 20)", 0, 1, 0},
-        {"r", ARG_STRING, &r_text, "repetitions: list such as 0,1,2,4,8 (default)", 0, 0, 0},
-        {"exit", ARG_INT, &exit_layer, "exit layer L = 1..N (default N)", 0, 1, 0},
-        {"mask", ARG_STRING, &mask_text, "mask plan: causal | middle | full | layer list (default causal)", 0, 0, 0},
-        {"bos", ARG_STRING, &bos_text, "none | once | per-copy (default per-copy)", 0, 0, 0},
-        {"sep", ARG_STRING, &sep_text, "none | token (default none)", 0, 0, 0},
-        {"repeats", ARG_INT, &repeats, "timed forward passes per row; 0 = no timing (default 20)", 0, 0, 0},
-        {"threads", ARG_INT, &n_threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
-    };
-    int rc = args_parse(CMD, "--model M [--n N] [--r 0,1,2,4,8] [--exit L] [--mask PLAN]", specs,
-                        (int)(sizeof specs / sizeof specs[0]), argc, argv, NULL, 0, NULL);
-    if (rc) return rc == 1 ? 0 : rc;
+/* The options of `seqrep cost`, as given and as parsed. */
+typedef struct {
+    const char *model, *r_text, *mask_text, *bos_text, *sep_text;
+    int n, exit_layer, repeats, threads;
     RepeatBos bos;
     RepeatSep sep;
-    if (repeat_parse_bos(bos_text, &bos))
-        return args_error(CMD, "--bos must be none, once or per-copy, got '%s'", bos_text);
-    if (repeat_parse_sep(sep_text, &sep))
-        return args_error(CMD, "--sep must be none or token, got '%s'", sep_text);
-    SrError err;
-    int *r_values = NULL, n_r = 0;
-    if (repeat_parse_r_list(r_text, &r_values, &n_r, &err)) return args_error(CMD, "--r: %s", err.msg);
-    threads_set(n_threads);
+    int *r_values, n_r; /* the list of --r (owned) */
+} CostOptions;
 
-    CheckpointInfo info = {0};
-    Model m = {0};
-    MaskKind *plan = NULL;
-    rc = 2;
-    if (checkpoint_read_info(model_path, &info, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    const ModelConfig cfg = info.cfg;
+/* The checkpoint's description, the model (loaded only when timing), the
+ * mask plan and the exit layer L. */
+typedef struct {
+    CheckpointInfo info;
+    Model model;
+    MaskKind *plan; /* (n_layers) */
+    int L;
+} CostRun;
+
+/* Parse argv into o: 0, 1 after --help, 2 after the error line. */
+static int parse_options(int argc, char **argv, CostOptions *o)
+{
+    *o = (CostOptions){.r_text = "0,1,2,4,8", .mask_text = "causal", .bos_text = "per-copy",
+                       .sep_text = "none", .n = 20, .repeats = 20};
+    ArgSpec specs[] = {
+        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors): its configuration and weights", 1, 0, 0},
+        {"n", ARG_INT, &o->n, "tokens in the sentence (default 20)", 0, 1, 0},
+        {"r", ARG_STRING, &o->r_text, "repetitions: list such as 0,1,2,4,8 (default)", 0, 0, 0},
+        {"exit", ARG_INT, &o->exit_layer, "exit layer L = 1..N (default N)", 0, 1, 0},
+        option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
+        option_bos(&o->bos_text, "none | once | per-copy (default per-copy)"),
+        option_sep(&o->sep_text, "none | token (default none)"),
+        {"repeats", ARG_INT, &o->repeats, "timed forward passes per row; 0 = no timing (default 20)", 0, 0, 0},
+        option_threads(&o->threads),
+    };
+    int rc = args_parse(CMD, "--model M [--n N] [--r 0,1,2,4,8] [--exit L] [--mask PLAN]", specs,
+                        ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
+    if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
+    return option_parse_r_list(CMD, o->r_text, &o->r_values, &o->n_r);
+}
+
+/* Read the checkpoint's configuration, the exit layer and the mask plan;
+ * load the weights when the rows are timed, sized for the longest input that
+ * fits. 0 or 2 after the error line. */
+static int load(const CostOptions *o, CostRun *run)
+{
+    SrError err;
+    if (checkpoint_read_info(o->model, &run->info, &err)) return args_error(CMD, "%s", err.msg);
+    const ModelConfig cfg = run->info.cfg;
     const int N = cfg.n_layers;
-    if (exit_layer > N) {
-        args_error(CMD, "--exit %d is outside 1..%d", exit_layer, N);
-        goto done;
-    }
-    int L = exit_layer ? exit_layer : N;
-    plan = malloc(sizeof(MaskKind) * (size_t)N);
-    if (!plan) {
-        args_error(CMD, "out of memory");
-        goto done;
-    }
-    if (mask_plan_parse(mask_text, plan, N)) {
-        args_error(CMD, "--mask must be causal, middle, full or layer indices 0..%d; got '%s'",
-                   N - 1, mask_text);
-        goto done;
-    }
+    if (o->exit_layer > N) return args_error(CMD, "--exit %d is outside 1..%d", o->exit_layer, N);
+    run->L = o->exit_layer ? o->exit_layer : N;
+    if (cli_mask_plan(CMD, o->mask_text, N, &run->plan)) return 2;
     int max_T = 1;
-    for (int i = 0; i < n_r; i++) {
-        int64_t T = repeat_length(n, r_values[i], bos, sep);
+    for (int i = 0; i < o->n_r; i++) {
+        int64_t T = repeat_length(o->n, o->r_values[i], o->bos, o->sep);
         if (T <= cfg.max_seq_len && T > max_T) max_T = (int)T;
     }
-    if (repeats > 0 && checkpoint_load(model_path, &m, 1, max_T, NULL, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    double base = cost_forward_flops(&cfg, (int)repeat_length(n, 0, bos, sep), N, plan);
-    printf("seqrep cost: %s (C %d, F %d, N %d), n = %d tokens, mask %s, exit L = %d\n", model_path,
-           cfg.d_model, cfg.d_ff, N, n, mask_text, L);
+    if (o->repeats > 0 && checkpoint_load(o->model, &run->model, 1, max_T, NULL, &err))
+        return args_error(CMD, "%s", err.msg);
+    return 0;
+}
+
+/* Print the table: one row per r with FLOPs at full depth and at L, the
+ * speed-up, the cost against one copy, and (when timed) the median times.
+ * 0 or 2 after the error line. */
+static int print_rows(const CostOptions *o, CostRun *run)
+{
+    const ModelConfig cfg = run->info.cfg;
+    const int N = cfg.n_layers, L = run->L;
+    SrError err;
+    double base = cost_forward_flops(&cfg, (int)repeat_length(o->n, 0, o->bos, o->sep), N, run->plan);
+    printf("seqrep cost: %s (C %d, F %d, N %d), n = %d tokens, mask %s, exit L = %d\n", o->model,
+           cfg.d_model, cfg.d_ff, N, o->n, o->mask_text, L);
     printf("FLOPs: matrix products only (projections 8C^2+6FC per token and layer, attention 4C per\n"
            "visible query-key pair: T(T+1)/2 causal, T^2 bidirectional); no LM head.\n\n");
     printf("%4s %4s %6s %14s %14s %9s %12s %12s %12s\n", "r", "k", "T", "MFLOPs(N)", "MFLOPs(L)",
            "speed-up", "L vs r=0,N", "ms(N)", "ms(L)");
-    for (int i = 0; i < n_r; i++) {
-        int64_t T64 = repeat_length(n, r_values[i], bos, sep);
+    for (int i = 0; i < o->n_r; i++) {
+        int64_t T64 = repeat_length(o->n, o->r_values[i], o->bos, o->sep);
         int T = T64 > 0x7fffffff ? 0x7fffffff : (int)T64;
-        double full = cost_forward_flops(&cfg, T, N, plan), cut = cost_forward_flops(&cfg, T, L, plan);
-        printf("%4d %4d %6d %14.3f %14.3f %8.2fx %11.2fx", r_values[i], r_values[i] + 1, T,
+        double full = cost_forward_flops(&cfg, T, N, run->plan);
+        double cut = cost_forward_flops(&cfg, T, L, run->plan);
+        printf("%4d %4d %6d %14.3f %14.3f %8.2fx %11.2fx", o->r_values[i], o->r_values[i] + 1, T,
                full / 1e6, cut / 1e6, full / cut, cut / base);
-        if (repeats > 0 && T <= cfg.max_seq_len) {
-            double t_full = cost_time_forward(&m, T, plan, N, repeats, &err);
-            double t_cut = cost_time_forward(&m, T, plan, L, repeats, &err);
+        if (o->repeats > 0 && T <= cfg.max_seq_len) {
+            double t_full = cost_time_forward(&run->model, T, run->plan, N, o->repeats, &err);
+            double t_cut = cost_time_forward(&run->model, T, run->plan, L, o->repeats, &err);
             if (t_full < 0 || t_cut < 0) {
                 printf("\n");
-                args_error(CMD, "%s", err.msg);
-                goto done;
+                return args_error(CMD, "%s", err.msg);
             }
             printf(" %12.3f %12.3f\n", 1e3 * t_full, 1e3 * t_cut);
         } else {
@@ -108,13 +118,24 @@ int cmd_cost(int argc, char **argv)
         }
     }
     printf("\nspeed-up = MFLOPs(N) / MFLOPs(L); L vs r=0,N = MFLOPs(L) / FLOPs of one copy at full depth\n");
-    if (repeats > 0) printf("ms: median wall time of one forward (batch 1), %d threads; "
-                            "'-' = longer than max_seq_len %d\n", threads_count(), cfg.max_seq_len);
-    rc = 0;
-done:
-    free(plan);
-    free(r_values);
-    model_free(&m);
-    checkpoint_info_free(&info);
+    if (o->repeats > 0) printf("ms: median wall time of one forward (batch 1), %d threads; "
+                               "'-' = longer than max_seq_len %d\n", threads_count(), cfg.max_seq_len);
+    return 0;
+}
+
+/* `seqrep cost`: options, checkpoint, then the table. */
+int cmd_cost(int argc, char **argv)
+{
+    CostOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    threads_set(o.threads);
+    CostRun run = {0};
+    rc = load(&o, &run);
+    if (rc == 0) rc = print_rows(&o, &run);
+    free(run.plan);
+    free(o.r_values);
+    model_free(&run.model);
+    checkpoint_info_free(&run.info);
     return rc;
 }

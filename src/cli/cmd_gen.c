@@ -1,41 +1,58 @@
 /* cmd_gen.c — `seqrep gen TASK --out-dir DIR [--seed S]`: write a built-in
  * generated sequence-labelling task (right-cue, last-word, left-cue; see
- * src/tasks.h and docs/tasks.md): DIR/train.conll, dev.conll, test.conll and
+ * data/tasks.h and docs/tasks.md): DIR/train.conll, dev.conll, test.conll and
  * the unlabelled pre-training text DIR/corpus.txt. */
 #include <stdio.h>
 
 #include "cli/commands.h"
 #include "data/tasks.h"
 #include "options/args.h"
+#include "options/rows.h"
 
 static const char *CMD = "gen";
 
-int cmd_gen(int argc, char **argv)
+/* The options of `seqrep gen`. */
+typedef struct {
+    const char *task, *out_dir;
+    TaskSizes sizes;
+    int seed;
+} GenOptions;
+
+/* Parse argv into o: the task name and the sizes. 0, 1 after --help, 2 after
+ * the error line. */
+static int parse_options(int argc, char **argv, GenOptions *o)
 {
-    const char *task = NULL, *out_dir = NULL;
-    TaskSizes sizes = task_default_sizes();
-    int seed = 1;
+    *o = (GenOptions){.sizes = task_default_sizes(), .seed = 1};
     ArgSpec specs[] = {
-        {"out-dir", ARG_STRING, &out_dir, "directory for the four files (created if needed)", 1, 0, 0},
-        {"seed", ARG_INT, &seed, "random seed (default 1)", 0, 0, 0},
-        {"train", ARG_INT, &sizes.train, "training sentences (default 2000)", 0, 1, 0},
-        {"dev", ARG_INT, &sizes.dev, "validation sentences (default 500)", 0, 1, 0},
-        {"test", ARG_INT, &sizes.test, "test sentences (default 500)", 0, 1, 0},
-        {"corpus", ARG_INT, &sizes.corpus, "lines of corpus.txt (default 20000)", 0, 1, 0},
+        {"out-dir", ARG_STRING, &o->out_dir, "directory for the four files (created if needed)", 1, 0, 0},
+        option_seed(&o->seed, "random seed (default 1)"),
+        {"train", ARG_INT, &o->sizes.train, "training sentences (default 2000)", 0, 1, 0},
+        {"dev", ARG_INT, &o->sizes.dev, "validation sentences (default 500)", 0, 1, 0},
+        {"test", ARG_INT, &o->sizes.test, "test sentences (default 500)", 0, 1, 0},
+        {"corpus", ARG_INT, &o->sizes.corpus, "lines of corpus.txt (default 20000)", 0, 1, 0},
     };
     int npos = 0;
     int rc = args_parse(CMD, "right-cue|last-word|left-cue --out-dir DIR [--seed S] [--train N] "
-                        "[--dev N] [--test N] [--corpus N]", specs, 6, argc, argv, &task, 1, &npos);
-    if (rc) return rc == 1 ? 0 : rc;
+                        "[--dev N] [--test N] [--corpus N]", specs, ARGS_COUNT(specs), argc, argv,
+                        &o->task, 1, &npos);
+    if (rc) return rc;
     if (npos != 1) return args_error(CMD, "expects one task name: right-cue, last-word or left-cue");
+    return 0;
+}
 
+/* `seqrep gen`: options, then the task's four files and one summary line. */
+int cmd_gen(int argc, char **argv)
+{
+    GenOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
     SrError err;
     TaskKind kind;
-    if (task_from_name(task, &kind, &err) ||
-        task_write(kind, out_dir, (unsigned long long)(unsigned)seed, &sizes, &err))
+    if (task_from_name(o.task, &kind, &err) ||
+        task_write(kind, o.out_dir, (unsigned long long)(unsigned)o.seed, &o.sizes, &err))
         return args_error(CMD, "%s", err.msg);
     fprintf(stderr, "wrote %s (seed %d) to %s: train.conll %d, dev.conll %d, test.conll %d "
-            "sentences, corpus.txt %d lines\n", task_name(kind), seed, out_dir, sizes.train,
-            sizes.dev, sizes.test, sizes.corpus);
+            "sentences, corpus.txt %d lines\n", task_name(kind), o.seed, o.out_dir, o.sizes.train,
+            o.sizes.dev, o.sizes.test, o.sizes.corpus);
     return 0;
 }

@@ -1,5 +1,5 @@
 /* cmd_gen_repo.c — `seqrep gen-repo`: write examples of a RePo task (key-value
- * retrieval, needle in a haystack, table lookup; see src/repo_tasks.h) as a
+ * retrieval, needle in a haystack, table lookup; see repo/repo_tasks.h) as a
  * text corpus, one example per line, each line ending with its answer, so
  * that `seqrep train-lm` can train on them (it puts <bos> before every line,
  * which is where the examples have theirs). With --answers, a CSV says where
@@ -8,63 +8,80 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
 #include "base/atomic_file.h"
+#include "cli/commands.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "repo/repo_tasks.h"
 #include "runs/manifest.h"
 
 static const char *CMD = "gen-repo";
 
-int cmd_gen_repo(int argc, char **argv)
+/* The options of `seqrep gen-repo`, with the task's checked description. */
+typedef struct {
+    const char *task, *out, *answers;
+    int length, n, seed;
+    RepoTaskSpec spec;
+} GenRepoOptions;
+
+/* The corpus text (one example per line) and, with --answers, the CSV. */
+typedef struct {
+    char *text, *csv;
+} GenRepoTexts;
+
+/* Parse argv into o and check the task's description: 0, 1 after --help, 2
+ * after the error line. */
+static int parse_options(int argc, char **argv, GenRepoOptions *o)
 {
-    const char *task = NULL, *out = NULL, *answers = NULL;
-    int length = 64, n = 1000, queries = 1, pairs = 4, rows = 3, cols = 3, seed = 1;
+    int queries = 1, pairs = 4, rows = 3, cols = 3;
     float depth = -1.0f;
+    *o = (GenRepoOptions){.length = 64, .n = 1000, .seed = 1};
     ArgSpec specs[] = {
-        {"task", ARG_STRING, &task, "kv, needle or table", 1, 0, 0},
-        {"out", ARG_STRING, &out, "text file to write, one example per line", 1, 0, 0},
-        {"length", ARG_INT, &length, "tokens per example, <bos> included (default 64)", 0, 2, 0},
-        {"n", ARG_INT, &n, "number of examples (default 1000)", 0, 1, 0},
+        {"task", ARG_STRING, &o->task, "kv, needle or table", 1, 0, 0},
+        {"out", ARG_STRING, &o->out, "text file to write, one example per line", 1, 0, 0},
+        {"length", ARG_INT, &o->length, "tokens per example, <bos> included (default 64)", 0, 2, 0},
+        {"n", ARG_INT, &o->n, "number of examples (default 1000)", 0, 1, 0},
         {"depth", ARG_FLOAT, &depth, "evidence depth in 0..1, negative = random (default random)", 0, 0, 0},
         {"queries", ARG_INT, &queries, "queries per example (default 1)", 0, 1, 0},
         {"pairs", ARG_INT, &pairs, "kv: key-value pairs (default 4)", 0, 1, 0},
         {"rows", ARG_INT, &rows, "table: rows (default 3)", 0, 1, 0},
         {"cols", ARG_INT, &cols, "table: columns (default 3)", 0, 1, 0},
-        {"seed", ARG_INT, &seed, "random seed (default 1)", 0, 0, 0},
-        {"answers", ARG_STRING, &answers, "CSV of answer and evidence positions", 0, 0, 0},
+        option_seed(&o->seed, "random seed (default 1)"),
+        {"answers", ARG_STRING, &o->answers, "CSV of answer and evidence positions", 0, 0, 0},
     };
     int rc = args_parse(CMD, "--task kv|needle|table --out FILE [options]", specs,
-                        (int)(sizeof specs / sizeof specs[0]), argc, argv, NULL, 0, NULL);
-    if (rc) return rc == 1 ? 0 : rc;
+                        ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
     RepoTaskKind kind;
-    if (repo_task_parse(task, &kind))
-        return args_error(CMD, "--task must be kv, needle or table, got '%s'", task);
-    RepoTaskSpec s = repo_task_defaults(kind, length);
-    s.depth = depth;
-    s.n_queries = queries;
-    s.n_pairs = pairs;
-    s.n_rows = rows;
-    s.n_cols = cols;
+    if (repo_task_parse(o->task, &kind))
+        return args_error(CMD, "--task must be kv, needle or table, got '%s'", o->task);
+    o->spec = repo_task_defaults(kind, o->length);
+    o->spec.depth = depth;
+    o->spec.n_queries = queries;
+    o->spec.n_pairs = pairs;
+    o->spec.n_rows = rows;
+    o->spec.n_cols = cols;
     SrError err;
-    if (repo_task_check(&s, &err)) return args_error(CMD, "%s", err.msg);
+    if (repo_task_check(&o->spec, &err)) return args_error(CMD, "%s", err.msg);
+    return 0;
+}
 
-    char *text = NULL, *csv = NULL;
+/* Write the n examples into out->text (each line: the example's words after
+ * its <bos>, then its answer) and, with --answers, their positions into
+ * out->csv. 0, or -1 when out of memory. */
+static int render_examples(const GenRepoOptions *o, GenRepoTexts *out)
+{
     size_t text_len = 0, csv_len = 0;
-    FILE *f = open_memstream(&text, &text_len);
-    FILE *c = answers ? open_memstream(&csv, &csv_len) : NULL;
-    int *ids = malloc(sizeof(int) * length), *targets = malloc(sizeof(int) * length);
-    rc = 2;
-    if (!f || (answers && !c) || !ids || !targets) {
-        fprintf(stderr, "seqrep %s: out of memory\n", CMD);
-        goto done;
-    }
-    if (c) fprintf(c, "index,answer_pos,answer,evidence_start,evidence_len,depth\n");
-    for (long i = 0; i < n; i++) {
+    FILE *f = open_memstream(&out->text, &text_len);
+    FILE *c = o->answers ? open_memstream(&out->csv, &csv_len) : NULL;
+    int *ids = malloc(sizeof(int) * o->length), *targets = malloc(sizeof(int) * o->length);
+    int rc = f && (!o->answers || c) && ids && targets ? 0 : -1;
+    if (rc == 0 && c) fprintf(c, "index,answer_pos,answer,evidence_start,evidence_len,depth\n");
+    for (long i = 0; i < o->n && rc == 0; i++) {
         RepoExample ex;
-        repo_task_example(&s, (uint64_t)seed, i, ids, targets, &ex);
-        int last = targets[length - 1];
-        repo_task_write_words(f, ids + 1, length - 1); /* train-lm adds the <bos> */
+        repo_task_example(&o->spec, (uint64_t)o->seed, i, ids, targets, &ex);
+        int last = targets[o->length - 1];
+        repo_task_write_words(f, ids + 1, o->length - 1); /* train-lm adds the <bos> */
         fputc(' ', f);
         repo_task_write_words(f, &last, 1);
         fputc('\n', f);
@@ -75,26 +92,35 @@ int cmd_gen_repo(int argc, char **argv)
                     ex.evidence_len, ex.depth);
         }
     }
-    fclose(f);
-    f = NULL;
-    if (c) {
-        fclose(c);
-        c = NULL;
-    }
-    if (!text || (answers && !csv) || write_file_atomic(out, text, &err) ||
-        (answers && write_file_atomic(answers, csv, &err))) {
-        fprintf(stderr, "seqrep %s: %s\n", CMD,
-                !text || (answers && !csv) ? "out of memory" : err.msg);
-        goto done;
-    }
-    fprintf(stderr, "wrote %d %s examples of %d tokens to %s\n", n, task, length, out);
-    rc = 0;
-done:
     if (f) fclose(f);
     if (c) fclose(c);
-    free(text);
-    free(csv);
     free(ids);
     free(targets);
+    if (!out->text || (o->answers && !out->csv)) rc = -1;
+    return rc;
+}
+
+/* Write the corpus and, with --answers, the CSV, each atomically. 0 or 2
+ * after the error line. */
+static int write_outputs(const GenRepoOptions *o, const GenRepoTexts *texts)
+{
+    SrError err;
+    if (write_file_atomic(o->out, texts->text, &err) ||
+        (o->answers && write_file_atomic(o->answers, texts->csv, &err)))
+        return args_error(CMD, "%s", err.msg);
+    fprintf(stderr, "wrote %d %s examples of %d tokens to %s\n", o->n, o->task, o->length, o->out);
+    return 0;
+}
+
+/* `seqrep gen-repo`: options, the examples in memory, then the files. */
+int cmd_gen_repo(int argc, char **argv)
+{
+    GenRepoOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    GenRepoTexts texts = {0};
+    rc = render_examples(&o, &texts) ? args_error(CMD, "out of memory") : write_outputs(&o, &texts);
+    free(texts.text);
+    free(texts.csv);
     return rc;
 }

@@ -1,24 +1,34 @@
 /* cmd_gen_text.c — `seqrep gen-text --out FILE`: write the built-in English
- * corpus (sentences from a small hand-written grammar, see src/corpus.c) that
+ * corpus (sentences from a small hand-written grammar, see data/corpus.c) that
  * the demo trains its language model on. */
 #include <stdio.h>
 
 #include "cli/commands.h"
 #include "data/corpus.h"
 #include "options/args.h"
+#include "options/rows.h"
 
 static const char *CMD = "gen-text";
 
+/* Parse argv: --out, --sentences, --seed. 0, 1 after --help, 2 after the
+ * error line. */
+static int parse_options(int argc, char **argv, const char **out, int *sentences, int *seed)
+{
+    ArgSpec specs[] = {
+        {"out", ARG_STRING, out, "text file to write", 1, 0, 0},
+        {"sentences", ARG_INT, sentences, "number of sentences (default 20000)", 0, 1, 0},
+        option_seed(seed, "random seed (default 1)"),
+    };
+    return args_parse(CMD, "--out FILE [--sentences N] [--seed S]", specs, ARGS_COUNT(specs), argc,
+                      argv, NULL, 0, NULL);
+}
+
+/* `seqrep gen-text`: options, then the corpus file and one summary line. */
 int cmd_gen_text(int argc, char **argv)
 {
     const char *out = NULL;
     int sentences = 20000, seed = 1;
-    ArgSpec specs[] = {
-        {"out", ARG_STRING, &out, "text file to write", 1, 0, 0},
-        {"sentences", ARG_INT, &sentences, "number of sentences (default 20000)", 0, 1, 0},
-        {"seed", ARG_INT, &seed, "random seed (default 1)", 0, 0, 0},
-    };
-    int rc = args_parse(CMD, "--out FILE [--sentences N] [--seed S]", specs, 3, argc, argv, NULL, 0, NULL);
+    int rc = parse_options(argc, argv, &out, &sentences, &seed);
     if (rc) return rc == 1 ? 0 : rc;
     SrError err;
     if (corpus_builtin_write(out, sentences, (unsigned long long)seed, &err))

@@ -13,6 +13,7 @@
 #include "formats/checkpoint.h"
 #include "label/methods.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "text/tokenizer.h"
 
 static const char *CMD = "generate";
@@ -49,84 +50,106 @@ static int sample_token(const float *logits, int V, float temperature, int top_k
     return TOK_EOS;
 }
 
-int cmd_generate(int argc, char **argv)
+/* The options of `seqrep generate`. */
+typedef struct {
+    const char *path, *prompt;
+    int lines, max_tokens, top_k, seed;
+    float temperature;
+} GenerateOptions;
+
+/* The model sized for one row of its whole context, its tokenizer, and the
+ * buffers one sample needs. */
+typedef struct {
+    Model model;
+    CheckpointInfo info;
+    Tokenizer tok;
+    int T_max;
+    long n_prompt;  /* tokens of the prompt */
+    int *ctx;       /* (1 + n_prompt + max_tokens) <bos>, prompt, continuation */
+    float *scratch; /* (vocabulary) */
+} GenerateRun;
+
+/* Parse argv into o: 0, 1 after --help, 2 after the error line. */
+static int parse_options(int argc, char **argv, GenerateOptions *o)
 {
-    const char *path = NULL, *prompt = "";
-    int lines = 3, max_tokens = 40, top_k = 20, seed = 1;
-    float temperature = 0.8f;
+    *o = (GenerateOptions){.prompt = "", .lines = 3, .max_tokens = 40, .top_k = 20, .seed = 1,
+                           .temperature = 0.8f};
     ArgSpec specs[] = {
-        {"prompt", ARG_STRING, &prompt, "text every sample starts with (default none)", 0, 0, 0},
-        {"lines", ARG_INT, &lines, "samples to draw (default 3)", 0, 1, 0},
-        {"max-tokens", ARG_INT, &max_tokens, "longest continuation (default 40)", 0, 1, 0},
-        {"temperature", ARG_FLOAT, &temperature, "softmax temperature (default 0.8)", 0, 0, 0},
-        {"top-k", ARG_INT, &top_k, "sample among the k likeliest, 0 = all (default 20)", 0, 0, 0},
-        {"seed", ARG_INT, &seed, "random seed (default 1)", 0, 0, 0},
+        {"prompt", ARG_STRING, &o->prompt, "text every sample starts with (default none)", 0, 0, 0},
+        {"lines", ARG_INT, &o->lines, "samples to draw (default 3)", 0, 1, 0},
+        {"max-tokens", ARG_INT, &o->max_tokens, "longest continuation (default 40)", 0, 1, 0},
+        {"temperature", ARG_FLOAT, &o->temperature, "softmax temperature (default 0.8)", 0, 0, 0},
+        {"top-k", ARG_INT, &o->top_k, "sample among the k likeliest, 0 = all (default 20)", 0, 0, 0},
+        option_seed(&o->seed, "random seed (default 1)"),
     };
     int npos = 0;
-    int rc = args_parse(CMD, "MODEL [--prompt TEXT] [options]", specs, 6, argc, argv, &path, 1, &npos);
-    if (rc) return rc == 1 ? 0 : rc;
+    int rc = args_parse(CMD, "MODEL [--prompt TEXT] [options]", specs, ARGS_COUNT(specs), argc, argv,
+                        &o->path, 1, &npos);
+    if (rc) return rc;
     if (npos != 1) return args_error(CMD, "expects one checkpoint path (see --help)");
-    if (!(temperature > 0.0f)) return args_error(CMD, "--temperature must be positive");
+    if (!(o->temperature > 0.0f)) return args_error(CMD, "--temperature must be positive");
+    return 0;
+}
 
+/* Load the model for one row of its whole context and its tokenizer, and
+ * allocate the context and scratch. 0 or 2 after the error line. */
+static int load(const GenerateOptions *o, GenerateRun *run)
+{
     SrError err;
-    Model m = {0};
-    CheckpointInfo info = {0};
-    Tokenizer tok = {0};
-    int *ctx = NULL;
-    float *scratch = NULL;
-    rc = 2;
-    /* the model is sized for one row of its whole context */
-    if (checkpoint_read_info(path, &info, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
+    if (checkpoint_read_info(o->path, &run->info, &err)) return args_error(CMD, "%s", err.msg);
+    run->T_max = run->info.cfg.max_seq_len;
+    checkpoint_info_free(&run->info);
+    if (checkpoint_load(o->path, &run->model, 1, run->T_max, &run->info, &err) ||
+        checkpoint_tokenizer(&run->info, o->path, &run->tok, &err))
+        return args_error(CMD, "%s", err.msg);
+    run->n_prompt = tokenizer_encode(&run->tok, o->prompt, 0, NULL, 0);
+    long cap = 1 + run->n_prompt + o->max_tokens;
+    run->ctx = malloc((size_t)cap * sizeof(int));
+    run->scratch = malloc((size_t)run->tok.n_words * sizeof(float));
+    if (!run->ctx || !run->scratch) return args_error(CMD, "out of memory");
+    return 0;
+}
+
+/* Draw one line after <bos> and the prompt, stopping at <bos>, <eos> or
+ * --max-tokens, and print it. 0 or 2 after the error line. */
+static int sample_line(const GenerateOptions *o, GenerateRun *run, Rng *rng)
+{
+    const int V = run->tok.n_words;
+    SrError err;
+    run->ctx[0] = TOK_BOS;
+    tokenizer_encode(&run->tok, o->prompt, 0, run->ctx + 1, run->n_prompt);
+    long n = 1 + run->n_prompt;
+    for (int step = 0; step < o->max_tokens; step++) {
+        long T = n < run->T_max ? n : run->T_max; /* the most recent window the model can see */
+        ModelInput in = {.B = 1, .T = (int)T, .ids = run->ctx + n - T, .want_logits = 1};
+        if (model_forward(&run->model, &in, &err)) return args_error(CMD, "%s", err.msg);
+        int next = sample_token(run->model.a.logits + (size_t)(T - 1) * V, V, o->temperature,
+                                o->top_k, rng, run->scratch);
+        if (next == TOK_BOS || next == TOK_EOS) break;
+        run->ctx[n++] = next;
     }
-    int T_max = info.cfg.max_seq_len;
-    checkpoint_info_free(&info);
-    if (checkpoint_load(path, &m, 1, T_max, &info, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    if (checkpoint_tokenizer(&info, path, &tok, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    long n_prompt = tokenizer_encode(&tok, prompt, 0, NULL, 0);
-    long cap = 1 + n_prompt + max_tokens;
-    ctx = malloc((size_t)cap * sizeof(int));
-    scratch = malloc((size_t)tok.n_words * sizeof(float));
-    if (!ctx || !scratch) {
-        args_error(CMD, "out of memory");
-        goto done;
-    }
+    char *text = tokenizer_decode(&run->tok, run->ctx + 1, n - 1,
+                                  TOKENIZER_DECODE_PRETTY | TOKENIZER_DECODE_SKIP_SPECIAL);
+    printf("%s\n", text ? text : "");
+    free(text);
+    return 0;
+}
+
+/* `seqrep generate`: options, model, then --lines samples from one seed. */
+int cmd_generate(int argc, char **argv)
+{
+    GenerateOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    GenerateRun run = {0};
+    rc = load(&o, &run);
     Rng rng;
-    rng_seed(&rng, (uint64_t)seed);
-    for (int line = 0; line < lines; line++) {
-        ctx[0] = TOK_BOS;
-        tokenizer_encode(&tok, prompt, 0, ctx + 1, n_prompt);
-        long n = 1 + n_prompt;
-        for (int step = 0; step < max_tokens; step++) {
-            long T = n < T_max ? n : T_max; /* the most recent window the model can see */
-            ModelInput in = {.B = 1, .T = (int)T, .ids = ctx + n - T, .want_logits = 1};
-            if (model_forward(&m, &in, &err)) {
-                args_error(CMD, "%s", err.msg);
-                goto done;
-            }
-            int next = sample_token(m.a.logits + (size_t)(T - 1) * tok.n_words, tok.n_words,
-                                    temperature, top_k, &rng, scratch);
-            if (next == TOK_BOS || next == TOK_EOS) break;
-            ctx[n++] = next;
-        }
-        char *text = tokenizer_decode(&tok, ctx + 1, n - 1,
-                                      TOKENIZER_DECODE_PRETTY | TOKENIZER_DECODE_SKIP_SPECIAL);
-        printf("%s\n", text ? text : "");
-        free(text);
-    }
-    rc = 0;
-done:
-    free(ctx);
-    free(scratch);
-    tokenizer_free(&tok);
-    checkpoint_info_free(&info);
-    model_free(&m);
+    rng_seed(&rng, (uint64_t)o.seed);
+    for (int line = 0; line < o.lines && rc == 0; line++) rc = sample_line(&o, &run, &rng);
+    free(run.ctx);
+    free(run.scratch);
+    tokenizer_free(&run.tok);
+    checkpoint_info_free(&run.info);
+    model_free(&run.model);
     return rc;
 }

@@ -12,77 +12,116 @@
 
 static const char *CMD = "info";
 
+/* What `seqrep info` shows of one checkpoint. */
+typedef struct {
+    const char *path;
+    char checksum[17]; /* FNV-1a 64 of the whole file, hex */
+    size_t n_params;
+    CheckpointInfo info;
+} InfoReport;
+
+/* Parse argv: the one checkpoint path and --json. 0, 1 after --help, 2 after
+ * the error line. */
+static int parse_options(int argc, char **argv, const char **path, int *as_json)
+{
+    *as_json = 0;
+    ArgSpec specs[] = {
+        {"json", ARG_FLAG, as_json, "print everything as one JSON object", 0, 0, 0},
+    };
+    int npos = 0;
+    int rc = args_parse(CMD, "MODEL [--json]", specs, ARGS_COUNT(specs), argc, argv, path, 1, &npos);
+    if (rc) return rc;
+    if (npos != 1) return args_error(CMD, "expects one checkpoint path (see --help)");
+    return 0;
+}
+
+/* Read the checkpoint's description and checksum and count its parameters.
+ * 0 or 2 after the error line. */
+static int read_report(const char *path, InfoReport *rep)
+{
+    SrError err;
+    rep->path = path;
+    if (checkpoint_read_info(path, &rep->info, &err) || file_checksum(path, rep->checksum, &err))
+        return args_error(CMD, "%s", err.msg);
+    size_t sizes[MODEL_N_PARAM_TENSORS];
+    model_param_sizes(&rep->info.cfg, sizes);
+    rep->n_params = 0;
+    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) rep->n_params += sizes[i];
+    return 0;
+}
+
+/* Print everything as one JSON object; takes over manifest (may be NULL). */
+static void print_json(const InfoReport *rep, cJSON *manifest)
+{
+    const ModelConfig *c = &rep->info.cfg;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "path", rep->path);
+    cJSON_AddStringToObject(o, "checksum_fnv1a64", rep->checksum);
+    cJSON_AddNumberToObject(o, "parameters", (double)rep->n_params);
+    cJSON *cf = cJSON_AddObjectToObject(o, "config");
+    cJSON_AddNumberToObject(cf, "vocab_size", c->vocab_size);
+    cJSON_AddNumberToObject(cf, "d_model", c->d_model);
+    cJSON_AddNumberToObject(cf, "n_layers", c->n_layers);
+    cJSON_AddNumberToObject(cf, "n_heads", c->n_heads);
+    cJSON_AddNumberToObject(cf, "d_ff", c->d_ff);
+    cJSON_AddNumberToObject(cf, "max_seq_len", c->max_seq_len);
+    cJSON_AddNumberToObject(cf, "rope_theta", c->rope_theta);
+    cJSON_AddNumberToObject(cf, "norm_eps", c->norm_eps);
+    cJSON_AddBoolToObject(cf, "tied", c->tied);
+    cJSON_AddItemToObject(o, "manifest", manifest ? manifest : cJSON_CreateObject());
+    char *text = cJSON_Print(o);
+    printf("%s\n", text);
+    free(text);
+    cJSON_Delete(o);
+}
+
+/* Print the readable lines: configuration, each layer's positions, then the
+ * manifest one entry a line. */
+static void print_text(const InfoReport *rep, const cJSON *manifest)
+{
+    const ModelConfig *c = &rep->info.cfg;
+    printf("checkpoint   %s\n", rep->path);
+    printf("checksum     %s (FNV-1a 64)\n", rep->checksum);
+    printf("parameters   %zu\n", rep->n_params);
+    printf("vocabulary   %d\n", c->vocab_size);
+    printf("d_model      %d\n", c->d_model);
+    printf("layers       %d\n", c->n_layers);
+    printf("heads        %d (head size %d)\n", c->n_heads, c->d_model / c->n_heads);
+    printf("d_ff         %d\n", c->d_ff);
+    printf("max_seq_len  %d\n", c->max_seq_len);
+    printf("rope_theta   %g\n", c->rope_theta);
+    printf("norm_eps     %g\n", c->norm_eps);
+    printf("lm head      %s\n", c->tied ? "tied to the embedding" : "separate");
+    printf("positions    ");  /* each layer's default: RoPE, none or RePo */
+    for (int l = 0; l < c->n_layers; l++) {
+        int repo = c->repo && l >= c->repo_from, none = l < 64 && (c->nope_layers >> l & 1);
+        printf("%s%s", l ? " " : "", repo ? "repo" : none ? "none" : "rope");
+    }
+    printf(" (layers 0..%d)\n", c->n_layers - 1);
+    printf("manifest:\n");
+    for (const cJSON *it = manifest ? manifest->child : NULL; it; it = it->next) {
+        char *v = cJSON_IsString(it) ? NULL : cJSON_PrintUnformatted(it);
+        printf("  %-18s %s\n", it->string, v ? v : it->valuestring);
+        free(v);
+    }
+}
+
+/* `seqrep info`: options, the checkpoint's description, then JSON or text. */
 int cmd_info(int argc, char **argv)
 {
     const char *path = NULL;
-    int as_json = 0;
-    ArgSpec specs[] = {
-        {"json", ARG_FLAG, &as_json, "print everything as one JSON object", 0, 0, 0},
-    };
-    int npos = 0;
-    int rc = args_parse(CMD, "MODEL [--json]", specs, 1, argc, argv, &path, 1, &npos);
+    int as_json;
+    int rc = parse_options(argc, argv, &path, &as_json);
     if (rc) return rc == 1 ? 0 : rc;
-    if (npos != 1) return args_error(CMD, "expects one checkpoint path (see --help)");
-
-    SrError err;
-    CheckpointInfo info = {0};
-    char sum[17];
-    if (checkpoint_read_info(path, &info, &err) || file_checksum(path, sum, &err))
-        return args_error(CMD, "%s", err.msg);
-    const ModelConfig *c = &info.cfg;
-    size_t sizes[MODEL_N_PARAM_TENSORS], n_params = 0;
-    model_param_sizes(c, sizes);
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) n_params += sizes[i];
-
-    cJSON *manifest = cJSON_Parse(info.manifest_json);
+    InfoReport rep = {0};
+    if (read_report(path, &rep)) return 2;
+    cJSON *manifest = cJSON_Parse(rep.info.manifest_json);
     if (as_json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "path", path);
-        cJSON_AddStringToObject(o, "checksum_fnv1a64", sum);
-        cJSON_AddNumberToObject(o, "parameters", (double)n_params);
-        cJSON *cf = cJSON_AddObjectToObject(o, "config");
-        cJSON_AddNumberToObject(cf, "vocab_size", c->vocab_size);
-        cJSON_AddNumberToObject(cf, "d_model", c->d_model);
-        cJSON_AddNumberToObject(cf, "n_layers", c->n_layers);
-        cJSON_AddNumberToObject(cf, "n_heads", c->n_heads);
-        cJSON_AddNumberToObject(cf, "d_ff", c->d_ff);
-        cJSON_AddNumberToObject(cf, "max_seq_len", c->max_seq_len);
-        cJSON_AddNumberToObject(cf, "rope_theta", c->rope_theta);
-        cJSON_AddNumberToObject(cf, "norm_eps", c->norm_eps);
-        cJSON_AddBoolToObject(cf, "tied", c->tied);
-        cJSON_AddItemToObject(o, "manifest", manifest ? manifest : cJSON_CreateObject());
-        manifest = NULL;
-        char *text = cJSON_Print(o);
-        printf("%s\n", text);
-        free(text);
-        cJSON_Delete(o);
+        print_json(&rep, manifest);
     } else {
-        printf("checkpoint   %s\n", path);
-        printf("checksum     %s (FNV-1a 64)\n", sum);
-        printf("parameters   %zu\n", n_params);
-        printf("vocabulary   %d\n", c->vocab_size);
-        printf("d_model      %d\n", c->d_model);
-        printf("layers       %d\n", c->n_layers);
-        printf("heads        %d (head size %d)\n", c->n_heads, c->d_model / c->n_heads);
-        printf("d_ff         %d\n", c->d_ff);
-        printf("max_seq_len  %d\n", c->max_seq_len);
-        printf("rope_theta   %g\n", c->rope_theta);
-        printf("norm_eps     %g\n", c->norm_eps);
-        printf("lm head      %s\n", c->tied ? "tied to the embedding" : "separate");
-        printf("positions    ");  /* each layer's default: RoPE, none or RePo */
-        for (int l = 0; l < c->n_layers; l++) {
-            int repo = c->repo && l >= c->repo_from, none = l < 64 && (c->nope_layers >> l & 1);
-            printf("%s%s", l ? " " : "", repo ? "repo" : none ? "none" : "rope");
-        }
-        printf(" (layers 0..%d)\n", c->n_layers - 1);
-        printf("manifest:\n");
-        for (cJSON *it = manifest ? manifest->child : NULL; it; it = it->next) {
-            char *v = cJSON_IsString(it) ? NULL : cJSON_PrintUnformatted(it);
-            printf("  %-18s %s\n", it->string, v ? v : it->valuestring);
-            free(v);
-        }
+        print_text(&rep, manifest);
+        cJSON_Delete(manifest);
     }
-    cJSON_Delete(manifest);
-    checkpoint_info_free(&info);
+    checkpoint_info_free(&rep.info);
     return 0;
 }

@@ -15,18 +15,19 @@
 
 #include <cJSON.h>
 
-#include "base/progress.h"
 #include "base/atomic_file.h"
+#include "base/progress.h"
+#include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "data/conll.h"
 #include "engine/mask.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
-#include "label/task.h"
 #include "label/probe.h"
 #include "label/readout.h"
+#include "label/task.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
 
@@ -109,268 +110,277 @@ static void print_table(const ProbeTable *t, const int *r_values, const char *co
     printf("* best dev F1\n");
 }
 
+/* The options of one probe run, as given and as parsed. */
+typedef struct {
+    const char *model, *train, *dev, *test, *out, *predictions;
+    const char *r_text, *copies_text, *bos_text, *sep_text, *mask_text;
+    int seed, epochs, batch, threads;
+    float lr, l2;
+    RepeatBos bos;
+    RepeatSep sep;
+    ReadCopy copies[2];
+    int n_copies;
+    int *r_values, n_r; /* the list of --r (owned) */
+} ProbeOptions;
+
 /* The features of one split for one r: (N+1, n_words, C) per copy. */
 typedef struct {
     float *last, *first;
 } SplitFeatures;
 
-int cmd_probe(int argc, char **argv)
+/* Everything a probe run holds: the task, the model sized for it, the table
+ * of scores and the probe chosen on dev (its cell and test predictions). */
+typedef struct {
+    LabelTask task;
+    Model model;
+    MaskKind *plan;          /* (n_layers of the model) */
+    ProbeTable table;
+    SplitFeatures feats[3];  /* train, dev, test */
+    int *test_pred;          /* (N+1, test words): every layer's test labels for one copy */
+    int *best_pred;          /* (test words): the test labels of the best dev probe */
+    int pick_ci;             /* the copy --predictions is chosen among */
+    int best_ri, best_l;
+    double best_dev;
+} ProbeRun;
+
+/* Parse argv into o and check every value that needs no file: 0, 1 after
+ * --help, 2 after the error line. */
+static int parse_options(int argc, char **argv, ProbeOptions *o)
 {
-    const char *model_path = NULL, *train_path = NULL, *dev_path = NULL, *test_path = NULL;
-    const char *out_path = NULL, *pred_path = NULL, *r_text = "0,1,2,4", *copies_text = "last,first";
-    const char *bos_text = "per-copy", *sep_text = "none", *mask_text = "causal";
-    int seed = 1, epochs = 10, batch = 16, n_threads = 0;
-    float lr = 1e-2f, l2 = 1e-4f;
+    *o = (ProbeOptions){.r_text = "0,1,2,4", .copies_text = "last,first", .bos_text = "per-copy",
+                        .sep_text = "none", .mask_text = "causal", .seed = 1, .epochs = 10,
+                        .batch = 16, .lr = 1e-2f, .l2 = 1e-4f};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &model_path, "pre-trained checkpoint (.safetensors)", 1, 0, 0},
-        {"train", ARG_STRING, &train_path, "CoNLL training split", 1, 0, 0},
-        {"dev", ARG_STRING, &dev_path, "CoNLL dev split", 1, 0, 0},
-        {"test", ARG_STRING, &test_path, "CoNLL test split", 1, 0, 0},
-        {"out", ARG_STRING, &out_path, "CSV to write (with NAME.manifest.json beside it)", 1, 0, 0},
-        {"r", ARG_STRING, &r_text, "repetitions: list such as 0,1,2,4 or 0..4 (default 0,1,2,4)", 0, 0, 0},
-        {"copies", ARG_STRING, &copies_text, "read-out copies: last, first or last,first (default)", 0, 0, 0},
-        {"predictions", ARG_STRING, &pred_path, "CoNLL file: test word, gold, predicted (best dev probe)", 0, 0, 0},
-        {"seed", ARG_INT, &seed, "probe seed (default 1)", 0, 0, 0},
-        {"epochs", ARG_INT, &epochs, "probe training epochs (default 10)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &lr, "probe Adam step size (default 1e-2)", 0, 0, 0},
-        {"l2", ARG_FLOAT, &l2, "probe L2 penalty (default 1e-4)", 0, 0, 0},
-        {"batch", ARG_INT, &batch, "sentences per forward pass (default 16)", 0, 1, 0},
-        {"mask", ARG_STRING, &mask_text, "mask plan: causal | middle | full | layer list (default causal)", 0, 0, 0},
-        {"bos", ARG_STRING, &bos_text, "none | once | per-copy (default per-copy, as the paper)", 0, 0, 0},
-        {"sep", ARG_STRING, &sep_text, "none | token (default none, as the paper)", 0, 0, 0},
-        {"threads", ARG_INT, &n_threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
+        {"model", ARG_STRING, &o->model, "pre-trained checkpoint (.safetensors)", 1, 0, 0},
+        {"train", ARG_STRING, &o->train, "CoNLL training split", 1, 0, 0},
+        {"dev", ARG_STRING, &o->dev, "CoNLL dev split", 1, 0, 0},
+        {"test", ARG_STRING, &o->test, "CoNLL test split", 1, 0, 0},
+        {"out", ARG_STRING, &o->out, "CSV to write (with NAME.manifest.json beside it)", 1, 0, 0},
+        {"r", ARG_STRING, &o->r_text, "repetitions: list such as 0,1,2,4 or 0..4 (default 0,1,2,4)", 0, 0, 0},
+        {"copies", ARG_STRING, &o->copies_text, "read-out copies: last, first or last,first (default)", 0, 0, 0},
+        {"predictions", ARG_STRING, &o->predictions, "CoNLL file: test word, gold, predicted (best dev probe)", 0, 0, 0},
+        option_seed(&o->seed, "probe seed (default 1)"),
+        {"epochs", ARG_INT, &o->epochs, "probe training epochs (default 10)", 0, 1, 0},
+        {"lr", ARG_FLOAT, &o->lr, "probe Adam step size (default 1e-2)", 0, 0, 0},
+        {"l2", ARG_FLOAT, &o->l2, "probe L2 penalty (default 1e-4)", 0, 0, 0},
+        {"batch", ARG_INT, &o->batch, "sentences per forward pass (default 16)", 0, 1, 0},
+        option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
+        option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper)"),
+        option_sep(&o->sep_text, "none | token (default none, as the paper)"),
+        option_threads(&o->threads),
     };
     int rc = args_parse(CMD, "--model M --train F --dev F --test F --out probe.csv [--r 0,1,2,4] "
                              "[--copies last,first] [--predictions FILE] [--seed S] [--epochs E]",
-                        specs, (int)(sizeof specs / sizeof specs[0]), argc, argv, NULL, 0, NULL);
-    if (rc) return rc == 1 ? 0 : rc;
-    RepeatBos bos;
-    RepeatSep sep;
-    ReadCopy copies[2];
-    int n_copies = 0;
-    if (repeat_parse_bos(bos_text, &bos))
-        return args_error(CMD, "--bos must be none, once or per-copy, got '%s'", bos_text);
-    if (repeat_parse_sep(sep_text, &sep))
-        return args_error(CMD, "--sep must be none or token, got '%s'", sep_text);
-    if (parse_copies(copies_text, copies, &n_copies))
-        return args_error(CMD, "--copies must be last, first or last,first; got '%s'", copies_text);
-    if (!(lr > 0.0f)) return args_error(CMD, "--lr must be positive");
-    if (l2 < 0.0f) return args_error(CMD, "--l2 must not be negative");
+                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
+    if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
+    if (parse_copies(o->copies_text, o->copies, &o->n_copies))
+        return args_error(CMD, "--copies must be last, first or last,first; got '%s'", o->copies_text);
+    if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
+    if (o->l2 < 0.0f) return args_error(CMD, "--l2 must not be negative");
+    return option_parse_r_list(CMD, o->r_text, &o->r_values, &o->n_r);
+}
+
+/* Load the task and the model, sized for a batch of the longest input over
+ * every r; read the mask plan. 0 or 2 after the error line. */
+static int load_task_and_model(const ProbeOptions *o, ProbeRun *run)
+{
     SrError err;
-    int *r_values = NULL, n_r = 0;
-    if (repeat_parse_r_list(r_text, &r_values, &n_r, &err))
-        return args_error(CMD, "--r: %s", err.msg);
-    threads_set(n_threads);
+    if (label_task_load(&run->task, o->model, o->train, o->dev, o->test, &err))
+        return args_error(CMD, "%s", err.msg);
+    const ModelConfig cfg = run->task.info.cfg;
+    cli_warn_unknown_tags(CMD, &run->task, (SplitPaths){o->train, o->dev, o->test});
+    if (cli_mask_plan(CMD, o->mask_text, cfg.n_layers, &run->plan)) return 2;
+    int max_T;
+    if (cli_task_max_length(CMD, &run->task, o->r_values, o->n_r, o->bos, o->sep, cfg.max_seq_len,
+                            &max_T))
+        return 2;
+    if (checkpoint_load(o->model, &run->model, o->batch, max_T, NULL, &err))
+        return args_error(CMD, "%s", err.msg);
+    return 0;
+}
 
-    LabelTask task = {0};
-    Model m = {0};
-    MaskKind *plan = NULL;
-    ProbeTable table = {0};
-    SplitFeatures feats[3] = {{0}};
-    int *test_pred = NULL, *best_pred = NULL;
-    char ***pred_names = NULL;
-    char *csv = NULL, *mpath = NULL, *mtext = NULL;
-    cJSON *manifest = NULL;
-    rc = 2;
-
-    if (label_task_load(&task, model_path, train_path, dev_path, test_path, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    const ModelConfig cfg = task.info.cfg;
-    const int N = cfg.n_layers, C = cfg.d_model, n_layers = N + 1;
-    if (task.dev_unknown)
-        fprintf(stderr, "seqrep %s: warning: %s: %ld tags not in the training data mapped to O\n",
-                CMD, dev_path, task.dev_unknown);
-    if (task.test_unknown)
-        fprintf(stderr, "seqrep %s: warning: %s: %ld tags not in the training data mapped to O\n",
-                CMD, test_path, task.test_unknown);
-    plan = malloc(sizeof(MaskKind) * (size_t)N);
-    if (!plan) {
-        args_error(CMD, "out of memory");
-        goto done;
-    }
-    if (mask_plan_parse(mask_text, plan, N)) {
-        args_error(CMD, "--mask must be causal, middle, full or layer indices 0..%d; got '%s'",
-                   N - 1, mask_text);
-        goto done;
-    }
-    const PiecedData *pieces[3] = {&task.train_p, &task.dev_p, &task.test_p};
-    const Dataset *data[3] = {&task.train, &task.dev, &task.test};
-    const int *labels[3] = {task.train_y, task.dev_y, task.test_y};
-    int max_T = 1;
-    for (int ri = 0; ri < n_r; ri++)
-        for (int s = 0; s < 3; s++) {
-            ReadoutLayout lay = {r_values[ri], bos, sep};
-            if (readout_check_fits(pieces[s], lay, cfg.max_seq_len, &err)) {
-                args_error(CMD, "%s (r = %d)", err.msg, r_values[ri]);
-                goto done;
-            }
-            int T = readout_max_length(pieces[s], lay);
-            if (T > max_T) max_T = T;
-        }
-    if (checkpoint_load(model_path, &m, batch, max_T, NULL, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-
-    table = (ProbeTable){n_r, n_copies, n_layers, NULL, NULL};
-    size_t n_cells = (size_t)n_r * n_copies * n_layers;
-    table.dev = calloc(n_cells, sizeof(SpanScores));
-    table.test = calloc(n_cells, sizeof(SpanScores));
-    test_pred = malloc(sizeof(int) * (size_t)n_layers * (size_t)(task.test_p.n_words + 1));
-    best_pred = malloc(sizeof(int) * (size_t)(task.test_p.n_words + 1));
+/* Allocate the table, the predictions and the features of the three splits
+ * (the first copy's only when asked for). 0 or 2 after the error line. */
+static int alloc_run(const ProbeOptions *o, ProbeRun *run)
+{
+    const PiecedData *pieces[3] = {&run->task.train_p, &run->task.dev_p, &run->task.test_p};
+    const int n_layers = run->task.info.cfg.n_layers + 1, C = run->task.info.cfg.d_model;
+    const size_t n_test = (size_t)(run->task.test_p.n_words + 1);
+    run->table = (ProbeTable){o->n_r, o->n_copies, n_layers, NULL, NULL};
+    size_t n_cells = (size_t)o->n_r * o->n_copies * n_layers;
+    run->table.dev = calloc(n_cells, sizeof(SpanScores));
+    run->table.test = calloc(n_cells, sizeof(SpanScores));
+    run->test_pred = malloc(sizeof(int) * (size_t)n_layers * n_test);
+    run->best_pred = malloc(sizeof(int) * n_test);
     int want_first = 0;
-    for (int ci = 0; ci < n_copies; ci++) want_first |= copies[ci] == READ_FIRST_COPY;
-    int alloc_ok = table.dev && table.test && test_pred && best_pred;
-    for (int s = 0; s < 3 && alloc_ok; s++) {
+    for (int ci = 0; ci < o->n_copies; ci++) want_first |= o->copies[ci] == READ_FIRST_COPY;
+    int ok = run->table.dev && run->table.test && run->test_pred && run->best_pred;
+    for (int s = 0; s < 3 && ok; s++) {
         size_t n = (size_t)n_layers * (size_t)pieces[s]->n_words * C;
-        feats[s].last = malloc(sizeof(float) * n);
-        feats[s].first = want_first ? malloc(sizeof(float) * n) : NULL;
-        alloc_ok = feats[s].last && (!want_first || feats[s].first);
+        run->feats[s].last = malloc(sizeof(float) * n);
+        run->feats[s].first = want_first ? malloc(sizeof(float) * n) : NULL;
+        ok = run->feats[s].last && (!want_first || run->feats[s].first);
     }
-    if (!alloc_ok) {
-        args_error(CMD, "out of memory for the features");
-        goto done;
+    return ok ? 0 : args_error(CMD, "out of memory for the features");
+}
+
+/* For the r of index ri: collect the features of the three splits, train and
+ * score one probe per layer and copy, and keep the probe with the best dev F1
+ * among the copy pick_ci. 0 or 2 after the error line. */
+static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, ProbeRun *run)
+{
+    LabelTask *task = &run->task;
+    const PiecedData *pieces[3] = {&task->train_p, &task->dev_p, &task->test_p};
+    const Dataset *data[3] = {&task->train, &task->dev, &task->test};
+    const int *labels[3] = {task->train_y, task->dev_y, task->test_y};
+    const int n_layers = run->table.n_layers, C = task->info.cfg.d_model;
+    ReadoutLayout lay = {o->r_values[ri], o->bos, o->sep};
+    SrError err;
+    double start = progress_now();
+    for (int s = 0; s < 3; s++)
+        if (readout_collect(&run->model, pieces[s], lay, run->plan, o->batch, run->feats[s].last,
+                            run->feats[s].first, &err))
+            return args_error(CMD, "%s", err.msg);
+    for (int ci = 0; ci < o->n_copies; ci++) {
+        ProbeSplit split[3];
+        for (int s = 0; s < 3; s++)
+            split[s] = (ProbeSplit){o->copies[ci] == READ_FIRST_COPY ? run->feats[s].first
+                                                                     : run->feats[s].last,
+                                    labels[s], pieces[s]->n_words, data[s]};
+        int i0 = table_index(&run->table, ri, ci, 0);
+        if (probe_layers(&split[0], &split[1], &split[2], n_layers, C, &task->labels, pcfg,
+                         run->table.dev + i0, run->table.test + i0, run->test_pred, &err))
+            return args_error(CMD, "%s", err.msg);
+        if (ci != run->pick_ci) continue;
+        for (int l = 0; l < n_layers; l++)
+            if (run->table.dev[i0 + l].f1 > run->best_dev) {
+                run->best_dev = run->table.dev[i0 + l].f1;
+                run->best_ri = ri, run->best_l = l;
+                memcpy(run->best_pred, run->test_pred + (size_t)l * task->test_p.n_words,
+                       sizeof(int) * (size_t)task->test_p.n_words);
+            }
     }
+    fprintf(stderr, "seqrep %s: r = %d: features and %d probes in %.1f s\n", CMD, o->r_values[ri],
+            n_layers * o->n_copies, progress_now() - start);
+    return 0;
+}
+
+/* Fill the whole table, r by r, and say on stderr which probe was best on
+ * dev. 0 or 2 after the error line. */
+static int probe_all(const ProbeOptions *o, ProbeRun *run)
+{
+    if (alloc_run(o, run)) return 2;
     ProbeConfig pcfg = probe_defaults();
-    pcfg.epochs = epochs;
-    pcfg.lr = lr;
-    pcfg.l2 = l2;
-    pcfg.seed = (unsigned long long)seed;
+    pcfg.epochs = o->epochs;
+    pcfg.lr = o->lr;
+    pcfg.l2 = o->l2;
+    pcfg.seed = (unsigned long long)o->seed;
     /* the probe for --predictions is chosen on dev among the last-copy probes
      * (the first-copy ones when only those were asked for) */
-    int pick_ci = 0;
-    for (int ci = 0; ci < n_copies; ci++)
-        if (copies[ci] == READ_LAST_COPY) pick_ci = ci;
-    int best_ri = 0, best_l = 0;
-    double best_dev = -1.0;
-    for (int ri = 0; ri < n_r; ri++) {
-        ReadoutLayout lay = {r_values[ri], bos, sep};
-        double start = progress_now();
-        for (int s = 0; s < 3; s++)
-            if (readout_collect(&m, pieces[s], lay, plan, batch, feats[s].last, feats[s].first, &err)) {
-                args_error(CMD, "%s", err.msg);
-                goto done;
-            }
-        for (int ci = 0; ci < n_copies; ci++) {
-            ProbeSplit split[3];
-            for (int s = 0; s < 3; s++)
-                split[s] = (ProbeSplit){copies[ci] == READ_FIRST_COPY ? feats[s].first : feats[s].last,
-                                        labels[s], pieces[s]->n_words, data[s]};
-            int i0 = table_index(&table, ri, ci, 0);
-            if (probe_layers(&split[0], &split[1], &split[2], n_layers, C, &task.labels, &pcfg,
-                             table.dev + i0, table.test + i0, test_pred, &err)) {
-                args_error(CMD, "%s", err.msg);
-                goto done;
-            }
-            if (ci != pick_ci) continue;
-            for (int l = 0; l < n_layers; l++)
-                if (table.dev[i0 + l].f1 > best_dev) {
-                    best_dev = table.dev[i0 + l].f1;
-                    best_ri = ri, best_l = l;
-                    memcpy(best_pred, test_pred + (size_t)l * task.test_p.n_words,
-                           sizeof(int) * (size_t)task.test_p.n_words);
-                }
-        }
-        fprintf(stderr, "seqrep %s: r = %d: features and %d probes in %.1f s\n", CMD,
-                r_values[ri], n_layers * n_copies, progress_now() - start);
-    }
-    int best_i = table_index(&table, best_ri, pick_ci, best_l);
+    run->pick_ci = 0;
+    for (int ci = 0; ci < o->n_copies; ci++)
+        if (o->copies[ci] == READ_LAST_COPY) run->pick_ci = ci;
+    run->best_ri = 0, run->best_l = 0;
+    run->best_dev = -1.0;
+    for (int ri = 0; ri < o->n_r; ri++)
+        if (probe_one_r(o, &pcfg, ri, run)) return 2;
+    int best_i = table_index(&run->table, run->best_ri, run->pick_ci, run->best_l);
     fprintf(stderr, "seqrep %s: best dev F1 %.2f (%s copy): r = %d, layer %d; its test F1 %.2f\n",
-            CMD, best_dev, read_copy_name(copies[pick_ci]), r_values[best_ri], best_l,
-            table.test[best_i].f1);
+            CMD, run->best_dev, read_copy_name(o->copies[run->pick_ci]), o->r_values[run->best_ri],
+            run->best_l, run->table.test[best_i].f1);
+    return 0;
+}
 
-    /* outputs: CSV, manifest, predictions */
-    csv = csv_text(&table, r_values, copies);
-    if (!csv || write_file_atomic(out_path, csv, &err)) {
-        args_error(CMD, "%s", csv ? err.msg : "out of memory");
-        goto done;
-    }
-    if (pred_path) {
-        pred_names = calloc((size_t)task.test.n_sents, sizeof(char **));
-        if (!pred_names) {
-            args_error(CMD, "out of memory");
-            goto done;
-        }
-        for (int s = 0; s < task.test.n_sents; s++) {
-            pred_names[s] = malloc(sizeof(char *) * (size_t)(task.test.sents[s].n_words + 1));
-            if (!pred_names[s]) {
-                args_error(CMD, "out of memory");
-                goto done;
-            }
-            for (int w = 0; w < task.test.sents[s].n_words; w++)
-                pred_names[s][w] = task.labels.names[best_pred[task.test_p.word_start[s] + w]];
-        }
-        if (conll_write(pred_path, &task.test, (char *const *const *)pred_names, &err)) {
-            args_error(CMD, "%s", err.msg);
-            goto done;
-        }
-    }
-    manifest = manifest_begin(argc, argv, (unsigned long long)seed);
-    manifest_add_file(manifest, "model", model_path);
-    const char *paths[3] = {train_path, dev_path, test_path}, *names[3] = {"train", "dev", "test"};
-    for (int s = 0; s < 3; s++) {
-        char key[32];
-        manifest_add_file(manifest, names[s], paths[s]);
-        snprintf(key, sizeof key, "%s_sentences", names[s]);
-        cJSON_AddNumberToObject(manifest, key, pieces[s]->n_sents);
-        snprintf(key, sizeof key, "%s_words", names[s]);
-        cJSON_AddNumberToObject(manifest, key, (double)pieces[s]->n_words);
-    }
-    cJSON_AddStringToObject(manifest, "model_objective", task.objective);
-    cJSON_AddStringToObject(manifest, "r", r_text);
-    cJSON_AddStringToObject(manifest, "copies", copies_text);
-    cJSON_AddStringToObject(manifest, "mask", mask_text);
-    cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
-    cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
+/* The manifest of the run: inputs, options, counts and the best dev probe
+ * (without "result", which cli_write_manifest adds). */
+static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const ProbeRun *run)
+{
+    const LabelTask *task = &run->task;
+    int best_i = table_index(&run->table, run->best_ri, run->pick_ci, run->best_l);
+    cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
+    manifest_add_file(manifest, "model", o->model);
+    cli_manifest_add_splits(manifest, task, (SplitPaths){o->train, o->dev, o->test}, 1);
+    cJSON_AddStringToObject(manifest, "model_objective", task->objective);
+    cJSON_AddStringToObject(manifest, "r", o->r_text);
+    cJSON_AddStringToObject(manifest, "copies", o->copies_text);
+    cJSON_AddStringToObject(manifest, "mask", o->mask_text);
+    cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(o->bos));
+    cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(o->sep));
     cJSON_AddStringToObject(manifest, "features",
                             "residual stream at the word's first piece, no final norm, standardised");
-    cJSON_AddNumberToObject(manifest, "probe_epochs", epochs);
-    cJSON_AddNumberToObject(manifest, "probe_lr", lr);
-    cJSON_AddNumberToObject(manifest, "probe_l2", l2);
-    cJSON_AddNumberToObject(manifest, "probe_batch", pcfg.batch);
-    cJSON_AddNumberToObject(manifest, "labels", task.labels.n);
-    cJSON_AddNumberToObject(manifest, "dev_unknown_tags", (double)task.dev_unknown);
-    cJSON_AddNumberToObject(manifest, "test_unknown_tags", (double)task.test_unknown);
+    cJSON_AddNumberToObject(manifest, "probe_epochs", o->epochs);
+    cJSON_AddNumberToObject(manifest, "probe_lr", o->lr);
+    cJSON_AddNumberToObject(manifest, "probe_l2", o->l2);
+    cJSON_AddNumberToObject(manifest, "probe_batch", probe_defaults().batch);
+    cJSON_AddNumberToObject(manifest, "labels", task->labels.n);
+    cJSON_AddNumberToObject(manifest, "dev_unknown_tags", (double)task->dev_unknown);
+    cJSON_AddNumberToObject(manifest, "test_unknown_tags", (double)task->test_unknown);
     cJSON *best = cJSON_AddObjectToObject(manifest, "best_dev");
-    cJSON_AddStringToObject(best, "copy", read_copy_name(copies[pick_ci]));
-    cJSON_AddNumberToObject(best, "r", r_values[best_ri]);
-    cJSON_AddNumberToObject(best, "layer", best_l);
-    cJSON_AddNumberToObject(best, "dev_f1", table.dev[best_i].f1);
-    cJSON_AddNumberToObject(best, "test_f1", table.test[best_i].f1);
-    if (pred_path) cJSON_AddStringToObject(manifest, "predictions", pred_path);
-    cJSON_AddStringToObject(manifest, "result", out_path);
-    mpath = path_with_suffix(out_path, ".manifest.json");
-    mtext = cJSON_Print(manifest);
-    if (!mpath || !mtext || write_file_atomic(mpath, mtext, &err)) {
-        args_error(CMD, "%s", mpath && mtext ? err.msg : "out of memory");
-        goto done;
-    }
-    print_table(&table, r_values, read_copy_name(copies[pick_ci]), pick_ci, best_ri, best_l);
-    fprintf(stderr, "wrote %s and %s%s%s\n", out_path, mpath, pred_path ? " and " : "",
-            pred_path ? pred_path : "");
-    rc = 0;
-done:
-    if (pred_names) {
-        for (int s = 0; s < task.test.n_sents; s++) free(pred_names[s]);
-        free(pred_names);
+    cJSON_AddStringToObject(best, "copy", read_copy_name(o->copies[run->pick_ci]));
+    cJSON_AddNumberToObject(best, "r", o->r_values[run->best_ri]);
+    cJSON_AddNumberToObject(best, "layer", run->best_l);
+    cJSON_AddNumberToObject(best, "dev_f1", run->table.dev[best_i].f1);
+    cJSON_AddNumberToObject(best, "test_f1", run->table.test[best_i].f1);
+    if (o->predictions) cJSON_AddStringToObject(manifest, "predictions", o->predictions);
+    return manifest;
+}
+
+/* Write the CSV, the predictions and the manifest, then print the table and
+ * the files written. 0 or 2 after the error line. */
+static int write_outputs(int argc, char **argv, const ProbeOptions *o, const ProbeRun *run)
+{
+    SrError err;
+    char *csv = csv_text(&run->table, o->r_values, o->copies);
+    if (!csv || write_file_atomic(o->out, csv, &err)) {
+        free(csv);
+        return args_error(CMD, "%s", csv ? err.msg : "out of memory");
     }
     free(csv);
-    free(mpath);
-    free(mtext);
+    if (o->predictions && cli_write_predictions(o->predictions, &run->task, run->best_pred, &err))
+        return args_error(CMD, "%s", err.msg);
+    cJSON *manifest = probe_manifest(argc, argv, o, run);
+    char *mpath;
+    int rc = cli_write_manifest(o->out, manifest, &mpath, &err);
     cJSON_Delete(manifest);
+    if (rc) return args_error(CMD, "%s", err.msg);
+    print_table(&run->table, o->r_values, read_copy_name(o->copies[run->pick_ci]), run->pick_ci,
+                run->best_ri, run->best_l);
+    fprintf(stderr, "wrote %s and %s%s%s\n", o->out, mpath, o->predictions ? " and " : "",
+            o->predictions ? o->predictions : "");
+    free(mpath);
+    return 0;
+}
+
+/* Release everything the run holds. */
+static void free_run(ProbeRun *run)
+{
     for (int s = 0; s < 3; s++) {
-        free(feats[s].last);
-        free(feats[s].first);
+        free(run->feats[s].last);
+        free(run->feats[s].first);
     }
-    free(table.dev);
-    free(table.test);
-    free(test_pred);
-    free(best_pred);
-    free(plan);
-    free(r_values);
-    model_free(&m);
-    label_task_free(&task);
+    free(run->table.dev);
+    free(run->table.test);
+    free(run->test_pred);
+    free(run->best_pred);
+    free(run->plan);
+    model_free(&run->model);
+    label_task_free(&run->task);
+}
+
+/* `seqrep probe`: options, task and model, every probe, then the outputs. */
+int cmd_probe(int argc, char **argv)
+{
+    ProbeOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    threads_set(o.threads);
+    ProbeRun run = {0};
+    rc = load_task_and_model(&o, &run);
+    if (rc == 0) rc = probe_all(&o, &run);
+    if (rc == 0) rc = write_outputs(argc, argv, &o, &run);
+    free_run(&run);
+    free(o.r_values);
     return rc;
 }

@@ -49,3 +49,10 @@ int option_parse_mask(const char *command, const char *text, MaskKind *plan, int
     return args_error(command, "--mask must be causal, middle, full or layer indices 0..%d; got '%s'",
                       n_layers - 1, text);
 }
+
+int option_parse_r_list(const char *command, const char *text, int **values, int *n)
+{
+    SrError err;
+    if (repeat_parse_r_list(text, values, n, &err) == 0) return 0;
+    return args_error(command, "--r: %s", err.msg);
+}

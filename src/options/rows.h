@@ -31,4 +31,9 @@ int option_parse_bos(const char *command, const char *text, RepeatBos *out);
 int option_parse_sep(const char *command, const char *text, RepeatSep *out);
 int option_parse_mask(const char *command, const char *text, MaskKind *plan, int n_layers);
 
+/* The value of --r as a list such as 0,1,2,4 or 0..4 (repeat_parse_r_list):
+ * a new array (*values, caller frees) of *n entries. 0, or 2 after the error
+ * line "seqrep CMD: --r: ...". */
+int option_parse_r_list(const char *command, const char *text, int **values, int *n);
+
 #endif

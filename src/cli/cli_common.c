@@ -1,0 +1,97 @@
+/* cli_common.c — the steps several commands share (see cli_common.h). */
+#include "cli/cli_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/atomic_file.h"
+#include "data/conll.h"
+#include "label/readout.h"
+#include "options/args.h"
+#include "options/rows.h"
+#include "runs/manifest.h"
+
+void cli_warn_unknown_tags(const char *command, const LabelTask *task, SplitPaths paths)
+{
+    if (task->dev_unknown)
+        fprintf(stderr, "seqrep %s: warning: %s: %ld tags not in the training data mapped to O\n",
+                command, paths.dev, task->dev_unknown);
+    if (task->test_unknown)
+        fprintf(stderr, "seqrep %s: warning: %s: %ld tags not in the training data mapped to O\n",
+                command, paths.test, task->test_unknown);
+}
+
+int cli_task_max_length(const char *command, const LabelTask *task, const int *r_values, int n_r,
+                        RepeatBos bos, RepeatSep sep, int max_seq_len, int *max_T)
+{
+    const PiecedData *pieces[3] = {&task->train_p, &task->dev_p, &task->test_p};
+    SrError err;
+    *max_T = 1;
+    for (int ri = 0; ri < n_r; ri++)
+        for (int s = 0; s < 3; s++) {
+            ReadoutLayout lay = {r_values[ri], bos, sep};
+            if (readout_check_fits(pieces[s], lay, max_seq_len, &err))
+                return args_error(command, "%s (r = %d)", err.msg, r_values[ri]);
+            int T = readout_max_length(pieces[s], lay);
+            if (T > *max_T) *max_T = T;
+        }
+    return 0;
+}
+
+int cli_write_predictions(const char *path, const LabelTask *task, const int *pred, SrError *err)
+{
+    const Dataset *d = &task->test;
+    char ***names = calloc((size_t)d->n_sents, sizeof(char **));
+    int rc = names ? 0 : sr_fail(err, "out of memory");
+    for (int s = 0; s < d->n_sents && rc == 0; s++) {
+        names[s] = malloc(sizeof(char *) * (size_t)(d->sents[s].n_words + 1));
+        if (!names[s]) {
+            rc = sr_fail(err, "out of memory");
+            break;
+        }
+        for (int w = 0; w < d->sents[s].n_words; w++)
+            names[s][w] = task->labels.names[pred[task->test_p.word_start[s] + w]];
+    }
+    if (rc == 0) rc = conll_write(path, d, (char *const *const *)names, err);
+    if (names)
+        for (int s = 0; s < d->n_sents; s++) free(names[s]);
+    free(names);
+    return rc;
+}
+
+void cli_manifest_add_splits(cJSON *manifest, const LabelTask *task, SplitPaths paths,
+                             int with_words)
+{
+    const PiecedData *pieces[3] = {&task->train_p, &task->dev_p, &task->test_p};
+    const char *files[3] = {paths.train, paths.dev, paths.test};
+    const char *names[3] = {"train", "dev", "test"};
+    for (int s = 0; s < 3; s++) {
+        char key[32];
+        manifest_add_file(manifest, names[s], files[s]);
+        snprintf(key, sizeof key, "%s_sentences", names[s]);
+        cJSON_AddNumberToObject(manifest, key, pieces[s]->n_sents);
+        if (!with_words) continue;
+        snprintf(key, sizeof key, "%s_words", names[s]);
+        cJSON_AddNumberToObject(manifest, key, (double)pieces[s]->n_words);
+    }
+}
+
+int cli_write_manifest(const char *result, cJSON *manifest, char **written, SrError *err)
+{
+    if (written) *written = NULL;
+    cJSON_AddStringToObject(manifest, "result", result);
+    char *path = path_with_suffix(result, ".manifest.json");
+    char *text = cJSON_Print(manifest);
+    int rc = path && text ? write_file_atomic(path, text, err) : sr_fail(err, "out of memory");
+    free(text);
+    if (rc == 0 && written) *written = path;
+    else free(path);
+    return rc;
+}
+
+int cli_mask_plan(const char *command, const char *text, int n_layers, MaskKind **plan)
+{
+    *plan = malloc(sizeof(MaskKind) * (size_t)n_layers);
+    if (!*plan) return args_error(command, "out of memory");
+    return option_parse_mask(command, text, *plan, n_layers);
+}

@@ -7,7 +7,7 @@
 
 #include "base/progress.h"
 #include "engine/adamw.h"
-#include "text/tokenizer.h"
+#include "text/words.h"
 
 void pretrain_mlm_corrupt(Rng *rng, int *ids, int *targets, long n, int vocab_size)
 {

@@ -72,6 +72,42 @@ static int merge_one(SweepTable *t, const char *path, int *n_files, int *n_dups,
     return 0;
 }
 
+/* Merge every input into the table: a file as it is, a directory as the
+ * .csv files in it (sorted). 0, or 2 after the error line. */
+static int merge_inputs(SweepTable *t, const char *const *inputs, int n_inputs, int *n_files,
+                        int *n_dups)
+{
+    SrError err;
+    for (int i = 0; i < n_inputs; i++) {
+        struct stat st;
+        if (stat(inputs[i], &st) != 0) return args_error(CMD, "%s: no such file or directory", inputs[i]);
+        if (!S_ISDIR(st.st_mode)) {
+            if (merge_one(t, inputs[i], n_files, n_dups, &err)) return args_error(CMD, "%s", err.msg);
+            continue;
+        }
+        char **paths;
+        int n_paths, bad = 0;
+        if (list_csv_files(inputs[i], &paths, &n_paths, &err)) return args_error(CMD, "%s", err.msg);
+        for (int k = 0; k < n_paths && !bad; k++) bad = merge_one(t, paths[k], n_files, n_dups, &err);
+        for (int k = 0; k < n_paths; k++) free(paths[k]);
+        free(paths);
+        if (bad) return args_error(CMD, "%s", err.msg);
+    }
+    if (t->n == 0) return args_error(CMD, "no runs found in the inputs");
+    return 0;
+}
+
+/* Write the merged CSV and, when asked, the summary. 0, or 2 after the
+ * error line. */
+static int write_outputs(const SweepTable *t, const char *out_path, const char *summary_path)
+{
+    SrError err;
+    if (sweep_table_write(out_path, t, &err) ||
+        (summary_path && sweep_summary_write(summary_path, t, &err)))
+        return args_error(CMD, "%s", err.msg);
+    return 0;
+}
+
 int cmd_collect(int argc, char **argv)
 {
     const char *out_path = NULL, *summary_path = NULL;
@@ -82,62 +118,19 @@ int cmd_collect(int argc, char **argv)
     const char **inputs = calloc((size_t)argc + 1, sizeof(char *));
     if (!inputs) return args_error(CMD, "out of memory");
     int n_inputs = 0;
-    int rc = args_parse(CMD, "FILE|DIR... --out sweep.csv [--summary sweep.md]", specs, 2, argc,
-                        argv, inputs, argc, &n_inputs);
-    if (rc) {
-        free(inputs);
-        return rc == 1 ? 0 : rc;
-    }
-    if (n_inputs == 0) {
-        free(inputs);
-        return args_error(CMD, "expects run CSVs, sweep CSVs or directories of them");
-    }
-    SrError err;
+    int rc = args_parse(CMD, "FILE|DIR... --out sweep.csv [--summary sweep.md]", specs,
+                        ARGS_COUNT(specs), argc, argv, inputs, argc, &n_inputs);
+    if (rc == 0 && n_inputs == 0)
+        rc = args_error(CMD, "expects run CSVs, sweep CSVs or directories of them");
     SweepTable table = {0};
     int n_files = 0, n_dups = 0;
-    rc = 2;
-    for (int i = 0; i < n_inputs; i++) {
-        struct stat st;
-        if (stat(inputs[i], &st) != 0) {
-            args_error(CMD, "%s: no such file or directory", inputs[i]);
-            goto done;
-        }
-        if (!S_ISDIR(st.st_mode)) {
-            if (merge_one(&table, inputs[i], &n_files, &n_dups, &err)) {
-                args_error(CMD, "%s", err.msg);
-                goto done;
-            }
-            continue;
-        }
-        char **paths;
-        int n_paths, bad = 0;
-        if (list_csv_files(inputs[i], &paths, &n_paths, &err)) {
-            args_error(CMD, "%s", err.msg);
-            goto done;
-        }
-        for (int k = 0; k < n_paths && !bad; k++)
-            bad = merge_one(&table, paths[k], &n_files, &n_dups, &err);
-        for (int k = 0; k < n_paths; k++) free(paths[k]);
-        free(paths);
-        if (bad) {
-            args_error(CMD, "%s", err.msg);
-            goto done;
-        }
-    }
-    if (table.n == 0) {
-        args_error(CMD, "no runs found in the inputs");
-        goto done;
-    }
-    if (sweep_table_write(out_path, &table, &err) ||
-        (summary_path && sweep_summary_write(summary_path, &table, &err))) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    printf("collect: %d runs from %d files (%d duplicates dropped) into %s%s%s\n", table.n, n_files,
-           n_dups, out_path, summary_path ? ", summary " : "", summary_path ? summary_path : "");
-    rc = 0;
-done:
+    if (rc == 0) rc = merge_inputs(&table, inputs, n_inputs, &n_files, &n_dups);
+    if (rc == 0) rc = write_outputs(&table, out_path, summary_path);
+    if (rc == 0)
+        printf("collect: %d runs from %d files (%d duplicates dropped) into %s%s%s\n", table.n,
+               n_files, n_dups, out_path, summary_path ? ", summary " : "",
+               summary_path ? summary_path : "");
     sweep_table_free(&table);
     free(inputs);
-    return rc;
+    return rc == 1 ? 0 : rc;
 }

@@ -1,38 +1,26 @@
-/* cmd_repo_eval.c — the RePo experiments from the command line.
- *
- *   seqrep repo-eval       trains a tiny model per position method on a task
- *                          (or takes checkpoints) and writes the accuracy per
- *                          method, length and depth as CSV; with --figures
- *                          also the data of the RePo figures
- *   seqrep repo-positions  writes the RePo positions z of a checkpoint on a
- *                          sentence (repeated r times) or a task example,
- *                          with what the copies get */
+/* cmd_repo_eval.c — `seqrep repo-eval`: the RePo experiments. Trains a
+ * tiny model per position method on a task (or takes checkpoints) and writes
+ * the accuracy per method, length and depth as CSV; with --figures also the
+ * data of the RePo figures. (`seqrep repo-positions` is cmd_repo_positions.c.) */
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
 #include "base/atomic_file.h"
+#include "cli/commands.h"
 #include "data/dataset.h"
 #include "engine/model.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
 #include "options/args.h"
-#include "repeat/repeat.h"
+#include "options/rows.h"
 #include "repo/repo_eval.h"
 #include "repo/repo_tasks.h"
 #include "runs/manifest.h"
 
 #define MAX_LIST 32
-
-typedef struct {
-    const char *task, *out, *methods, *models, *lengths, *depths, *save_dir, *figures;
-    int train_length, examples, steps, batch, warmup, layers, d_model, heads, d_ff, repo_from;
-    int pairs, rows, cols, queries, eval_batch, figure_examples, seed, threads, quiet;
-    float lr, min_lr, weight_decay, clip;
-} EvalOptions;
 
 /* The methods to run, each trained here (path NULL) or loaded from path. */
 typedef struct {
@@ -41,6 +29,41 @@ typedef struct {
     char *paths_text;  /* owned copy the paths point into */
     int n;
 } MethodList;
+
+typedef struct {
+    const char *task, *out, *methods, *models, *lengths, *depths, *save_dir, *figures;
+    int train_length, examples, steps, batch, warmup, layers, d_model, heads, d_ff, repo_from;
+    int pairs, rows, cols, queries, eval_batch, figure_examples, seed, threads, quiet;
+    float lr, min_lr, weight_decay, clip;
+    /* parsed from the options above */
+    RepoTaskKind kind;
+    int lengths_list[MAX_LIST], n_lengths, n_depths;
+    double depths_list[MAX_LIST];
+    int max_len;                 /* the longest sequence: the models are sized for it */
+    char default_lengths[64];    /* 1, 2 and 4 x the training length */
+    MethodList list;
+    RepoTaskSpec train, eval;    /* training examples (several queries), evaluation (one) */
+} EvalOptions;
+
+/* The outputs, gathered in memory and written at the end: the accuracy CSV,
+ * the figure data, the manifest, the mean accuracy table. */
+typedef struct {
+    char *csv_text, *att_text, *z_text, *range_text;
+    size_t csv_len, att_len, z_len, range_len;
+    FILE *csv, *att, *zf, *rf;
+    cJSON *manifest, *trained_json;
+    double mean[REPO_N_METHODS][MAX_LIST];
+    Tokenizer task_tok;
+} EvalOutputs;
+
+/* One method's model ready to evaluate: loaded or trained here. */
+typedef struct {
+    Model model;
+    Tokenizer tok;               /* a checkpoint's vocabulary */
+    int map[REPO_VOCAB_SIZE], *use_map;
+    int train_len;
+    float loss;                  /* final training loss (trained here) */
+} MethodModel;
 
 /* Parse a comma list of positive integers into out (at most MAX_LIST). */
 static int parse_int_list(const char *cmd, const char *opt, const char *text, int *out, int *n)
@@ -162,13 +185,12 @@ static int parse_options(int argc, char **argv, EvalOptions *o)
         {"figure-examples", ARG_INT, &o->figure_examples, "examples per figure measurement (default 32)", 0, 1, 0},
         {"save-dir", ARG_STRING, &o->save_dir, "save each trained model as DIR/TASK-METHOD.safetensors", 0, 0, 0},
         {"figures", ARG_STRING, &o->figures, "write figure data DIR/TASK-{z,range,attention}.csv", 0, 0, 0},
-        {"seed", ARG_INT, &o->seed, "random seed (default 1)", 0, 0, 0},
-        {"threads", ARG_INT, &o->threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
-        {"quiet", ARG_FLAG, &o->quiet, "no progress output", 0, 0, 0},
+        option_seed(&o->seed, "random seed (default 1)"),
+        option_threads(&o->threads),
+        option_quiet(&o->quiet, "no progress output"),
     };
-    int n = (int)(sizeof specs / sizeof specs[0]);
-    int rc = args_parse(CMD, "--task kv|needle|table --out FILE.csv [options]", specs, n, argc, argv,
-                        NULL, 0, NULL);
+    int rc = args_parse(CMD, "--task kv|needle|table --out FILE.csv [options]", specs,
+                        ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     if (o->d_model % 8) return args_error(CMD, "--d-model %d must be a multiple of 8 (RePo uses d/8)", o->d_model);
     if (o->d_model % o->heads || (o->d_model / o->heads) % 2)
@@ -181,9 +203,51 @@ static int parse_options(int argc, char **argv, EvalOptions *o)
     if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
     if (o->warmup < 0) o->warmup = o->steps / 20;
     if (o->warmup > o->steps) return args_error(CMD, "--warmup %d exceeds --steps %d", o->warmup, o->steps);
-    for (int i = 0; i < n; i++)
-        if (strcmp(specs[i].name, "methods") == 0 && specs[i].set && o->models)
-            return args_error(CMD, "give --methods (train here) or --models (checkpoints), not both");
+    if (args_given(specs, ARGS_COUNT(specs), "methods") && o->models)
+        return args_error(CMD, "give --methods (train here) or --models (checkpoints), not both");
+    return 0;
+}
+
+/* The task, the lengths and depths, the methods or checkpoints, and the
+ * training and evaluation examples, checked up front; 0 or 2 (error printed). */
+static int parse_experiment(EvalOptions *o)
+{
+    if (repo_task_parse(o->task, &o->kind))
+        return args_error(CMD, "--task must be kv, needle or table, got '%s'", o->task);
+    /* task-dependent defaults: a table needs room for its header and rows */
+    if (o->train_length < 0) o->train_length = o->kind == REPO_TASK_TABLE ? 48 : 32;
+    snprintf(o->default_lengths, sizeof o->default_lengths, "%d,%d,%d", o->train_length,
+             2 * o->train_length, 4 * o->train_length);
+    if (!o->lengths) o->lengths = o->default_lengths;
+    if (parse_int_list(CMD, "lengths", o->lengths, o->lengths_list, &o->n_lengths) ||
+        parse_depth_list(CMD, o->depths, o->depths_list, &o->n_depths))
+        return 2;
+    for (int i = 1; i < o->n_lengths; i++)
+        if (o->lengths_list[i] <= o->lengths_list[i - 1])
+            return args_error(CMD, "--lengths must increase, got '%s'", o->lengths);
+    SrError err;
+    if (o->models) {
+        if (parse_models(CMD, o->models, &o->list)) return 2;
+    } else if (repo_method_list_parse(o->methods, o->list.method, &o->list.n, &err)) {
+        return args_error(CMD, "--methods: %s", err.msg);
+    }
+    RepoTaskSpec *train = &o->train, *eval = &o->eval;
+    *train = repo_task_defaults(o->kind, o->train_length);
+    train->n_pairs = o->pairs;
+    train->n_rows = o->rows;
+    train->n_cols = o->cols;
+    train->n_queries = o->queries > 0 ? o->queries : (o->kind == REPO_TASK_NEEDLE ? 1 : 4);
+    *eval = *train;
+    eval->n_queries = 1;
+    if (!o->models && repo_task_check(train, &err))
+        return args_error(CMD, "training examples (--train-length %d, --queries %d): %s",
+                          o->train_length, train->n_queries, err.msg);
+    for (int i = 0; i < o->n_lengths; i++) {
+        eval->length = o->lengths_list[i];
+        if (repo_task_check(eval, &err)) return args_error(CMD, "--lengths: %s", err.msg);
+    }
+    int longest = o->lengths_list[o->n_lengths - 1];
+    o->max_len = longest > o->train_length ? longest : o->train_length;
     return 0;
 }
 
@@ -308,359 +372,200 @@ static int save_trained(const char *dir, const Model *m, RepoMethod method, cons
     return rc;
 }
 
+/* Open the in-memory outputs, the manifest, the task vocabulary and the
+ * directories asked for; 0, or 2 after the error line. */
+static int open_outputs(int argc, char **argv, const EvalOptions *o, EvalOutputs *out)
+{
+    out->csv = open_memstream(&out->csv_text, &out->csv_len);
+    if (o->figures) {
+        out->att = open_memstream(&out->att_text, &out->att_len);
+        out->zf = open_memstream(&out->z_text, &out->z_len);
+        out->rf = open_memstream(&out->range_text, &out->range_len);
+    }
+    out->manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
+    out->trained_json = cJSON_AddArrayToObject(out->manifest, "methods");
+    if (!out->csv || (o->figures && (!out->att || !out->zf || !out->rf)))
+        return args_error(CMD, "out of memory");
+    SrError err;
+    if (repo_task_tokenizer(&out->task_tok, &err) ||
+        (o->save_dir && dataset_make_dir(o->save_dir, &err)) ||
+        (o->figures && dataset_make_dir(o->figures, &err)))
+        return args_error(CMD, "%s", err.msg);
+    repo_acc_write_header(out->csv);
+    if (o->figures) {
+        fprintf(out->att, "task,method,layer,length,needle_mass,near_mass,needle_tokens,near_tokens\n");
+        fprintf(out->zf, "layer,head,index,token,copy,word,z\n");
+        fprintf(out->rf, "task,method,layer,length,z_range_mean,z_range_max,index_range\n");
+    }
+    return 0;
+}
+
+/* Load checkpoint `path` for method, with the map of the task's words into
+ * its vocabulary. 0, or -1 with err filled. */
+static int load_method_model(const EvalOptions *o, RepoMethod method, const char *path,
+                             MethodModel *mm, SrError *err)
+{
+    if (repo_load_model(path, method, o->eval_batch, o->max_len, &mm->model, &mm->tok,
+                        &mm->train_len, err))
+        return -1;
+    int missing = repo_task_map_vocab(&mm->tok, mm->map);
+    mm->use_map = mm->map;
+    if (missing == REPO_VOCAB_SIZE - TOK_N_SPECIAL)
+        return sr_fail(err, "%s: its vocabulary has none of the task's words (train it on "
+                       "`seqrep gen-repo` output)", path);
+    if (missing && !o->quiet)
+        fprintf(stderr, "note: %s lacks %d of the task's words; answers it lacks "
+                "count as wrong\n", path, missing);
+    return 0;
+}
+
+/* Train a tiny model of method on the training examples (saved in --save-dir
+ * when asked), sized for evaluation afterwards. 0, or -1 with err filled. */
+static int train_method_model(int argc, char **argv, const EvalOptions *o, RepoMethod method,
+                              const Tokenizer *task_tok, MethodModel *mm, SrError *err)
+{
+    ModelConfig cfg = {.vocab_size = REPO_VOCAB_SIZE, .d_model = o->d_model,
+                       .n_layers = o->layers, .n_heads = o->heads, .d_ff = o->d_ff,
+                       .max_seq_len = o->train_length, .rope_theta = 10000.0f,
+                       .norm_eps = 1e-5f, .tied = 1};
+    RepoTrainOptions t = {.steps = o->steps, .batch = o->batch, .warmup = o->warmup,
+                          .lr = o->lr, .min_lr = o->min_lr, .weight_decay = o->weight_decay,
+                          .clip = o->clip, .seed = (uint64_t)o->seed};
+    Model trained = {0};
+    mm->train_len = o->train_length;
+    if (!o->quiet) fprintf(stderr, "%s: training %s\n", o->task, repo_method_name(method));
+    int rc = -1;
+    if (repo_method_config(method, o->repo_from, &cfg, err) == 0 &&
+        model_create(&trained, &cfg, o->batch, o->train_length, err) == 0) {
+        model_init_weights(&trained, (unsigned long long)o->seed);
+        rc = repo_train(&trained, method, &o->train, &t, o->quiet ? NULL : stderr, &mm->loss,
+                        err) == 0 &&
+                     (!o->save_dir || save_trained(o->save_dir, &trained, method, &o->train,
+                                                   task_tok, argc, argv, o, mm->loss, err) == 0) &&
+                     repo_model_resize(&trained, o->eval_batch, o->max_len, &mm->model, err) == 0
+                 ? 0
+                 : -1;
+    }
+    model_free(&trained);
+    return rc;
+}
+
+/* Method k of the list: its model (loaded or trained), its accuracy rows,
+ * its figure data, its entry in the manifest. 0, or -1 with err filled. */
+static int run_method(int argc, char **argv, const EvalOptions *o, int k, EvalOutputs *out,
+                      SrError *err)
+{
+    RepoMethod method = o->list.method[k];
+    const char *path = o->list.path[k];
+    uint64_t eval_seed = (uint64_t)o->seed * 1000003ULL + 7;
+    MethodModel mm = {0};
+    int ok = (path ? load_method_model(o, method, path, &mm, err)
+                   : train_method_model(argc, argv, o, method, &out->task_tok, &mm, err)) == 0;
+    if (ok)
+        ok = evaluate_method(&mm.model, method, &o->eval, o->lengths_list, o->n_lengths,
+                             o->depths_list, o->n_depths, o->examples, eval_seed, mm.use_map,
+                             mm.train_len, out->csv, out->mean[k], err) == 0;
+    if (ok && o->figures)
+        ok = figure_data(&mm.model, method, &o->eval, o->lengths_list, o->n_lengths,
+                         o->figure_examples, eval_seed + 1, mm.use_map,
+                         mm.use_map ? &mm.tok : &out->task_tok, out->att, out->zf, out->rf,
+                         err) == 0;
+    if (ok) {
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "method", repo_method_name(method));
+        cJSON_AddStringToObject(item, "checkpoint", path ? path : "trained here");
+        if (mm.model.cfg.repo) cJSON_AddNumberToObject(item, "repo_from", mm.model.cfg.repo_from);
+        cJSON_AddNumberToObject(item, "train_length", mm.train_len);
+        if (!path) cJSON_AddNumberToObject(item, "final_train_loss", mm.loss);
+        cJSON_AddItemToArray(out->trained_json, item);
+    }
+    model_free(&mm.model);
+    tokenizer_free(&mm.tok);
+    return ok ? 0 : -1;
+}
+
+/* Write the CSV and its manifest, then the figure data; each stream is
+ * closed on the way. 0, or -1 with err filled. */
+static int write_outputs(const EvalOptions *o, EvalOutputs *out, SrError *err)
+{
+    cJSON_AddStringToObject(out->manifest, "task", o->task);
+    cJSON_AddNumberToObject(out->manifest, "train_length", o->train_length);
+    cJSON_AddNumberToObject(out->manifest, "train_queries", o->train.n_queries);
+    cJSON_AddNumberToObject(out->manifest, "examples_per_cell", o->examples);
+    cJSON_AddNumberToObject(out->manifest, "steps", o->steps);
+    cJSON_AddStringToObject(out->manifest, "result", o->out);
+    char *man_path = path_with_suffix(o->out, ".manifest.json");
+    char *man_text = cJSON_Print(out->manifest);
+    int written = man_path && man_text && flush_stream(out->csv, &out->csv_text, o->out, err) == 0 &&
+                  write_file_atomic(man_path, man_text, err) == 0;
+    out->csv = NULL;
+    free(man_path);
+    free(man_text);
+    if (written && o->figures) {
+        char path[1024];
+        figure_path(path, sizeof path, o->figures, o->task, "attention.csv");
+        written = flush_stream(out->att, &out->att_text, path, err) == 0;
+        out->att = NULL;
+        figure_path(path, sizeof path, o->figures, o->task, "z.csv");
+        written = written && flush_stream(out->zf, &out->z_text, path, err) == 0;
+        out->zf = NULL;
+        figure_path(path, sizeof path, o->figures, o->task, "range.csv");
+        written = written && flush_stream(out->rf, &out->range_text, path, err) == 0;
+        out->rf = NULL;
+    }
+    return written ? 0 : -1;
+}
+
+/* The table on stdout: mean accuracy over depths per method and length. */
+static void print_table(const EvalOptions *o, const EvalOutputs *out)
+{
+    printf("%s: accuracy (mean over %d depths, %d examples each)\n%-8s", o->task, o->n_depths,
+           o->examples, "method");
+    for (int i = 0; i < o->n_lengths; i++) printf(" %7d", o->lengths_list[i]);
+    printf("\n");
+    for (int k = 0; k < o->list.n; k++) {
+        printf("%-8s", repo_method_name(o->list.method[k]));
+        for (int i = 0; i < o->n_lengths; i++) printf(" %7.3f", out->mean[k][i]);
+        printf("\n");
+    }
+}
+
+/* Close what is still open and free the outputs. */
+static void outputs_free(EvalOutputs *out)
+{
+    FILE *files[4] = {out->csv, out->att, out->zf, out->rf};
+    for (int i = 0; i < 4; i++)
+        if (files[i]) fclose(files[i]);
+    free(out->csv_text);
+    free(out->att_text);
+    free(out->z_text);
+    free(out->range_text);
+    cJSON_Delete(out->manifest);
+    tokenizer_free(&out->task_tok);
+}
+
 int cmd_repo_eval(int argc, char **argv)
 {
     EvalOptions o;
     int rc = parse_options(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : rc;
-    RepoTaskKind kind;
-    if (repo_task_parse(o.task, &kind))
-        return args_error(CMD, "--task must be kv, needle or table, got '%s'", o.task);
-    /* task-dependent defaults: a table needs room for its header and rows */
-    if (o.train_length < 0) o.train_length = kind == REPO_TASK_TABLE ? 48 : 32;
-    char default_lengths[64];
-    snprintf(default_lengths, sizeof default_lengths, "%d,%d,%d", o.train_length,
-             2 * o.train_length, 4 * o.train_length);
-    if (!o.lengths) o.lengths = default_lengths;
-    int lengths[MAX_LIST], n_lengths, n_depths;
-    double depths[MAX_LIST];
-    if (parse_int_list(CMD, "lengths", o.lengths, lengths, &n_lengths) ||
-        parse_depth_list(CMD, o.depths, depths, &n_depths))
-        return 2;
-    for (int i = 1; i < n_lengths; i++)
-        if (lengths[i] <= lengths[i - 1])
-            return args_error(CMD, "--lengths must increase, got '%s'", o.lengths);
-    MethodList list = {0};
-    SrError err;
-    if (o.models) {
-        if (parse_models(CMD, o.models, &list)) {
-            free(list.paths_text);
-            return 2;
-        }
-    } else if (repo_method_list_parse(o.methods, list.method, &list.n, &err)) {
-        return args_error(CMD, "--methods: %s", err.msg);
+    rc = parse_experiment(&o);
+    if (rc) {
+        free(o.list.paths_text);
+        return rc;
     }
-
-    /* the specs: training (several queries) and evaluation (one), checked up front */
-    RepoTaskSpec train = repo_task_defaults(kind, o.train_length);
-    train.n_pairs = o.pairs;
-    train.n_rows = o.rows;
-    train.n_cols = o.cols;
-    train.n_queries = o.queries > 0 ? o.queries : (kind == REPO_TASK_NEEDLE ? 1 : 4);
-    RepoTaskSpec eval = train;
-    eval.n_queries = 1;
-    if (!o.models && repo_task_check(&train, &err)) {
-        free(list.paths_text);
-        return args_error(CMD, "training examples (--train-length %d, --queries %d): %s",
-                          o.train_length, train.n_queries, err.msg);
-    }
-    for (int i = 0; i < n_lengths; i++) {
-        eval.length = lengths[i];
-        if (repo_task_check(&eval, &err)) {
-            free(list.paths_text);
-            return args_error(CMD, "--lengths: %s", err.msg);
-        }
-    }
-    int max_len = lengths[n_lengths - 1] > o.train_length ? lengths[n_lengths - 1] : o.train_length;
     threads_set(o.threads);
-
-    Tokenizer task_tok = {0};
-    char *csv_text = NULL, *att_text = NULL, *z_text = NULL, *range_text = NULL;
-    size_t csv_len = 0, att_len = 0, z_len = 0, range_len = 0;
-    FILE *csv = open_memstream(&csv_text, &csv_len);
-    FILE *att = o.figures ? open_memstream(&att_text, &att_len) : NULL;
-    FILE *zf = o.figures ? open_memstream(&z_text, &z_len) : NULL;
-    FILE *rf = o.figures ? open_memstream(&range_text, &range_len) : NULL;
-    double mean[REPO_N_METHODS][MAX_LIST];
-    cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o.seed);
-    cJSON *trained_json = cJSON_AddArrayToObject(manifest, "methods");
-    rc = 2;
-    if (!csv || (o.figures && (!att || !zf || !rf))) {
-        fprintf(stderr, "seqrep %s: out of memory\n", CMD);
-        goto done;
-    }
-    if (repo_task_tokenizer(&task_tok, &err) ||
-        (o.save_dir && dataset_make_dir(o.save_dir, &err)) ||
-        (o.figures && dataset_make_dir(o.figures, &err))) {
-        fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
-        goto done;
-    }
-    repo_acc_write_header(csv);
-    if (o.figures) {
-        fprintf(att, "task,method,layer,length,needle_mass,near_mass,needle_tokens,near_tokens\n");
-        fprintf(zf, "layer,head,index,token,copy,word,z\n");
-        fprintf(rf, "task,method,layer,length,z_range_mean,z_range_max,index_range\n");
-    }
-    uint64_t eval_seed = (uint64_t)o.seed * 1000003ULL + 7;
-    for (int k = 0; k < list.n; k++) {
-        RepoMethod method = list.method[k];
-        Model trained = {0}, model = {0};
-        Tokenizer tok = {0};
-        int map[REPO_VOCAB_SIZE], *use_map = NULL, train_len = o.train_length;
-        float loss = 0.0f;
-        int ok = 0;
-        if (list.path[k]) {
-            if (repo_load_model(list.path[k], method, o.eval_batch, max_len, &model, &tok,
-                                &train_len, &err) == 0) {
-                int missing = repo_task_map_vocab(&tok, map);
-                use_map = map;
-                if (missing == REPO_VOCAB_SIZE - TOK_N_SPECIAL)
-                    sr_fail(&err, "%s: its vocabulary has none of the task's words (train it on "
-                            "`seqrep gen-repo` output)", list.path[k]);
-                else
-                    ok = 1;
-                if (ok && missing && !o.quiet)
-                    fprintf(stderr, "note: %s lacks %d of the task's words; answers it lacks "
-                            "count as wrong\n", list.path[k], missing);
-            }
-        } else {
-            ModelConfig cfg = {.vocab_size = REPO_VOCAB_SIZE, .d_model = o.d_model,
-                               .n_layers = o.layers, .n_heads = o.heads, .d_ff = o.d_ff,
-                               .max_seq_len = o.train_length, .rope_theta = 10000.0f,
-                               .norm_eps = 1e-5f, .tied = 1};
-            RepoTrainOptions t = {.steps = o.steps, .batch = o.batch, .warmup = o.warmup,
-                                  .lr = o.lr, .min_lr = o.min_lr, .weight_decay = o.weight_decay,
-                                  .clip = o.clip, .seed = (uint64_t)o.seed};
-            if (!o.quiet) fprintf(stderr, "%s: training %s\n", o.task, repo_method_name(method));
-            if (repo_method_config(method, o.repo_from, &cfg, &err) == 0 &&
-                model_create(&trained, &cfg, o.batch, o.train_length, &err) == 0) {
-                model_init_weights(&trained, (unsigned long long)o.seed);
-                ok = repo_train(&trained, method, &train, &t, o.quiet ? NULL : stderr, &loss,
-                                &err) == 0 &&
-                     (!o.save_dir || save_trained(o.save_dir, &trained, method, &train, &task_tok,
-                                                  argc, argv, &o, loss, &err) == 0) &&
-                     repo_model_resize(&trained, o.eval_batch, max_len, &model, &err) == 0;
-            }
-            model_free(&trained);
-        }
-        if (ok)
-            ok = evaluate_method(&model, method, &eval, lengths, n_lengths, depths, n_depths,
-                                 o.examples, eval_seed, use_map, train_len, csv, mean[k],
-                                 &err) == 0;
-        if (ok && o.figures)
-            ok = figure_data(&model, method, &eval, lengths, n_lengths, o.figure_examples,
-                             eval_seed + 1, use_map, use_map ? &tok : &task_tok, att, zf, rf,
-                             &err) == 0;
-        if (ok) {
-            cJSON *item = cJSON_CreateObject();
-            cJSON_AddStringToObject(item, "method", repo_method_name(method));
-            cJSON_AddStringToObject(item, "checkpoint", list.path[k] ? list.path[k] : "trained here");
-            if (model.cfg.repo) cJSON_AddNumberToObject(item, "repo_from", model.cfg.repo_from);
-            cJSON_AddNumberToObject(item, "train_length", train_len);
-            if (!list.path[k]) cJSON_AddNumberToObject(item, "final_train_loss", loss);
-            cJSON_AddItemToArray(trained_json, item);
-        }
-        model_free(&model);
-        tokenizer_free(&tok);
-        if (!ok) {
-            fprintf(stderr, "seqrep %s: %s: %s\n", CMD, repo_method_name(method), err.msg);
-            goto done;
-        }
-    }
-
-    /* outputs: the CSV and its manifest, the figure data */
-    cJSON_AddStringToObject(manifest, "task", o.task);
-    cJSON_AddNumberToObject(manifest, "train_length", o.train_length);
-    cJSON_AddNumberToObject(manifest, "train_queries", train.n_queries);
-    cJSON_AddNumberToObject(manifest, "examples_per_cell", o.examples);
-    cJSON_AddNumberToObject(manifest, "steps", o.steps);
-    cJSON_AddStringToObject(manifest, "result", o.out);
-    char *man_path = path_with_suffix(o.out, ".manifest.json"), *man_text = cJSON_Print(manifest);
-    int written = man_path && man_text && flush_stream(csv, &csv_text, o.out, &err) == 0 &&
-                  write_file_atomic(man_path, man_text, &err) == 0;
-    csv = NULL;
-    free(man_path);
-    free(man_text);
-    if (written && o.figures) {
-        char path[1024];
-        figure_path(path, sizeof path, o.figures, o.task, "attention.csv");
-        written = flush_stream(att, &att_text, path, &err) == 0;
-        att = NULL;
-        figure_path(path, sizeof path, o.figures, o.task, "z.csv");
-        written = written && flush_stream(zf, &z_text, path, &err) == 0;
-        zf = NULL;
-        figure_path(path, sizeof path, o.figures, o.task, "range.csv");
-        written = written && flush_stream(rf, &range_text, path, &err) == 0;
-        rf = NULL;
-    }
-    if (!written) {
-        fprintf(stderr, "seqrep %s: %s\n", CMD, err.msg);
-        goto done;
-    }
-
-    /* the table on stdout: mean accuracy over depths */
-    printf("%s: accuracy (mean over %d depths, %d examples each)\n%-8s", o.task, n_depths,
-           o.examples, "method");
-    for (int i = 0; i < n_lengths; i++) printf(" %7d", lengths[i]);
-    printf("\n");
-    for (int k = 0; k < list.n; k++) {
-        printf("%-8s", repo_method_name(list.method[k]));
-        for (int i = 0; i < n_lengths; i++) printf(" %7.3f", mean[k][i]);
-        printf("\n");
-    }
-    rc = 0;
-done:
-    if (csv) fclose(csv);
-    if (att) fclose(att);
-    if (zf) fclose(zf);
-    if (rf) fclose(rf);
-    free(csv_text);
-    free(att_text);
-    free(z_text);
-    free(range_text);
-    cJSON_Delete(manifest);
-    tokenizer_free(&task_tok);
-    free(list.paths_text);
-    return rc;
-}
-
-/* ---- repo-positions ------------------------------------------------------------------ */
-
-static const char *PCMD = "repo-positions";
-
-/* The words to run: a sentence through the checkpoint's tokenizer, or a
- * task example (without its <bos>) mapped into the checkpoint's vocabulary.
- * *words (caller frees), *n. */
-static int positions_words(const char *text, const char *task, int length, int index, int seed,
-                           const Tokenizer *tok, int **words, int *n, SrError *err)
-{
-    if (text) {
-        long need = tokenizer_encode(tok, text, 0, NULL, 0);
-        if (need < 1) return sr_fail(err, "--text has no tokens");
-        *words = malloc(sizeof(int) * need);
-        if (!*words) return sr_fail(err, "out of memory");
-        *n = (int)tokenizer_encode(tok, text, 0, *words, need);
-        return 0;
-    }
-    RepoTaskKind kind;
-    if (repo_task_parse(task, &kind)) return sr_fail(err, "--task must be kv, needle or table");
-    RepoTaskSpec s = repo_task_defaults(kind, length);
-    s.depth = 0.5;
-    if (repo_task_check(&s, err)) return -1;
-    int *ids = malloc(sizeof(int) * length), *targets = malloc(sizeof(int) * length);
-    int map[REPO_VOCAB_SIZE];
-    if (!ids || !targets) {
-        free(ids);
-        free(targets);
-        return sr_fail(err, "out of memory");
-    }
-    repo_task_example(&s, (uint64_t)seed, index, ids, targets, NULL);
-    repo_task_map_vocab(tok, map);
-    for (int t = 1; t < length; t++) ids[t - 1] = map[ids[t]];
-    free(targets);
-    *words = ids;
-    *n = length - 1;
-    return 0;
-}
-
-int cmd_repo_positions(int argc, char **argv)
-{
-    const char *model_path = NULL, *out = NULL, *text = NULL, *task = NULL, *summary = NULL;
-    const char *bos_text = "per-copy", *sep_text = "none";
-    int r = 0, length = 64, index = 0, seed = 1, threads = 0;
-    ArgSpec specs[] = {
-        {"model", ARG_STRING, &model_path, "checkpoint with RePo weights", 1, 0, 0},
-        {"out", ARG_STRING, &out, "CSV of z per RePo layer, head and token", 1, 0, 0},
-        {"text", ARG_STRING, &text, "a sentence to run", 0, 0, 0},
-        {"task", ARG_STRING, &task, "or a task example: kv, needle or table", 0, 0, 0},
-        {"length", ARG_INT, &length, "task example length (default 64)", 0, 2, 0},
-        {"index", ARG_INT, &index, "task example index (default 0)", 0, 0, 0},
-        {"r", ARG_INT, &r, "repetitions: the input is fed r+1 times (default 0)", 0, 0, 0},
-        {"bos", ARG_STRING, &bos_text, "none, once or per-copy (default per-copy)", 0, 0, 0},
-        {"sep", ARG_STRING, &sep_text, "none or token (default none)", 0, 0, 0},
-        {"summary", ARG_STRING, &summary, "CSV of what the copies get (needs --r >= 1)", 0, 0, 0},
-        {"seed", ARG_INT, &seed, "task example seed (default 1)", 0, 0, 0},
-        {"threads", ARG_INT, &threads, "threads, 0 = all cores (default 0)", 0, 0, 0},
-    };
-    int rc = args_parse(PCMD, "--model CKPT --out FILE.csv (--text S | --task T) [options]", specs,
-                        (int)(sizeof specs / sizeof specs[0]), argc, argv, NULL, 0, NULL);
-    if (rc) return rc == 1 ? 0 : rc;
-    if (!text == !task) return args_error(PCMD, "give exactly one of --text and --task");
-    RepeatBos bos;
-    RepeatSep sep;
-    if (repeat_parse_bos(bos_text, &bos)) return args_error(PCMD, "--bos must be none, once or per-copy");
-    if (repeat_parse_sep(sep_text, &sep)) return args_error(PCMD, "--sep must be none or token");
-    if (summary && r < 1) return args_error(PCMD, "--summary compares copies: give --r 1 or more");
-    threads_set(threads);
-
+    EvalOutputs out = {0};
     SrError err;
-    Model m = {0};
-    Tokenizer tok = {0};
-    RepeatLayout lay = {0};
-    int *words = NULL, n = 0;
-    char *csv_text = NULL, *sum_text = NULL;
-    size_t csv_len = 0, sum_len = 0;
-    FILE *csv = NULL, *sf = NULL;
-    rc = 2;
-    /* the tokenizer first (a small load), then the model sized for the input */
-    if (repo_load_model(model_path, REPO_METHOD_REPO, 1, 1, &m, &tok, NULL, &err) ||
-        positions_words(text, task, length, index, seed, &tok, &words, &n, &err) ||
-        repeat_build(words, n, r, bos, sep, REPO_TASK_MAX_LENGTH, &lay, &err)) {
-        fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
-        goto done;
-    }
-    Model big = {0};
-    if (repo_model_resize(&m, 1, lay.T, &big, &err)) {
-        fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
-        goto done;
-    }
-    model_free(&m);
-    m = big;
-    RepoRun run;
-    if (repo_run_init(&run, REPO_METHOD_REPO, &m, &err)) {
-        fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
-        goto done;
-    }
-    ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions};
-    repo_run_apply(&run, &in);
-    in.positions = lay.positions;
-    int fwd = model_forward(&m, &in, &err);
-    repo_run_free(&run);
-    if (fwd) {
-        fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
-        goto done;
-    }
-    csv = open_memstream(&csv_text, &csv_len);
-    if (!csv) goto done;
-    repo_write_z_csv(csv, &m, 0, lay.ids, lay.T, &tok, &lay, 1);
-    rc = flush_stream(csv, &csv_text, out, &err) ? 2 : 0;
-    csv = NULL;
-    if (rc == 0 && summary) {
-        sf = open_memstream(&sum_text, &sum_len);
-        if (!sf) {
+    rc = open_outputs(argc, argv, &o, &out);
+    for (int k = 0; k < o.list.n && rc == 0; k++)
+        if (run_method(argc, argv, &o, k, &out, &err)) {
+            fprintf(stderr, "seqrep %s: %s: %s\n", CMD, repo_method_name(o.list.method[k]), err.msg);
             rc = 2;
-            goto done;
         }
-        fprintf(sf, "source,layer,head,same_word_gap,first_gap,later_gap,z_spread,gap_over_spread,"
-                "copy_shift,copy_extent,overlap\n");
-        RepoRepeatStats st;
-        for (int l = m.cfg.repo_from - 1; l < m.cfg.n_layers; l++)
-            for (int h = 0; h < m.cfg.n_heads; h++) {
-                if (l < m.cfg.repo_from) { /* first the token index, as RoPE uses it */
-                    if (h > 0) break;
-                    repo_repeat_stats_index(&lay, &st);
-                    fprintf(sf, "index,-1,-1,");
-                } else {
-                    repo_repeat_stats(&m, l, h, &lay, &st);
-                    fprintf(sf, "repo,%d,%d,", l, h);
-                }
-                fprintf(sf, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", st.same_word_gap,
-                        st.first_gap, st.later_gap, st.z_spread,
-                        st.z_spread > 0 ? st.same_word_gap / st.z_spread : 0.0, st.copy_shift,
-                        st.copy_extent, st.overlap);
-            }
-        rc = flush_stream(sf, &sum_text, summary, &err) ? 2 : 0;
-        sf = NULL;
-    }
-    if (rc) fprintf(stderr, "seqrep %s: %s\n", PCMD, err.msg);
-done:
-    if (csv) fclose(csv);
-    if (sf) fclose(sf);
-    free(csv_text);
-    free(sum_text);
-    free(words);
-    repeat_free(&lay);
-    tokenizer_free(&tok);
-    model_free(&m);
+    if (rc == 0 && write_outputs(&o, &out, &err)) rc = args_error(CMD, "%s", err.msg);
+    if (rc == 0) print_table(&o, &out);
+    outputs_free(&out);
+    free(o.list.paths_text);
     return rc;
 }

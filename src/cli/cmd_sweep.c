@@ -1,6 +1,6 @@
 /* cmd_sweep.c — `seqrep sweep`: fine-tune every run of a grid (data x seeds
  * x methods x r x exit layers) and gather one row per run in a CSV, with a
- * markdown summary (mean +- std over seeds). See src/sweep.h.
+ * markdown summary (mean +- std over seeds). See src/runs/sweep.h.
  *
  * Each run is `seqrep finetune ...` executed as a child process of this very
  * binary, writing its own RUN.csv and RUN.manifest.json into the runs
@@ -12,6 +12,7 @@
  * parallel, `xargs -P` or a job array; `seqrep collect` merges what they
  * write. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +20,14 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
-#include "label/task.h"
 #include "label/readout.h"
+#include "label/task.h"
 #include "options/args.h"
 #include "runs/manifest.h"
 #include "runs/sweep.h"
@@ -233,6 +233,61 @@ static int take_result(const Sweep *s, int run, const char *csv, SrError *err)
     return rc;
 }
 
+/* Start run `run` in a free one of slots[0..jobs) (one is free). 0, or -1
+ * with err filled. */
+static int start_run(const Sweep *s, Slot *slots, int jobs, int run, SrError *err)
+{
+    Slot *slot = NULL;
+    for (int j = 0; j < jobs && !slot; j++)
+        if (slots[j].pid == 0) slot = &slots[j];
+    char **argv = NULL;
+    int argc = 0;
+    if (sweep_run_path(&s->runs[run], s->runs_dir, slot->csv, sizeof slot->csv, err) ||
+        replace_extension(slot->csv, ".log", slot->log, sizeof slot->log) ||
+        sweep_run_argv(&s->runs[run], s->ft, s->exe, slot->csv, &argv, &argc, err))
+        return -1;
+    slot->pid = start_child(argv, slot->log);
+    sweep_argv_free(argv, argc);
+    if (slot->pid < 0) {
+        sr_fail(err, "cannot start a run (%s)", strerror(errno));
+        slot->pid = 0;
+        return -1;
+    }
+    slot->run = run;
+    slot->started = now_seconds();
+    return 0;
+}
+
+/* The child of slot ended with status, the finished-th of n_todo, after
+ * `spent` (eta: what is left, or ""): take its result into the table and
+ * save the CSV and summary, or name its failure. 0 taken, 1 the run failed,
+ * -1 an error that stops the sweep (err filled). */
+static int finish_run(const Sweep *s, const Slot *slot, int status, int finished, int n_todo,
+                      const char *spent, const char *eta, SrError *err)
+{
+    const SweepRun *run = &s->runs[slot->run];
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        SrError e;
+        if (take_result(s, slot->run, slot->csv, &e) || save(s, &e)) {
+            *err = e;
+            return -1;
+        }
+        const SweepRow *row = &s->table->rows[sweep_table_find(s->table, run)];
+        fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d: test F1 %.2f (dev %.2f), %s%s%s\n",
+                finished, n_todo, run->dataset, method_name(run->method), run->r,
+                run->exit_layer, run->seed, row->test_f1, row->dev_f1, spent,
+                eta[0] ? ", ETA " : "", eta);
+        return 0;
+    }
+    char why[1024];
+    last_line(slot->log, why, sizeof why);
+    fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d: FAILED (%s %d): %s (log %s)\n",
+            finished, n_todo, run->dataset, method_name(run->method), run->r,
+            run->exit_layer, run->seed, WIFEXITED(status) ? "exit" : "signal",
+            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), why, slot->log);
+    return 1;
+}
+
 /* Run runs[todo[0..n_todo)] with up to `jobs` children at a time; stop
  * starting new ones after stop_after finished runs (0 = never). Returns the
  * number of failed runs, or -1 on an error that stops the sweep. */
@@ -246,31 +301,14 @@ static int run_all(const Sweep *s, const int *todo, int n_todo, int jobs, int st
     int next = 0, active = 0, failed = 0, finished = 0, fatal = 0;
     while (!fatal && (active > 0 || (next < n_todo && !(stop_after && finished >= stop_after)))) {
         while (active < jobs && next < n_todo && !(stop_after && finished + active >= stop_after)) {
-            Slot *slot = NULL;
-            for (int j = 0; j < jobs && !slot; j++)
-                if (slots[j].pid == 0) slot = &slots[j];
-            const SweepRun *run = &s->runs[todo[next]];
-            char **argv = NULL;
-            int argc = 0;
-            if (sweep_run_path(run, s->runs_dir, slot->csv, sizeof slot->csv, err) ||
-                replace_extension(slot->csv, ".log", slot->log, sizeof slot->log) ||
-                sweep_run_argv(run, s->ft, s->exe, slot->csv, &argv, &argc, err)) {
+            if (start_run(s, slots, jobs, todo[next], err)) {
                 fatal = 1;
                 break;
             }
-            slot->pid = start_child(argv, slot->log);
-            sweep_argv_free(argv, argc);
-            if (slot->pid < 0) {
-                sr_fail(err, "cannot start a run (%s)", strerror(errno));
-                slot->pid = 0;
-                fatal = 1;
-                break;
-            }
-            slot->run = todo[next++];
-            slot->started = now_seconds();
+            next++;
             active++;
         }
-        if (active == 0) break;
+        if (active == 0) break; /* after a failed start: wait for one child, then stop */
         int status;
         pid_t pid = waitpid(-1, &status, 0);
         if (pid < 0) {
@@ -286,35 +324,14 @@ static int run_all(const Sweep *s, const int *todo, int n_todo, int jobs, int st
         slot->pid = 0;
         active--;
         finished++;
-        const SweepRun *run = &s->runs[slot->run];
-        double took = now_seconds() - slot->started;
-        done_w += run_weight(run);
+        done_w += run_weight(&s->runs[slot->run]);
         char eta[32] = "", spent[32];
-        format_duration(took, spent, sizeof spent);
-        if (done_w > 0 && total_w > done_w) {
+        format_duration(now_seconds() - slot->started, spent, sizeof spent);
+        if (done_w > 0 && total_w > done_w)
             format_duration((now_seconds() - t0) * (total_w - done_w) / done_w, eta, sizeof eta);
-        }
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-            SrError e;
-            if (take_result(s, slot->run, slot->csv, &e) || save(s, &e)) {
-                *err = e;
-                fatal = 1;
-                break;
-            }
-            const SweepRow *row = &s->table->rows[sweep_table_find(s->table, run)];
-            fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d: test F1 %.2f (dev %.2f), %s%s%s\n",
-                    finished, n_todo, run->dataset, method_name(run->method), run->r,
-                    run->exit_layer, run->seed, row->test_f1, row->dev_f1, spent,
-                    eta[0] ? ", ETA " : "", eta);
-        } else {
-            char why[1024];
-            last_line(slot->log, why, sizeof why);
-            failed++;
-            fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d: FAILED (%s %d): %s (log %s)\n",
-                    finished, n_todo, run->dataset, method_name(run->method), run->r,
-                    run->exit_layer, run->seed, WIFEXITED(status) ? "exit" : "signal",
-                    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), why, slot->log);
-        }
+        int outcome = finish_run(s, slot, status, finished, n_todo, spent, eta, err);
+        if (outcome < 0) fatal = 1;
+        else failed += outcome;
     }
     if (fatal)
         for (int j = 0; j < jobs; j++)
@@ -327,208 +344,224 @@ static int run_all(const Sweep *s, const int *todo, int n_todo, int jobs, int st
     return fatal ? -1 : failed;
 }
 
-int cmd_sweep(int argc, char **argv)
+/* ---- the command ---------------------------------------------------------------- */
+
+typedef struct {
+    const char *data_text, *model, *encoder, *methods_text, *r_text, *exits_text, *seeds_text;
+    const char *out_path, *summary_arg, *runs_arg;
+    SweepFinetuneOptions ft;
+    int plan_only, jobs, stop_after;
+} SweepOptions;
+
+/* The grid and what is done of it. */
+typedef struct {
+    Method methods[METHOD_COUNT];
+    int n_methods, *r_values, n_r, *exits, n_exits, *seeds, n_seeds;
+    char **dirs, *dirs_buf;
+    int n_dirs;
+    SweepRun *runs;
+    int n_runs, *todo, n_todo;
+    SweepTable table;
+    LayerCache *cache;
+    char summary_path[1100], runs_dir[1100], exe[4096];
+} SweepState;
+
+/* Parse options; 0, 1 (help shown) or 2 (error printed). */
+static int parse_options(int argc, char **argv, SweepOptions *o)
 {
-    const char *data_text = NULL, *model = NULL, *encoder = NULL, *methods_text = NULL;
-    const char *r_text = "1,2,4,8", *exits_text = "0", *seeds_text = "5,29,42,81,123";
-    const char *out_path = NULL, *summary_arg = NULL, *runs_arg = NULL;
-    SweepFinetuneOptions ft = {.epochs = 5};
-    int plan_only = 0, jobs = 1, stop_after = 0;
+    *o = (SweepOptions){.r_text = "1,2,4,8", .exits_text = "0", .seeds_text = "5,29,42,81,123",
+                        .ft = {.epochs = 5}, .jobs = 1};
     ArgSpec specs[] = {
-        {"data", ARG_STRING, &data_text, "data directories (train/dev/test.conll), comma-separated", 1, 0, 0},
-        {"model", ARG_STRING, &model, "pre-trained checkpoint; {data} stands for the dataset name", 1, 0, 0},
-        {"encoder-model", ARG_STRING, &encoder, "MLM checkpoint for method encoder ({data} as above)", 0, 0, 0},
-        {"methods", ARG_STRING, &methods_text, "causal,sr,unmask-full,unmask-middle[,encoder] (default: "
-                                               "these four, and encoder with --encoder-model)", 0, 0, 0},
-        {"r", ARG_STRING, &r_text, "repetitions for sr (default 1,2,4,8)", 0, 0, 0},
-        {"exits", ARG_STRING, &exits_text, "exit layers, 0 = full depth (default 0)", 0, 0, 0},
-        {"seeds", ARG_STRING, &seeds_text, "seeds (default 5,29,42,81,123)", 0, 0, 0},
-        {"epochs", ARG_INT, &ft.epochs, "fine-tuning epochs of every run (default 5)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &ft.lr, "peak learning rate (default: finetune's)", 0, 0, 0},
-        {"batch", ARG_INT, &ft.batch, "sentences per step (default: finetune's)", 0, 1, 0},
-        {"threads", ARG_INT, &ft.threads, "threads per run (default: cores / jobs)", 0, 0, 0},
-        {"jobs", ARG_INT, &jobs, "runs at the same time (default 1)", 0, 1, 0},
-        {"out", ARG_STRING, &out_path, "sweep CSV, one row per run; kept and resumed", 1, 0, 0},
-        {"summary", ARG_STRING, &summary_arg, "markdown summary (default: OUT with .md)", 0, 0, 0},
-        {"runs-dir", ARG_STRING, &runs_arg, "per-run files (default: OUT without .csv, plus .runs)", 0, 0, 0},
-        {"plan", ARG_FLAG, &plan_only, "print the remaining runs' commands, one a line, and stop", 0, 0, 0},
-        {"stop-after", ARG_INT, &stop_after, "stop after N finished runs (for tests; 0 = all)", 0, 0, 0},
+        {"data", ARG_STRING, &o->data_text, "data directories (train/dev/test.conll), comma-separated", 1, 0, 0},
+        {"model", ARG_STRING, &o->model, "pre-trained checkpoint; {data} stands for the dataset name", 1, 0, 0},
+        {"encoder-model", ARG_STRING, &o->encoder, "MLM checkpoint for method encoder ({data} as above)", 0, 0, 0},
+        {"methods", ARG_STRING, &o->methods_text, "causal,sr,unmask-full,unmask-middle[,encoder] (default: "
+                                                  "these four, and encoder with --encoder-model)", 0, 0, 0},
+        {"r", ARG_STRING, &o->r_text, "repetitions for sr (default 1,2,4,8)", 0, 0, 0},
+        {"exits", ARG_STRING, &o->exits_text, "exit layers, 0 = full depth (default 0)", 0, 0, 0},
+        {"seeds", ARG_STRING, &o->seeds_text, "seeds (default 5,29,42,81,123)", 0, 0, 0},
+        {"epochs", ARG_INT, &o->ft.epochs, "fine-tuning epochs of every run (default 5)", 0, 1, 0},
+        {"lr", ARG_FLOAT, &o->ft.lr, "peak learning rate (default: finetune's)", 0, 0, 0},
+        {"batch", ARG_INT, &o->ft.batch, "sentences per step (default: finetune's)", 0, 1, 0},
+        {"threads", ARG_INT, &o->ft.threads, "threads per run (default: cores / jobs)", 0, 0, 0},
+        {"jobs", ARG_INT, &o->jobs, "runs at the same time (default 1)", 0, 1, 0},
+        {"out", ARG_STRING, &o->out_path, "sweep CSV, one row per run; kept and resumed", 1, 0, 0},
+        {"summary", ARG_STRING, &o->summary_arg, "markdown summary (default: OUT with .md)", 0, 0, 0},
+        {"runs-dir", ARG_STRING, &o->runs_arg, "per-run files (default: OUT without .csv, plus .runs)", 0, 0, 0},
+        {"plan", ARG_FLAG, &o->plan_only, "print the remaining runs' commands, one a line, and stop", 0, 0, 0},
+        {"stop-after", ARG_INT, &o->stop_after, "stop after N finished runs (for tests; 0 = all)", 0, 0, 0},
     };
+    int n = ARGS_COUNT(specs);
     int rc = args_parse(CMD, "--data DIR[,DIR...] --model M [--encoder-model E] [--methods LIST] "
                              "[--r 1,2,4,8] [--exits 0] [--seeds 5,29,42,81,123] [--epochs E] "
                              "--out sweep.csv [--plan]",
-                        specs, (int)(sizeof specs / sizeof specs[0]), argc, argv, NULL, 0, NULL);
-    if (rc) return rc == 1 ? 0 : rc;
-    ft.lr_set = specs[8].set;
-    ft.batch_set = specs[9].set;
-    ft.threads_set = specs[10].set;
-    if (ft.lr_set && !(ft.lr > 0.0f)) return args_error(CMD, "--lr must be positive");
-    if (!ft.threads_set && jobs > 1) {
+                        specs, n, argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    o->ft.lr_set = args_given(specs, n, "lr");
+    o->ft.batch_set = args_given(specs, n, "batch");
+    o->ft.threads_set = args_given(specs, n, "threads");
+    if (o->ft.lr_set && !(o->ft.lr > 0.0f)) return args_error(CMD, "--lr must be positive");
+    if (!o->ft.threads_set && o->jobs > 1) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        ft.threads = cores > jobs ? (int)(cores / jobs) : 1;
-        ft.threads_set = 1;
+        o->ft.threads = cores > o->jobs ? (int)(cores / o->jobs) : 1;
+        o->ft.threads_set = 1;
     }
-    if (!methods_text) methods_text = encoder ? "causal,sr,unmask-full,unmask-middle,encoder"
-                                              : "causal,sr,unmask-full,unmask-middle";
+    if (!o->methods_text)
+        o->methods_text = o->encoder ? "causal,sr,unmask-full,unmask-middle,encoder"
+                                     : "causal,sr,unmask-full,unmask-middle";
+    return 0;
+}
 
+/* The lists of the grid, the data directories, the output paths and this
+ * program's path; 0, or 2 after the error line. */
+static int parse_grid(const SweepOptions *o, SweepState *st)
+{
     SrError err;
-    Method methods[METHOD_COUNT];
-    int n_methods = 0, *r_values = NULL, n_r = 0, *exits = NULL, n_exits = 0, *seeds = NULL, n_seeds = 0;
-    char **dirs = NULL, *dirs_buf = NULL;
-    int n_dirs = 0, n_runs = 0, *todo = NULL;
-    SweepRun *runs = NULL;
-    SweepTable table = {0};
-    LayerCache *cache = calloc(1, sizeof *cache);
-    char summary_path[1100], runs_dir[1100], exe[4096];
-    rc = 2;
-    if (!cache) {
-        args_error(CMD, "out of memory");
-        goto done;
-    }
-    if (sweep_parse_methods(methods_text, methods, &n_methods, &err)) {
-        args_error(CMD, "--methods: %s", err.msg);
-        goto done;
-    }
-    if (sweep_parse_int_list(r_text, 1, &r_values, &n_r, &err)) {
-        args_error(CMD, "--r: %s (sr needs r >= 1; r = 0 is the causal method)", err.msg);
-        goto done;
-    }
-    if (sweep_parse_int_list(exits_text, 0, &exits, &n_exits, &err)) {
-        args_error(CMD, "--exits: %s", err.msg);
-        goto done;
-    }
-    if (sweep_parse_int_list(seeds_text, 0, &seeds, &n_seeds, &err)) {
-        args_error(CMD, "--seeds: %s", err.msg);
-        goto done;
-    }
-    /* the data directories */
-    dirs_buf = strdup(data_text);
-    dirs = calloc(strlen(data_text) + 1, sizeof(char *));
-    if (!dirs_buf || !dirs) {
-        args_error(CMD, "out of memory");
-        goto done;
-    }
-    for (char *save = NULL, *d = strtok_r(dirs_buf, ",", &save); d; d = strtok_r(NULL, ",", &save))
-        dirs[n_dirs++] = d;
-    if (n_dirs == 0) {
-        args_error(CMD, "--data names no directory");
-        goto done;
-    }
-    if (replace_extension(out_path, ".runs", runs_dir, sizeof runs_dir) ||
-        replace_extension(out_path, ".md", summary_path, sizeof summary_path)) {
-        args_error(CMD, "--out: path too long");
-        goto done;
-    }
-    if (runs_arg) snprintf(runs_dir, sizeof runs_dir, "%s", runs_arg);
-    if (summary_arg) snprintf(summary_path, sizeof summary_path, "%s", summary_arg);
-    ssize_t exe_len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (exe_len <= 0) {
-        args_error(CMD, "cannot find this program's path (/proc/self/exe)");
-        goto done;
-    }
-    exe[exe_len] = 0;
+    st->cache = calloc(1, sizeof *st->cache);
+    if (!st->cache) return args_error(CMD, "out of memory");
+    if (sweep_parse_methods(o->methods_text, st->methods, &st->n_methods, &err))
+        return args_error(CMD, "--methods: %s", err.msg);
+    if (sweep_parse_int_list(o->r_text, 1, &st->r_values, &st->n_r, &err))
+        return args_error(CMD, "--r: %s (sr needs r >= 1; r = 0 is the causal method)", err.msg);
+    if (sweep_parse_int_list(o->exits_text, 0, &st->exits, &st->n_exits, &err))
+        return args_error(CMD, "--exits: %s", err.msg);
+    if (sweep_parse_int_list(o->seeds_text, 0, &st->seeds, &st->n_seeds, &err))
+        return args_error(CMD, "--seeds: %s", err.msg);
+    st->dirs_buf = strdup(o->data_text);
+    st->dirs = calloc(strlen(o->data_text) + 1, sizeof(char *));
+    if (!st->dirs_buf || !st->dirs) return args_error(CMD, "out of memory");
+    for (char *save = NULL, *d = strtok_r(st->dirs_buf, ",", &save); d; d = strtok_r(NULL, ",", &save))
+        st->dirs[st->n_dirs++] = d;
+    if (st->n_dirs == 0) return args_error(CMD, "--data names no directory");
+    if (replace_extension(o->out_path, ".runs", st->runs_dir, sizeof st->runs_dir) ||
+        replace_extension(o->out_path, ".md", st->summary_path, sizeof st->summary_path))
+        return args_error(CMD, "--out: path too long");
+    if (o->runs_arg) snprintf(st->runs_dir, sizeof st->runs_dir, "%s", o->runs_arg);
+    if (o->summary_arg) snprintf(st->summary_path, sizeof st->summary_path, "%s", o->summary_arg);
+    ssize_t exe_len = readlink("/proc/self/exe", st->exe, sizeof st->exe - 1);
+    if (exe_len <= 0) return args_error(CMD, "cannot find this program's path (/proc/self/exe)");
+    st->exe[exe_len] = 0;
+    SweepGrid grid = {.data_dirs = (const char *const *)st->dirs, .n_data = st->n_dirs,
+                      .model = o->model, .encoder_model = o->encoder, .methods = st->methods,
+                      .n_methods = st->n_methods, .r_values = st->r_values, .n_r = st->n_r,
+                      .exits = st->exits, .n_exits = st->n_exits, .seeds = st->seeds,
+                      .n_seeds = st->n_seeds};
+    if (sweep_grid_expand(&grid, &st->runs, &st->n_runs, &err) ||
+        sweep_resolve_exits(st->runs, &st->n_runs, count_layers, st->cache, &err))
+        return args_error(CMD, "%s", err.msg);
+    return 0;
+}
 
-    SweepGrid grid = {.data_dirs = (const char *const *)dirs, .n_data = n_dirs, .model = model,
-                      .encoder_model = encoder, .methods = methods, .n_methods = n_methods,
-                      .r_values = r_values, .n_r = n_r, .exits = exits, .n_exits = n_exits,
-                      .seeds = seeds, .n_seeds = n_seeds};
-    if (sweep_grid_expand(&grid, &runs, &n_runs, &err) ||
-        sweep_resolve_exits(runs, &n_runs, count_layers, cache, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
+/* The run loop's context for the state. */
+static Sweep sweep_of(const SweepOptions *o, SweepState *st)
+{
+    return (Sweep){st->runs, &st->table, &o->ft, st->exe, st->runs_dir, o->out_path,
+                   st->summary_path, o->ft.epochs};
+}
 
-    /* what is done already: rows of the CSV, then result files in the runs dir */
-    if (access(out_path, F_OK) == 0 && sweep_table_read(out_path, &table, NULL, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
+/* What is done already: rows of the CSV, then result files in the runs
+ * directory; the rest into st->todo, checked to fit its models; the CSV and
+ * summary written and the count reported. 0, or 2 after the error line. */
+static int find_done_runs(const SweepOptions *o, SweepState *st)
+{
+    SrError err;
+    if (access(o->out_path, F_OK) == 0 && sweep_table_read(o->out_path, &st->table, NULL, &err))
+        return args_error(CMD, "%s", err.msg);
+    for (int i = 0; i < st->n_runs; i++) {
+        int k = sweep_table_find(&st->table, &st->runs[i]);
+        if (k >= 0 && st->table.rows[k].epochs != o->ft.epochs)
+            return args_error(CMD, "%s already holds runs of %d epochs (%s), this sweep asks for %d; "
+                                   "give another --out", o->out_path, st->table.rows[k].epochs,
+                              st->table.rows[k].source, o->ft.epochs);
     }
-    for (int i = 0; i < n_runs; i++) {
-        int k = sweep_table_find(&table, &runs[i]);
-        if (k >= 0 && table.rows[k].epochs != ft.epochs) {
-            args_error(CMD, "%s already holds runs of %d epochs (%s), this sweep asks for %d; "
-                            "give another --out", out_path, table.rows[k].epochs,
-                       table.rows[k].source, ft.epochs);
-            goto done;
-        }
-    }
-    todo = malloc(sizeof(int) * (size_t)n_runs);
-    if (!todo) {
-        args_error(CMD, "out of memory");
-        goto done;
-    }
-    int n_before = table.n, n_todo = sweep_remaining(runs, n_runs, &table, todo);
-    const Sweep sw = {runs, &table, &ft, exe, runs_dir, out_path, summary_path, ft.epochs};
-    for (int i = 0; i < n_todo; i++) {
+    st->todo = malloc(sizeof(int) * (size_t)st->n_runs);
+    if (!st->todo) return args_error(CMD, "out of memory");
+    int n_before = st->table.n;
+    st->n_todo = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
+    const Sweep sw = sweep_of(o, st);
+    for (int i = 0; i < st->n_todo; i++) {
         char csv[1100];
         SrError e;
-        if (sweep_run_path(&runs[todo[i]], runs_dir, csv, sizeof csv, &err)) {
-            args_error(CMD, "%s", err.msg);
-            goto done;
-        }
-        if (access(csv, F_OK) == 0 && take_result(&sw, todo[i], csv, &e) != 0)
+        if (sweep_run_path(&st->runs[st->todo[i]], st->runs_dir, csv, sizeof csv, &err))
+            return args_error(CMD, "%s", err.msg);
+        if (access(csv, F_OK) == 0 && take_result(&sw, st->todo[i], csv, &e) != 0)
             fprintf(stderr, "seqrep %s: %s: not taken, the run is done again (%s)\n", CMD, csv, e.msg);
     }
-    int n_found = table.n - n_before;
-    n_todo = sweep_remaining(runs, n_runs, &table, todo);
-    if (check_runs_fit(runs, todo, n_todo, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    if (make_dirs(runs_dir, &err) || save(&sw, &err)) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
+    int n_found = st->table.n - n_before;
+    st->n_todo = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
+    if (check_runs_fit(st->runs, st->todo, st->n_todo, &err) || make_dirs(st->runs_dir, &err) ||
+        save(&sw, &err))
+        return args_error(CMD, "%s", err.msg);
     fprintf(stderr, "seqrep %s: %d runs in the grid; %d done before (%d of them found in %s), %d to do\n",
-            CMD, n_runs, n_runs - n_todo, n_found, runs_dir, n_todo);
+            CMD, st->n_runs, st->n_runs - st->n_todo, n_found, st->runs_dir, st->n_todo);
+    return 0;
+}
 
-    if (plan_only) {
-        for (int i = 0; i < n_todo; i++) {
-            char csv[1100], **cargv = NULL, *line = NULL;
-            int cargc = 0;
-            if (sweep_run_path(&runs[todo[i]], runs_dir, csv, sizeof csv, &err) ||
-                sweep_run_argv(&runs[todo[i]], &ft, exe, csv, &cargv, &cargc, &err)) {
-                args_error(CMD, "%s", err.msg);
-                goto done;
-            }
-            line = sweep_command_line(cargv, cargc);
-            sweep_argv_free(cargv, cargc);
-            if (!line) {
-                args_error(CMD, "out of memory");
-                goto done;
-            }
-            printf("%s\n", line);
-            free(line);
-        }
-        rc = 0;
-        goto done;
+/* --plan: the remaining runs' commands on stdout, one a line. 0, or 2 after
+ * the error line. */
+static int print_plan(const SweepOptions *o, const SweepState *st)
+{
+    for (int i = 0; i < st->n_todo; i++) {
+        char csv[1100], **cargv = NULL, *line = NULL;
+        int cargc = 0;
+        SrError err;
+        const SweepRun *run = &st->runs[st->todo[i]];
+        if (sweep_run_path(run, st->runs_dir, csv, sizeof csv, &err) ||
+            sweep_run_argv(run, &o->ft, st->exe, csv, &cargv, &cargc, &err))
+            return args_error(CMD, "%s", err.msg);
+        line = sweep_command_line(cargv, cargc);
+        sweep_argv_free(cargv, cargc);
+        if (!line) return args_error(CMD, "out of memory");
+        printf("%s\n", line);
+        free(line);
     }
+    return 0;
+}
 
+/* Run the remaining runs and report: 0 when none failed, 1 when some did
+ * (their logs named), 2 after the error line of an error that stopped it. */
+static int run_remaining(const SweepOptions *o, SweepState *st)
+{
+    SrError err;
+    const Sweep sw = sweep_of(o, st);
     int n_finished = 0;
-    int failed = run_all(&sw, todo, n_todo, jobs, stop_after, &n_finished, &err);
-    if (failed < 0) {
-        args_error(CMD, "%s", err.msg);
-        goto done;
-    }
-    int left = sweep_remaining(runs, n_runs, &table, todo);
-    printf("sweep: %d of %d runs in %s (summary %s); %d run now, %d failed%s\n", n_runs - left,
-           n_runs, out_path, summary_path, n_finished, failed,
+    int failed = run_all(&sw, st->todo, st->n_todo, o->jobs, o->stop_after, &n_finished, &err);
+    if (failed < 0) return args_error(CMD, "%s", err.msg);
+    int left = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
+    printf("sweep: %d of %d runs in %s (summary %s); %d run now, %d failed%s\n", st->n_runs - left,
+           st->n_runs, o->out_path, st->summary_path, n_finished, failed,
            left && !failed ? "; run the same command again to go on" : "");
     if (failed) {
-        fprintf(stderr, "seqrep %s: %d runs failed; their logs are in %s\n", CMD, failed, runs_dir);
-        rc = 1;
-        goto done;
+        fprintf(stderr, "seqrep %s: %d runs failed; their logs are in %s\n", CMD, failed,
+                st->runs_dir);
+        return 1;
     }
-    rc = 0;
-done:
-    free(todo);
-    sweep_table_free(&table);
-    free(runs);
-    free(dirs);
-    free(dirs_buf);
-    free(r_values);
-    free(exits);
-    free(seeds);
-    free(cache);
+    return 0;
+}
+
+/* Free what the state holds. */
+static void sweep_state_free(SweepState *st)
+{
+    free(st->todo);
+    sweep_table_free(&st->table);
+    free(st->runs);
+    free(st->dirs);
+    free(st->dirs_buf);
+    free(st->r_values);
+    free(st->exits);
+    free(st->seeds);
+    free(st->cache);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    SweepOptions o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    SweepState st = {0};
+    rc = parse_grid(&o, &st);
+    if (rc == 0) rc = find_done_runs(&o, &st);
+    if (rc == 0) rc = o.plan_only ? print_plan(&o, &st) : run_remaining(&o, &st);
+    sweep_state_free(&st);
     return rc;
 }

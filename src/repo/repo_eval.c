@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/progress.h"
-#include "engine/adamw.h"
 #include "formats/checkpoint.h"
+#include "train/pretrain.h"
 
 /* ---- methods ------------------------------------------------------------------ */
 
@@ -224,49 +223,40 @@ static int check_fit(const Model *m, const RepoTaskSpec *spec, int B, const int 
     return 0;
 }
 
+/* The batches of repo_train: examples (step - 1) * B ... of the task, with
+ * their answers as the only targets (rng unused: the task has its own seed). */
+typedef struct {
+    const RepoTaskSpec *spec;
+    uint64_t seed;
+} TaskBatches;
+
+/* PretrainBatchFn of TaskBatches: B examples of T = spec->length tokens. */
+static void task_batch(void *source, Rng *rng, int step, int B, int T, int *ids, int *targets)
+{
+    (void)rng;
+    (void)T;
+    const TaskBatches *t = source;
+    make_batch(t->spec, t->seed, (long)(step - 1) * B, B, NULL, ids, targets, NULL, NULL, NULL);
+}
+
 int repo_train(Model *m, RepoMethod method, const RepoTaskSpec *spec, const RepoTrainOptions *o,
                FILE *log, float *final_loss, SrError *err)
 {
     if (check_fit(m, spec, o->batch, NULL, err)) return -1;
     RepoRun run;
-    if (repo_run_init(&run, method, m, err) || adamw_create(m, err)) {
+    if (repo_run_init(&run, method, m, err)) {
         repo_run_free(&run);
         return -1;
     }
-    int B = o->batch, T = spec->length;
-    int *ids = malloc(sizeof(int) * (size_t)B * T), *targets = malloc(sizeof(int) * (size_t)B * T);
-    if (!ids || !targets) {
-        free(ids);
-        free(targets);
-        repo_run_free(&run);
-        return sr_fail(err, "out of memory");
-    }
-    AdamWConfig opt = adamw_defaults();
-    opt.weight_decay = o->weight_decay;
-    opt.grad_clip = o->clip;
-    Progress prog;
-    if (log) progress_start(&prog, log, o->steps, o->steps / 10 > 0 ? o->steps / 10 : 1);
-    float loss = 0.0f;
-    int rc = 0;
-    for (int step = 1; step <= o->steps && rc == 0; step++) {
-        make_batch(spec, o->seed, (long)(step - 1) * B, B, NULL, ids, targets, NULL, NULL, NULL);
-        ModelInput in = {.B = B, .T = T, .ids = ids, .want_logits = 1};
-        repo_run_apply(&run, &in);
-        if (model_forward(m, &in, err)) {
-            rc = -1;
-            break;
-        }
-        loss = model_lm_loss(m, targets, -1);
-        model_zero_grad(m);
-        model_backward(m, targets, -1);
-        float lr = lr_schedule(step, o->warmup, o->steps, o->lr, o->min_lr);
-        adamw_step(m, &opt, lr, step);
-        if (log) progress_update(&prog, step, loss, lr, (long)B * T);
-    }
-    if (log && rc == 0) progress_finish(&prog, loss);
-    if (final_loss) *final_loss = loss;
-    free(ids);
-    free(targets);
+    PretrainConfig c = {.objective = PRETRAIN_CAUSAL, .steps = o->steps, .batch = o->batch,
+                        .seq_len = spec->length, .warmup = o->warmup, .lr = o->lr,
+                        .min_lr = o->min_lr, .weight_decay = o->weight_decay, .clip = o->clip,
+                        .seed = o->seed, .progress_every = o->steps / 10 > 0 ? o->steps / 10 : 1};
+    PretrainPositions pos = {run.plan, run.zeros};
+    TaskBatches batches = {spec, o->seed};
+    PretrainResult result;
+    int rc = pretrain_run(m, &c, &pos, task_batch, &batches, log, &result, err);
+    if (final_loss) *final_loss = result.final_loss;
     repo_run_free(&run);
     return rc;
 }

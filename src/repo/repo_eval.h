@@ -111,9 +111,10 @@ RepoTrainOptions repo_train_defaults(void);
 
 /* Train model m (initialised; AdamW moments are created here) under method
  * `method` on examples 0, 1, 2, ... of spec with seed o->seed, loss only on
- * the answers (every other target ignored). spec->length must fit m->max_T
- * and o->batch m->max_batch. Progress lines go to log (NULL: quiet); the
- * last step's loss to *final_loss (may be NULL). */
+ * the answers (every other target ignored), with the causal loop of
+ * train/pretrain.h. spec->length must fit m->max_T and o->batch
+ * m->max_batch. Progress lines go to log (NULL: quiet); the last step's loss
+ * to *final_loss (may be NULL). */
 int repo_train(Model *m, RepoMethod method, const RepoTaskSpec *spec, const RepoTrainOptions *o,
                FILE *log, float *final_loss, SrError *err);
 

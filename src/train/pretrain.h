@@ -1,0 +1,86 @@
+/* pretrain.h — pre-training a language model: the optimiser loop of
+ * `seqrep train-lm` and of the tiny RePo task models, beside fine-tuning.
+ *
+ * Two objectives, one model: causal predicts the next token under the causal
+ * mask in every layer; mlm (the encoder baseline) hides 15% of the tokens and
+ * predicts them with no attention mask at all (every layer bidirectional).
+ *
+ * Where the batches come from is the caller's: a PretrainBatchFn fills the
+ * windows of each step (pretrain_stream_batch draws random windows of a token
+ * stream). Which positions every forward uses is the caller's too (a
+ * PretrainPositions: a per-layer position plan and integer positions), so this
+ * module knows nothing of the position methods that choose them. */
+#ifndef SEQREP_PRETRAIN_H
+#define SEQREP_PRETRAIN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/rng.h"
+#include "base/status.h"
+#include "engine/model.h"
+
+typedef enum { PRETRAIN_CAUSAL = 0, PRETRAIN_MLM = 1 } PretrainObjective;
+
+typedef struct {
+    PretrainObjective objective;
+    int steps, batch, seq_len; /* optimiser steps; each a batch of windows of seq_len tokens */
+    int warmup;                /* linear warm-up steps, then cosine decay to min_lr */
+    float lr, min_lr, weight_decay, clip;
+    uint64_t seed;             /* the random numbers handed to the batch source and to mlm */
+    int progress_every;        /* plain progress line every this many steps (< 1: 1) */
+} PretrainConfig;
+
+/* The positions of every forward: pos_kind (N layers) NULL = RoPE everywhere,
+ * positions (batch, seq_len) NULL = 0..T-1 (as in ModelInput). */
+typedef struct {
+    const PosKind *pos_kind;
+    const int *positions;
+} PretrainPositions;
+
+/* Fill ids and targets (B, T) with the windows of 1-based step `step`, with
+ * rng for any random choice; targets < 0 are ignored by the loss. */
+typedef void (*PretrainBatchFn)(void *source, Rng *rng, int step, int B, int T, int *ids,
+                                int *targets);
+
+/* A token stream to draw training windows from: windows lie in ids[lo, hi). */
+typedef struct {
+    const int *ids;
+    long lo, hi;
+} PretrainStream;
+
+/* PretrainBatchFn of a PretrainStream: B windows of T + 1 tokens at random
+ * starts; ids get the first T tokens, targets the T after them. hi - lo must
+ * exceed T. */
+void pretrain_stream_batch(void *stream, Rng *rng, int step, int B, int T, int *ids, int *targets);
+
+/* What a run ends with. */
+typedef struct {
+    float final_loss;  /* loss of the last step */
+    double seconds;    /* wall clock of the loop */
+} PretrainResult;
+
+/* Masked-LM corruption of ids (n) in place: each token is chosen with
+ * probability 15%; a chosen token becomes the target and is replaced by
+ * <mask> (80%), a random word of the vocabulary (10%) or left as it is (10%).
+ * Targets of tokens not chosen are -1 (ignored). */
+void pretrain_mlm_corrupt(Rng *rng, int *ids, int *targets, long n, int vocab_size);
+
+/* Train model m (initialised; its AdamW moments are created here) for
+ * c->steps steps of c->batch x c->seq_len windows from next(source, ...),
+ * under c->objective (mlm: the window itself is the target, then corrupted)
+ * and the positions pos (may be NULL). m must be sized for the batch. Progress
+ * goes to log (NULL: quiet). 0, or -1 with err filled; *out gets the last
+ * step's loss and the time even then. */
+int pretrain_run(Model *m, const PretrainConfig *c, const PretrainPositions *pos,
+                 PretrainBatchFn next, void *source, FILE *log, PretrainResult *out, SrError *err);
+
+/* Mean loss under c->objective over consecutive windows of stream[lo, hi) in
+ * batches of c->batch x c->seq_len (at most max_batches batches), with the
+ * same mlm corruption on every call. *loss = -1 when the range is shorter
+ * than one window. 0, or -1 with err filled. */
+int pretrain_eval_loss(Model *m, const PretrainConfig *c, const PretrainPositions *pos,
+                       const int *stream, long lo, long hi, int max_batches, float *loss,
+                       SrError *err);
+
+#endif

@@ -79,6 +79,7 @@ static int parts_push_record(CsvParts *parts, int width, int line)
     return 0;
 }
 
+/* Release every field and record list; zero parts. */
 static void parts_free(CsvParts *parts)
 {
     for (long i = 0; i < parts->n_fields; i++) free(parts->fields[i]);

@@ -2,25 +2,23 @@
  * (blocks, probe, finetune, sweep, attnflow), with the checks a figure needs.
  *
  * A file is a header line of column names and one row per line, fields
- * separated by commas (a field may be double-quoted, "" inside it is a
- * quote). Blank lines are skipped. Every row must have as many fields as the
- * header. Errors name the file and, for a row, its line:
+ * separated by commas (a field may be double-quoted: "" inside it is a
+ * quote, and it may hold commas and line breaks). Spaces and tabs around a
+ * field are dropped; blank lines are skipped. Every row must have as many
+ * fields as the header. base/csv.h reads the file. Errors name the file and,
+ * for a row, its line:
  *   "probe.csv: missing column 'f1'"
  *   "probe.csv:7: 5 fields, the header has 7"
  *   "probe.csv:7: column 'f1': 'abc' is not a number" */
 #ifndef SEQREP_VIZ_RESULTS_CSV_H
 #define SEQREP_VIZ_RESULTS_CSV_H
 
+#include "base/csv.h"
 #include "base/status.h"
 
-typedef struct {
-    char *path;      /* owned copy of the file name, for messages */
-    int n_cols;
-    char **header;   /* (n_cols) column names */
-    int n_rows;
-    char **cells;    /* (n_rows, n_cols) fields, row-major; all owned */
-    int *line;       /* (n_rows) line of each row in the file (1-based) */
-} CsvTable;
+/* The table read: path, n_cols, header (n_cols), n_rows, cells (n_rows,
+ * n_cols) row-major, line (n_rows); see base/csv.h. */
+typedef CsvFile CsvTable;
 
 /* Read a whole CSV file. An empty file or one without data rows is an error.
  * On failure *t is empty. */

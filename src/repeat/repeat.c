@@ -1,12 +1,11 @@
 /* repeat.c — laying out k = r + 1 copies of a sentence (see repeat.h). */
 #include "repeat/repeat.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/int_list.h"
 #include "text/words.h"
 
 int64_t repeat_n_special(int64_t k, RepeatBos bos, RepeatSep sep)
@@ -100,65 +99,11 @@ int repeat_max_n(int max_seq_len, int r, RepeatBos bos, RepeatSep sep)
     return room < k ? 0 : (int)(room / k);
 }
 
-/* Read one non-negative r at *p, advancing *p past it. The item (for
- * messages) is the whole comma-separated item being parsed. */
-static int parse_one_r(const char **p, const char *item, int item_len, long *out, SrError *err)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(*p, &end, 10);
-    if (end == *p || isspace((unsigned char)**p))
-        return sr_fail(err, "expected R, A..B or a comma list such as 0,1,2,4; got '%.*s'",
-                       item_len, item);
-    if (v < 0) return sr_fail(err, "r must be >= 0, got %ld in '%.*s'", v, item_len, item);
-    if (errno || v > INT_MAX - 1)
-        return sr_fail(err, "r is too large in '%.*s'", item_len, item);
-    *out = v;
-    *p = end;
-    return 0;
-}
-
 int repeat_parse_r_list(const char *text, int **values, int *n_values, SrError *err)
 {
-    *values = NULL;
-    *n_values = 0;
-    int *list = malloc(sizeof(int) * REPEAT_MAX_R_VALUES);
-    if (!list) return sr_fail(err, "out of memory");
-    int count = 0;
-    const char *p = text;
-    for (;;) {
-        const char *item = p;
-        int item_len = (int)strcspn(item, ",");
-        long a, b;
-        if (parse_one_r(&p, item, item_len, &a, err)) goto fail;
-        b = a;
-        if (p[0] == '.' && p[1] == '.') {
-            p += 2;
-            if (parse_one_r(&p, item, item_len, &b, err)) goto fail;
-            if (b < a) {
-                sr_fail(err, "'%.*s' is a backwards range; write %ld..%ld", item_len, item, b, a);
-                goto fail;
-            }
-        }
-        if (*p != ',' && *p != 0) {
-            sr_fail(err, "expected R, A..B or a comma list such as 0,1,2,4; got '%.*s'", item_len,
-                    item);
-            goto fail;
-        }
-        if (b - a + 1 > REPEAT_MAX_R_VALUES - count) {
-            sr_fail(err, "more than %d values of r", REPEAT_MAX_R_VALUES);
-            goto fail;
-        }
-        for (long v = a; v <= b; v++) list[count++] = (int)v;
-        if (*p == 0) break;
-        p++;
-    }
-    *values = list;
-    *n_values = count;
-    return 0;
-fail:
-    free(list);
-    return -1;
+    const IntListRules rules = {.word = "r", .min_value = 0, .max_value = INT_MAX - 1,
+                                .allow_ranges = 1, .max_values = REPEAT_MAX_R_VALUES};
+    return int_list_parse(text, &rules, values, n_values, NULL, err);
 }
 
 int repeat_parse_bos(const char *text, RepeatBos *out)

@@ -1,0 +1,128 @@
+/* sweep_command.c — one run of a sweep as a `seqrep finetune` command: the
+ * name of its result file, its argument vector and its shell line (see
+ * sweep_command.h). */
+#include "runs/sweep_command.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sweep_model_label(const char *model, char *out, size_t n)
+{
+    const char *slash = strrchr(model, '/');
+    snprintf(out, n, "%s", slash ? slash + 1 : model);
+    size_t len = strlen(out), ext = strlen(".safetensors");
+    if (len > ext && strcmp(out + len - ext, ".safetensors") == 0) out[len - ext] = 0;
+}
+
+int sweep_run_path(const SweepRun *run, const char *runs_dir, char *out, size_t n, SrError *err)
+{
+    char label[1024];
+    sweep_model_label(run->model, label, sizeof label);
+    int len = snprintf(out, n, "%s/%s.%s.%s.r%d.exit%d.seed%d.csv", runs_dir, run->dataset, label,
+                       method_name(run->method), run->r, run->exit_layer, run->seed);
+    if (len < 0 || (size_t)len >= n) return sr_fail(err, "%s: path of a run file too long", runs_dir);
+    return 0;
+}
+
+/* Append a copy of text to argv (capacity cap); -1 when out of memory or full. */
+static int push_arg(char **argv, int *argc, int cap, const char *text)
+{
+    if (*argc + 1 >= cap) return -1;
+    char *s = strdup(text);
+    if (!s) return -1;
+    argv[(*argc)++] = s;
+    argv[*argc] = NULL;
+    return 0;
+}
+
+/* Append "--name value" with an integer value. */
+static int push_int_option(char **argv, int *argc, int cap, const char *name, int value)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", value);
+    return push_arg(argv, argc, cap, name) || push_arg(argv, argc, cap, buf) ? -1 : 0;
+}
+
+int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const char *exe,
+                   const char *out_csv, char ***argv_out, int *argc_out, SrError *err)
+{
+    enum { CAP = 40 };
+    char **argv = calloc(CAP, sizeof(char *));
+    int argc = 0;
+    if (!argv) return sr_fail(err, "out of memory");
+    char path[1100], lr[32];
+    int bad = push_arg(argv, &argc, CAP, exe) || push_arg(argv, &argc, CAP, "finetune") ||
+              push_arg(argv, &argc, CAP, "--model") || push_arg(argv, &argc, CAP, run->model);
+    const char *splits[3] = {"train", "dev", "test"};
+    for (int s = 0; s < 3 && !bad; s++) {
+        char option[16];
+        snprintf(option, sizeof option, "--%s", splits[s]);
+        if (snprintf(path, sizeof path, "%s/%s.conll", run->data_dir, splits[s]) >= (int)sizeof path) {
+            sweep_argv_free(argv, argc);
+            return sr_fail(err, "%s: path too long", run->data_dir);
+        }
+        bad = push_arg(argv, &argc, CAP, option) || push_arg(argv, &argc, CAP, path);
+    }
+    bad = bad || push_arg(argv, &argc, CAP, "--method") ||
+          push_arg(argv, &argc, CAP, method_name(run->method)) ||
+          push_int_option(argv, &argc, CAP, "--r", run->r) ||
+          push_int_option(argv, &argc, CAP, "--exit", run->exit_layer) ||
+          push_int_option(argv, &argc, CAP, "--seed", run->seed) ||
+          push_int_option(argv, &argc, CAP, "--epochs", o->epochs);
+    if (!bad && o->lr_set) {
+        snprintf(lr, sizeof lr, "%g", (double)o->lr);
+        bad = push_arg(argv, &argc, CAP, "--lr") || push_arg(argv, &argc, CAP, lr);
+    }
+    if (!bad && o->batch_set) bad = push_int_option(argv, &argc, CAP, "--batch", o->batch);
+    if (!bad && o->threads_set) bad = push_int_option(argv, &argc, CAP, "--threads", o->threads);
+    bad = bad || push_arg(argv, &argc, CAP, "--out") || push_arg(argv, &argc, CAP, out_csv) ||
+          push_arg(argv, &argc, CAP, "--quiet");
+    if (bad) {
+        sweep_argv_free(argv, argc);
+        return sr_fail(err, "out of memory");
+    }
+    *argv_out = argv;
+    *argc_out = argc;
+    return 0;
+}
+
+void sweep_argv_free(char **argv, int argc)
+{
+    if (!argv) return;
+    for (int i = 0; i < argc; i++) free(argv[i]);
+    free(argv);
+}
+
+/* Write word to f, single-quoted unless it is made of plain characters only. */
+static void write_shell_word(FILE *f, const char *word)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+@%";
+    if (*word && strspn(word, plain) == strlen(word)) {
+        fputs(word, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *p = word; *p; p++) {
+        if (*p == '\'') fputs("'\\''", f);
+        else fputc(*p, f);
+    }
+    fputc('\'', f);
+}
+
+char *sweep_command_line(char *const *argv, int argc)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    for (int i = 0; i < argc; i++) {
+        if (i) fputc(' ', f);
+        write_shell_word(f, argv[i]);
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}

@@ -1,0 +1,43 @@
+/* sweep_command.h — one run of a sweep as a `seqrep finetune` command: its
+ * result file's name, its argument vector, and that vector as a shell line. */
+#ifndef SEQREP_SWEEP_COMMAND_H
+#define SEQREP_SWEEP_COMMAND_H
+
+#include <stddef.h>
+
+#include "base/status.h"
+#include "runs/sweep_grid.h"
+
+/* Fine-tuning options passed to every run. */
+typedef struct {
+    int epochs;         /* > 0 */
+    float lr;           /* passed only when lr_set */
+    int lr_set;
+    int batch;          /* passed only when batch_set */
+    int batch_set;
+    int threads;        /* passed only when threads_set */
+    int threads_set;
+} SweepFinetuneOptions;
+
+/* The checkpoint's file name without directory and ".safetensors", into out
+ * (capacity n; cut short to fit): "out/lm.safetensors" -> "lm". */
+void sweep_model_label(const char *model, char *out, size_t n);
+
+/* File name of a run's result inside runs_dir:
+ *   RUNS_DIR/DATASET.MODEL.METHOD.rR.exitL.seedS.csv
+ * where MODEL is the checkpoint's file name without ".safetensors". */
+int sweep_run_path(const SweepRun *run, const char *runs_dir, char *out, size_t n, SrError *err);
+
+/* The argument vector of the run: exe finetune --model M --train DIR/train.conll
+ * --dev DIR/dev.conll --test DIR/test.conll --method X --r R --exit L --seed S
+ * --epochs E [--lr --batch --threads] --out out_csv --quiet, NULL-terminated.
+ * New array of new strings (sweep_argv_free). */
+int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const char *exe,
+                   const char *out_csv, char ***argv, int *argc, SrError *err);
+void sweep_argv_free(char **argv, int argc);
+
+/* The argument vector as one shell command line (words quoted where
+ * needed). New string or NULL. */
+char *sweep_command_line(char *const *argv, int argc);
+
+#endif

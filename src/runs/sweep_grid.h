@@ -1,0 +1,73 @@
+/* sweep_grid.h — the grid of a sweep: data x seeds x methods x r x exit
+ * layers, expanded into the runs it is made of.
+ *
+ * A run is identified by its key (dataset, model, method, r, exit, seed),
+ * where dataset is the last component of the data directory (the directory
+ * holding train.conll, dev.conll, test.conll), model is the checkpoint path
+ * as given, and exit is the resolved layer L = 1..N (never 0). */
+#ifndef SEQREP_SWEEP_GRID_H
+#define SEQREP_SWEEP_GRID_H
+
+#include <stddef.h>
+
+#include "base/status.h"
+#include "label/methods.h"
+
+/* The key of one run, and where its data lives. */
+typedef struct {
+    char dataset[256];    /* last component of data_dir */
+    char data_dir[1024];  /* as given (empty for rows read back from a file) */
+    char model[1024];     /* checkpoint path as given */
+    Method method;
+    int r;                /* sr: >= 1; every other method: 0 */
+    int exit_layer;       /* 1..N once resolved; 0 = full depth before that */
+    int seed;
+} SweepRun;
+
+/* What the grid is made of. Lists are used in the order given. */
+typedef struct {
+    const char *const *data_dirs;  /* (n_data) directories with the three splits */
+    int n_data;
+    const char *model;             /* checkpoint; "{data}" is replaced by the dataset name */
+    const char *encoder_model;     /* checkpoint for method encoder (same rule); may be NULL */
+    const Method *methods;         /* (n_methods) */
+    int n_methods;
+    const int *r_values;           /* (n_r) repetitions, each >= 1: used by sr only */
+    int n_r;
+    const int *exits;              /* (n_exits) exit layers, 0 = full depth */
+    int n_exits;
+    const int *seeds;              /* (n_seeds) */
+    int n_seeds;
+} SweepGrid;
+
+/* Parse a comma-separated list of integers, each >= min_value ("5,29,42").
+ * *values is a new array (caller frees). Duplicates are an error. */
+int sweep_parse_int_list(const char *text, int min_value, int **values, int *n_values,
+                         SrError *err);
+
+/* Parse a comma-separated list of method names (methods.h) into methods
+ * (capacity METHOD_COUNT). Duplicates are an error. */
+int sweep_parse_methods(const char *text, Method *methods, int *n_methods, SrError *err);
+
+/* The dataset name of a data directory: its last path component, trailing
+ * slashes ignored ("out/right-cue/" -> "right-cue"). */
+int sweep_dataset_name(const char *data_dir, char *name, size_t n, SrError *err);
+
+/* Expand the grid into *runs (new array, caller frees), in the order data,
+ * seed, method, r (sr only; the others have r = 0), exit. Exits stay as
+ * given (0 = full depth) until sweep_resolve_exits. Method encoder needs an
+ * encoder model; two data directories with the same name are an error. */
+int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError *err);
+
+/* How many layers the checkpoint at `model` has (ctx is the caller's). */
+typedef int (*SweepLayerCount)(const char *model, void *ctx, int *n_layers, SrError *err);
+
+/* Replace exit 0 by each run's model depth N, check 1 <= exit <= N, and drop
+ * the runs this makes duplicates (the first is kept); *n_runs shrinks. */
+int sweep_resolve_exits(SweepRun *runs, int *n_runs, SweepLayerCount count, void *ctx,
+                        SrError *err);
+
+/* 1 if a and b have the same key (dataset, model, method, r, exit, seed). */
+int sweep_same_key(const SweepRun *a, const SweepRun *b);
+
+#endif

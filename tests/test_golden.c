@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "engine/adamw.h"
+#include "engine/lora.h"
 #include "engine/mask.h"
 #include "engine/model.h"
 #include "formats/checkpoint.h"
@@ -178,7 +179,124 @@ static double compare_params(const char *case_name, const StFile *io, const Mode
     return worst;
 }
 
+/* ---- the LoRA case --------------------------------------------------------- */
+
+/* The PEFT name of adapter (layer, target) weight A or B into out. */
+static void lora_peft_name(char *out, size_t cap, const char *prefix, int layer, int target,
+                           char which)
+{
+    static const char proj[LORA_N_TARGETS] = {'q', 'k', 'v', 'o'};
+    snprintf(out, cap, "%sbase_model.model.model.layers.%d.self_attn.%c_proj.lora_%c.weight",
+             prefix, layer, proj[target], which);
+}
+
+/* Adapters as the golden file describes them (lora_rank, lora_alpha,
+ * lora_targets; no dropout), with A and B set to its init.* tensors. */
+static void lora_from_golden(Lora *lo, const StFile *io, const Model *m, int rows)
+{
+    LoraConfig cfg = {.rank = (int)golden_number(io, "lora_rank"),
+                      .alpha = (float)golden_number(io, "lora_alpha"), .dropout = 0.0f};
+    SrError err;
+    assert_non_null(st_meta(io, "lora_targets"));
+    assert_int_equal(lora_parse_targets(st_meta(io, "lora_targets"), &cfg.targets, &err), 0);
+    assert_int_equal(lora_create(lo, &cfg, m->cfg.n_layers, m->cfg.d_model, rows, 1, &err), 0);
+    size_t na = (size_t)cfg.rank * m->cfg.d_model;
+    for (int l = 0; l < m->cfg.n_layers; l++)
+        for (int t = 0; t < LORA_N_TARGETS; t++) {
+            if (!lora_a(lo, l, (LoraTarget)t, 0)) continue;
+            char key[160];
+            lora_peft_name(key, sizeof key, "init.", l, t, 'A');
+            memcpy(lora_a(lo, l, (LoraTarget)t, 0), golden_tensor(io, key, ST_F32, na)->data,
+                   na * sizeof(float));
+            lora_peft_name(key, sizeof key, "init.", l, t, 'B');
+            memcpy(lora_b(lo, l, (LoraTarget)t, 0), golden_tensor(io, key, ST_F32, na)->data,
+                   na * sizeof(float));
+        }
+}
+
+/* Compare every adapter weight (grads when grads is 1, else values) with the
+ * golden tensors prefix<peft name>. Returns the worst ratio. */
+static double compare_lora(const char *case_name, const StFile *io, const Lora *lo,
+                           const char *prefix, int grads)
+{
+    double worst = 0.0;
+    size_t na = (size_t)lo->cfg.rank * lo->d_model;
+    for (int l = 0; l < lo->n_layers; l++)
+        for (int t = 0; t < LORA_N_TARGETS; t++) {
+            if (!lora_a(lo, l, (LoraTarget)t, grads)) continue;
+            for (int k = 0; k < 2; k++) {
+                char key[160];
+                lora_peft_name(key, sizeof key, prefix, l, t, k ? 'B' : 'A');
+                const float *got = k ? lora_b(lo, l, (LoraTarget)t, grads)
+                                     : lora_a(lo, l, (LoraTarget)t, grads);
+                double w = compare_floats(case_name, key, got,
+                                          golden_tensor(io, key, ST_F32, na)->data, na);
+                if (w > worst) worst = w;
+            }
+        }
+    return worst;
+}
+
 /* ---- one case ------------------------------------------------------------- */
+
+/* The inputs of a case: the batch, its mask and position plans (mask and
+ * pos_kind hold L entries), the targets and the optimiser settings. */
+typedef struct {
+    ModelInput in;
+    MaskKind mask[MAX_LAYERS];
+    PosKind pos_kind[MAX_LAYERS];
+    const int *targets;
+    int ignore;
+    AdamWConfig opt;
+    float lr;
+} GoldenInputs;
+
+/* Read the inputs of case `name` from io for model m. */
+static void read_inputs(const char *name, const StFile *io, const Model *m, GoldenInputs *g)
+{
+    const StTensor *ids_t = st_find(io, "ids");
+    int B = (int)ids_t->shape[0], T = (int)ids_t->shape[1];
+    const ModelConfig *c = &m->cfg;
+    int L = c->n_layers, H = c->n_heads;
+    size_t BT = (size_t)B * T;
+    const int *ids = ids_t->data;
+    const int *lengths = golden_tensor(io, "lengths", ST_I32, (size_t)B)->data;
+    const int *positions = golden_tensor(io, "positions", ST_I32, BT)->data;
+    g->targets = golden_tensor(io, "targets", ST_I32, BT)->data;
+    const float *real_pos = golden_tensor(io, "real_pos", ST_F32, (size_t)L * BT * H)->data;
+    g->ignore = (int)golden_number(io, "ignore");
+
+    static const char *const mask_names[] = {"causal", "bidirectional"};
+    static const char *const pos_names[] = {"rope", "none", "real", "repo"};
+    static const PosKind pos_kinds[] = {POS_ROPE, POS_NONE, POS_REAL, POS_REPO};
+    int mask_idx[MAX_LAYERS], pos_idx[MAX_LAYERS];
+    const char *mask_text = st_meta(io, "mask_plan"), *pos_text = st_meta(io, "pos_plan");
+    assert_non_null(mask_text);
+    assert_non_null(pos_text);
+    parse_plan(mask_text, mask_names, 2, mask_idx, L);
+    parse_plan(pos_text, pos_names, 4, pos_idx, L);
+    for (int l = 0; l < L; l++) {
+        g->mask[l] = mask_idx[l] == 0 ? MASK_CAUSAL : MASK_BIDIRECTIONAL;
+        g->pos_kind[l] = pos_kinds[pos_idx[l]];
+    }
+    if (strcmp(name, "middle") == 0) { /* Python's middle plan is the C one */
+        MaskKind middle[MAX_LAYERS];
+        mask_plan_middle(middle, L);
+        assert_memory_equal(middle, g->mask, (size_t)L * sizeof(MaskKind));
+    }
+
+    g->opt.beta1 = (float)golden_number(io, "beta1");
+    g->opt.beta2 = (float)golden_number(io, "beta2");
+    g->opt.eps = (float)golden_number(io, "eps");
+    g->opt.weight_decay = (float)golden_number(io, "weight_decay");
+    g->opt.grad_clip = (float)golden_number(io, "grad_clip");
+    g->lr = (float)golden_number(io, "lr");
+
+    g->in = (ModelInput){.B = B, .T = T, .ids = ids, .lengths = lengths, .positions = positions,
+                         .mask = g->mask, .pos_kind = g->pos_kind, .real_pos = real_pos,
+                         .want_logits = 1};
+}
+
 
 /* Run golden case `name` and assert that every compared tensor matches. */
 static void run_golden_case(const char *name)
@@ -211,53 +329,26 @@ static void run_golden_case(const char *name)
     assert_string_equal(info.vocab[V - 1], last);
     assert_non_null(strstr(info.manifest_json, "make_golden.py"));
 
-    /* inputs */
-    const int *ids = ids_t->data;
-    const int *lengths = golden_tensor(&io, "lengths", ST_I32, (size_t)B)->data;
-    const int *positions = golden_tensor(&io, "positions", ST_I32, BT)->data;
-    const int *targets = golden_tensor(&io, "targets", ST_I32, BT)->data;
-    const float *real_pos = golden_tensor(&io, "real_pos", ST_F32, (size_t)L * BT * H)->data;
-    int ignore = (int)golden_number(&io, "ignore");
-
-    static const char *const mask_names[] = {"causal", "bidirectional"};
-    static const char *const pos_names[] = {"rope", "none", "real", "repo"};
-    static const PosKind pos_kinds[] = {POS_ROPE, POS_NONE, POS_REAL, POS_REPO};
-    int mask_idx[MAX_LAYERS], pos_idx[MAX_LAYERS];
-    const char *mask_text = st_meta(&io, "mask_plan"), *pos_text = st_meta(&io, "pos_plan");
-    assert_non_null(mask_text);
-    assert_non_null(pos_text);
-    parse_plan(mask_text, mask_names, 2, mask_idx, L);
-    parse_plan(pos_text, pos_names, 4, pos_idx, L);
-    MaskKind mask[MAX_LAYERS];
-    PosKind pos_kind[MAX_LAYERS];
-    for (int l = 0; l < L; l++) {
-        mask[l] = mask_idx[l] == 0 ? MASK_CAUSAL : MASK_BIDIRECTIONAL;
-        pos_kind[l] = pos_kinds[pos_idx[l]];
+    GoldenInputs gi;
+    read_inputs(name, &io, &m, &gi);
+    ModelInput in = gi.in;
+    const MaskKind *mask = gi.mask;
+    const PosKind *pos_kind = gi.pos_kind;
+    const int *targets = gi.targets;
+    int ignore = gi.ignore;
+    AdamWConfig opt = gi.opt;
+    float lr = gi.lr;
+    (void)mask;
+    /* the LoRA case: the base frozen, adapters trained (tests/reference/make_golden.py) */
+    int with_lora = st_meta(&io, "lora_rank") != NULL;
+    Lora lo = {0};
+    float *base = NULL;
+    if (with_lora) {
+        lora_from_golden(&lo, &io, &m, B * T);
+        m.lora = &lo;
+        base = malloc(m.n_params * sizeof(float));
+        memcpy(base, m.params, m.n_params * sizeof(float));
     }
-    if (strcmp(name, "middle") == 0) { /* Python's middle plan is the C one */
-        MaskKind middle[MAX_LAYERS];
-        mask_plan_middle(middle, L);
-        assert_memory_equal(middle, mask, (size_t)L * sizeof(MaskKind));
-    }
-
-    AdamWConfig opt;
-    opt.beta1 = (float)golden_number(&io, "beta1");
-    opt.beta2 = (float)golden_number(&io, "beta2");
-    opt.eps = (float)golden_number(&io, "eps");
-    opt.weight_decay = (float)golden_number(&io, "weight_decay");
-    opt.grad_clip = (float)golden_number(&io, "grad_clip");
-    float lr = (float)golden_number(&io, "lr");
-
-    ModelInput in = {0};
-    in.B = B;
-    in.T = T;
-    in.ids = ids;
-    in.lengths = lengths;
-    in.positions = positions;
-    in.mask = mask;
-    in.pos_kind = pos_kind;
-    in.real_pos = real_pos;
-    in.want_logits = 1;
 
     double worst = 0.0, w;
     /* forward and loss */
@@ -284,11 +375,12 @@ static void run_golden_case(const char *name)
 
     /* backward */
     model_zero_grad(&m);
+    if (with_lora) lora_zero_grad(&lo);
     model_backward(&m, targets, ignore);
-    w = compare_params(name, &io, &m, m.grads, "grad.");
+    w = with_lora ? compare_lora(name, &io, &lo, "grad.", 1) : compare_params(name, &io, &m, m.grads, "grad.");
     worst = w > worst ? w : worst;
     const float *want_dpos = golden_tensor(&io, "grad.real_pos", ST_F32, (size_t)L * BT * H)->data;
-    for (int l = 0; l < L; l++) {
+    for (int l = 0; l < L && !with_lora; l++) {
         if (pos_kind[l] != POS_REAL) continue;
         char what[64];
         snprintf(what, sizeof what, "grad.real_pos[layer %d]", l);
@@ -297,19 +389,28 @@ static void run_golden_case(const char *name)
         worst = w > worst ? w : worst;
     }
 
-    /* two AdamW steps on the same batch */
+    /* two AdamW steps on the same batch (on the adapters alone in the LoRA case) */
     assert_int_equal(adamw_create(&m, &err), 0);
-    adamw_step(&m, &opt, lr, 1);
-    if (model_forward(&m, &in, &err) != 0) fail_msg("%s", err.msg);
-    float loss2 = model_lm_loss(&m, targets, ignore);
-    float want_loss2 = (float)golden_number(&io, "loss_step2");
-    w = compare_floats(name, "loss after one step", &loss2, &want_loss2, 1);
+    for (int step = 1; step <= 2; step++) {
+        if (with_lora) adamw_step_lora(&lo, &opt, lr, step);
+        else adamw_step(&m, &opt, lr, step);
+        if (step == 2) break;
+        if (model_forward(&m, &in, &err) != 0) fail_msg("%s", err.msg);
+        float loss2 = model_lm_loss(&m, targets, ignore);
+        float want_loss2 = (float)golden_number(&io, "loss_step2");
+        w = compare_floats(name, "loss after one step", &loss2, &want_loss2, 1);
+        worst = w > worst ? w : worst;
+        model_zero_grad(&m);
+        if (with_lora) lora_zero_grad(&lo);
+        model_backward(&m, targets, ignore);
+    }
+    w = with_lora ? compare_lora(name, &io, &lo, "after2.", 0) : compare_params(name, &io, &m, m.params, "after2.");
     worst = w > worst ? w : worst;
-    model_zero_grad(&m);
-    model_backward(&m, targets, ignore);
-    adamw_step(&m, &opt, lr, 2);
-    w = compare_params(name, &io, &m, m.params, "after2.");
-    worst = w > worst ? w : worst;
+    if (with_lora) { /* the base weights did not move, bit for bit */
+        assert_memory_equal(base, m.params, m.n_params * sizeof(float));
+        free(base);
+        lora_free(&lo);
+    }
 
     printf("  golden %-13s worst difference %.3f of the tolerance\n", name, worst);
     fflush(stdout);
@@ -349,6 +450,12 @@ static void test_golden_realpos(void **state)
     run_golden_case("realpos");
 }
 
+static void test_golden_lora(void **state)
+{
+    (void)state;
+    run_golden_case("lora");
+}
+
 static void test_golden_repo(void **state)
 {
     (void)state;
@@ -364,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_golden_nope),
         cmocka_unit_test(test_golden_realpos),
         cmocka_unit_test(test_golden_repo),
+        cmocka_unit_test(test_golden_lora),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
 /* adamw.c — AdamW, global-norm clipping and the learning-rate schedule. */
 #include "engine/adamw.h"
 
+#include "engine/lora.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -29,31 +31,52 @@ float model_grad_norm(const Model *m)
     return (float)sqrt(sum);
 }
 
+/* The AdamW update of n floats p with gradients g (scaled by clip) and
+ * moments m1, m2, weight decay wd, at 1-based step. */
+static void update_tensor(const AdamWConfig *cfg, float *p, const float *g, float *m1, float *m2,
+                          long n, float clip, float lr, float wd, int step)
+{
+    float bc1 = 1.0f - powf(cfg->beta1, (float)step);
+    float bc2 = 1.0f - powf(cfg->beta2, (float)step);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        float gi = g[i] * clip;
+        m1[i] = cfg->beta1 * m1[i] + (1.0f - cfg->beta1) * gi;
+        m2[i] = cfg->beta2 * m2[i] + (1.0f - cfg->beta2) * gi * gi;
+        float mhat = m1[i] / bc1, vhat = m2[i] / bc2;
+        p[i] -= lr * (mhat / (sqrtf(vhat) + cfg->eps) + wd * p[i]);
+    }
+}
+
+/* The factor gradients are scaled by when their global norm exceeds the clip. */
+static float clip_factor(const AdamWConfig *cfg, float norm)
+{
+    return (cfg->grad_clip > 0.0f && norm > cfg->grad_clip) ? cfg->grad_clip / norm : 1.0f;
+}
+
 float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
 {
     float norm = model_grad_norm(m);
-    float clip = (cfg->grad_clip > 0.0f && norm > cfg->grad_clip) ? cfg->grad_clip / norm : 1.0f;
-    float bc1 = 1.0f - powf(cfg->beta1, (float)step);
-    float bc2 = 1.0f - powf(cfg->beta2, (float)step);
-
+    float clip = clip_factor(cfg, norm);
     size_t sizes[MODEL_N_PARAM_TENSORS];
     model_param_sizes(&m->cfg, sizes);
     size_t start = 0;
     for (int t = 0; t < MODEL_N_PARAM_TENSORS; t++) {
         float wd = model_param_is_norm(t) ? 0.0f : cfg->weight_decay; /* norms are not decayed */
-        long n = (long)sizes[t];
-        float *p = m->params + start, *g = m->grads + start;
-        float *m1 = m->m1 + start, *m2 = m->m2 + start;
-#pragma omp parallel for schedule(static)
-        for (long i = 0; i < n; i++) {
-            float gi = g[i] * clip;
-            m1[i] = cfg->beta1 * m1[i] + (1.0f - cfg->beta1) * gi;
-            m2[i] = cfg->beta2 * m2[i] + (1.0f - cfg->beta2) * gi * gi;
-            float mhat = m1[i] / bc1, vhat = m2[i] / bc2;
-            p[i] -= lr * (mhat / (sqrtf(vhat) + cfg->eps) + wd * p[i]);
-        }
+        update_tensor(cfg, m->params + start, m->grads + start, m->m1 + start, m->m2 + start,
+                      (long)sizes[t], clip, lr, wd, step);
         start += sizes[t];
     }
+    return norm;
+}
+
+float adamw_step_lora(Lora *lo, const AdamWConfig *cfg, float lr, int step)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < lo->n_params; i++) sum += (double)lo->grads[i] * lo->grads[i];
+    float norm = (float)sqrt(sum);
+    update_tensor(cfg, lo->params, lo->grads, lo->m1, lo->m2, (long)lo->n_params,
+                  clip_factor(cfg, norm), lr, cfg->weight_decay, step);
     return norm;
 }
 

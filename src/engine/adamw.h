@@ -25,6 +25,11 @@ float model_grad_norm(const Model *m);
  * Clips gradients first and returns the global norm measured before clipping. */
 float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step);
 
+/* The same update for LoRA adapters alone (the base model frozen): their
+ * gradients are clipped by their own global norm, A and B are decayed.
+ * Returns the norm before clipping. */
+float adamw_step_lora(struct Lora *lo, const AdamWConfig *cfg, float lr, int step);
+
 /* Learning rate at 1-based step: linear from lr_max/warmup up to lr_max over
  * `warmup` steps, then cosine from lr_max down to lr_min at step `total`. */
 float lr_schedule(int step, int warmup, int total, float lr_max, float lr_min);

@@ -88,12 +88,14 @@ int lora_create(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int 
     size_t slots = (size_t)n_layers * LORA_N_TARGETS * (size_t)max_rows;
     lo->params = calloc(lo->n_params, sizeof(float));
     lo->grads = calloc(lo->n_params, sizeof(float));
+    lo->m1 = calloc(lo->n_params, sizeof(float));
+    lo->m2 = calloc(lo->n_params, sizeof(float));
     lo->keep = malloc(slots * (size_t)d_model);
     lo->xdrop = malloc(sizeof(float) * slots * (size_t)d_model);
     lo->u = malloc(sizeof(float) * slots * (size_t)cfg->rank);
     lo->tmp = malloc(sizeof(float) * (size_t)max_rows * (size_t)d_model);
     lo->du = malloc(sizeof(float) * (size_t)max_rows * (size_t)cfg->rank);
-    if (!lo->params || !lo->grads || !lo->keep || !lo->xdrop || !lo->u || !lo->tmp || !lo->du) {
+    if (!lo->params || !lo->grads || !lo->m1 || !lo->m2 || !lo->keep || !lo->xdrop || !lo->u || !lo->tmp || !lo->du) {
         lora_free(lo);
         return sr_fail(err, "out of memory for the LoRA adapters");
     }
@@ -115,6 +117,8 @@ void lora_free(Lora *lo)
 {
     free(lo->params);
     free(lo->grads);
+    free(lo->m1);
+    free(lo->m2);
     free(lo->keep);
     free(lo->xdrop);
     free(lo->u);

@@ -39,6 +39,7 @@ typedef struct Lora {
     size_t n_params;   /* floats in params (and in grads) */
     float *params;     /* A and B of every adapter */
     float *grads;      /* same layout */
+    float *m1, *m2;    /* AdamW moments, same layout (zero at the start) */
     uint8_t *keep;     /* (L, 4, max_rows, C) 1 where dropout kept the input (training) */
     float *xdrop;      /* (L, 4, max_rows, C) the dropped, scaled input of each adapter */
     float *u;          /* (L, 4, max_rows, rank) A dropout(x) */

@@ -1,8 +1,14 @@
 """make_golden.py - write the golden files that tests/test_golden.c compares against.
 
-Usage: /usr/bin/python3 tests/reference/make_golden.py OUTDIR      (make golden)
+Usage: /usr/bin/python3 tests/reference/make_golden.py OUTDIR [CASE...]   (make golden)
 
-For each case (causal, bidirectional, middle, nope, realpos, repo) it writes
+With CASE names only those cases are written (the others stay as they are).
+The lora case freezes the base model and trains LoRA adapters (rank 4,
+alpha 8, on q, k, v, o; no dropout, so it is deterministic): its io file
+holds the adapters' initial values, gradients and values after two AdamW
+steps under their PEFT names, and the base weights must not move.
+
+For each case (causal, bidirectional, middle, nope, realpos, repo, lora) it writes
   OUTDIR/<case>.model.safetensors  a seqrep checkpoint of the initial weights
   OUTDIR/<case>.io.safetensors     inputs, logits, loss, every gradient, and
                                    the weights after two AdamW steps
@@ -14,6 +20,7 @@ test's tolerance. Exit status 1 if no seed qualifies or if grad_clip does not
 both clip some steps and leave others unclipped.
 """
 
+import math
 import os
 import sys
 
@@ -47,6 +54,11 @@ MARGIN = 0.1
 # scaled by after the common initialisation, so that z spans several units
 # (about +-3) and the rotation by z is far from the identity.
 REPO_FROM = {"repo": 1}
+
+# The LoRA case: adapters on every attention projection of every layer. B is
+# drawn non-zero (as after some training), so that A has a gradient too.
+LORA = {"rank": 4, "alpha": 8.0, "targets": "q,k,v,o"}
+LORA_B_STD = 0.3
 REPO_Z_SCALE = 10.0
 
 
@@ -69,7 +81,22 @@ def cases():
         ("nope", 1, 14, ["causal"] * L, ["none"] * L),
         ("realpos", 0, 15, ["causal"] * L, ["rope"] + ["real"] * (L - 1)),
         ("repo", 1, 16, ["causal"] * L, ["rope"] + ["repo"] * (L - 1)),
+        ("lora", 1, 17, ["causal"] * L, ["rope"] * L),
     ]
+
+
+def lora_init(cfg, seed):
+    """LoRA weights {peft name: tensor}: A uniform in +-1/sqrt(C) (PEFT's
+    Kaiming-uniform), B ~ Normal(0, LORA_B_STD)."""
+    gen = torch.Generator().manual_seed(seed)
+    C, r = cfg["d_model"], LORA["rank"]
+    weights = {}
+    for l in range(cfg["n_layers"]):
+        for proj in LORA["targets"].split(","):
+            a = (torch.rand(r, C, generator=gen) * 2.0 - 1.0) / math.sqrt(C)
+            weights[model_ref.lora_name(l, proj, "A")] = a
+            weights[model_ref.lora_name(l, proj, "B")] = torch.randn(C, r, generator=gen) * LORA_B_STD
+    return weights
 
 
 def make_inputs(pos_plan, seed):
@@ -95,6 +122,37 @@ def make_inputs(pos_plan, seed):
         if pos_plan[l] == "real":
             real_pos[l] = noise[l]
     return ids, lengths, positions, targets, real_pos
+
+
+def run_lora_case(cfg, params0, lora0, inputs, mask_plan, pos_plan, dtype):
+    """The lora case: the base frozen, two AdamW steps on the adapters only.
+    Returns logits, loss, adapter gradients (first step) and adapters after
+    the second step, with the same keys as run_case."""
+    ids, lengths, positions, targets, real_pos = inputs
+    params = {k: v.detach().clone().to(dtype) for k, v in params0.items()}
+    weights = {k: v.detach().clone().to(dtype).requires_grad_(True) for k, v in lora0.items()}
+    lora = {"scale": LORA["alpha"] / LORA["rank"], "weights": weights}
+    state, out = {}, {}
+    for step in (1, 2):
+        for w in weights.values():
+            w.grad = None
+        logits = model_ref.forward(params, cfg, ids, lengths, positions, mask_plan, pos_plan,
+                                   real_pos.to(dtype), None, lora)
+        loss = model_ref.lm_loss(logits, targets)
+        loss.backward()
+        grads = {k: w.grad.detach().clone() for k, w in weights.items()}
+        if step == 1:
+            out["logits"] = logits.detach().numpy()
+            out["loss"] = np.array([loss.item()])
+            out["grads"] = {k: g.numpy() for k, g in grads.items()}
+        else:
+            out["loss_step2"] = loss.item()
+        out["grad_norm_step%d" % step] = model_ref.adamw_step(weights, grads, state, HYPER,
+                                                              HYPER["lr"], step)
+    out["after2"] = {k: w.detach().numpy() for k, w in weights.items()}
+    out["grad.real_pos"] = np.zeros(tuple(real_pos.shape))  # no real-valued positions here
+    out["repo_z"] = np.zeros(1)
+    return out
 
 
 def run_case(cfg, params0, inputs, mask_plan, pos_plan, dtype):
@@ -153,6 +211,9 @@ def write_case(outdir, name, cfg, params, inputs, mask_plan, pos_plan, res):
                ("targets", i32(targets)), ("real_pos", f32(real_pos)),
                ("logits", f32(res["logits"])), ("loss", f32(res["loss"]))]
     names = [n for n, _ in model_ref.param_shapes(cfg)]
+    if name == "lora":  # the adapters: initial values, gradients, after two steps
+        names = sorted(res["grads"])
+        tensors += [("init." + n, f32(res["init"][n].detach().numpy())) for n in names]
     tensors += [("grad." + n, f32(res["grads"][n])) for n in names]
     tensors.append(("grad.real_pos", f32(res["grad.real_pos"])))
     if "repo" in pos_plan:  # the positions the RePo layers computed
@@ -168,6 +229,9 @@ def write_case(outdir, name, cfg, params, inputs, mask_plan, pos_plan, res):
     }
     for k, v in HYPER.items():
         meta[k] = repr(v)
+    if name == "lora":
+        meta.update({"lora_rank": str(LORA["rank"]), "lora_alpha": repr(LORA["alpha"]),
+                     "lora_targets": LORA["targets"]})
     model_ref.write_safetensors(os.path.join(outdir, name + ".io.safetensors"), tensors, meta)
 
 
@@ -186,8 +250,14 @@ def build_case(index, name, tied, seed, mask_plan, pos_plan):
             for pname, p in params.items():
                 if pname.endswith("repo.z_proj.weight"):
                     p.mul_(REPO_Z_SCALE)
-        res = run_case(cfg, params, inputs, mask_plan, pos_plan, torch.float32)
-        res64 = run_case(cfg, params, inputs, mask_plan, pos_plan, torch.float64)
+        if name == "lora":
+            lora0 = lora_init(cfg, seed + 1000 * attempt + 1)
+            res = run_lora_case(cfg, params, lora0, inputs, mask_plan, pos_plan, torch.float32)
+            res64 = run_lora_case(cfg, params, lora0, inputs, mask_plan, pos_plan, torch.float64)
+            res["init"] = lora0
+        else:
+            res = run_case(cfg, params, inputs, mask_plan, pos_plan, torch.float32)
+            res64 = run_case(cfg, params, inputs, mask_plan, pos_plan, torch.float64)
         worst = conditioning_check(res, res64)
         if worst[0] <= MARGIN:
             return cfg, params, inputs, res, worst
@@ -197,14 +267,20 @@ def build_case(index, name, tied, seed, mask_plan, pos_plan):
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.stderr.write("usage: make_golden.py OUTDIR\n")
+    if len(argv) < 2:
+        sys.stderr.write("usage: make_golden.py OUTDIR [CASE...]\n")
         return 2
-    outdir = argv[1]
+    outdir, wanted = argv[1], set(argv[2:])
+    unknown = wanted - {c[0] for c in cases()}
+    if unknown:
+        sys.stderr.write("make_golden: unknown case %s\n" % ", ".join(sorted(unknown)))
+        return 2
     os.makedirs(outdir, exist_ok=True)
     torch.set_num_threads(1)
     clipped = unclipped = 0
     for index, (name, tied, seed, mask_plan, pos_plan) in enumerate(cases()):
+        if wanted and name not in wanted:
+            continue
         try:
             cfg, params, inputs, res, worst = build_case(index, name, tied, seed, mask_plan,
                                                          pos_plan)
@@ -219,7 +295,7 @@ def main(argv):
               % (name, res["loss"][0], res["loss_step2"], norms[0], norms[1],
                  HYPER["grad_clip"], worst[0], worst[1]))
         write_case(outdir, name, cfg, params, inputs, mask_plan, pos_plan, res)
-    if clipped == 0 or unclipped == 0:
+    if not wanted and (clipped == 0 or unclipped == 0):
         sys.stderr.write("make_golden: grad_clip %g should clip some steps and not others "
                          "(clipped %d, unclipped %d)\n" % (HYPER["grad_clip"], clipped,
                                                           unclipped))

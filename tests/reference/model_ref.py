@@ -146,14 +146,32 @@ def repo_positions(params, pre, h):
     return (F.silu(gate) * content) @ params[pre + "self_attn.repo.z_proj.weight"].t()
 
 
+def lora_name(layer, proj, which):
+    """The PEFT name of a LoRA weight: proj in q, k, v, o; which in A, B."""
+    return "base_model.model.model.layers.%d.self_attn.%s_proj.lora_%s.weight" % (layer, proj, which)
+
+
+def project(h, params, pre, l, proj, lora):
+    """h @ W^T for the layer's proj (q, k, v, o), plus the LoRA update
+    (alpha / rank) * (h @ A^T) @ B^T when lora = {"scale": s, "weights": {...}}
+    holds an adapter for it (no dropout: the golden case is deterministic)."""
+    y = h @ params[pre + "self_attn.%s_proj.weight" % proj].t()
+    if lora is not None and lora_name(l, proj, "A") in lora["weights"]:
+        a = lora["weights"][lora_name(l, proj, "A")]
+        b = lora["weights"][lora_name(l, proj, "B")]
+        y = y + lora["scale"] * ((h @ a.t()) @ b.t())
+    return y
+
+
 def forward(params, cfg, ids, lengths, positions, mask_plan, pos_plan, real_pos=None,
-            repo_z=None):
+            repo_z=None, lora=None):
     """Logits (B, T, V) of token ids (B, T).
     lengths (B): valid tokens per row (right padding); positions (B, T): integer
     positions of 'rope' layers; mask_plan / pos_plan: one name per layer
     ('causal' | 'bidirectional', 'rope' | 'none' | 'real' | 'repo'); real_pos
     (L, B, T, H): positions per token and head of 'real' layers. repo_z, a
-    list, receives the z (B, T, H) of every layer (None where not 'repo')."""
+    list, receives the z (B, T, H) of every layer (None where not 'repo').
+    lora: adapters on the attention projections (see project), or None."""
     C, H, L = cfg["d_model"], cfg["n_heads"], cfg["n_layers"]
     hd = C // H
     eps, theta = cfg["norm_eps"], cfg["rope_theta"]
@@ -164,9 +182,9 @@ def forward(params, cfg, ids, lengths, positions, mask_plan, pos_plan, real_pos=
     for l in range(L):
         pre = "model.layers.%d." % l
         h = rms_norm(x, params[pre + "input_layernorm.weight"], eps)
-        q = (h @ params[pre + "self_attn.q_proj.weight"].t()).view(B, T, H, hd)
-        k = (h @ params[pre + "self_attn.k_proj.weight"].t()).view(B, T, H, hd)
-        v = (h @ params[pre + "self_attn.v_proj.weight"].t()).view(B, T, H, hd)
+        q = project(h, params, pre, l, "q", lora).view(B, T, H, hd)
+        k = project(h, params, pre, l, "k", lora).view(B, T, H, hd)
+        v = project(h, params, pre, l, "v", lora).view(B, T, H, hd)
         if pos_plan[l] == "rope":
             q, k = apply_rope(q, int_pos, theta), apply_rope(k, int_pos, theta)
         elif pos_plan[l] == "real":
@@ -184,7 +202,7 @@ def forward(params, cfg, ids, lengths, positions, mask_plan, pos_plan, real_pos=
         scores = scores.masked_fill(~seen, float("-inf"))
         att = torch.softmax(scores, dim=-1)
         y = (att @ v).transpose(1, 2).reshape(B, T, C)
-        x = x + y @ params[pre + "self_attn.o_proj.weight"].t()
+        x = x + project(y, params, pre, l, "o", lora)
         h = rms_norm(x, params[pre + "post_attention_layernorm.weight"], eps)
         gate = h @ params[pre + "mlp.gate_proj.weight"].t()
         up = h @ params[pre + "mlp.up_proj.weight"].t()

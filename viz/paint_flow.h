@@ -2,7 +2,7 @@
  * per layer.
  *
  * Reads the CSV of `seqrep attnflow --out` (columns layer, head, own_copy,
- * earlier_left, same_word, earlier_right, sink; src/attnflow.h defines the
+ * earlier_left, same_word, earlier_right, sink; src/theory/attnflow.h defines the
  * categories) and draws one stacked bar per layer: the shares of the five
  * categories for one head or the mean over heads, adding up to 100%. */
 #ifndef SEQREP_VIZ_PAINT_FLOW_H

@@ -1,7 +1,7 @@
 /* paint_mask.h — figure 1: the kn x kn causal mask over a repeated sentence.
  *
- * The T x T mask of the model (mask_build from src/mask.h, causal) over one
- * sentence of n tokens repeated k = r + 1 times (layout from src/repeat.h,
+ * The T x T mask of the model (mask_build from src/engine/mask.h, causal) over one
+ * sentence of n tokens repeated k = r + 1 times (layout from src/repeat/repeat.h,
  * with the chosen <bos>/<sep> options), rows = queries, columns = keys. Word
  * cells are coloured by the kind of their n x n block (blocks.h): full
  * blocks in blue, causal (diagonal) blocks in orange; visible cells of a

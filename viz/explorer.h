@@ -45,7 +45,7 @@
 #include "figure.h"
 #include "formats/checkpoint.h"
 #include "paint_attention.h"
-#include "paint_repo.h"
+#include "paint_repo_z.h"
 #include "repeat/repeat.h"
 #include "text/tokenizer.h"
 

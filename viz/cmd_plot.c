@@ -18,6 +18,7 @@
 #include "data/conll.h"
 #include "export.h"
 #include "figures.h"
+#include "file_list.h"
 #include "options/args.h"
 #include "options/rows.h"
 #include "paint_attention.h"
@@ -290,20 +291,6 @@ static int build_proportion(Figure *f, const PlotOptions *o, cJSON *manifest, Sr
     return 0;
 }
 
-/* Split a comma list of files into paths (pointing into the malloc'd copy
- * *storage, which the caller frees); returns the count or -1. */
-static int split_paths(const char *list, char **storage, const char **paths, int max_paths)
-{
-    *storage = malloc(strlen(list) + 1);
-    if (!*storage) return -1;
-    memcpy(*storage, list, strlen(list) + 1);
-    int n = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(*storage, ",", &save); p && n < max_paths; p = strtok_r(NULL, ",", &save))
-        paths[n++] = p;
-    return n;
-}
-
 /* Add {"file", "file_checksum"} objects for paths to manifest[key]. */
 static void add_inputs(cJSON *manifest, const char *key, const char *const *paths, int n)
 {
@@ -315,17 +302,14 @@ static void add_inputs(cJSON *manifest, const char *key, const char *const *path
     }
 }
 
-/* The most result files one option takes. */
-#define PLOT_MAX_FILES 256
-
 /* Build the layers figure from --results FILE[,FILE...] and --baselines. */
 static int build_layers(Figure *f, const PlotOptions *o, cJSON *manifest, SrError *err)
 {
     if (!o->results) return sr_fail(err, "layers needs --results FILE[,FILE...] (probe CSVs)");
-    const char *paths[PLOT_MAX_FILES], *base[PLOT_MAX_FILES];
+    const char *paths[FILE_LIST_MAX], *base[FILE_LIST_MAX];
     char *list = NULL, *base_list = NULL;
-    int n = split_paths(o->results, &list, paths, PLOT_MAX_FILES);
-    int n_base = o->baselines ? split_paths(o->baselines, &base_list, base, PLOT_MAX_FILES) : 0;
+    int n = file_list_split(o->results, &list, paths, FILE_LIST_MAX);
+    int n_base = o->baselines ? file_list_split(o->baselines, &base_list, base, FILE_LIST_MAX) : 0;
     const char *split = o->split ? o->split : "test";
     int rc;
     if (n < 0 || n_base < 0) rc = sr_fail(err, "out of memory");
@@ -348,9 +332,9 @@ static int build_exit(Figure *f, const PlotOptions *o, cJSON *manifest, SrError 
     if (strcmp(cost, "flops") != 0 && strcmp(cost, "seconds") != 0)
         return sr_fail(err, "--cost must be flops or seconds, got '%s'", cost);
     if (!o->results) return sr_fail(err, "exit needs --results FILE[,FILE...] (finetune or sweep CSVs)");
-    const char *paths[PLOT_MAX_FILES], *split = o->split ? o->split : "test";
+    const char *paths[FILE_LIST_MAX], *split = o->split ? o->split : "test";
     char *list = NULL;
-    int n = split_paths(o->results, &list, paths, PLOT_MAX_FILES), rc;
+    int n = file_list_split(o->results, &list, paths, FILE_LIST_MAX), rc;
     if (n < 0) rc = sr_fail(err, "out of memory");
     else if (n == 0) rc = sr_fail(err, "--results: no file given");
     else rc = exit_data_load(&f->exit, paths, n, cost, split, o->dataset, err);

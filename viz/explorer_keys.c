@@ -117,38 +117,48 @@ static int tour_next(ExplorerState *s)
     }
 }
 
+/* <left> / <right>: the layer one down (step -1) or up (+1), within the
+ * RePo layers in the z views; other views than the maps go to attention. */
+static int step_layer(ExplorerState *s, int step)
+{
+    int layer = s->layer + step;
+    int lowest = is_z_view(s->view) ? s->repo_from : 0;
+    if (layer < lowest || layer >= s->n_layers) {
+        if (lowest > 0) snprintf(s->message, sizeof s->message, "RePo layers are %d..%d", lowest, s->n_layers - 1);
+        else snprintf(s->message, sizeof s->message, "layers are 0..%d", s->n_layers - 1);
+        return EXPLORER_REDRAW;
+    }
+    s->layer = layer;
+    if (s->view != VIEW_ATTENTION && s->view != VIEW_OVERVIEW && !is_z_view(s->view)) s->view = VIEW_ATTENTION;
+    return EXPLORER_REDRAW;
+}
+
+/* <up> / <down>: the head one down (step -1) or up (+1), or back from the
+ * mean to the last head; views without heads go to attention. */
+static int step_head(ExplorerState *s, int step)
+{
+    if (is_z_view(s->view) && s->head < 0) s->head = s->last_head;
+    int from = s->head >= 0 ? s->head : s->last_head;
+    int head = s->head < 0 ? from : from + step;
+    if (head < 0 || head >= s->n_heads) {
+        snprintf(s->message, sizeof s->message, "heads are 0..%d (a: mean over heads)", s->n_heads - 1);
+        return EXPLORER_REDRAW;
+    }
+    s->head = s->last_head = head;
+    if (s->view != VIEW_ATTENTION && s->view != VIEW_OVERVIEW && s->view != VIEW_FLOW && !is_z_view(s->view))
+        s->view = VIEW_ATTENTION;
+    return EXPLORER_REDRAW;
+}
+
 int explorer_apply_key(ExplorerState *s, int key)
 {
     s->message[0] = 0;
     if (key >= '0' && key <= '9') return set_r(s, key - '0');
     switch (key) {
-    case EXPLORER_KEY_LEFT:
-    case EXPLORER_KEY_RIGHT: {
-        int layer = s->layer + (key == EXPLORER_KEY_RIGHT ? 1 : -1);
-        int lowest = is_z_view(s->view) ? s->repo_from : 0;
-        if (layer < lowest || layer >= s->n_layers) {
-            if (lowest > 0) snprintf(s->message, sizeof s->message, "RePo layers are %d..%d", lowest, s->n_layers - 1);
-            else snprintf(s->message, sizeof s->message, "layers are 0..%d", s->n_layers - 1);
-            return EXPLORER_REDRAW;
-        }
-        s->layer = layer;
-        if (s->view != VIEW_ATTENTION && s->view != VIEW_OVERVIEW && !is_z_view(s->view)) s->view = VIEW_ATTENTION;
-        return EXPLORER_REDRAW;
-    }
-    case EXPLORER_KEY_UP:
-    case EXPLORER_KEY_DOWN: {
-        if (is_z_view(s->view) && s->head < 0) s->head = s->last_head;
-        int from = s->head >= 0 ? s->head : s->last_head;
-        int head = s->head < 0 ? from : from + (key == EXPLORER_KEY_DOWN ? 1 : -1);
-        if (head < 0 || head >= s->n_heads) {
-            snprintf(s->message, sizeof s->message, "heads are 0..%d (a: mean over heads)", s->n_heads - 1);
-            return EXPLORER_REDRAW;
-        }
-        s->head = s->last_head = head;
-        if (s->view != VIEW_ATTENTION && s->view != VIEW_OVERVIEW && s->view != VIEW_FLOW && !is_z_view(s->view))
-            s->view = VIEW_ATTENTION;
-        return EXPLORER_REDRAW;
-    }
+    case EXPLORER_KEY_LEFT: return step_layer(s, -1);
+    case EXPLORER_KEY_RIGHT: return step_layer(s, 1);
+    case EXPLORER_KEY_UP: return step_head(s, -1);
+    case EXPLORER_KEY_DOWN: return step_head(s, 1);
     case 'a':
         if (is_z_view(s->view)) {
             snprintf(s->message, sizeof s->message, "z is one position per head: no mean (up/down: head)");

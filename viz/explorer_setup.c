@@ -7,33 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The most result files one option may list. */
-#define EXPLORER_MAX_FILES 256
-
-/* Split a comma-separated list of files into paths[0..n) pointing into a
- * new copy (*storage, caller frees). Returns n, or -1 when out of memory. */
-static int split_files(const char *list, char **storage, const char **paths)
-{
-    *storage = malloc(strlen(list) + 1);
-    if (!*storage) return -1;
-    memcpy(*storage, list, strlen(list) + 1);
-    int n = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(*storage, ",", &save); p && n < EXPLORER_MAX_FILES; p = strtok_r(NULL, ",", &save))
-        paths[n++] = p;
-    return n;
-}
+#include "file_list.h"
 
 int explorer_load_results(Explorer *e, SrError *err)
 {
     const ExplorerSources *src = &e->o->src;
     const char *split = src->split ? src->split : "test";
-    const char *paths[EXPLORER_MAX_FILES], *base[EXPLORER_MAX_FILES];
+    const char *paths[FILE_LIST_MAX], *base[FILE_LIST_MAX];
     char *list = NULL, *base_list = NULL;
     int rc = 0;
     if (src->layers) {
-        int n = split_files(src->layers, &list, paths);
-        int n_base = src->baselines ? split_files(src->baselines, &base_list, base) : 0;
+        int n = file_list_split(src->layers, &list, paths, FILE_LIST_MAX);
+        int n_base = src->baselines ? file_list_split(src->baselines, &base_list, base, FILE_LIST_MAX) : 0;
         if (n < 0 || n_base < 0) rc = sr_fail(err, "out of memory");
         else if (n == 0) rc = sr_fail(err, "--layers: no file given");
         else rc = layers_data_load(&e->fig.layers, paths, n, split, base, n_base, err);
@@ -44,7 +29,7 @@ int explorer_load_results(Explorer *e, SrError *err)
         e->has_layers = 1;
     }
     if (src->exit) {
-        int n = split_files(src->exit, &list, paths);
+        int n = file_list_split(src->exit, &list, paths, FILE_LIST_MAX);
         if (n < 0) rc = sr_fail(err, "out of memory");
         else if (n == 0) rc = sr_fail(err, "--exit: no file given");
         else rc = exit_data_load(&e->fig.exit, paths, n, src->cost ? src->cost : "flops", split, src->dataset, err);

@@ -10,7 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "explorer.h"
+#include "explorer_command.h"
+#include "explorer_frame.h"
+#include "explorer_input.h"
+#include "explorer_keys.h"
+#include "explorer_names.h"
+#include "explorer_script.h"
+#include "explorer_state.h"
+#include "explorer_worker.h"
 #include "formats/checkpoint.h"
 
 /* Token counts of three sentences: 7, 3 and 30 tokens. */

@@ -8,6 +8,7 @@
 
 #include "explorer.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "viz_commands.h"
 
 static const char *CMD = "explore";
@@ -37,87 +38,114 @@ static int parse_view(const char *text, ExplorerView *out)
     return -1;
 }
 
+/* The options as given, before they are checked into ExplorerOptions. */
+typedef struct {
+    const char *bos, *sep, *head, *scale, *theme, *size, *view, *save_dir, *cost;
+    int sentence, r, layer;
+} ExploreText;
+
+/* Read the command line into o (the sources) and t (the rest, as text).
+ * 0, 1 after --help, or 2 after the error line. */
+static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText *t)
+{
+    ArgSpec specs[] = {
+        {"model", ARG_STRING, &o->src.model, "checkpoint (.safetensors)", 1, 0, 0},
+        {"data", ARG_STRING, &o->src.data, "CoNLL file: its sentences (first column) to page through", 0, 0, 0},
+        {"text", ARG_STRING, &o->src.text, "one sentence instead of --data", 0, 0, 0},
+        {"sentence", ARG_INT, &t->sentence, "sentence of --data to start on (default 0)", 0, 0, 0},
+        {"r", ARG_INT, &t->r, "repetitions to start with (default 1, or 0 when 1 does not fit)", 0, 0, 0},
+        {"layer", ARG_INT, &t->layer, "layer to start on (default the last)", 0, 0, 0},
+        {"head", ARG_STRING, &t->head, "head number or mean (default mean)", 0, 0, 0},
+        option_bos(&t->bos, "none | once | per-copy (default per-copy, as plot attention)"),
+        option_sep(&t->sep, "none | token (default none)"),
+        option_mask(&o->src.mask, "mask plan: causal | middle | full | layer list (default causal)"),
+        {"scale", ARG_STRING, &t->scale, "fixed | per-head | log (default fixed)", 0, 0, 0},
+        {"theme", ARG_STRING, &t->theme, "light | dark (default light)", 0, 0, 0},
+        {"font", ARG_STRING, &o->src.font, "font family (default " FIGURE_DEFAULT_FONT ")", 0, 0, 0},
+        {"view", ARG_STRING, &t->view, "mask | attention | overview | layers | exit | flow | repo-z | repo-repeat | repo-range | repo-needle (default attention)", 0, 0, 0},
+        {"size", ARG_STRING, &t->size, "window size WxH in pixels (default 1280x860)", 0, 0, 0},
+        {"save-dir", ARG_STRING, &t->save_dir, "where s and v save frames (default .)", 0, 0, 0},
+        {"script", ARG_STRING, &o->script, "keys to replay, then exit, e.g. \"<right>a s c q\" (see docs/explorer.md)", 0, 0, 0},
+        {"layers", ARG_STRING, &o->src.layers, "probe CSV(s), comma-separated: the layers view (p)", 0, 0, 0},
+        {"baselines", ARG_STRING, &o->src.baselines, "fine-tune/sweep CSV(s), comma-separated: references in the layers view", 0, 0, 0},
+        {"exit", ARG_STRING, &o->src.exit, "fine-tune or sweep CSV(s), comma-separated: the exit view (e)", 0, 0, 0},
+        {"cost", ARG_STRING, &t->cost, "exit view: flops | seconds (default flops)", 0, 0, 0},
+        {"flow", ARG_STRING, &o->src.flow, "attnflow CSV: the flow view (f)", 0, 0, 0},
+        {"repo-range", ARG_STRING, &o->src.repo_range, "repo-eval --figures TASK-range.csv: the RePo range view (g)", 0, 0, 0},
+        {"repo-needle", ARG_STRING, &o->src.repo_needle, "repo-eval --figures TASK-attention.csv: the needle view (n)", 0, 0, 0},
+        {"dataset", ARG_STRING, &o->src.dataset, "exit view: the dataset of a sweep CSV holding several", 0, 0, 0},
+        {"split", ARG_STRING, &o->src.split, "layers and exit views: the split (default test)", 0, 0, 0},
+    };
+    return args_parse(CMD, "--model FILE (--data FILE.conll | --text \"a sentence\") [options]\n\n"
+                           "keys: <- -> layer, up/down head, a mean, 0-9 + - r, PgUp/PgDn sentence,\n"
+                           "m mask, o overview, p e f result plots, z RePo positions, g n RePo results,\n"
+                           "b last copy only, l log, t theme, s/v save PNG/SVG,\n"
+                           "c print the plot command, space guided walk, ? help, q quit",
+                      specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+}
+
+/* Parse --head: "mean" is -1, otherwise a head number 0..100000; 0 or -1. */
+static int parse_head(const char *text, int *head)
+{
+    if (strcmp(text, "mean") == 0) {
+        *head = -1;
+        return 0;
+    }
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 0 || v > 100000) return -1;
+    *head = (int)v;
+    return 0;
+}
+
+/* Check the options given as text and fill the rest of o from them. 0, or
+ * 2 after the error line. */
+static int check_options(ExplorerOptions *o, const ExploreText *t)
+{
+    if (!o->src.data == !o->src.text)
+        return args_error(CMD, "give either --data FILE.conll or --text \"a sentence\"");
+    if (t->sentence != 0 && !o->src.data) return args_error(CMD, "--sentence needs --data");
+    if (option_parse_bos(CMD, t->bos, &o->bos) || option_parse_sep(CMD, t->sep, &o->sep)) return 2;
+    if (parse_head(t->head, &o->head))
+        return args_error(CMD, "--head must be a head number or mean, got '%s'", t->head);
+    if (attention_scale_parse(t->scale, &o->scale))
+        return args_error(CMD, "--scale must be fixed, per-head or log, got '%s'", t->scale);
+    if (figure_theme_parse(t->theme, &o->theme))
+        return args_error(CMD, "--theme must be light or dark, got '%s'", t->theme);
+    if (parse_view(t->view, &o->view))
+        return args_error(CMD, "--view must be mask, attention, overview, layers, exit, flow, repo-z, repo-repeat, "
+                                "repo-range or repo-needle, got '%s'", t->view);
+    if (parse_window_size(t->size, &o->width, &o->height))
+        return args_error(CMD, "--size must be WIDTHxHEIGHT with sides 200..8192, such as 1280x860, got '%s'", t->size);
+    if (t->cost && strcmp(t->cost, "flops") != 0 && strcmp(t->cost, "seconds") != 0)
+        return args_error(CMD, "--cost must be flops or seconds, got '%s'", t->cost);
+    o->src.cost = t->cost;
+    if (o->src.baselines && !o->src.layers) return args_error(CMD, "--baselines needs --layers");
+    struct stat st;
+    if (stat(t->save_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return args_error(CMD, "--save-dir %s: not a directory", t->save_dir);
+    o->save_dir = t->save_dir;
+    SrError err;
+    const char *font = o->src.font ? o->src.font : FIGURE_DEFAULT_FONT;
+    if (strlen(font) >= sizeof(((FigureStyle *)0)->font)) return args_error(CMD, "--font: name too long");
+    if (figure_check_font(font, &err)) return args_error(CMD, "%s", err.msg);
+    o->sentence = t->sentence;
+    o->r = t->r;
+    o->layer = t->layer;
+    return 0;
+}
+
 int cmd_explore(int argc, char **argv)
 {
     ExplorerOptions o;
     memset(&o, 0, sizeof o);
-    const char *bos = "per-copy", *sep = "none", *head = "mean", *scale = "fixed", *theme = "light";
-    const char *size = "1280x860", *view = "attention", *save_dir = ".", *cost = NULL;
-    int sentence = 0, r = -1, layer = -1;
-    ArgSpec specs[] = {
-        {"model", ARG_STRING, &o.src.model, "checkpoint (.safetensors)", 1, 0, 0},
-        {"data", ARG_STRING, &o.src.data, "CoNLL file: its sentences (first column) to page through", 0, 0, 0},
-        {"text", ARG_STRING, &o.src.text, "one sentence instead of --data", 0, 0, 0},
-        {"sentence", ARG_INT, &sentence, "sentence of --data to start on (default 0)", 0, 0, 0},
-        {"r", ARG_INT, &r, "repetitions to start with (default 1, or 0 when 1 does not fit)", 0, 0, 0},
-        {"layer", ARG_INT, &layer, "layer to start on (default the last)", 0, 0, 0},
-        {"head", ARG_STRING, &head, "head number or mean (default mean)", 0, 0, 0},
-        {"bos", ARG_STRING, &bos, "none | once | per-copy (default per-copy, as plot attention)", 0, 0, 0},
-        {"sep", ARG_STRING, &sep, "none | token (default none)", 0, 0, 0},
-        {"mask", ARG_STRING, &o.src.mask, "mask plan: causal | middle | full | layer list (default causal)", 0, 0, 0},
-        {"scale", ARG_STRING, &scale, "fixed | per-head | log (default fixed)", 0, 0, 0},
-        {"theme", ARG_STRING, &theme, "light | dark (default light)", 0, 0, 0},
-        {"font", ARG_STRING, &o.src.font, "font family (default " FIGURE_DEFAULT_FONT ")", 0, 0, 0},
-        {"view", ARG_STRING, &view, "mask | attention | overview | layers | exit | flow | repo-z | repo-repeat | repo-range | repo-needle (default attention)", 0, 0, 0},
-        {"size", ARG_STRING, &size, "window size WxH in pixels (default 1280x860)", 0, 0, 0},
-        {"save-dir", ARG_STRING, &save_dir, "where s and v save frames (default .)", 0, 0, 0},
-        {"script", ARG_STRING, &o.script, "keys to replay, then exit, e.g. \"<right>a s c q\" (see docs/explorer.md)", 0, 0, 0},
-        {"layers", ARG_STRING, &o.src.layers, "probe CSV(s), comma-separated: the layers view (p)", 0, 0, 0},
-        {"baselines", ARG_STRING, &o.src.baselines, "fine-tune/sweep CSV(s), comma-separated: references in the layers view", 0, 0, 0},
-        {"exit", ARG_STRING, &o.src.exit, "fine-tune or sweep CSV(s), comma-separated: the exit view (e)", 0, 0, 0},
-        {"cost", ARG_STRING, &cost, "exit view: flops | seconds (default flops)", 0, 0, 0},
-        {"flow", ARG_STRING, &o.src.flow, "attnflow CSV: the flow view (f)", 0, 0, 0},
-        {"repo-range", ARG_STRING, &o.src.repo_range, "repo-eval --figures TASK-range.csv: the RePo range view (g)", 0, 0, 0},
-        {"repo-needle", ARG_STRING, &o.src.repo_needle, "repo-eval --figures TASK-attention.csv: the needle view (n)", 0, 0, 0},
-        {"dataset", ARG_STRING, &o.src.dataset, "exit view: the dataset of a sweep CSV holding several", 0, 0, 0},
-        {"split", ARG_STRING, &o.src.split, "layers and exit views: the split (default test)", 0, 0, 0},
-    };
-    int n_specs = (int)(sizeof specs / sizeof specs[0]);
-    int rc = args_parse(CMD, "--model FILE (--data FILE.conll | --text \"a sentence\") [options]\n\n"
-                             "keys: <- -> layer, up/down head, a mean, 0-9 + - r, PgUp/PgDn sentence,\n"
-                             "m mask, o overview, p e f result plots, z RePo positions, g n RePo results,\n"
-                             "b last copy only, l log, t theme, s/v save PNG/SVG,\n"
-                             "c print the plot command, space guided walk, ? help, q quit",
-                        specs, n_specs, argc, argv, NULL, 0, NULL);
+    ExploreText t = {.bos = "per-copy", .sep = "none", .head = "mean", .scale = "fixed", .theme = "light",
+                     .size = "1280x860", .view = "attention", .save_dir = ".", .cost = NULL,
+                     .sentence = 0, .r = -1, .layer = -1};
+    int rc = parse_options(argc, argv, &o, &t);
     if (rc) return rc == 1 ? 0 : rc;
-    if (!o.src.data == !o.src.text)
-        return args_error(CMD, "give either --data FILE.conll or --text \"a sentence\"");
-    if (sentence != 0 && !o.src.data) return args_error(CMD, "--sentence needs --data");
-    if (repeat_parse_bos(bos, &o.bos))
-        return args_error(CMD, "--bos must be none, once or per-copy, got '%s'", bos);
-    if (repeat_parse_sep(sep, &o.sep)) return args_error(CMD, "--sep must be none or token, got '%s'", sep);
-    if (strcmp(head, "mean") == 0) {
-        o.head = -1;
-    } else {
-        char *end;
-        long v = strtol(head, &end, 10);
-        if (end == head || *end || v < 0 || v > 100000)
-            return args_error(CMD, "--head must be a head number or mean, got '%s'", head);
-        o.head = (int)v;
-    }
-    if (attention_scale_parse(scale, &o.scale))
-        return args_error(CMD, "--scale must be fixed, per-head or log, got '%s'", scale);
-    if (figure_theme_parse(theme, &o.theme)) return args_error(CMD, "--theme must be light or dark, got '%s'", theme);
-    if (parse_view(view, &o.view))
-        return args_error(CMD, "--view must be mask, attention, overview, layers, exit, flow, repo-z, repo-repeat, "
-                                "repo-range or repo-needle, got '%s'", view);
-    if (parse_window_size(size, &o.width, &o.height))
-        return args_error(CMD, "--size must be WIDTHxHEIGHT with sides 200..8192, such as 1280x860, got '%s'", size);
-    if (cost && strcmp(cost, "flops") != 0 && strcmp(cost, "seconds") != 0)
-        return args_error(CMD, "--cost must be flops or seconds, got '%s'", cost);
-    o.src.cost = cost;
-    if (o.src.baselines && !o.src.layers) return args_error(CMD, "--baselines needs --layers");
-    struct stat st;
-    if (stat(save_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return args_error(CMD, "--save-dir %s: not a directory", save_dir);
-    o.save_dir = save_dir;
+    if (check_options(&o, &t)) return 2;
     SrError err;
-    const char *font = o.src.font ? o.src.font : FIGURE_DEFAULT_FONT;
-    if (strlen(font) >= sizeof(((FigureStyle *)0)->font)) return args_error(CMD, "--font: name too long");
-    if (figure_check_font(font, &err)) return args_error(CMD, "%s", err.msg);
-    o.sentence = sentence;
-    o.r = r;
-    o.layer = layer;
     if (explorer_run(&o, &err)) return args_error(CMD, "%s", err.msg);
     return 0;
 }

@@ -13,12 +13,14 @@
 
 #include <cJSON.h>
 
-#include "base/text_file.h"
 #include "base/atomic_file.h"
+#include "base/text_file.h"
 #include "data/conll.h"
 #include "export.h"
 #include "figures.h"
+#include "file_list.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "paint_attention.h"
 #include "runs/manifest.h"
 #include "text/tokenizer.h"
@@ -74,6 +76,18 @@ static int parse_one_r(const char *text, int *r)
     if (!*text || strspn(text, "0123456789") != strlen(text) || strlen(text) > 6) return -1;
     *r = atoi(text);
     return *r <= 100000 ? 0 : -1;
+}
+
+/* --bos and --sep of a figure over a repeated sentence: --bos defaults as
+ * the figure does (default_bos), --sep to none. 0 or -1 with err. */
+static int parse_repeat_options(const PlotOptions *o, const char *default_bos, RepeatBos *bos,
+                                RepeatSep *sep, SrError *err)
+{
+    if (repeat_parse_bos(o->bos ? o->bos : default_bos, bos))
+        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
+    if (repeat_parse_sep(o->sep ? o->sep : "none", sep))
+        return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+    return 0;
 }
 
 /* 1 if a and b name the same existing file. */
@@ -185,10 +199,7 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     RepeatSep sep;
     AttentionScale scale;
     int r = 1, head;
-    if (repeat_parse_bos(o->bos ? o->bos : "per-copy", &bos))
-        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
-    if (repeat_parse_sep(o->sep ? o->sep : "none", &sep))
-        return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+    if (parse_repeat_options(o, "per-copy", &bos, &sep, err)) return -1;
     if (attention_scale_parse(o->scale ? o->scale : "fixed", &scale))
         return sr_fail(err, "--scale must be fixed, per-head or log, got '%s'", o->scale);
     if (parse_head(o->head ? o->head : "mean", &head))
@@ -243,10 +254,7 @@ static int build_mask(Figure *f, const PlotOptions *o, cJSON *manifest, SrError 
     if (o->n < 1 || !o->r) return sr_fail(err, "mask needs --n N and --r R");
     if (parse_one_r(o->r, &r))
         return sr_fail(err, "--r must be one repetition count >= 0 for mask, got '%s'", o->r);
-    if (repeat_parse_bos(o->bos ? o->bos : "none", &bos))
-        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
-    if (repeat_parse_sep(o->sep ? o->sep : "none", &sep))
-        return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+    if (parse_repeat_options(o, "none", &bos, &sep, err)) return -1;
     if (mask_data_build(&f->mask, o->n, r, bos, sep, err)) return -1;
     cJSON_AddNumberToObject(manifest, "n", o->n);
     cJSON_AddNumberToObject(manifest, "r", r);
@@ -270,10 +278,7 @@ static int build_proportion(Figure *f, const PlotOptions *o, cJSON *manifest, Sr
     RepeatBos bos;
     RepeatSep sep;
     if (o->n < 1 || !o->r) return sr_fail(err, "proportion needs --results FILE, or --n N and --r LIST");
-    if (repeat_parse_bos(o->bos ? o->bos : "none", &bos))
-        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
-    if (repeat_parse_sep(o->sep ? o->sep : "none", &sep))
-        return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+    if (parse_repeat_options(o, "none", &bos, &sep, err)) return -1;
     int *values, n_values;
     if (repeat_parse_r_list(o->r, &values, &n_values, err)) return -1;
     int rc = proportion_data_count(&f->proportion, o->n, values, n_values, bos, sep, err);
@@ -284,20 +289,6 @@ static int build_proportion(Figure *f, const PlotOptions *o, cJSON *manifest, Sr
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
     return 0;
-}
-
-/* Split a comma list of files into paths (pointing into the malloc'd copy
- * *storage, which the caller frees); returns the count or -1. */
-static int split_paths(const char *list, char **storage, const char **paths, int max_paths)
-{
-    *storage = malloc(strlen(list) + 1);
-    if (!*storage) return -1;
-    memcpy(*storage, list, strlen(list) + 1);
-    int n = 0;
-    char *save = NULL;
-    for (char *p = strtok_r(*storage, ",", &save); p && n < max_paths; p = strtok_r(NULL, ",", &save))
-        paths[n++] = p;
-    return n;
 }
 
 /* Add {"file", "file_checksum"} objects for paths to manifest[key]. */
@@ -311,17 +302,14 @@ static void add_inputs(cJSON *manifest, const char *key, const char *const *path
     }
 }
 
-/* The most result files one option takes. */
-#define PLOT_MAX_FILES 256
-
 /* Build the layers figure from --results FILE[,FILE...] and --baselines. */
 static int build_layers(Figure *f, const PlotOptions *o, cJSON *manifest, SrError *err)
 {
     if (!o->results) return sr_fail(err, "layers needs --results FILE[,FILE...] (probe CSVs)");
-    const char *paths[PLOT_MAX_FILES], *base[PLOT_MAX_FILES];
+    const char *paths[FILE_LIST_MAX], *base[FILE_LIST_MAX];
     char *list = NULL, *base_list = NULL;
-    int n = split_paths(o->results, &list, paths, PLOT_MAX_FILES);
-    int n_base = o->baselines ? split_paths(o->baselines, &base_list, base, PLOT_MAX_FILES) : 0;
+    int n = file_list_split(o->results, &list, paths, FILE_LIST_MAX);
+    int n_base = o->baselines ? file_list_split(o->baselines, &base_list, base, FILE_LIST_MAX) : 0;
     const char *split = o->split ? o->split : "test";
     int rc;
     if (n < 0 || n_base < 0) rc = sr_fail(err, "out of memory");
@@ -344,9 +332,9 @@ static int build_exit(Figure *f, const PlotOptions *o, cJSON *manifest, SrError 
     if (strcmp(cost, "flops") != 0 && strcmp(cost, "seconds") != 0)
         return sr_fail(err, "--cost must be flops or seconds, got '%s'", cost);
     if (!o->results) return sr_fail(err, "exit needs --results FILE[,FILE...] (finetune or sweep CSVs)");
-    const char *paths[PLOT_MAX_FILES], *split = o->split ? o->split : "test";
+    const char *paths[FILE_LIST_MAX], *split = o->split ? o->split : "test";
     char *list = NULL;
-    int n = split_paths(o->results, &list, paths, PLOT_MAX_FILES), rc;
+    int n = file_list_split(o->results, &list, paths, FILE_LIST_MAX), rc;
     if (n < 0) rc = sr_fail(err, "out of memory");
     else if (n == 0) rc = sr_fail(err, "--results: no file given");
     else rc = exit_data_load(&f->exit, paths, n, cost, split, o->dataset, err);
@@ -397,10 +385,7 @@ static int build_repo_z(Figure *f, const PlotOptions *o, cJSON *manifest, long l
         if (!o->model) return sr_fail(err, "%s needs --results FILE (a z CSV) or --model FILE with --text or --data",
                                       figure_kind_name(f->kind));
         if (!o->text == !o->data) return sr_fail(err, "--model needs either --text \"a sentence\" or --data FILE.conll");
-        if (repeat_parse_bos(o->bos ? o->bos : "per-copy", &bos))
-            return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
-        if (repeat_parse_sep(o->sep ? o->sep : "none", &sep))
-            return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+        if (parse_repeat_options(o, "per-copy", &bos, &sep, err)) return -1;
         if (o->r && parse_one_r(o->r, &r))
             return sr_fail(err, "--r must be one repetition count >= 0, got '%s'", o->r);
         char *text, source[400], described[1200];
@@ -480,127 +465,183 @@ static int write_outputs(Figure *f, const char *out, double w, double h, cJSON *
     return rc;
 }
 
-int cmd_plot(int argc, char **argv)
+/* The figures the option called name applies to (FOR bits); 0 for a name
+ * no figure takes. */
+static int option_figures(const char *name)
 {
-    PlotOptions o = {.layer = -1, .sentence = 0};
-    ArgSpec specs[] = {
-        {"out", ARG_STRING, &o.out, "figure file: .png, .svg or .pdf (numbers go to .csv, provenance to .manifest.json beside it)", 1, 0, 0},
-        {"size", ARG_STRING, &o.size, "WxH in pixels (PNG) or points (SVG, PDF); default per figure", 0, 0, 0},
-        {"theme", ARG_STRING, &o.theme, "light | dark (default light)", 0, 0, 0},
-        {"font", ARG_STRING, &o.font, "font family (default " FIGURE_DEFAULT_FONT ")", 0, 0, 0},
-        {"title", ARG_STRING, &o.title, "replace the title", 0, 0, 0},
-        {"caption", ARG_STRING, &o.caption, "replace the caption", 0, 0, 0},
-        {"n", ARG_INT, &o.n, "mask, proportion: tokens in the sentence", 0, 1, 0},
-        {"r", ARG_STRING, &o.r, "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8", 0, 0, 0},
-        {"bos", ARG_STRING, &o.bos, "none | once | per-copy (mask, proportion: none; attention: per-copy)", 0, 0, 0},
-        {"sep", ARG_STRING, &o.sep, "none | token (default none)", 0, 0, 0},
-        {"model", ARG_STRING, &o.model, "attention, repo-z, repo-repeat: checkpoint (.safetensors)", 0, 0, 0},
-        {"text", ARG_STRING, &o.text, "attention, repo-z, repo-repeat: the sentence", 0, 0, 0},
-        {"data", ARG_STRING, &o.data, "attention, repo-z, repo-repeat: a CoNLL file to take the sentence from", 0, 0, 0},
-        {"sentence", ARG_INT, &o.sentence, "attention, repo-z, repo-repeat: index of the sentence in --data (default 0)", 0, 0, 0},
-        {"mask", ARG_STRING, &o.mask, "attention, repo-z, repo-repeat: mask plan causal | middle | full | layer list (default causal)", 0, 0, 0},
-        {"layer", ARG_INT, &o.layer, "attention, repo-z, repo-repeat: layer to draw (default the last)", 0, 0, 0},
-        {"head", ARG_STRING, &o.head, "attention, flow: head number or mean (default mean); repo-z, repo-repeat: head number (default 0)", 0, 0, 0},
-        {"overview", ARG_FLAG, &o.overview, "attention: the layer x head grid", 0, 0, 0},
-        {"last-copy-only", ARG_FLAG, &o.last_copy_only,
-         "attention: only what the last copy sends into earlier copies (explorer key b)", 0, 0, 0},
-        {"scale", ARG_STRING, &o.scale, "attention: fixed (0..1) | per-head | log (default fixed)", 0, 0, 0},
-        {"results", ARG_STRING, &o.results, "proportion: blocks CSV; layers: probe CSV(s), comma-separated; exit: finetune/sweep CSV(s); flow: attnflow CSV; repo-z, repo-repeat: z CSV (repo-positions, repo-eval --figures) instead of --model; repo-range, repo-needle: repo-eval --figures CSV", 0, 0, 0},
-        {"split", ARG_STRING, &o.split, "layers, exit: the split to draw (default test)", 0, 0, 0},
-        {"baselines", ARG_STRING, &o.baselines, "layers: finetune/sweep CSV(s), comma-separated, drawn as horizontal references", 0, 0, 0},
-        {"cost", ARG_STRING, &o.cost, "exit: flops | seconds (default flops)", 0, 0, 0},
-        {"dataset", ARG_STRING, &o.dataset, "exit: the dataset of a sweep CSV that holds several", 0, 0, 0},
-        {"length", ARG_INT, &o.length, "repo-needle: the context length to draw (default the longest)", 0, 1, 0},
-    };
-    /* which figures each option above applies to, in the same order */
     const int model_run = FOR(FIGURE_ATTENTION) | FOR(FIGURE_REPO_Z) | FOR(FIGURE_REPO_REPEAT);
     const int repeated = FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION) | model_run;
-    const int applies[] = {
-        FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL, FOR_ALL,
-        FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION),
-        repeated, repeated, repeated,
-        model_run, model_run, model_run, model_run, model_run, model_run,
-        model_run | FOR(FIGURE_FLOW),
-        FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION), FOR(FIGURE_ATTENTION),
-        FOR(FIGURE_PROPORTION) | FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT) | FOR(FIGURE_FLOW) |
-            FOR(FIGURE_REPO_Z) | FOR(FIGURE_REPO_REPEAT) | FOR(FIGURE_REPO_RANGE) | FOR(FIGURE_REPO_NEEDLE),
-        FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT), FOR(FIGURE_LAYERS), FOR(FIGURE_EXIT), FOR(FIGURE_EXIT),
-        FOR(FIGURE_REPO_NEEDLE),
+    const int results = FOR(FIGURE_PROPORTION) | FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT) | FOR(FIGURE_FLOW) |
+                        FOR(FIGURE_REPO_Z) | FOR(FIGURE_REPO_REPEAT) | FOR(FIGURE_REPO_RANGE) |
+                        FOR(FIGURE_REPO_NEEDLE);
+    const struct {
+        const char *name;
+        int figures;
+    } APPLIES[] = {
+        {"out", FOR_ALL}, {"size", FOR_ALL}, {"theme", FOR_ALL}, {"font", FOR_ALL},
+        {"title", FOR_ALL}, {"caption", FOR_ALL},
+        {"n", FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION)},
+        {"r", repeated}, {"bos", repeated}, {"sep", repeated},
+        {"model", model_run}, {"text", model_run}, {"data", model_run}, {"sentence", model_run},
+        {"mask", model_run}, {"layer", model_run},
+        {"head", model_run | FOR(FIGURE_FLOW)},
+        {"overview", FOR(FIGURE_ATTENTION)}, {"last-copy-only", FOR(FIGURE_ATTENTION)},
+        {"scale", FOR(FIGURE_ATTENTION)},
+        {"results", results},
+        {"split", FOR(FIGURE_LAYERS) | FOR(FIGURE_EXIT)}, {"baselines", FOR(FIGURE_LAYERS)},
+        {"cost", FOR(FIGURE_EXIT)}, {"dataset", FOR(FIGURE_EXIT)},
+        {"length", FOR(FIGURE_REPO_NEEDLE)},
     };
-    _Static_assert(sizeof applies / sizeof applies[0] == sizeof specs / sizeof specs[0],
-                   "one applies[] entry per option");
-    int n_specs = (int)(sizeof specs / sizeof specs[0]);
+    for (size_t i = 0; i < sizeof APPLIES / sizeof APPLIES[0]; i++)
+        if (strcmp(APPLIES[i].name, name) == 0) return APPLIES[i].figures;
+    return 0;
+}
+
+/* Read the command line into o and the figure's kind, and refuse an option
+ * given to a figure it does not apply to. 0, 1 after --help, or 2 after the
+ * error line. */
+static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind)
+{
+    ArgSpec specs[] = {
+        {"out", ARG_STRING, &o->out, "figure file: .png, .svg or .pdf (numbers go to .csv, provenance to .manifest.json beside it)", 1, 0, 0},
+        {"size", ARG_STRING, &o->size, "WxH in pixels (PNG) or points (SVG, PDF); default per figure", 0, 0, 0},
+        {"theme", ARG_STRING, &o->theme, "light | dark (default light)", 0, 0, 0},
+        {"font", ARG_STRING, &o->font, "font family (default " FIGURE_DEFAULT_FONT ")", 0, 0, 0},
+        {"title", ARG_STRING, &o->title, "replace the title", 0, 0, 0},
+        {"caption", ARG_STRING, &o->caption, "replace the caption", 0, 0, 0},
+        {"n", ARG_INT, &o->n, "mask, proportion: tokens in the sentence", 0, 1, 0},
+        {"r", ARG_STRING, &o->r, "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8", 0, 0, 0},
+        option_bos(&o->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy)"),
+        option_sep(&o->sep, "none | token (default none)"),
+        {"model", ARG_STRING, &o->model, "attention, repo-z, repo-repeat: checkpoint (.safetensors)", 0, 0, 0},
+        {"text", ARG_STRING, &o->text, "attention, repo-z, repo-repeat: the sentence", 0, 0, 0},
+        {"data", ARG_STRING, &o->data, "attention, repo-z, repo-repeat: a CoNLL file to take the sentence from", 0, 0, 0},
+        {"sentence", ARG_INT, &o->sentence, "attention, repo-z, repo-repeat: index of the sentence in --data (default 0)", 0, 0, 0},
+        option_mask(&o->mask, "attention, repo-z, repo-repeat: mask plan causal | middle | full | layer list (default causal)"),
+        {"layer", ARG_INT, &o->layer, "attention, repo-z, repo-repeat: layer to draw (default the last)", 0, 0, 0},
+        {"head", ARG_STRING, &o->head, "attention, flow: head number or mean (default mean); repo-z, repo-repeat: head number (default 0)", 0, 0, 0},
+        {"overview", ARG_FLAG, &o->overview, "attention: the layer x head grid", 0, 0, 0},
+        {"last-copy-only", ARG_FLAG, &o->last_copy_only,
+         "attention: only what the last copy sends into earlier copies (explorer key b)", 0, 0, 0},
+        {"scale", ARG_STRING, &o->scale, "attention: fixed (0..1) | per-head | log (default fixed)", 0, 0, 0},
+        {"results", ARG_STRING, &o->results, "proportion: blocks CSV; layers: probe CSV(s), comma-separated; exit: finetune/sweep CSV(s); flow: attnflow CSV; repo-z, repo-repeat: z CSV (repo-positions, repo-eval --figures) instead of --model; repo-range, repo-needle: repo-eval --figures CSV", 0, 0, 0},
+        {"split", ARG_STRING, &o->split, "layers, exit: the split to draw (default test)", 0, 0, 0},
+        {"baselines", ARG_STRING, &o->baselines, "layers: finetune/sweep CSV(s), comma-separated, drawn as horizontal references", 0, 0, 0},
+        {"cost", ARG_STRING, &o->cost, "exit: flops | seconds (default flops)", 0, 0, 0},
+        {"dataset", ARG_STRING, &o->dataset, "exit: the dataset of a sweep CSV that holds several", 0, 0, 0},
+        {"length", ARG_INT, &o->length, "repo-needle: the context length to draw (default the longest)", 0, 1, 0},
+    };
     const char *positional[1];
     int n_positional = 0;
     int rc = args_parse(CMD, "FIGURE --out FILE.{png,svg,pdf} [options]\n\nfigures: mask, proportion, "
                              "attention, layers, exit, flow, repo-z, repo-repeat, repo-range, repo-needle",
-                        specs, n_specs, argc, argv, positional, 1, &n_positional);
-    if (rc) return rc == 1 ? 0 : rc;
+                        specs, ARGS_COUNT(specs), argc, argv, positional, ARGS_COUNT(positional),
+                        &n_positional);
+    if (rc) return rc;
     if (n_positional != 1)
         return args_error(CMD, "which figure? give one of: %s", figure_kind_list());
+    if (figure_kind_parse(positional[0], kind))
+        return args_error(CMD, "unknown figure '%s' (figures: %s)", positional[0], figure_kind_list());
+    for (int i = 0; i < ARGS_COUNT(specs); i++)
+        if (specs[i].set && !(option_figures(specs[i].name) & FOR(*kind)))
+            return args_error(CMD, "--%s does not apply to figure '%s' (see --help)", specs[i].name,
+                              figure_kind_name(*kind));
+    return 0;
+}
+
+/* How the figure is drawn: from --theme, --size (0 x 0 = the figure's
+ * default) and --font. */
+typedef struct {
+    FigureTheme theme;
+    double w, h;
+    const char *font;
+} PlotLook;
+
+/* Check --theme, --size, the format of --out, --font, and that --out would
+ * overwrite no input; fill look. 0, or 2 after the error line. */
+static int check_look(const PlotOptions *o, PlotLook *look)
+{
+    SrError err;
+    ExportFormat format;
+    look->theme = THEME_LIGHT;
+    look->w = look->h = 0;
+    if (o->theme && figure_theme_parse(o->theme, &look->theme))
+        return args_error(CMD, "--theme must be light or dark, got '%s'", o->theme);
+    if (o->size && parse_size(o->size, &look->w, &look->h))
+        return args_error(CMD, "--size must be WIDTHxHEIGHT such as 1600x1000, got '%s'", o->size);
+    if (export_format_of(o->out, &format, &err)) return args_error(CMD, "%s", err.msg);
+    look->font = o->font ? o->font : FIGURE_DEFAULT_FONT;
+    FigureStyle style_size;
+    if (strlen(look->font) >= sizeof style_size.font)
+        return args_error(CMD, "--font: name too long");
+    if (figure_check_font(look->font, &err)) return args_error(CMD, "%s", err.msg);
+    const char *inputs[] = {o->results, o->baselines, o->model, o->data};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+        if (check_not_input(o->out, inputs[i], &err)) return args_error(CMD, "%s", err.msg);
+    return 0;
+}
+
+/* Build the data of figure f->kind from the options, recording its inputs
+ * in the manifest and the model's training seed in *seed. 0 or -1 with err. */
+static int build_figure(Figure *f, const PlotOptions *o, cJSON *manifest, long long *seed, SrError *err)
+{
+    switch (f->kind) {
+    case FIGURE_MASK: return build_mask(f, o, manifest, err);
+    case FIGURE_PROPORTION: return build_proportion(f, o, manifest, err);
+    case FIGURE_ATTENTION: return build_attention(f, o, manifest, seed, err);
+    case FIGURE_LAYERS: return build_layers(f, o, manifest, err);
+    case FIGURE_EXIT: return build_exit(f, o, manifest, err);
+    case FIGURE_REPO_Z:
+    case FIGURE_REPO_REPEAT: return build_repo_z(f, o, manifest, seed, err);
+    case FIGURE_REPO_RANGE:
+    case FIGURE_REPO_NEEDLE: return build_repo_results(f, o, manifest, err);
+    default: return build_flow(f, o, manifest, err);
+    }
+}
+
+/* Give f its theme, font, --title and --caption, settle its size (look->w,
+ * h), and record the seed and the look in the manifest. The seed is the
+ * model's training seed for the figures run through a model; other figures
+ * use none themselves (the seeds of their inputs are in the input
+ * manifests). */
+static void apply_look(Figure *f, const PlotOptions *o, PlotLook *look, long long seed, cJSON *manifest)
+{
+    if (seed >= 0) cJSON_ReplaceItemInObject(manifest, "seed", cJSON_CreateNumber((double)seed));
+    else cJSON_ReplaceItemInObject(manifest, "seed", cJSON_CreateNull());
+    FigureMeta *meta = figure_meta(f);
+    meta->style.theme = look->theme;
+    snprintf(meta->style.font, sizeof meta->style.font, "%s", look->font);
+    if (o->title) snprintf(meta->title, sizeof meta->title, "%s", o->title);
+    if (o->caption) snprintf(meta->caption, sizeof meta->caption, "%s", o->caption);
+    if (!o->size) figure_default_size(f, &look->w, &look->h);
+    cJSON_AddNumberToObject(manifest, "width", look->w);
+    cJSON_AddNumberToObject(manifest, "height", look->h);
+    cJSON_AddStringToObject(manifest, "theme", look->theme == THEME_DARK ? "dark" : "light");
+    cJSON_AddStringToObject(manifest, "font", look->font);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    PlotOptions o = {.layer = -1, .sentence = 0};
     Figure f;
     memset(&f, 0, sizeof f);
-    if (figure_kind_parse(positional[0], &f.kind))
-        return args_error(CMD, "unknown figure '%s' (figures: %s)", positional[0], figure_kind_list());
-    for (int i = 0; i < n_specs; i++)
-        if (specs[i].set && !(applies[i] & FOR(f.kind)))
-            return args_error(CMD, "--%s does not apply to figure '%s' (see --help)", specs[i].name,
-                              figure_kind_name(f.kind));
+    int rc = parse_options(argc, argv, &o, &f.kind);
+    if (rc) return rc == 1 ? 0 : rc;
     f.overview = o.overview;
+    PlotLook look;
+    if (check_look(&o, &look)) return 2;
 
     SrError err;
-    FigureTheme theme = THEME_LIGHT;
-    ExportFormat format;
-    double w = 0, h = 0;
-    if (o.theme && figure_theme_parse(o.theme, &theme))
-        return args_error(CMD, "--theme must be light or dark, got '%s'", o.theme);
-    if (o.size && parse_size(o.size, &w, &h))
-        return args_error(CMD, "--size must be WIDTHxHEIGHT such as 1600x1000, got '%s'", o.size);
-    if (export_format_of(o.out, &format, &err)) return args_error(CMD, "%s", err.msg);
-    const char *font = o.font ? o.font : FIGURE_DEFAULT_FONT;
-    FigureStyle style_size;
-    if (strlen(font) >= sizeof style_size.font)
-        return args_error(CMD, "--font: name too long");
-    if (figure_check_font(font, &err)) return args_error(CMD, "%s", err.msg);
-    const char *inputs[4] = {o.results, o.baselines, o.model, o.data};
-    for (int i = 0; i < 4; i++)
-        if (check_not_input(o.out, inputs[i], &err)) return args_error(CMD, "%s", err.msg);
-
     long long seed = -1;
     cJSON *manifest = manifest_begin(argc, argv, 0);
     cJSON_AddStringToObject(manifest, "figure", figure_kind_name(f.kind));
-    switch (f.kind) {
-    case FIGURE_MASK: rc = build_mask(&f, &o, manifest, &err); break;
-    case FIGURE_PROPORTION: rc = build_proportion(&f, &o, manifest, &err); break;
-    case FIGURE_ATTENTION: rc = build_attention(&f, &o, manifest, &seed, &err); break;
-    case FIGURE_LAYERS: rc = build_layers(&f, &o, manifest, &err); break;
-    case FIGURE_EXIT: rc = build_exit(&f, &o, manifest, &err); break;
-    case FIGURE_REPO_Z:
-    case FIGURE_REPO_REPEAT: rc = build_repo_z(&f, &o, manifest, &seed, &err); break;
-    case FIGURE_REPO_RANGE:
-    case FIGURE_REPO_NEEDLE: rc = build_repo_results(&f, &o, manifest, &err); break;
-    default: rc = build_flow(&f, &o, manifest, &err); break;
-    }
-    if (rc) {
+    if (build_figure(&f, &o, manifest, &seed, &err)) {
         cJSON_Delete(manifest);
         figure_free(&f); /* a builder may have filled the data before a later check failed */
         return args_error(CMD, "%s", err.msg);
     }
-    /* the seed: the model's training seed for attention; other figures use
-     * none themselves (the seeds of their inputs are in the input manifests) */
-    if (seed >= 0) cJSON_ReplaceItemInObject(manifest, "seed", cJSON_CreateNumber((double)seed));
-    else cJSON_ReplaceItemInObject(manifest, "seed", cJSON_CreateNull());
-    FigureMeta *meta = figure_meta(&f);
-    meta->style.theme = theme;
-    snprintf(meta->style.font, sizeof meta->style.font, "%s", font);
-    if (o.title) snprintf(meta->title, sizeof meta->title, "%s", o.title);
-    if (o.caption) snprintf(meta->caption, sizeof meta->caption, "%s", o.caption);
-    if (!o.size) figure_default_size(&f, &w, &h);
-    cJSON_AddNumberToObject(manifest, "width", w);
-    cJSON_AddNumberToObject(manifest, "height", h);
-    cJSON_AddStringToObject(manifest, "theme", theme == THEME_DARK ? "dark" : "light");
-    cJSON_AddStringToObject(manifest, "font", font);
-    rc = write_outputs(&f, o.out, w, h, manifest, &err);
+    apply_look(&f, &o, &look, seed, manifest);
+    rc = write_outputs(&f, o.out, look.w, look.h, manifest, &err);
     cJSON_Delete(manifest);
     figure_free(&f);
     if (rc) return args_error(CMD, "%s", err.msg);

@@ -1,7 +1,7 @@
 /* explorer_frame.c — what a frame of the explorer shows besides the painter's
  * own drawing: the attention figure's title and caption (the same words as
  * `seqrep plot attention`), the `b` filter and the hover text. No SDL. */
-#include "explorer.h"
+#include "explorer_frame.h"
 
 #include <stdio.h>
 #include <string.h>

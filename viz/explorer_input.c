@@ -2,8 +2,9 @@
  * checkpoint's vocabulary and provenance, and the sentences to page through
  * (one from --text, or every sentence of a CoNLL file, tokenized the way
  * `seqrep plot attention` does: the words joined by spaces). */
-#include "explorer.h"
+#include "explorer_input.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * the worker thread for new attention maps and goes on handling events; the
  * worker runs the forward pass and hands back a finished AttentionData.
  * Requests coalesce: only the newest one waiting is run next. */
-#include "explorer.h"
+#include "explorer_worker.h"
 
 #include <pthread.h>
 #include <stdlib.h>

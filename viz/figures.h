@@ -8,10 +8,10 @@
  *   layers      paint_layers.h       probe F1 against layer, per r
  *   exit        paint_exit.h         F1 against relative cost, Pareto front
  *   flow        paint_flow.h         where last-copy attention goes, per layer
- *   repo-z      paint_repo.h         RePo positions z against token index
- *   repo-repeat paint_repo.h         z per copy of a repeated sentence
- *   repo-range  paint_repo.h         max z - min z per layer against length
- *   repo-needle paint_repo.h         attention on the needle and next to it */
+ *   repo-z      paint_repo_z.h       RePo positions z against token index
+ *   repo-repeat paint_repo_z.h       z per copy of a repeated sentence
+ *   repo-range  paint_repo_range.h   max z - min z per layer against length
+ *   repo-needle paint_repo_needle.h  attention on the needle and next to it */
 #ifndef SEQREP_VIZ_FIGURES_H
 #define SEQREP_VIZ_FIGURES_H
 
@@ -25,7 +25,9 @@
 #include "paint_layers.h"
 #include "paint_mask.h"
 #include "paint_proportion.h"
-#include "paint_repo.h"
+#include "paint_repo_needle.h"
+#include "paint_repo_range.h"
+#include "paint_repo_z.h"
 
 typedef enum {
     FIGURE_MASK = 0, FIGURE_PROPORTION = 1, FIGURE_ATTENTION = 2, FIGURE_LAYERS = 3,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "paint_repo.h"
+#include "paint_repo_z.h"
 
 int repo_z_data_from_attention(RepoZData *d, const AttentionData *a, int layer, int head,
                                const char *source, SrError *err)

@@ -1,0 +1,13 @@
+/* explorer_overlays.h — the overlays the explorer draws over the painter's
+ * figure (explorer_overlays.c). */
+#ifndef SEQREP_VIZ_EXPLORER_OVERLAYS_H
+#define SEQREP_VIZ_EXPLORER_OVERLAYS_H
+
+#include <cairo.h>
+
+#include "explorer_window.h"
+
+/* Draw the overlays of the current frame on cr. */
+void explorer_draw_overlays(Explorer *e, cairo_t *cr);
+
+#endif

@@ -1,0 +1,25 @@
+/* explorer_sources.h — the files and texts the explorer was started on, as
+ * given on the command line: read by explorer_input.c and written back into
+ * `seqrep plot` commands by explorer_command.c. */
+#ifndef SEQREP_VIZ_EXPLORER_SOURCES_H
+#define SEQREP_VIZ_EXPLORER_SOURCES_H
+
+/* How the data was given on the command line, for the `c` command. */
+typedef struct {
+    const char *model;           /* --model                                    */
+    const char *data;            /* --data FILE (CoNLL), or NULL               */
+    const char *text;            /* --text "sentence", or NULL                 */
+    const char *mask;            /* --mask plan, or NULL (causal)              */
+    const char *layers;          /* --layers probe CSV(s), comma-separated     */
+    const char *baselines;       /* --baselines for the layers view, or NULL   */
+    const char *exit;            /* --exit fine-tune or sweep CSV              */
+    const char *cost;            /* --cost flops|seconds, or NULL              */
+    const char *flow;            /* --flow attnflow CSV                        */
+    const char *repo_range;      /* --repo-range repo-eval TASK-range.csv      */
+    const char *repo_needle;     /* --repo-needle repo-eval TASK-attention.csv */
+    const char *split;           /* --split for layers/exit, or NULL           */
+    const char *dataset;         /* --dataset of a sweep CSV for exit, or NULL */
+    const char *font;            /* --font, or NULL                            */
+} ExplorerSources;
+
+#endif

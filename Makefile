@@ -107,7 +107,7 @@ demo: deps
 
 # ---- tests ------------------------------------------------------------------
 test: deps-test
-	$(MAKE) test-unit test-e2e
+	$(MAKE) test-layout test-unit test-e2e
 	$(MAKE) test-asan
 
 # the house rules of src/ and viz/ (folders, includes, calls, file length)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/atomic_file.h"
+#include "base/int_list.h"
 #include "cli/commands.h"
 #include "data/dataset.h"
 #include "engine/model.h"
@@ -65,21 +66,17 @@ typedef struct {
     float loss;                  /* final training loss (trained here) */
 } MethodModel;
 
-/* Parse a comma list of positive integers into out (at most MAX_LIST). */
+/* Parse --lengths, a comma list of positive integers, into out (at most
+ * MAX_LIST), with the one list parser of base/int_list.h. */
 static int parse_int_list(const char *cmd, const char *opt, const char *text, int *out, int *n)
 {
-    *n = 0;
-    const char *p = text;
-    while (*p) {
-        char *end;
-        long v = strtol(p, &end, 10);
-        if (end == p || (*end && *end != ',') || v < 1 || v > 1000000)
-            return args_error(cmd, "--%s '%s': expected a comma list of positive integers", opt, text);
-        if (*n == MAX_LIST) return args_error(cmd, "--%s: at most %d values", opt, MAX_LIST);
-        out[(*n)++] = (int)v;
-        p = *end ? end + 1 : end;
-    }
-    if (*n == 0) return args_error(cmd, "--%s is empty", opt);
+    IntListRules rules = {.word = "length", .min_value = 1, .max_value = 1000000,
+                          .max_values = MAX_LIST};
+    int *values = NULL;
+    SrError err;
+    if (int_list_parse(text, &rules, &values, n, NULL, &err)) return args_error(cmd, "--%s: %s", opt, err.msg);
+    memcpy(out, values, sizeof(int) * (size_t)*n);
+    free(values);
     return 0;
 }
 

@@ -53,7 +53,7 @@ static void test_sentence_flops_and_exit(void **state)
     double ratio = cost_sentence_flops(&c, 3, r1, 2, NULL) / cost_sentence_flops(&c, 3, r0, 2, NULL);
     assert_true(fabs(ratio - 74240.0 / 36096.0) < 1e-12);
     /* no <bos>, r = 2: T = 9; pairs 45: layer 9*4352 + 64*45 = 39168 + 2880 = 42048 */
-    ReadoutLayout none = {2, REPEAT_BOS_NONE, REPEAT_SEP_NONE};
+    ReadoutLayout none = {2, REPEAT_BOS_NONE, REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN};
     assert_true(cost_sentence_flops(&c, 3, none, 1, NULL) == 42048.0);
 }
 

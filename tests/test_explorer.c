@@ -633,7 +633,7 @@ static void test_worker_matches_plot_path(void **unused)
     ExplorerWorker *w;
     int results = 0;
     assert_int_equal(explorer_worker_start(&w, path, &in.tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
-                                           ATTENTION_MAX_T, 0, count_result, &results, &err),
+                                           REPEAT_POSITIONS_RUN, ATTENTION_MAX_T, 0, count_result, &results, &err),
                      0);
     assert_int_equal(explorer_worker_max_T(w), 32);
     /* two requests in a row: the worker may skip the first, never the last */
@@ -654,7 +654,7 @@ static void test_worker_matches_plot_path(void **unused)
     /* exactly the maps `seqrep plot attention` computes for the same input */
     AttentionData want;
     assert_int_equal(attention_data_from_model(&want, path, "the red fox", 2, REPEAT_BOS_PER_COPY,
-                                               REPEAT_SEP_NONE, NULL, NULL, &err),
+                                               REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN, NULL, NULL, &err),
                      0);
     assert_int_equal(d.T, 12);
     assert_int_equal(want.T, d.T);

@@ -96,8 +96,20 @@ static void test_rows_by_hand(void **state)
     }
     assert_int_equal(b.tokens, 21);
 
+    /* the same with --copy-positions restart: ids and rows unchanged, each
+     * copy (its <bos> and 6 pieces) numbered 0..6 again */
+    ReadoutLayout restart = readout_layout_paper(2);
+    restart.copy_positions = REPEAT_POSITIONS_RESTART;
+    ReadoutBatch rb = {0};
+    assert_int_equal(readout_batch_build(&rb, &pd, &first_sentence, 1, restart, 0, &err), 0);
+    assert_int_equal(rb.T, 21);
+    assert_memory_equal(rb.ids, b.ids, sizeof(int) * 21);
+    assert_memory_equal(rb.last_rows, b.last_rows, sizeof(int) * 3);
+    for (int t = 0; t < 21; t++) assert_int_equal(rb.positions[t], t % 7);
+    readout_batch_free(&rb);
+
     /* no <bos>, r = 1: a u . s . w | a u . s . w ; T = 12; last rows 6, 7, 11 */
-    ReadoutLayout none = {1, REPEAT_BOS_NONE, REPEAT_SEP_NONE};
+    ReadoutLayout none = {1, REPEAT_BOS_NONE, REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN};
     assert_int_equal(readout_batch_build(&b, &pd, &first_sentence, 1, none, 0, &err), 0);
     assert_int_equal(b.T, 12);
     int last_none[] = {6, 7, 11}, first_none[] = {0, 1, 5};
@@ -107,7 +119,7 @@ static void test_rows_by_hand(void **state)
     }
 
     /* one <bos>, r = 1: B a u . s . w | a u . s . w ; T = 13; last rows 7, 8, 12 */
-    ReadoutLayout once = {1, REPEAT_BOS_ONCE, REPEAT_SEP_NONE};
+    ReadoutLayout once = {1, REPEAT_BOS_ONCE, REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN};
     assert_int_equal(readout_batch_build(&b, &pd, &first_sentence, 1, once, 0, &err), 0);
     assert_int_equal(b.T, 13);
     int last_once[] = {7, 8, 12};

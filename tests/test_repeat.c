@@ -159,6 +159,52 @@ static void test_bad_input(void **state)
     assert_int_equal(repeat_length(1, -1, REPEAT_BOS_NONE, REPEAT_SEP_NONE), -1);
 }
 
+/* Restarted positions: every copy's tokens (its <sep>, <bos>, words) count
+ * from 0 again, for every BOS and separator option; ids and rows unchanged. */
+static void test_restart_positions(void **state)
+{
+    (void)state;
+    struct {
+        RepeatBos bos;
+        RepeatSep sep;
+        int T;
+        int want[16];
+    } cases[] = {
+        {REPEAT_BOS_NONE, REPEAT_SEP_NONE, 9, {0, 1, 2, 0, 1, 2, 0, 1, 2}},
+        {REPEAT_BOS_ONCE, REPEAT_SEP_NONE, 10, {0, 1, 2, 3, 0, 1, 2, 0, 1, 2}},
+        {REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 12, {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
+        {REPEAT_BOS_NONE, REPEAT_SEP_TOKEN, 11, {0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 3}},
+        {REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, 14, {0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        RepeatLayout run, restart;
+        SrError err;
+        assert_int_equal(repeat_build(SENTENCE, 3, 2, cases[c].bos, cases[c].sep, 0, &run, &err), 0);
+        assert_int_equal(repeat_build(SENTENCE, 3, 2, cases[c].bos, cases[c].sep, 0, &restart, &err), 0);
+        repeat_restart_positions(&restart);
+        assert_int_equal(restart.T, cases[c].T);
+        assert_memory_equal(restart.positions, cases[c].want, sizeof(int) * (size_t)cases[c].T);
+        assert_memory_equal(restart.ids, run.ids, sizeof(int) * (size_t)run.T);
+        assert_memory_equal(restart.last_rows, run.last_rows, sizeof(int) * 3);
+        repeat_free(&run);
+        repeat_free(&restart);
+    }
+    /* one copy: nothing to restart */
+    RepeatLayout one;
+    SrError err;
+    assert_int_equal(repeat_build(SENTENCE, 3, 0, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &one, &err), 0);
+    repeat_restart_positions(&one);
+    for (int t = 0; t < one.T; t++) assert_int_equal(one.positions[t], t);
+    repeat_free(&one);
+    RepeatPositions p;
+    assert_int_equal(repeat_parse_positions("restart", &p), 0);
+    assert_int_equal(p, REPEAT_POSITIONS_RESTART);
+    assert_string_equal(repeat_positions_name(p), "restart");
+    assert_int_equal(repeat_parse_positions("run", &p), 0);
+    assert_string_equal(repeat_positions_name(p), "run");
+    assert_int_equal(repeat_parse_positions("again", &p), -1);
+}
+
 static void test_max_n(void **state)
 {
     (void)state;
@@ -253,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_layout_invariants),
         cmocka_unit_test(test_layout_without_ids),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_restart_positions),
         cmocka_unit_test(test_max_n),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_r_list),

@@ -188,8 +188,8 @@ int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLa
 }
 
 int attention_data_from_model(AttentionData *d, const char *model_path, const char *text, int r,
-                              RepeatBos bos, RepeatSep sep, const char *mask_plan, long long *seed,
-                              SrError *err)
+                              RepeatBos bos, RepeatSep sep, RepeatPositions positions,
+                              const char *mask_plan, long long *seed, SrError *err)
 {
     memset(d, 0, sizeof *d);
     CheckpointInfo info = {0};
@@ -230,10 +230,12 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     }
     tokenizer_encode(&tok, text, 0, ids, n);
     if (repeat_build(ids, (int)n, r, bos, sep, ATTENTION_MAX_T, &lay, err)) goto done;
+    if (positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
     if (checkpoint_load(model_path, &m, 1, lay.T, NULL, err)) goto done;
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = plan};
     if (model_forward(&m, &in, err)) goto done;
     rc = attention_data_from_forward(d, &m, &lay, &tok, plan, err);
+    d->copy_positions = positions;
 done:
     repeat_free(&lay);
     model_free(&m);
@@ -266,11 +268,13 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
                                                  : "each map's own range";
     snprintf(d->meta.caption, sizeof d->meta.caption,
              "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s) on "
-             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s; "
+             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s; "
              "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; grey "
              "cells are masked.",
              what, model_path, d->n_layers, d->n_heads, checksum, seed_text, sentence, text_source, r + 1, r,
-             repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal", colour);
+             repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal",
+             d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",
+             colour);
 }
 
 /* Write text as one double-quoted CSV field ("" for a quote inside). */

@@ -40,7 +40,7 @@ static int parse_view(const char *text, ExplorerView *out)
 
 /* The options as given, before they are checked into ExplorerOptions. */
 typedef struct {
-    const char *bos, *sep, *head, *scale, *theme, *size, *view, *save_dir, *cost;
+    const char *bos, *sep, *head, *scale, *theme, *size, *view, *save_dir, *cost, *copy_positions;
     int sentence, r, layer;
 } ExploreText;
 
@@ -58,6 +58,7 @@ static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText 
         {"head", ARG_STRING, &t->head, "head number or mean (default mean)", 0, 0, 0},
         option_bos(&t->bos, "none | once | per-copy (default per-copy, as plot attention)"),
         option_sep(&t->sep, "none | token (default none)"),
+        option_copy_positions(&t->copy_positions),
         option_mask(&o->src.mask, "mask plan: causal | middle | full | layer list (default causal)"),
         {"scale", ARG_STRING, &t->scale, "fixed | per-head | log (default fixed)", 0, 0, 0},
         {"theme", ARG_STRING, &t->theme, "light | dark (default light)", 0, 0, 0},
@@ -105,7 +106,9 @@ static int check_options(ExplorerOptions *o, const ExploreText *t)
     if (!o->src.data == !o->src.text)
         return args_error(CMD, "give either --data FILE.conll or --text \"a sentence\"");
     if (t->sentence != 0 && !o->src.data) return args_error(CMD, "--sentence needs --data");
-    if (option_parse_bos(CMD, t->bos, &o->bos) || option_parse_sep(CMD, t->sep, &o->sep)) return 2;
+    if (option_parse_bos(CMD, t->bos, &o->bos) || option_parse_sep(CMD, t->sep, &o->sep) ||
+        option_parse_copy_positions(CMD, t->copy_positions, &o->src.copy_positions))
+        return 2;
     if (parse_head(t->head, &o->head))
         return args_error(CMD, "--head must be a head number or mean, got '%s'", t->head);
     if (attention_scale_parse(t->scale, &o->scale))
@@ -139,7 +142,7 @@ int cmd_explore(int argc, char **argv)
 {
     ExplorerOptions o;
     memset(&o, 0, sizeof o);
-    ExploreText t = {.bos = "per-copy", .sep = "none", .head = "mean", .scale = "fixed", .theme = "light",
+    ExploreText t = {.bos = "per-copy", .sep = "none", .copy_positions = "run", .head = "mean", .scale = "fixed", .theme = "light",
                      .size = "1280x860", .view = "attention", .save_dir = ".", .cost = NULL,
                      .sentence = 0, .r = -1, .layer = -1};
     int rc = parse_options(argc, argv, &o, &t);

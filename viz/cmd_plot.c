@@ -36,7 +36,7 @@ static const char *CMD = "plot";
 typedef struct {
     const char *out, *size, *theme, *font, *title, *caption;
     int n;
-    const char *r, *bos, *sep;
+    const char *r, *bos, *sep, *copy_positions;
     const char *model, *text, *data, *mask, *head, *scale;
     int sentence, layer, overview, last_copy_only, length;
     const char *results, *split, *baselines, *cost, *dataset;
@@ -87,6 +87,15 @@ static int parse_repeat_options(const PlotOptions *o, const char *default_bos, R
         return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", o->bos);
     if (repeat_parse_sep(o->sep ? o->sep : "none", sep))
         return sr_fail(err, "--sep must be none or token, got '%s'", o->sep);
+    return 0;
+}
+
+/* --copy-positions of a figure that runs a model: run (default) or restart.
+ * 0 or -1 with err. */
+static int parse_copy_positions(const PlotOptions *o, RepeatPositions *positions, SrError *err)
+{
+    if (repeat_parse_positions(o->copy_positions ? o->copy_positions : "run", positions))
+        return sr_fail(err, "--copy-positions must be run or restart, got '%s'", o->copy_positions);
     return 0;
 }
 
@@ -181,7 +190,7 @@ static int attention_sentence(const PlotOptions *o, char **text, char *source, s
 /* Record what a model-run figure ran: the model and data files, the
  * sentence, r, bos, sep and the mask plan. */
 static void add_model_run(cJSON *manifest, const PlotOptions *o, const char *text, int r, RepeatBos bos,
-                          RepeatSep sep)
+                          RepeatSep sep, RepeatPositions positions)
 {
     add_input(manifest, "model", o->model);
     if (o->data) add_input(manifest, "data", o->data);
@@ -190,6 +199,7 @@ static void add_model_run(cJSON *manifest, const PlotOptions *o, const char *tex
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
     cJSON_AddStringToObject(manifest, "mask", o->mask ? o->mask : "causal");
+    cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(positions));
 }
 
 /* Build the attention figure's data, title and caption. */
@@ -197,9 +207,11 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
 {
     RepeatBos bos;
     RepeatSep sep;
+    RepeatPositions positions;
     AttentionScale scale;
     int r = 1, head;
     if (parse_repeat_options(o, "per-copy", &bos, &sep, err)) return -1;
+    if (parse_copy_positions(o, &positions, err)) return -1;
     if (attention_scale_parse(o->scale ? o->scale : "fixed", &scale))
         return sr_fail(err, "--scale must be fixed, per-head or log, got '%s'", o->scale);
     if (parse_head(o->head ? o->head : "mean", &head))
@@ -211,7 +223,7 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     char *text, source[400];
     if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
     AttentionData *d = &f->attention;
-    int rc = attention_data_from_model(d, o->model, text, r, bos, sep, o->mask, seed, err);
+    int rc = attention_data_from_model(d, o->model, text, r, bos, sep, positions, o->mask, seed, err);
     if (rc == 0) {
         int layer = o->layer >= 0 ? o->layer : d->n_layers - 1;
         rc = attention_select(d, layer, head, err);
@@ -235,7 +247,7 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     char checksum[17];
     if (file_checksum(o->model, checksum, err) != 0) snprintf(checksum, sizeof checksum, "?");
     attention_data_describe(d, f->overview, o->model, checksum, *seed, text, source, r, bos, sep, o->mask);
-    add_model_run(manifest, o, text, r, bos, sep);
+    add_model_run(manifest, o, text, r, bos, sep, positions);
     cJSON_AddNumberToObject(manifest, "layer", d->layer);
     if (d->head >= 0) cJSON_AddNumberToObject(manifest, "head", d->head);
     else cJSON_AddStringToObject(manifest, "head", "mean");
@@ -373,7 +385,7 @@ static int build_repo_z(Figure *f, const PlotOptions *o, cJSON *manifest, long l
         return sr_fail(err, "--head must be a head number for %s (z is one position per head), got '%s'",
                        figure_kind_name(f->kind), o->head);
     if (o->results) {
-        if (o->model || o->text || o->data || o->r || o->bos || o->sep || o->mask)
+        if (o->model || o->text || o->data || o->r || o->bos || o->sep || o->mask || o->copy_positions)
             return sr_fail(err, "%s takes either --results FILE (a z CSV) or --model with a sentence, not both",
                            figure_kind_name(f->kind));
         if (repo_z_data_load(&f->repo_z, o->results, o->layer, head, err)) return -1;
@@ -381,23 +393,25 @@ static int build_repo_z(Figure *f, const PlotOptions *o, cJSON *manifest, long l
     } else {
         RepeatBos bos;
         RepeatSep sep;
+        RepeatPositions positions;
         int r = 1;
         if (!o->model) return sr_fail(err, "%s needs --results FILE (a z CSV) or --model FILE with --text or --data",
                                       figure_kind_name(f->kind));
         if (!o->text == !o->data) return sr_fail(err, "--model needs either --text \"a sentence\" or --data FILE.conll");
         if (parse_repeat_options(o, "per-copy", &bos, &sep, err)) return -1;
+        if (parse_copy_positions(o, &positions, err)) return -1;
         if (o->r && parse_one_r(o->r, &r))
             return sr_fail(err, "--r must be one repetition count >= 0, got '%s'", o->r);
         char *text, source[400], described[1200];
         if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
         AttentionData a;
-        int rc = attention_data_from_model(&a, o->model, text, r, bos, sep, o->mask, seed, err);
+        int rc = attention_data_from_model(&a, o->model, text, r, bos, sep, positions, o->mask, seed, err);
         if (rc == 0) {
             repo_z_source(described, sizeof described, o->model, text, source, r, bos, sep, o->mask);
             rc = repo_z_data_from_attention(&f->repo_z, &a, o->layer, head, described, err);
             attention_data_free(&a);
         }
-        if (rc == 0) add_model_run(manifest, o, text, r, bos, sep);
+        if (rc == 0) add_model_run(manifest, o, text, r, bos, sep, positions);
         free(text);
         if (rc) return -1;
     }
@@ -481,7 +495,7 @@ static int option_figures(const char *name)
         {"out", FOR_ALL}, {"size", FOR_ALL}, {"theme", FOR_ALL}, {"font", FOR_ALL},
         {"title", FOR_ALL}, {"caption", FOR_ALL},
         {"n", FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION)},
-        {"r", repeated}, {"bos", repeated}, {"sep", repeated},
+        {"r", repeated}, {"bos", repeated}, {"sep", repeated}, {"copy-positions", model_run},
         {"model", model_run}, {"text", model_run}, {"data", model_run}, {"sentence", model_run},
         {"mask", model_run}, {"layer", model_run},
         {"head", model_run | FOR(FIGURE_FLOW)},
@@ -513,6 +527,7 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {"r", ARG_STRING, &o->r, "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8", 0, 0, 0},
         option_bos(&o->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy)"),
         option_sep(&o->sep, "none | token (default none)"),
+        option_copy_positions(&o->copy_positions),
         {"model", ARG_STRING, &o->model, "attention, repo-z, repo-repeat: checkpoint (.safetensors)", 0, 0, 0},
         {"text", ARG_STRING, &o->text, "attention, repo-z, repo-repeat: the sentence", 0, 0, 0},
         {"data", ARG_STRING, &o->data, "attention, repo-z, repo-repeat: a CoNLL file to take the sentence from", 0, 0, 0},

@@ -281,7 +281,8 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
         sr_fail(err, "SDL: no user events left");
         goto done;
     }
-    if (explorer_worker_start(&e->worker, o->src.model, &e->in.tok, o->src.mask, o->bos, o->sep, max_T, 0,
+    if (explorer_worker_start(&e->worker, o->src.model, &e->in.tok, o->src.mask, o->bos, o->sep,
+                              o->src.copy_positions, max_T, 0,
                               wake_event_loop, e, err))
         goto done;
     e->window = SDL_CreateWindow("seqrep explore", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,

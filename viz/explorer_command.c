@@ -90,6 +90,7 @@ static void add_model_run(CommandText *c, const ExplorerState *s, const Explorer
     add_option(c, "--bos", repeat_bos_name(s->bos));
     add_option(c, "--sep", repeat_sep_name(s->sep));
     if (src->mask) add_option(c, "--mask", src->mask);
+    if (src->copy_positions == REPEAT_POSITIONS_RESTART) add_option(c, "--copy-positions", "restart");
 }
 
 int explorer_command_line(const ExplorerState *s, const ExplorerSources *src, int sentence, int r,

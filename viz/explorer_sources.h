@@ -4,12 +4,15 @@
 #ifndef SEQREP_VIZ_EXPLORER_SOURCES_H
 #define SEQREP_VIZ_EXPLORER_SOURCES_H
 
+#include "repeat/repeat.h"
+
 /* How the data was given on the command line, for the `c` command. */
 typedef struct {
     const char *model;           /* --model                                    */
     const char *data;            /* --data FILE (CoNLL), or NULL               */
     const char *text;            /* --text "sentence", or NULL                 */
     const char *mask;            /* --mask plan, or NULL (causal)              */
+    RepeatPositions copy_positions; /* --copy-positions (run unless restart)   */
     const char *layers;          /* --layers probe CSV(s), comma-separated     */
     const char *baselines;       /* --baselines for the layers view, or NULL   */
     const char *exit;            /* --exit fine-tune or sweep CSV              */

@@ -20,6 +20,7 @@ struct ExplorerWorker {
     const Tokenizer *tok;        /* shared, read-only                      */
     RepeatBos bos;
     RepeatSep sep;
+    RepeatPositions copy_positions;
     int n_threads;
     void (*notify)(void *);      /* called from the worker after a result  */
     void *notify_arg;
@@ -43,9 +44,11 @@ static int compute(ExplorerWorker *w, const int *ids, int n, int r, AttentionDat
 {
     RepeatLayout lay;
     if (repeat_build(ids, n, r, w->bos, w->sep, w->model.max_T, &lay, err)) return -1;
+    if (w->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = w->plan};
     int rc = model_forward(&w->model, &in, err) ? -1
                                                  : attention_data_from_forward(d, &w->model, &lay, w->tok, w->plan, err);
+    if (rc == 0) d->copy_positions = w->copy_positions;
     repeat_free(&lay);
     return rc;
 }
@@ -88,8 +91,9 @@ static void *worker_main(void *arg)
 }
 
 int explorer_worker_start(ExplorerWorker **out, const char *model_path, const Tokenizer *tok,
-                          const char *mask_plan, RepeatBos bos, RepeatSep sep, int max_T,
-                          int n_threads, void (*notify)(void *), void *notify_arg, SrError *err)
+                          const char *mask_plan, RepeatBos bos, RepeatSep sep,
+                          RepeatPositions copy_positions, int max_T, int n_threads,
+                          void (*notify)(void *), void *notify_arg, SrError *err)
 {
     *out = NULL;
     ExplorerWorker *w = calloc(1, sizeof *w);
@@ -97,6 +101,7 @@ int explorer_worker_start(ExplorerWorker **out, const char *model_path, const To
     w->tok = tok;
     w->bos = bos;
     w->sep = sep;
+    w->copy_positions = copy_positions;
     w->n_threads = n_threads;
     w->notify = notify;
     w->notify_arg = notify_arg;

@@ -17,8 +17,9 @@ typedef struct ExplorerWorker ExplorerWorker;
  * is called from the worker thread after each result (e.g. to wake the
  * window's event loop). 0 or -1. */
 int explorer_worker_start(ExplorerWorker **w, const char *model_path, const Tokenizer *tok,
-                          const char *mask_plan, RepeatBos bos, RepeatSep sep, int max_T,
-                          int n_threads, void (*notify)(void *), void *notify_arg, SrError *err);
+                          const char *mask_plan, RepeatBos bos, RepeatSep sep,
+                          RepeatPositions copy_positions, int max_T, int n_threads,
+                          void (*notify)(void *), void *notify_arg, SrError *err);
 
 /* Longest input the loaded model accepts. */
 int explorer_worker_max_T(const ExplorerWorker *w);

@@ -47,6 +47,7 @@ typedef struct {
     AttentionScale scale;
     float *repo_z;      /* (L, T, H) RePo positions z of the same forward, NaN
                            in layers without RePo; NULL when the model has none */
+    RepeatPositions copy_positions; /* how the forward numbered the copies (the caption says) */
 } AttentionData;
 
 /* Fill d from arrays the caller computed: a layout, its token labels (T
@@ -57,13 +58,13 @@ int attention_data_init(AttentionData *d, int n_layers, int n_heads, const Repea
                         SrError *err);
 
 /* Load a checkpoint, tokenize `text` with its vocabulary, repeat it (r, bos,
- * sep), run the model with the mask plan (NULL = causal) and fill d. Fails
+ * sep, positions running on or restarting in each copy), run the model with the mask plan (NULL = causal) and fill d. Fails
  * with a message on a bad checkpoint, an empty sentence or one that does not
  * fit the model. *seed (may be NULL) gets the training seed from the
  * checkpoint's manifest (-1 if none). */
 int attention_data_from_model(AttentionData *d, const char *model_path, const char *text, int r,
-                              RepeatBos bos, RepeatSep sep, const char *mask_plan, long long *seed,
-                              SrError *err);
+                              RepeatBos bos, RepeatSep sep, RepeatPositions positions,
+                              const char *mask_plan, long long *seed, SrError *err);
 
 void attention_data_free(AttentionData *d);
 

@@ -181,10 +181,11 @@ typedef struct {
 
 /* The options of `seqrep attnflow`, as given and as parsed. */
 typedef struct {
-    const char *model, *data, *out, *bos_text, *sep_text, *mask_text;
+    const char *model, *data, *out, *bos_text, *sep_text, *mask_text, *positions_text;
     int r, as_text, max_sentences, threads;
     RepeatBos bos;
     RepeatSep sep;
+    RepeatPositions copy_positions;
 } AttnflowOptions;
 
 /* Everything a run holds: the checkpoint, its tokenizer and mask plan, the
@@ -203,7 +204,8 @@ typedef struct {
 /* Parse argv into o: 0, 1 after --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, AttnflowOptions *o)
 {
-    *o = (AttnflowOptions){.bos_text = "per-copy", .sep_text = "none", .mask_text = "causal"};
+    *o = (AttnflowOptions){.bos_text = "per-copy", .sep_text = "none", .mask_text = "causal",
+                           .positions_text = "run"};
     ArgSpec specs[] = {
         {"model", ARG_STRING, &o->model, "checkpoint (.safetensors)", 1, 0, 0},
         {"data", ARG_STRING, &o->data, "CoNLL file (first column = word), or text with --text", 1, 0, 0},
@@ -211,6 +213,7 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
         {"text", ARG_FLAG, &o->as_text, "--data has one sentence per line", 0, 0, 0},
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm)"),
         option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
+        option_copy_positions(&o->positions_text),
         option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
         {"max-sentences", ARG_INT, &o->max_sentences, "use only the first N sentences, 0 = all (default 0)", 0, 0, 0},
         {"out", ARG_STRING, &o->out, "CSV to write (atomically, with a manifest)", 0, 0, 0},
@@ -222,6 +225,7 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
     if (rc) return rc;
     if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
+    if (option_parse_copy_positions(CMD, o->positions_text, &o->copy_positions)) return 2;
     return 0;
 }
 
@@ -298,6 +302,7 @@ static int run_flow(const AttnflowOptions *o, AttnflowRun *run)
         RepeatLayout lay;
         if (repeat_build(one->ids, one->n, o->r, o->bos, o->sep, run->max_T, &lay, &err))
             return args_error(CMD, "%s:%d: %s", o->data, one->line, err.msg);
+        if (o->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
         ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions,
                          .mask = run->plan};
         if (model_forward(&run->model, &in, &err)) {
@@ -341,6 +346,7 @@ static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const 
     cJSON_AddNumberToObject(manifest, "r", o->r);
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(o->bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(o->sep));
+    cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(o->copy_positions));
     cJSON_AddStringToObject(manifest, "mask", o->mask_text);
     cJSON_AddNumberToObject(manifest, "sentences", run->n_runs);
     cJSON_AddNumberToObject(manifest, "sentences_skipped_too_long", run->too_long);

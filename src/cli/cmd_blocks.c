@@ -219,9 +219,10 @@ static char *render(const BlocksRow *rows, int n_rows, RepeatBos bos, RepeatSep 
 /* The options of `seqrep blocks`, as given and as parsed. */
 typedef struct {
     int n;
-    const char *r_text, *bos_text, *sep_text, *format_text, *out;
+    const char *r_text, *bos_text, *sep_text, *format_text, *out, *positions_text;
     RepeatBos bos;
     RepeatSep sep;
+    RepeatPositions copy_positions;
     OutputFormat format;
     int *r_values, n_r; /* the list of --r (owned once parsed) */
 } BlocksOptions;
@@ -241,12 +242,14 @@ static int parse_format(const char *text, OutputFormat *format)
  * freed). */
 static int parse_options(int argc, char **argv, BlocksOptions *o)
 {
-    *o = (BlocksOptions){.bos_text = "none", .sep_text = "none", .format_text = "table"};
+    *o = (BlocksOptions){.bos_text = "none", .sep_text = "none", .format_text = "table",
+                         .positions_text = "run"};
     ArgSpec specs[] = {
         {"n", ARG_INT, &o->n, "word tokens in the sentence", 1, 1, 0},
         {"r", ARG_STRING, &o->r_text, "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)", 1, 0, 0},
         option_bos(&o->bos_text, "none | once | per-copy (default none)"),
         option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
+        option_copy_positions(&o->positions_text),
         {"format", ARG_STRING, &o->format_text, "table | csv | json (default table)", 0, 0, 0},
         {"out", ARG_STRING, &o->out, "write to FILE (atomically, with a manifest) instead of stdout", 0, 0, 0},
     };
@@ -256,6 +259,7 @@ static int parse_options(int argc, char **argv, BlocksOptions *o)
     if (rc) return rc;
     if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
+    if (option_parse_copy_positions(CMD, o->positions_text, &o->copy_positions)) return 2;
     if (parse_format(o->format_text, &o->format)) return 2;
     if (option_parse_r_list(CMD, o->r_text, &o->r_values, &o->n_r)) return 2;
     SrError err;
@@ -279,8 +283,9 @@ static int count_rows(const BlocksOptions *o, BlocksRow *rows, int *n_done)
         int r = o->r_values[*n_done];
         BlocksRow *row = &rows[*n_done];
         RepeatLayout lay;
-        if (repeat_build(NULL, o->n, r, o->bos, o->sep, 0, &lay, &err) ||
-            blocks_count(&lay, &row->counted, &err)) {
+        if (repeat_build(NULL, o->n, r, o->bos, o->sep, 0, &lay, &err)) return args_error(CMD, "%s", err.msg);
+        if (o->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
+        if (blocks_count(&lay, &row->counted, &err)) {
             repeat_free(&lay);
             return args_error(CMD, "%s", err.msg);
         }
@@ -328,6 +333,10 @@ int cmd_blocks(int argc, char **argv)
         free(o.r_values);
         return args_error(CMD, "out of memory");
     }
+    if (o.copy_positions == REPEAT_POSITIONS_RESTART)
+        fprintf(stderr, "seqrep %s: note: with --copy-positions restart every copy's positions start "
+                "at 0 again, but the mask is unchanged (it depends on the order of the tokens, not on "
+                "their positions), and so is every count below\n", CMD);
     int n_done = 0;
     status = count_rows(&o, rows, &n_done);
     if (status == 0) status = write_output(argc, argv, &o, rows);

@@ -113,11 +113,12 @@ static void print_table(const ProbeTable *t, const int *r_values, const char *co
 /* The options of one probe run, as given and as parsed. */
 typedef struct {
     const char *model, *train, *dev, *test, *out, *predictions;
-    const char *r_text, *copies_text, *bos_text, *sep_text, *mask_text;
+    const char *r_text, *copies_text, *bos_text, *sep_text, *mask_text, *positions_text;
     int seed, epochs, batch, threads;
     float lr, l2;
     RepeatBos bos;
     RepeatSep sep;
+    RepeatPositions copy_positions;
     ReadCopy copies[2];
     int n_copies;
     int *r_values, n_r; /* the list of --r (owned) */
@@ -147,7 +148,7 @@ typedef struct {
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, ProbeOptions *o)
 {
-    *o = (ProbeOptions){.r_text = "0,1,2,4", .copies_text = "last,first", .bos_text = "per-copy",
+    *o = (ProbeOptions){.r_text = "0,1,2,4", .copies_text = "last,first", .bos_text = "per-copy", .positions_text = "run",
                         .sep_text = "none", .mask_text = "causal", .seed = 1, .epochs = 10,
                         .batch = 16, .lr = 1e-2f, .l2 = 1e-4f};
     ArgSpec specs[] = {
@@ -167,6 +168,7 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
         option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper)"),
         option_sep(&o->sep_text, "none | token (default none, as the paper)"),
+        option_copy_positions(&o->positions_text),
         option_threads(&o->threads),
     };
     int rc = args_parse(CMD, "--model M --train F --dev F --test F --out probe.csv [--r 0,1,2,4] "
@@ -175,6 +177,7 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
     if (rc) return rc;
     if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
+    if (option_parse_copy_positions(CMD, o->positions_text, &o->copy_positions)) return 2;
     if (parse_copies(o->copies_text, o->copies, &o->n_copies))
         return args_error(CMD, "--copies must be last, first or last,first; got '%s'", o->copies_text);
     if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
@@ -236,7 +239,7 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
     const Dataset *data[3] = {&task->train, &task->dev, &task->test};
     const int *labels[3] = {task->train_y, task->dev_y, task->test_y};
     const int n_layers = run->table.n_layers, C = task->info.cfg.d_model;
-    ReadoutLayout lay = {o->r_values[ri], o->bos, o->sep};
+    ReadoutLayout lay = {o->r_values[ri], o->bos, o->sep, o->copy_positions};
     SrError err;
     double start = progress_now();
     for (int s = 0; s < 3; s++)
@@ -308,6 +311,7 @@ static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const
     cJSON_AddStringToObject(manifest, "mask", o->mask_text);
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(o->bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(o->sep));
+    cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(o->copy_positions));
     cJSON_AddStringToObject(manifest, "features",
                             "residual stream at the word's first piece, no final norm, standardised");
     cJSON_AddNumberToObject(manifest, "probe_epochs", o->epochs);

@@ -7,7 +7,7 @@
 
 ReadoutLayout readout_layout_paper(int r)
 {
-    return (ReadoutLayout){r, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE};
+    return (ReadoutLayout){r, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN};
 }
 
 const char *read_copy_name(ReadCopy copy)
@@ -204,6 +204,7 @@ int readout_batch_build(ReadoutBatch *b, const PiecedData *pd, const int *sent, 
         RepeatLayout rl;
         if (repeat_build(ps->pieces, ps->n_pieces, lay.r, lay.bos, lay.sep, 0, &rl, err))
             return -1;
+        if (lay.copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&rl);
         int *row_ids = b->ids + (size_t)i * T, *row_pos = b->positions + (size_t)i * T;
         memcpy(row_ids, rl.ids, sizeof(int) * (size_t)rl.T);
         memcpy(row_pos, rl.positions, sizeof(int) * (size_t)rl.T);

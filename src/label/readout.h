@@ -50,6 +50,7 @@ typedef struct {
     int r;
     RepeatBos bos;  /* paper: REPEAT_BOS_PER_COPY */
     RepeatSep sep;  /* paper: REPEAT_SEP_NONE */
+    RepeatPositions copy_positions; /* paper: REPEAT_POSITIONS_RUN (0, the default) */
 } ReadoutLayout;
 
 /* The paper's layout for r repetitions: <bos> per copy, no separator. */

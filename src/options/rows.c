@@ -31,6 +31,19 @@ ArgSpec option_mask(const char **text, const char *help)
     return (ArgSpec){"mask", ARG_STRING, text, help, 0, 0, 0};
 }
 
+ArgSpec option_copy_positions(const char **text)
+{
+    return (ArgSpec){"copy-positions", ARG_STRING, text,
+                     "run | restart: positions run on across copies, or restart at 0 in each (default run)",
+                     0, 0, 0};
+}
+
+int option_parse_copy_positions(const char *command, const char *text, RepeatPositions *out)
+{
+    if (repeat_parse_positions(text, out) == 0) return 0;
+    return args_error(command, "--copy-positions must be run or restart, got '%s'", text);
+}
+
 int option_parse_bos(const char *command, const char *text, RepeatBos *out)
 {
     if (repeat_parse_bos(text, out) == 0) return 0;

@@ -25,10 +25,14 @@ ArgSpec option_bos(const char **text, const char *help);
 ArgSpec option_sep(const char **text, const char *help);
 ArgSpec option_mask(const char **text, const char *help);
 
-/* The values of --bos, --sep and --mask. 0, or 2 after the error line. The
+/* --copy-positions run | restart (default run: positions run on across copies). */
+ArgSpec option_copy_positions(const char **text);
+
+/* The values of --bos, --sep, --copy-positions and --mask. 0, or 2 after the error line. The
  * mask plan has n_layers entries. */
 int option_parse_bos(const char *command, const char *text, RepeatBos *out);
 int option_parse_sep(const char *command, const char *text, RepeatSep *out);
+int option_parse_copy_positions(const char *command, const char *text, RepeatPositions *out);
 int option_parse_mask(const char *command, const char *text, MaskKind *plan, int n_layers);
 
 /* The value of --r as a list such as 0,1,2,4 or 0..4 (repeat_parse_r_list):

@@ -91,6 +91,22 @@ int repeat_build(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, i
     return 0;
 }
 
+void repeat_restart_positions(RepeatLayout *lay)
+{
+    for (int c = 0; c < lay->k; c++) {
+        /* copy c's tokens: its <sep> and <bos> (if any) just before its words */
+        int start = lay->copy_start[c];
+        if (lay->bos == REPEAT_BOS_PER_COPY || (lay->bos == REPEAT_BOS_ONCE && c == 0)) start--;
+        if (c > 0 && lay->sep == REPEAT_SEP_TOKEN) start--;
+        int end = c + 1 < lay->k ? lay->copy_start[c + 1] : lay->T;
+        if (c + 1 < lay->k) {
+            if (lay->bos == REPEAT_BOS_PER_COPY) end--;
+            if (lay->sep == REPEAT_SEP_TOKEN) end--;
+        }
+        for (int t = start; t < end; t++) lay->positions[t] = t - start;
+    }
+}
+
 int repeat_max_n(int max_seq_len, int r, RepeatBos bos, RepeatSep sep)
 {
     if (r < 0 || max_seq_len < 1) return 0;
@@ -131,4 +147,17 @@ const char *repeat_bos_name(RepeatBos bos)
 const char *repeat_sep_name(RepeatSep sep)
 {
     return sep == REPEAT_SEP_TOKEN ? "token" : "none";
+}
+
+int repeat_parse_positions(const char *text, RepeatPositions *out)
+{
+    if (strcmp(text, "run") == 0) *out = REPEAT_POSITIONS_RUN;
+    else if (strcmp(text, "restart") == 0) *out = REPEAT_POSITIONS_RESTART;
+    else return -1;
+    return 0;
+}
+
+const char *repeat_positions_name(RepeatPositions positions)
+{
+    return positions == REPEAT_POSITIONS_RESTART ? "restart" : "run";
 }

@@ -45,6 +45,15 @@ typedef enum {
     REPEAT_SEP_TOKEN = 1     /* one <sep> between consecutive copies    */
 } RepeatSep;
 
+/* Positions of the copies: running on across copies (0 .. T-1, the paper),
+ * or restarting at 0 with every copy: the tokens put for copy c (its <sep>,
+ * its <bos>, its words, in that order) are numbered 0, 1, 2, ... The mask is
+ * the same either way; only what RoPE rotates by changes. */
+typedef enum {
+    REPEAT_POSITIONS_RUN = 0,     /* 0 .. T-1 across the whole input (default) */
+    REPEAT_POSITIONS_RESTART = 1  /* each copy from 0 again                    */
+} RepeatPositions;
+
 typedef enum {
     REPEAT_WORD = 0,         /* a token of the sentence */
     REPEAT_BOS = 1,          /* a <bos> token           */
@@ -88,6 +97,10 @@ int repeat_build(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, i
 
 void repeat_free(RepeatLayout *lay);
 
+/* Renumber lay->positions so that every copy starts again at 0 (see
+ * RepeatPositions); a layout of one copy is unchanged. */
+void repeat_restart_positions(RepeatLayout *lay);
+
 /* Largest n such that the repeated input fits in max_seq_len tokens; 0 if not
  * even one word fits (or r < 0). */
 int repeat_max_n(int max_seq_len, int r, RepeatBos bos, RepeatSep sep);
@@ -104,8 +117,11 @@ int repeat_parse_r_list(const char *text, int **values, int *n_values, SrError *
 /* Parse "none" | "once" | "per-copy" and "none" | "token". 0 or -1. */
 int repeat_parse_bos(const char *text, RepeatBos *out);
 int repeat_parse_sep(const char *text, RepeatSep *out);
+/* Parse "run" | "restart". 0 or -1. */
+int repeat_parse_positions(const char *text, RepeatPositions *out);
 /* Names for printing: the same words the parsers accept. */
 const char *repeat_bos_name(RepeatBos bos);
 const char *repeat_sep_name(RepeatSep sep);
+const char *repeat_positions_name(RepeatPositions positions);
 
 #endif

@@ -165,8 +165,8 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
         {"positions", ARG_STRING, &o->positions, "rope, nope, const, hybrid or repo (default rope)", 0, 0, 0},
         {"repo-from", ARG_INT, &o->repo_from, "first RePo layer (default ceil(layers/3))", 0, -1000000, 0},
         {"init", ARG_STRING, &o->init, "continue training this checkpoint (size, vocabulary, weights)", 0, 0, 0},
-        {"save-every", ARG_INT, &o->save_every, "every N steps save OUT and its resumable state OUT.state.safetensors, 0 = never (default 0)", 0, 0, 0},
-        {"resume", ARG_FLAG, &o->resume, "continue the run saved in OUT.state.safetensors (same options; --steps may grow)", 0, 0, 0},
+        {"save-every", ARG_INT, &o->save_every, "every N steps and at the end save --out and beside it its state MODEL.state.safetensors, 0 = never (default 0)", 0, 0, 0},
+        {"resume", ARG_FLAG, &o->resume, "continue from that state (same options; --steps may grow, the cosine then spans the new total)", 0, 0, 0},
     };
     int rc = args_parse(CMD, "--corpus FILE --out MODEL [options]", specs, ARGS_COUNT(specs), argc,
                         argv, NULL, 0, NULL);

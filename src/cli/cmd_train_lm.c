@@ -274,9 +274,10 @@ static void add_file_setting(cJSON *settings, const char *key, const char *path)
 }
 
 /* The settings of this run, keyed by option name (all values text): what
- * must not change on resuming, then steps, threads and save-every, which
- * may. JSON object text (caller frees), NULL when out of memory. */
-static char *run_settings(const TrainOptions *o)
+ * must not change on resuming (the size as the model cfg has it, which
+ * --init may have chosen), then steps, threads and save-every, which may.
+ * JSON object text (caller frees), NULL when out of memory. */
+static char *run_settings(const TrainOptions *o, const ModelConfig *cfg)
 {
     cJSON *s = cJSON_CreateObject();
     if (!s) return NULL;
@@ -289,12 +290,12 @@ static char *run_settings(const TrainOptions *o)
     const char *int_names[] = {"layers", "d-model", "heads", "d-ff", "seq-len", "batch", "seed",
                                "warmup", "repo-from", "untied", "lowercase", "vocab-size",
                                "min-count", "max-vocab"};
-    const int ints[] = {o->layers, o->d_model, o->heads, o->d_ff, o->seq_len, o->batch, o->seed,
-                        o->warmup, o->repo_from, o->untied, o->lowercase, o->vocab_size,
-                        o->min_count, o->max_vocab};
+    const int ints[] = {cfg->n_layers, cfg->d_model, cfg->n_heads, cfg->d_ff, o->seq_len, o->batch,
+                        o->seed, o->warmup, cfg->repo ? cfg->repo_from : -1, !cfg->tied,
+                        o->lowercase, o->vocab_size, o->min_count, o->max_vocab};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) add_int_setting(s, int_names[i], ints[i]);
     const char *float_names[] = {"lr", "min-lr", "weight-decay", "clip", "rope-theta"};
-    const float floats[] = {o->lr, o->min_lr, o->weight_decay, o->clip, o->rope_theta};
+    const float floats[] = {o->lr, o->min_lr, o->weight_decay, o->clip, cfg->rope_theta};
     for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
         add_float_setting(s, float_names[i], floats[i]);
     add_int_setting(s, "steps", o->steps);
@@ -367,7 +368,7 @@ static int load_state(TrainOptions *o, TrainRun *run)
              : args_error(CMD, "%s: damaged training state (settings)", run->state_path);
     if (rc == 0) {
         adopt_saved_settings(o, saved);
-        run->settings = run_settings(o);
+        run->settings = run_settings(o, &run->m.cfg);
         now = run->settings ? cJSON_Parse(run->settings) : NULL;
         rc = now ? check_settings(o, run->state_path, saved, now) : args_error(CMD, "out of memory");
     }
@@ -388,7 +389,7 @@ static int prepare_saving(TrainOptions *o, TrainRun *run)
     run->state_path = path_with_suffix(o->out, ".state.safetensors");
     if (!run->state_path) return args_error(CMD, "out of memory");
     if (o->resume) return load_state(o, run);
-    run->settings = run_settings(o);
+    run->settings = run_settings(o, &run->m.cfg);
     return run->settings ? 0 : args_error(CMD, "out of memory");
 }
 

@@ -2,8 +2,10 @@
  * stream and their shifted targets, the masked-LM corruption rates, a few
  * steps lowering the held-out loss (causal and mlm), the same seed giving
  * the same weights bit for bit, the learning-rate schedule in the progress
- * lines, the caller's positions reaching the model, and the held-out loss of
- * a range shorter than a window. */
+ * lines, the caller's positions reaching the model, the held-out loss of
+ * a range shorter than a window, and resuming: a run stopped after a save
+ * and continued from the saved state ends with the weights of one
+ * uninterrupted run, bit for bit (causal and mlm, 1 and 2 threads). */
 #include "test_util.h"
 
 #include <stdio.h>
@@ -259,6 +261,180 @@ static void test_short_range_has_no_loss(void **state)
     model_free(&m);
 }
 
+/* What the saves of a run keep: the last state with copies of the weights
+ * and moments, how many saves came, and when to ask the run to stop. */
+typedef struct {
+    PretrainState st;
+    float *params, *m1, *m2;
+    size_t n;
+    int saves, stop_at, fail_at;
+    volatile sig_atomic_t stop;
+} SaveLog;
+
+/* PretrainSaveFn keeping a copy in the SaveLog ctx; at step stop_at it asks
+ * the run to stop, at fail_at it fails. */
+static int keep_save(void *ctx, const Model *m, const PretrainState *st, SrError *err)
+{
+    SaveLog *log = ctx;
+    if (st->step == log->fail_at) return sr_fail(err, "disk full at step %d", st->step);
+    log->saves++;
+    log->st = *st;
+    log->n = m->n_params;
+    float **copies[3] = {&log->params, &log->m1, &log->m2};
+    const float *from[3] = {m->params, m->m1, m->m2};
+    for (int i = 0; i < 3; i++) {
+        free(*copies[i]);
+        *copies[i] = malloc(sizeof(float) * m->n_params);
+        assert_non_null(*copies[i]);
+        memcpy(*copies[i], from[i], sizeof(float) * m->n_params);
+    }
+    if (st->step == log->stop_at) log->stop = 1;
+    return 0;
+}
+
+/* Release the copies of a SaveLog. */
+static void save_log_free(SaveLog *log)
+{
+    free(log->params);
+    free(log->m1);
+    free(log->m2);
+}
+
+/* Run 12 steps of objective saving every 4 (stopping after the save at
+ * stop_at, 0 = never), resumed from *from when not NULL; the weights go to
+ * log's copies through the saves (the last save is the last step's). */
+static void run_saving(PretrainObjective objective, int stop_at, const SaveLog *from, SaveLog *log,
+                       PretrainResult *r)
+{
+    int stream[STREAM];
+    cycle_stream(stream);
+    Model m = {0};
+    tiny_model(&m, 7);
+    PretrainConfig c = tiny_config(objective, 12, 3);
+    PretrainStream s = {stream, 0, 300};
+    SrError err;
+    log->stop_at = stop_at;
+    PretrainSaving saving = {.every = 4, .save = keep_save, .ctx = log, .stop = &log->stop};
+    if (from) {
+        assert_int_equal(adamw_create(&m, &err), 0);
+        memcpy(m.params, from->params, sizeof(float) * from->n);
+        memcpy(m.m1, from->m1, sizeof(float) * from->n);
+        memcpy(m.m2, from->m2, sizeof(float) * from->n);
+        saving.from = &from->st;
+    }
+    if (pretrain_run_saving(&m, &c, NULL, pretrain_stream_batch, &s, &saving, NULL, r, &err))
+        fail_msg("%s", err.msg);
+    model_free(&m);
+}
+
+static void test_stopped_and_resumed_is_uninterrupted(void **state)
+{
+    (void)state;
+    for (int threads = 1; threads <= 2; threads++) {
+        threads_set(threads);
+        for (int objective = PRETRAIN_CAUSAL; objective <= PRETRAIN_MLM; objective++) {
+            SaveLog whole = {0}, first = {0}, rest = {0};
+            PretrainResult r;
+            run_saving((PretrainObjective)objective, 0, NULL, &whole, &r);
+            assert_int_equal(whole.saves, 3); /* steps 4, 8 and 12 */
+            assert_int_equal(r.steps_done, 12);
+            run_saving((PretrainObjective)objective, 4, NULL, &first, &r);
+            assert_int_equal(r.steps_done, 5); /* stopped after step 5, with a save */
+            assert_int_equal(first.st.step, 5);
+            run_saving((PretrainObjective)objective, 0, &first, &rest, &r);
+            assert_int_equal(r.steps_done, 12);
+            assert_int_equal(rest.st.step, 12);
+            assert_true(r.final_loss == whole.st.loss);
+            assert_memory_equal(rest.params, whole.params, sizeof(float) * whole.n);
+            assert_memory_equal(rest.m1, whole.m1, sizeof(float) * whole.n);
+            assert_memory_equal(rest.m2, whole.m2, sizeof(float) * whole.n);
+            assert_memory_equal(&rest.st.rng, &whole.st.rng, sizeof(Rng));
+            save_log_free(&whole);
+            save_log_free(&first);
+            save_log_free(&rest);
+        }
+    }
+    threads_set(1);
+}
+
+static void test_without_saving_nothing_changes(void **state)
+{
+    (void)state;
+    size_t n;
+    float *plain = trained_weights(PRETRAIN_MLM, 5, &n);
+    int stream[STREAM];
+    cycle_stream(stream);
+    Model m = {0};
+    tiny_model(&m, 7);
+    PretrainConfig c = tiny_config(PRETRAIN_MLM, 6, 5);
+    PretrainStream s = {stream, 0, 300};
+    PretrainResult r;
+    SrError err;
+    SaveLog log = {0};
+    PretrainSaving saving = {.every = 0, .save = keep_save, .ctx = &log};
+    assert_int_equal(pretrain_run_saving(&m, &c, NULL, pretrain_stream_batch, &s, &saving, NULL,
+                                         &r, &err), 0);
+    assert_int_equal(log.saves, 0);
+    assert_memory_equal(m.params, plain, sizeof(float) * n);
+    free(plain);
+    model_free(&m);
+}
+
+static void test_failed_save_stops_the_run(void **state)
+{
+    (void)state;
+    int stream[STREAM];
+    cycle_stream(stream);
+    Model m = {0};
+    tiny_model(&m, 7);
+    PretrainConfig c = tiny_config(PRETRAIN_CAUSAL, 12, 5);
+    PretrainStream s = {stream, 0, 300};
+    PretrainResult r;
+    SrError err;
+    SaveLog log = {.fail_at = 8};
+    PretrainSaving saving = {.every = 4, .save = keep_save, .ctx = &log};
+    assert_int_equal(pretrain_run_saving(&m, &c, NULL, pretrain_stream_batch, &s, &saving, NULL,
+                                         &r, &err), -1);
+    assert_string_equal(err.msg, "disk full at step 8");
+    assert_int_equal(log.saves, 1);
+    assert_int_equal(r.steps_done, 8);
+    save_log_free(&log);
+    model_free(&m);
+}
+
+static void test_save_lines_in_the_progress(void **state)
+{
+    (void)state;
+    int stream[STREAM];
+    cycle_stream(stream);
+    Model m = {0};
+    tiny_model(&m, 7);
+    PretrainConfig c = tiny_config(PRETRAIN_CAUSAL, 10, 1);
+    PretrainStream s = {stream, 0, 300};
+    PretrainResult r;
+    SrError err;
+    SaveLog log = {0};
+    PretrainSaving saving = {.every = 4, .save = keep_save, .ctx = &log};
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    assert_int_equal(pretrain_run_saving(&m, &c, NULL, pretrain_stream_batch, &s, &saving, out,
+                                         &r, &err), 0);
+    rewind(out);
+    char line[256];
+    int saved[3] = {4, 8, 10}, n_saved = 0;
+    while (fgets(line, sizeof line, out)) {
+        int step, total;
+        if (sscanf(line, "saved at step %d/%d", &step, &total) != 2) continue;
+        assert_true(n_saved < 3);
+        assert_int_equal(step, saved[n_saved++]);
+        assert_int_equal(total, 10);
+    }
+    assert_int_equal(n_saved, 3);
+    fclose(out);
+    save_log_free(&log);
+    model_free(&m);
+}
+
 int main(void)
 {
     threads_set(1);
@@ -272,6 +448,10 @@ int main(void)
         cmocka_unit_test(test_schedule_in_the_progress_lines),
         cmocka_unit_test(test_positions_reach_the_model),
         cmocka_unit_test(test_short_range_has_no_loss),
+        cmocka_unit_test(test_stopped_and_resumed_is_uninterrupted),
+        cmocka_unit_test(test_without_saving_nothing_changes),
+        cmocka_unit_test(test_failed_save_stops_the_run),
+        cmocka_unit_test(test_save_lines_in_the_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* progress.c — drawing the progress line. */
 #include "base/progress.h"
 
+#include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +21,24 @@ void progress_start(Progress *p, FILE *out, int total, int every)
     p->start = progress_now();
     p->last_draw = 0.0;
     p->tokens = 0;
+    p->skipped = 0;
+}
+
+void progress_skip(Progress *p, int done)
+{
+    p->skipped = done > 0 ? done : 0;
+}
+
+void progress_note(Progress *p, const char *fmt, ...)
+{
+    if (p->is_tty) fputs("\r\033[K", p->out);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(p->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', p->out);
+    fflush(p->out);
+    p->last_draw = 0.0; /* redraw the bar at the next update */
 }
 
 /* Format seconds as m:ss or h:mm:ss into buf. */
@@ -35,7 +54,8 @@ void progress_update(Progress *p, int step, float loss, float lr, long tokens)
     p->tokens += tokens;
     double now = progress_now(), elapsed = now - p->start;
     double tps = elapsed > 0 ? p->tokens / elapsed : 0.0;
-    double eta = step > 0 ? elapsed / step * (p->total - step) : 0.0;
+    int run = step - p->skipped; /* steps of this job */
+    double eta = run > 0 ? elapsed / run * (p->total - step) : 0.0;
     char eta_text[32];
     format_duration(eta_text, sizeof eta_text, eta);
     if (p->is_tty) {
@@ -48,7 +68,7 @@ void progress_update(Progress *p, int step, float loss, float lr, long tokens)
         fprintf(p->out, "\r[%s] step %d/%d  loss %.4f  lr %.2e  %.0f tok/s  ETA %s \033[K", bar,
                 step, p->total, loss, lr, tps, eta_text);
         fflush(p->out);
-    } else if (step % p->every == 0 || step == p->total || step == 1) {
+    } else if (step % p->every == 0 || step == p->total || step == p->skipped + 1) {
         fprintf(p->out, "step %d/%d loss %.4f lr %.2e %.0f tok/s ETA %s\n", step, p->total, loss,
                 lr, tps, eta_text);
         fflush(p->out);

@@ -15,6 +15,7 @@ typedef struct {
     double start;       /* wall clock at progress_start (s) */
     double last_draw;   /* wall clock of the last redraw (s) */
     long tokens;        /* tokens processed so far */
+    int skipped;        /* steps done before this job started (a resumed run) */
 } Progress;
 
 /* Wall-clock time in seconds (monotonic). */
@@ -25,6 +26,14 @@ void progress_start(Progress *p, FILE *out, int total, int every);
 
 /* Report step (1-based) with its loss, after `tokens` more tokens. */
 void progress_update(Progress *p, int step, float loss, float lr, long tokens);
+
+/* A job resumed after `done` steps: the next step is done + 1 (printed as a
+ * plain line too) and the ETA counts only the steps run since the start. */
+void progress_skip(Progress *p, int done);
+
+/* A line of its own between the progress lines (printf format), e.g. "saved
+ * at step 40/100"; on a terminal it clears the redrawn line first. */
+void progress_note(Progress *p, const char *fmt, ...);
 
 /* Finish the line (terminal) and print the totals. */
 void progress_finish(Progress *p, float final_loss);

@@ -11,7 +11,22 @@
  * Positions (--positions, see src/repo/repo_eval.h): rope, nope, const, hybrid, or
  * repo (learned positions from layer --repo-from on). --init MODEL continues
  * training a checkpoint (continued pre-training): its size and vocabulary are
- * kept, its weights copied, and RePo weights it lacks start at Normal(0, 0.02). */
+ * kept, its weights copied, and RePo weights it lacks start at Normal(0, 0.02).
+ *
+ * Resuming (--save-every N, --resume): every N steps, and after the last, the
+ * run writes its training state (formats/train_state.h) to OUT's name with
+ * the extension replaced by .state.safetensors, then the checkpoint OUT
+ * itself (usable at once; its manifest has "saved_at_step"). The state holds
+ * the weights, the AdamW moments, the step, the one Rng of window choices and
+ * mlm corruption, and the settings: the options that must not change (model
+ * size, corpus and vocabulary checksums, seed, batch, seq-len, objective,
+ * positions, schedule, tokenizer) plus steps and threads. --resume with the
+ * same options continues after the saved step; the weights then equal those
+ * of an uninterrupted run bit for bit (same threads). --steps may be raised:
+ * the cosine decay is then recomputed over the new total from the saved step
+ * on (the warm-up stays the saved one unless --warmup is given). SIGINT and
+ * SIGTERM during a saving run stop it after the current step with a save. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +35,7 @@
 #include "engine/model.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
+#include "formats/train_state.h"
 #include "options/args.h"
 #include "options/rows.h"
 #include "repo/repo_eval.h"
@@ -33,6 +49,7 @@ typedef struct {
     const char *corpus, *out, *objective, *positions, *init, *tokenizer, *vocab;
     int layers, d_model, heads, d_ff, seq_len, batch, steps, warmup, seed, threads, repo_from;
     int min_count, max_vocab, lowercase, untied, quiet, vocab_size;
+    int save_every, resume, warmup_default; /* warmup_default: --warmup not given */
     float lr, min_lr, weight_decay, clip, rope_theta;
     RepoMethod method;  /* --positions, parsed */
 } TrainOptions;
@@ -48,6 +65,9 @@ typedef struct {
     RepoRun positions;
     PretrainResult result;
     float val_loss;     /* -1: none */
+    char *state_path;   /* OUT.state.safetensors, with --save-every or --resume */
+    char *settings;     /* the settings of this run (JSON object text) */
+    PretrainState from; /* with --resume: where the saved run stands */
 } TrainRun;
 
 /* Load a vocabulary file into tok, in subword mode when asked. */
@@ -97,6 +117,7 @@ static int check_options(TrainOptions *o)
         return args_error(CMD, "--objective must be causal or mlm, got '%s'", o->objective);
     if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
     if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
+    o->warmup_default = o->warmup < 0;
     if (o->warmup < 0) o->warmup = o->steps / 20;
     if (o->warmup > o->steps) return args_error(CMD, "--warmup %d exceeds --steps %d", o->warmup, o->steps);
     if (o->weight_decay < 0.0f) return args_error(CMD, "--weight-decay must not be negative");
@@ -144,6 +165,8 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
         {"positions", ARG_STRING, &o->positions, "rope, nope, const, hybrid or repo (default rope)", 0, 0, 0},
         {"repo-from", ARG_INT, &o->repo_from, "first RePo layer (default ceil(layers/3))", 0, -1000000, 0},
         {"init", ARG_STRING, &o->init, "continue training this checkpoint (size, vocabulary, weights)", 0, 0, 0},
+        {"save-every", ARG_INT, &o->save_every, "every N steps and at the end save --out and beside it its state MODEL.state.safetensors, 0 = never (default 0)", 0, 0, 0},
+        {"resume", ARG_FLAG, &o->resume, "continue from that state (same options; --steps may grow, the cosine then spans the new total)", 0, 0, 0},
     };
     int rc = args_parse(CMD, "--corpus FILE --out MODEL [options]", specs, ARGS_COUNT(specs), argc,
                         argv, NULL, 0, NULL);
@@ -215,6 +238,161 @@ static int build_model(const TrainOptions *o, TrainRun *run)
     return 0;
 }
 
+/* ---- resuming ------------------------------------------------------------ */
+
+/* Add "key": text to the settings object. */
+static void add_setting(cJSON *settings, const char *key, const char *text)
+{
+    cJSON_AddStringToObject(settings, key, text);
+}
+
+/* Add "key": the integer v as text. */
+static void add_int_setting(cJSON *settings, const char *key, long v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%ld", v);
+    add_setting(settings, key, text);
+}
+
+/* Add "key": the float v as text that reads back exactly. */
+static void add_float_setting(cJSON *settings, const char *key, float v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%.9g", (double)v);
+    add_setting(settings, key, text);
+}
+
+/* Add "key": "checksum HEX" of the file at path ("none" when path is NULL). */
+static void add_file_setting(cJSON *settings, const char *key, const char *path)
+{
+    char hex[17], text[40];
+    SrError err;
+    if (!path) snprintf(text, sizeof text, "none");
+    else if (file_checksum(path, hex, &err)) snprintf(text, sizeof text, "unreadable");
+    else snprintf(text, sizeof text, "checksum %s", hex);
+    add_setting(settings, key, text);
+}
+
+/* The settings of this run, keyed by option name (all values text): what
+ * must not change on resuming (the size as the model cfg has it, which
+ * --init may have chosen), then steps, threads and save-every, which may.
+ * JSON object text (caller frees), NULL when out of memory. */
+static char *run_settings(const TrainOptions *o, const ModelConfig *cfg)
+{
+    cJSON *s = cJSON_CreateObject();
+    if (!s) return NULL;
+    add_file_setting(s, "corpus", o->corpus);
+    add_file_setting(s, "init", o->init);
+    add_file_setting(s, "vocab", o->vocab);
+    add_setting(s, "objective", o->objective);
+    add_setting(s, "positions", repo_method_name(o->method));
+    add_setting(s, "tokenizer", o->tokenizer);
+    const char *int_names[] = {"layers", "d-model", "heads", "d-ff", "seq-len", "batch", "seed",
+                               "warmup", "repo-from", "untied", "lowercase", "vocab-size",
+                               "min-count", "max-vocab"};
+    const int ints[] = {cfg->n_layers, cfg->d_model, cfg->n_heads, cfg->d_ff, o->seq_len, o->batch,
+                        o->seed, o->warmup, cfg->repo ? cfg->repo_from : -1, !cfg->tied,
+                        o->lowercase, o->vocab_size, o->min_count, o->max_vocab};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) add_int_setting(s, int_names[i], ints[i]);
+    const char *float_names[] = {"lr", "min-lr", "weight-decay", "clip", "rope-theta"};
+    const float floats[] = {o->lr, o->min_lr, o->weight_decay, o->clip, cfg->rope_theta};
+    for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
+        add_float_setting(s, float_names[i], floats[i]);
+    add_int_setting(s, "steps", o->steps);
+    add_int_setting(s, "threads", threads_count());
+    add_int_setting(s, "save-every", o->save_every);
+    char *text = cJSON_PrintUnformatted(s);
+    cJSON_Delete(s);
+    return text;
+}
+
+/* The saved setting key as text, or NULL. */
+static const char *saved_setting(const cJSON *saved, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(saved, key);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+/* Take from the saved settings what this run left to its defaults: the
+ * warm-up (its default follows --steps, which may have grown) and the save
+ * interval. */
+static void adopt_saved_settings(TrainOptions *o, const cJSON *saved)
+{
+    const char *warmup = saved_setting(saved, "warmup"), *every = saved_setting(saved, "save-every");
+    if (o->warmup_default && warmup) o->warmup = atoi(warmup);
+    if (o->save_every == 0 && every) o->save_every = atoi(every);
+}
+
+/* 0 when this run's settings (now) agree with the saved ones, else 2 after
+ * one line naming the first option that differs. --steps may only grow;
+ * other threads only earn a note (the weights may then differ in the last bits). */
+static int check_settings(const TrainOptions *o, const char *state_path, const cJSON *saved,
+                          const cJSON *now)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, now)
+    {
+        const char *key = item->string, *was = saved_setting(saved, key);
+        if (!strcmp(key, "steps") || !strcmp(key, "threads") || !strcmp(key, "save-every")) continue;
+        if (!was || strcmp(was, item->valuestring) != 0)
+            return args_error(CMD, "--resume: --%s is %s here but %s in the saved run %s; resume "
+                              "with the same options", key, item->valuestring,
+                              was ? was : "not recorded", state_path);
+    }
+    const char *steps = saved_setting(saved, "steps"), *threads = saved_setting(saved, "threads");
+    if (!steps || o->steps < atoi(steps))
+        return args_error(CMD, "--resume: --steps %d is below the %s steps of the saved run %s; "
+                          "it may only be raised", o->steps, steps ? steps : "(unknown)", state_path);
+    if (!o->quiet && threads && atoi(threads) != threads_count())
+        fprintf(stderr, "note: resuming with %d threads, the saved run had %s: the weights may "
+                "differ in the last bits from an uninterrupted run\n", threads_count(), threads);
+    return 0;
+}
+
+/* With --resume: read the state, check its settings against the options
+ * (adopting the saved warm-up and interval they left to defaults), put its
+ * weights and moments into run->m and its step and Rng into run->from;
+ * run->settings gets this run's settings. 0, or 2 after the error line. */
+static int load_state(TrainOptions *o, TrainRun *run)
+{
+    SrError err;
+    FILE *f = fopen(run->state_path, "rb");
+    if (!f)
+        return args_error(CMD, "--resume: no training state %s to resume (a run with "
+                          "--save-every N writes it)", run->state_path);
+    fclose(f);
+    TrainState st;
+    if (train_state_read(run->state_path, &st, &err)) return args_error(CMD, "%s", err.msg);
+    cJSON *saved = cJSON_Parse(st.settings_json), *now = NULL;
+    int rc = cJSON_IsObject(saved) ? 0
+             : args_error(CMD, "%s: damaged training state (settings)", run->state_path);
+    if (rc == 0) {
+        adopt_saved_settings(o, saved);
+        run->settings = run_settings(o, &run->m.cfg);
+        now = run->settings ? cJSON_Parse(run->settings) : NULL;
+        rc = now ? check_settings(o, run->state_path, saved, now) : args_error(CMD, "out of memory");
+    }
+    if (rc == 0 && train_state_apply(&st, &run->m, &err))
+        rc = args_error(CMD, "%s: %s", run->state_path, err.msg);
+    if (rc == 0) run->from = (PretrainState){.step = st.step, .rng = st.rng, .loss = st.loss};
+    cJSON_Delete(saved);
+    cJSON_Delete(now);
+    train_state_free(&st);
+    return rc;
+}
+
+/* With --save-every or --resume: the state's name beside --out, and the
+ * saved state (--resume) or this run's settings. 0, or 2 after the error line. */
+static int prepare_saving(TrainOptions *o, TrainRun *run)
+{
+    if (o->save_every == 0 && !o->resume) return 0;
+    run->state_path = path_with_suffix(o->out, ".state.safetensors");
+    if (!run->state_path) return args_error(CMD, "out of memory");
+    if (o->resume) return load_state(o, run);
+    run->settings = run_settings(o, &run->m.cfg);
+    return run->settings ? 0 : args_error(CMD, "out of memory");
+}
+
 /* The pre-training configuration of the options. */
 static PretrainConfig pretrain_config(const TrainOptions *o)
 {
@@ -227,35 +405,11 @@ static PretrainConfig pretrain_config(const TrainOptions *o)
                             .progress_every = o->steps / 20 > 0 ? o->steps / 20 : 1};
 }
 
-/* Train on the first 95% of the stream, then measure the loss on the rest
- * (at most 50 batches). 0, or 2 after the error line. */
-static int train(const TrainOptions *o, TrainRun *run)
-{
-    SrError err;
-    if (!o->quiet)
-        fprintf(stderr, "corpus %s: %ld lines, %ld tokens, vocabulary %d (%ld unknown)\n"
-                "model: %d layers, d_model %d, %d heads, d_ff %d, %zu parameters; "
-                "batch %d x %d, %d steps, %d threads\n",
-                o->corpus, run->text.n_lines, run->text.n_ids, run->tok.n_words, run->text.n_unk,
-                o->layers, o->d_model, o->heads, o->d_ff, run->m.n_params, o->batch, o->seq_len,
-                o->steps, threads_count());
-    PretrainConfig c = pretrain_config(o);
-    PretrainPositions pos = {run->positions.plan, run->positions.zeros};
-    PretrainStream stream = {run->text.ids, 0, run->n_train};
-    if (pretrain_run(&run->m, &c, &pos, pretrain_stream_batch, &stream, o->quiet ? NULL : stderr,
-                     &run->result, &err))
-        return args_error(CMD, "%s", err.msg);
-    if (pretrain_eval_loss(&run->m, &c, &pos, run->text.ids, run->n_train, run->text.n_ids, 50,
-                           &run->val_loss, &err))
-        run->val_loss = -1.0f; /* no held-out loss, as when the held-out part is too short */
-    if (!o->quiet && run->val_loss >= 0.0f)
-        fprintf(stderr, "validation loss %.4f (held-out last 5%%)\n", run->val_loss);
-    return 0;
-}
-
 /* The manifest stored in the checkpoint: the command, the corpus and what
- * the run did. */
-static cJSON *train_manifest(int argc, char **argv, const TrainOptions *o, const TrainRun *run)
+ * the run did; saved_at > 0 marks a checkpoint saved at that step of a run
+ * still going. */
+static cJSON *train_manifest(int argc, char **argv, const TrainOptions *o, const TrainRun *run,
+                             int saved_at)
 {
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "corpus", o->corpus);
@@ -275,24 +429,109 @@ static cJSON *train_manifest(int argc, char **argv, const TrainOptions *o, const
     cJSON_AddNumberToObject(manifest, "final_train_loss", run->result.final_loss);
     if (run->val_loss >= 0.0f) cJSON_AddNumberToObject(manifest, "val_loss", run->val_loss);
     cJSON_AddNumberToObject(manifest, "train_seconds", run->result.seconds);
+    if (o->save_every > 0) cJSON_AddNumberToObject(manifest, "save_every", o->save_every);
+    if (saved_at > 0) cJSON_AddNumberToObject(manifest, "saved_at_step", saved_at);
+    if (o->resume) cJSON_AddNumberToObject(manifest, "resumed_from_step", run->from.step);
     return manifest;
 }
 
-/* Write the checkpoint with its vocabulary and manifest. 0, or 2 after the
- * error line. */
+/* Write the checkpoint of m with its vocabulary and manifest (saved_at as in
+ * train_manifest). 0 or -1 with err filled. */
+static int write_checkpoint(int argc, char **argv, const TrainOptions *o, const TrainRun *run,
+                            const Model *m, int saved_at, SrError *err)
+{
+    cJSON *manifest = train_manifest(argc, argv, o, run, saved_at);
+    char *manifest_text = manifest ? cJSON_PrintUnformatted(manifest) : NULL;
+    int rc = manifest_text ? checkpoint_save(o->out, m, (const char *const *)run->tok.words,
+                                             run->tok.n_words, manifest_text, err)
+                           : sr_fail(err, "out of memory");
+    free(manifest_text);
+    cJSON_Delete(manifest);
+    return rc;
+}
+
+/* Write the final checkpoint. 0, or 2 after the error line. */
 static int save_checkpoint(int argc, char **argv, const TrainOptions *o, const TrainRun *run)
 {
     SrError err;
-    cJSON *manifest = train_manifest(argc, argv, o, run);
-    char *manifest_text = cJSON_PrintUnformatted(manifest);
-    int rc = checkpoint_save(o->out, &run->m, (const char *const *)run->tok.words,
-                             run->tok.n_words, manifest_text, &err)
-                 ? args_error(CMD, "%s", err.msg)
-                 : 0;
-    free(manifest_text);
-    cJSON_Delete(manifest);
-    if (rc == 0 && !o->quiet) fprintf(stderr, "saved %s\n", o->out);
-    return rc;
+    if (write_checkpoint(argc, argv, o, run, &run->m, 0, &err)) return args_error(CMD, "%s", err.msg);
+    if (!o->quiet) fprintf(stderr, "saved %s\n", o->out);
+    return 0;
+}
+
+/* What a save during the run needs. */
+typedef struct {
+    int argc;
+    char **argv;
+    const TrainOptions *o;
+    const TrainRun *run;
+} SaveContext;
+
+/* PretrainSaveFn: the state first, then (before the last step, after which
+ * the final checkpoint follows) the checkpoint, so that a failed write leaves
+ * the previous checkpoint as it was. */
+static int save_during_run(void *ctx, const Model *m, const PretrainState *st, SrError *err)
+{
+    const SaveContext *sc = ctx;
+    const TrainRun *run = sc->run;
+    if (train_state_save(run->state_path, m, st->step, &st->rng, st->loss, run->settings, err))
+        return -1;
+    if (st->step == sc->o->steps) return 0;
+    return write_checkpoint(sc->argc, sc->argv, sc->o, run, m, st->step, err);
+}
+
+/* Set by SIGINT or SIGTERM during a saving run: stop after the step. */
+static volatile sig_atomic_t stop_requested = 0;
+
+/* The handler: ask the loop to stop; a second signal acts as usual. */
+static void request_stop(int sig)
+{
+    stop_requested = 1;
+    signal(sig, SIG_DFL);
+}
+
+
+
+/* Train on the first 95% of the stream (saving as --save-every asks, from
+ * the saved step with --resume), then measure the loss on the rest (at most
+ * 50 batches). 0, or 2 after the error line (also when stopped by a signal). */
+static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
+{
+    SrError err;
+    if (!o->quiet)
+        fprintf(stderr, "corpus %s: %ld lines, %ld tokens, vocabulary %d (%ld unknown)\n"
+                "model: %d layers, d_model %d, %d heads, d_ff %d, %zu parameters; "
+                "batch %d x %d, %d steps, %d threads\n",
+                o->corpus, run->text.n_lines, run->text.n_ids, run->tok.n_words, run->text.n_unk,
+                o->layers, o->d_model, o->heads, o->d_ff, run->m.n_params, o->batch, o->seq_len,
+                o->steps, threads_count());
+    if (!o->quiet && o->resume)
+        fprintf(stderr, "resuming %s at step %d/%d\n", run->state_path, run->from.step, o->steps);
+    if (!o->quiet && o->save_every > 0)
+        fprintf(stderr, "saving every %d steps: %s and %s\n", o->save_every, o->out, run->state_path);
+    PretrainConfig c = pretrain_config(o);
+    PretrainPositions pos = {run->positions.plan, run->positions.zeros};
+    PretrainStream stream = {run->text.ids, 0, run->n_train};
+    SaveContext sc = {argc, argv, o, run};
+    PretrainSaving saving = {.every = o->save_every, .save = save_during_run, .ctx = &sc,
+                             .from = o->resume ? &run->from : NULL, .stop = &stop_requested};
+    if (o->save_every > 0) {
+        signal(SIGINT, request_stop);
+        signal(SIGTERM, request_stop);
+    }
+    if (pretrain_run_saving(&run->m, &c, &pos, pretrain_stream_batch, &stream,
+                            o->save_every > 0 || o->resume ? &saving : NULL,
+                            o->quiet ? NULL : stderr, &run->result, &err))
+        return args_error(CMD, "%s", err.msg);
+    if (run->result.steps_done < o->steps)
+        return args_error(CMD, "stopped at step %d/%d; saved %s and %s, continue with --resume",
+                          run->result.steps_done, o->steps, o->out, run->state_path);
+    if (pretrain_eval_loss(&run->m, &c, &pos, run->text.ids, run->n_train, run->text.n_ids, 50,
+                           &run->val_loss, &err))
+        run->val_loss = -1.0f; /* no held-out loss, as when the held-out part is too short */
+    if (!o->quiet && run->val_loss >= 0.0f)
+        fprintf(stderr, "validation loss %.4f (held-out last 5%%)\n", run->val_loss);
+    return 0;
 }
 
 int cmd_train_lm(int argc, char **argv)
@@ -304,12 +543,15 @@ int cmd_train_lm(int argc, char **argv)
     TrainRun run = {.val_loss = -1.0f};
     rc = load_corpus(&o, &run);
     if (rc == 0) rc = build_model(&o, &run);
-    if (rc == 0) rc = train(&o, &run);
+    if (rc == 0) rc = prepare_saving(&o, &run);
+    if (rc == 0) rc = train(argc, argv, &o, &run);
     if (rc == 0) rc = save_checkpoint(argc, argv, &o, &run);
     repo_run_free(&run.positions);
     model_free(&run.base);
     model_free(&run.m);
     encoded_text_free(&run.text);
     tokenizer_free(&run.tok);
+    free(run.state_path);
+    free(run.settings);
     return rc;
 }

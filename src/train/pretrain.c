@@ -71,36 +71,81 @@ static int train_step(Model *m, const PretrainConfig *c, const AdamWConfig *opt,
     return 0;
 }
 
+/* The state a run starts from: the saved one, or step 0 with the rng of c->seed. */
+static PretrainState start_state(const PretrainConfig *c, const PretrainSaving *saving)
+{
+    if (saving && saving->from) return *saving->from;
+    PretrainState st = {0};
+    rng_seed(&st.rng, c->seed * 2654435761ULL + 17);
+    return st;
+}
+
+/* Whether a save follows step (of total): every saving->every steps, after
+ * the last, or when the run is being stopped. */
+static int save_due(const PretrainSaving *saving, int step, int total, int stopping)
+{
+    if (!saving || saving->every < 1 || !saving->save) return 0;
+    return step % saving->every == 0 || step == total || stopping;
+}
+
+/* The moments of a run: new (zeroed), or the saved ones already in m. */
+static int ready_moments(Model *m, const PretrainConfig *c, const PretrainState *st,
+                         int resuming, SrError *err)
+{
+    if (!resuming) return adamw_create(m, err);
+    if (!m->m1 || !m->m2) return sr_fail(err, "resuming needs the saved AdamW moments");
+    if (st->step < 0 || st->step > c->steps)
+        return sr_fail(err, "the saved run is at step %d, outside 0..%d steps", st->step, c->steps);
+    return 0;
+}
+
 int pretrain_run(Model *m, const PretrainConfig *c, const PretrainPositions *pos,
                  PretrainBatchFn next, void *source, FILE *log, PretrainResult *out, SrError *err)
 {
+    return pretrain_run_saving(m, c, pos, next, source, NULL, log, out, err);
+}
+
+int pretrain_run_saving(Model *m, const PretrainConfig *c, const PretrainPositions *pos,
+                        PretrainBatchFn next, void *source, const PretrainSaving *saving,
+                        FILE *log, PretrainResult *out, SrError *err)
+{
     int B = c->batch, T = c->seq_len, mlm = c->objective == PRETRAIN_MLM;
-    *out = (PretrainResult){0};
-    if (adamw_create(m, err)) return -1;
+    PretrainState st = start_state(c, saving);
+    *out = (PretrainResult){.final_loss = st.loss, .steps_done = st.step};
+    if (ready_moments(m, c, &st, saving && saving->from, err)) return -1;
     int *ids = malloc((size_t)B * T * sizeof(int)), *targets = malloc((size_t)B * T * sizeof(int));
     MaskKind *plan = objective_mask_plan(c->objective, m->cfg.n_layers);
     int rc = ids && targets && plan ? 0 : sr_fail(err, "out of memory");
-    Rng rng;
-    rng_seed(&rng, c->seed * 2654435761ULL + 17);
     AdamWConfig opt = adamw_defaults();
     opt.weight_decay = c->weight_decay;
     opt.grad_clip = c->clip;
     Progress prog;
     double start = progress_now();
     if (log) progress_start(&prog, log, c->steps, c->progress_every > 0 ? c->progress_every : 1);
-    for (int step = 1; step <= c->steps && rc == 0; step++) {
-        next(source, &rng, step, B, T, ids, targets);
+    if (log) progress_skip(&prog, st.step);
+    int stopping = 0;
+    while (st.step < c->steps && rc == 0 && !stopping) {
+        int step = st.step + 1;
+        next(source, &st.rng, step, B, T, ids, targets);
         if (mlm) { /* the window itself is the target, before corruption */
             memcpy(targets, ids, (size_t)B * T * sizeof(int));
-            pretrain_mlm_corrupt(&rng, ids, targets, (long)B * T, m->cfg.vocab_size);
+            pretrain_mlm_corrupt(&st.rng, ids, targets, (long)B * T, m->cfg.vocab_size);
         }
         ModelInput in = batch_input(B, T, ids, plan, pos);
         float lr = 0.0f;
-        rc = train_step(m, c, &opt, step, &in, targets, &out->final_loss, &lr, err);
-        if (rc == 0 && log) progress_update(&prog, step, out->final_loss, lr, (long)B * T);
+        rc = train_step(m, c, &opt, step, &in, targets, &st.loss, &lr, err);
+        if (rc) break;
+        st.step = step;
+        *out = (PretrainResult){.final_loss = st.loss, .steps_done = step};
+        if (log) progress_update(&prog, step, st.loss, lr, (long)B * T);
+        stopping = saving && saving->stop && *saving->stop;
+        if (save_due(saving, step, c->steps, stopping)) {
+            rc = saving->save(saving->ctx, m, &st, err);
+            if (rc == 0 && log) progress_note(&prog, "saved at step %d/%d", step, c->steps);
+        }
     }
     out->seconds = progress_now() - start;
-    if (log && rc == 0) progress_finish(&prog, out->final_loss);
+    if (log && rc == 0 && !stopping) progress_finish(&prog, out->final_loss);
     free(ids);
     free(targets);
     free(plan);

@@ -13,6 +13,7 @@
 #ifndef SEQREP_PRETRAIN_H
 #define SEQREP_PRETRAIN_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -58,7 +59,39 @@ void pretrain_stream_batch(void *stream, Rng *rng, int step, int B, int T, int *
 typedef struct {
     float final_loss;  /* loss of the last step */
     double seconds;    /* wall clock of the loop */
+    int steps_done;    /* the step reached: c->steps, or less when stopped */
 } PretrainResult;
+
+/* Where a run stands after a step. With the model's weights and AdamW
+ * moments (m->params, m->m1, m->m2) it is all that continuing the run exactly
+ * needs: the batch source must draw from nothing but rng and the step (as
+ * pretrain_stream_batch does), and the learning rate is lr_schedule(step)
+ * over c->steps, so a run of S steps stopped after step K and continued from
+ * its state with the same configuration gives the same weights bit for bit
+ * as one run of S steps (with the same threads). */
+typedef struct {
+    int step;    /* optimiser steps done, 0..c->steps */
+    Rng rng;     /* the one stream of window choices and mlm corruption, after that step */
+    float loss;  /* the loss of that step (0 before the first) */
+} PretrainState;
+
+/* Store m (params, m1, m2) and st; called after step st->step. 0, or -1 with
+ * err filled: the run then stops with that error. */
+typedef int (*PretrainSaveFn)(void *ctx, const Model *m, const PretrainState *st, SrError *err);
+
+/* Saving and resuming a run. A save follows every `every`-th step and the
+ * last one (every < 1: no saves). from NULL starts a new run (moments zeroed,
+ * rng from c->seed); otherwise the run continues after from->step with m's
+ * params, m1 and m2 already holding the saved ones. stop (may be NULL) is
+ * polled after each step: once nonzero the run saves (when it saves at all)
+ * and returns 0 with out->steps_done < c->steps. */
+typedef struct {
+    int every;
+    PretrainSaveFn save;
+    void *ctx;
+    const PretrainState *from;
+    const volatile sig_atomic_t *stop;
+} PretrainSaving;
 
 /* Masked-LM corruption of ids (n) in place: each token is chosen with
  * probability 15%; a chosen token becomes the target and is replaced by
@@ -74,6 +107,12 @@ void pretrain_mlm_corrupt(Rng *rng, int *ids, int *targets, long n, int vocab_si
  * step's loss and the time even then. */
 int pretrain_run(Model *m, const PretrainConfig *c, const PretrainPositions *pos,
                  PretrainBatchFn next, void *source, FILE *log, PretrainResult *out, SrError *err);
+
+/* pretrain_run with saves and a starting state (saving may be NULL: then it
+ * is pretrain_run). Progress lines note each save ("saved at step K/S"). */
+int pretrain_run_saving(Model *m, const PretrainConfig *c, const PretrainPositions *pos,
+                        PretrainBatchFn next, void *source, const PretrainSaving *saving,
+                        FILE *log, PretrainResult *out, SrError *err);
 
 /* Mean loss under c->objective over consecutive windows of stream[lo, hi) in
  * batches of c->batch x c->seq_len (at most max_batches batches), with the

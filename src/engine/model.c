@@ -508,8 +508,8 @@ void model_backward(Model *m, const int *targets, int ignore)
     memset(m->ga.dln, 0, (size_t)N * C * sizeof(float));
     matmul_backward(m->ga.dln, base_grad(m, m->g.wlm), m->a.logits, m->a.lnf, m->p.wlm, N, C, V);
     memset(m->ga.dres, 0, (size_t)N * C * sizeof(float));
-    rmsnorm_backward(m->ga.dres, base_grad(m, m->g.lnfw), m->ga.dln, model_hidden(m, m->n_run), m->p.lnfw,
-                     m->a.lnf_rstd, N, C);
+    rmsnorm_backward(m->ga.dres, base_grad(m, m->g.lnfw), m->ga.dln, model_hidden(m, m->n_run),
+                     m->p.lnfw, m->a.lnf_rstd, N, C);
     backward_layers(m);
 }
 

@@ -70,7 +70,7 @@ $(BUILD)/libseqrep_viz.a: $(VIZ_OBJ)
 $(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 	$(CC) $(CFLAGS) $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c tests/test_util.h $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a | $(BUILD)/tests
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -Itests $< $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
 
 # ---- packages ---------------------------------------------------------------

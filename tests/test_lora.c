@@ -1,7 +1,8 @@
 /* test_lora.c — low-rank adapters on q, k, v, o: an untrained adapter is the
  * base model exactly, finite-difference gradients of every adapter weight
  * (with and without dropout, every target subset), the base weights' gradient
- * untouched by the adapters, and the checks of the configuration. */
+ * untouched by the adapters, the frozen base (no base gradients, the same
+ * adapter gradients), and the checks of the configuration. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -168,6 +169,38 @@ static void test_base_gradient_through_adapters(void **state)
     model_free(&m);
 }
 
+/* Model.frozen_base: the adapters' gradients are the same bit for bit as
+ * with the base's gradients computed, and the base gets none (m.grads keeps
+ * what it held). */
+static void test_frozen_base_skips_base_gradients(void **state)
+{
+    (void)state;
+    Model m;
+    Lora lo;
+    make_model(&m, 13);
+    make_lora(&lo, 0xF, 0.2f, 1);
+    lo.training = 1;
+    m.lora = &lo;
+    ModelInput in = batch();
+    Rng start = lo.rng;
+    loss_of(&m, &in, &start);
+    model_zero_grad(&m);
+    lora_zero_grad(&lo);
+    model_backward(&m, TARGETS, -1);
+    float *full = malloc(sizeof(float) * lo.n_params);
+    memcpy(full, lo.grads, sizeof(float) * lo.n_params);
+    loss_of(&m, &in, &start);
+    for (size_t i = 0; i < m.n_params; i++) m.grads[i] = 7.0f;
+    lora_zero_grad(&lo);
+    m.frozen_base = 1;
+    model_backward(&m, TARGETS, -1);
+    assert_memory_equal(full, lo.grads, sizeof(float) * lo.n_params);
+    for (size_t i = 0; i < m.n_params; i++) assert_true(m.grads[i] == 7.0f);
+    free(full);
+    lora_free(&lo);
+    model_free(&m);
+}
+
 /* Dropout is drawn only while training, and at rate p about a fraction p of
  * the inputs are dropped. */
 static void test_dropout_only_when_training(void **state)
@@ -237,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_grad_q_and_o),
         cmocka_unit_test(test_grad_v_only),
         cmocka_unit_test(test_base_gradient_through_adapters),
+        cmocka_unit_test(test_frozen_base_skips_base_gradients),
         cmocka_unit_test(test_dropout_only_when_training),
         cmocka_unit_test(test_config_checks),
     };

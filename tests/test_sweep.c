@@ -386,17 +386,17 @@ static void test_csv_errors(void **state)
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "missing column 'method'"));
     char text[2048];
-    snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,cmd\n"
+    snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,cmd\n"
                                 "rc,lm,sr,1,4\n", SWEEP_CSV_HEADER);
     write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "bad.csv:3: 5 fields"));
-    snprintf(text, sizeof text, "%s\n\nrc,lm,sr,0,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,cmd\n",
+    snprintf(text, sizeof text, "%s\n\nrc,lm,sr,0,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,cmd\n",
              SWEEP_CSV_HEADER);
     write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "bad.csv:3"));
-    snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,x3,4,5,6,3,2,100,1.5,10,10,1e6,2,cmd\n",
+    snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,x3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,cmd\n",
              SWEEP_CSV_HEADER);
     write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);

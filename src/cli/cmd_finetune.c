@@ -4,8 +4,11 @@
  *
  * The model is cut at --exit L, a linear head on the final-norm'd residual
  * stream at layer L reads each word's first piece in the last copy, and all
- * weights are trained (finetune.h). The test score is the one at the epoch
- * with the best dev F1. The CSV has one row per split (dev, test) with the
+ * weights are trained, or with --adapter lora only LoRA adapters on the
+ * attention projections and the head (finetune.h); --recipe names the
+ * settings to start from (recipe.h). The test score is the one at the epoch
+ * with the best dev F1. --save writes the head (and adapters) of that epoch
+ * (formats/adapter.h); --load starts from such a file. The CSV has one row per split (dev, test) with the
  * method, r, exit layer, seed, precision / recall / F1, the training tokens
  * and seconds, and the analytic forward FLOPs of labelling that split once. */
 #include <stdio.h>
@@ -18,6 +21,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "engine/threads.h"
+#include "formats/adapter.h"
 #include "formats/checkpoint.h"
 #include "label/cost.h"
 #include "label/methods.h"
@@ -28,14 +32,18 @@
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
 #include "train/finetune.h"
+#include "train/recipe.h"
 
 static const char *CMD = "finetune";
 
 /* The options of one fine-tuning run; fc holds the parsed training settings
  * (its exit layer is set once the model's depth is known). */
 typedef struct {
-    const char *model, *train, *dev, *test, *out, *predictions;
-    int exit_layer; /* as given: 0 = the model's depth */
+    const char *model, *train, *dev, *test, *out, *predictions, *save, *load;
+    const char *recipe;    /* "full" or "paper" */
+    char recipe_label[48]; /* recipe.h: the recipe, "+lora"/"+none" when --adapter changed it */
+    int exit_layer;        /* as given: 0 = the model's depth */
+    int lora_rank_given;   /* checked against the model's width once it is known */
     int seed, threads, quiet;
     FinetuneConfig fc;
 } FinetuneOptions;
@@ -46,17 +54,57 @@ typedef struct {
     LabelTask task;
     Model model;
     MaskKind *plan; /* (n_layers of the model) */
+    char base_checksum[17]; /* of the model before training (adapter.h) */
+    AdapterFile start;      /* --load: what the run starts from */
+    TrainedWeights start_w; /* views into start */
     FinetuneResult res;
     double flops[2];
 } FinetuneRun;
+
+/* The recipe-controlled settings not given explicitly among specs[0..n)
+ * taken from recipe o->recipe: fc holds the parsed values on entry. */
+static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o, const char *adapter_text,
+                        const char *targets_text)
+{
+    FinetuneConfig *fc = &o->fc, rc;
+    if (recipe_apply(o->recipe, &rc))
+        return args_error(CMD, "--recipe must be full or paper; got '%s'", o->recipe);
+    if (!args_given(specs, n, "epochs")) fc->epochs = rc.epochs;
+    if (!args_given(specs, n, "lr")) fc->lr = rc.lr;
+    if (!args_given(specs, n, "batch")) fc->batch = rc.batch;
+    if (!args_given(specs, n, "grad-accum")) fc->grad_accum = rc.grad_accum;
+    if (!args_given(specs, n, "dropout")) fc->dropout = rc.dropout;
+    if (!args_given(specs, n, "weight-decay")) fc->weight_decay = rc.weight_decay;
+    if (!args_given(specs, n, "lora-rank")) fc->lora.rank = rc.lora.rank;
+    if (!args_given(specs, n, "lora-alpha")) fc->lora.alpha = rc.lora.alpha;
+    if (!args_given(specs, n, "lora-dropout")) fc->lora.dropout = rc.lora.dropout;
+    fc->adapter = rc.adapter;
+    if (adapter_text && adapter_parse(adapter_text, &fc->adapter))
+        return args_error(CMD, "--adapter must be none or lora; got '%s'", adapter_text);
+    SrError err;
+    fc->lora.targets = rc.lora.targets;
+    if (targets_text && lora_parse_targets(targets_text, &fc->lora.targets, &err))
+        return args_error(CMD, "--lora-targets: %s", err.msg);
+    const char *lora_rows[4] = {"lora-rank", "lora-alpha", "lora-dropout", "lora-targets"};
+    for (int k = 0; k < 4; k++)
+        if (fc->adapter != ADAPTER_LORA && args_given(specs, n, lora_rows[k]))
+            return args_error(CMD, "--%s needs --adapter lora (or --recipe paper)", lora_rows[k]);
+    if (!(fc->lora.alpha > 0.0f)) return args_error(CMD, "--lora-alpha must be positive");
+    if (!(fc->lora.dropout >= 0.0f && fc->lora.dropout < 1.0f))
+        return args_error(CMD, "--lora-dropout must be in [0, 1)");
+    o->lora_rank_given = args_given(specs, n, "lora-rank");
+    recipe_label(o->recipe, fc->adapter, o->recipe_label, sizeof o->recipe_label);
+    return 0;
+}
 
 /* Parse argv into o and check every value that needs no file: 0, 1 after
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, FinetuneOptions *o)
 {
     const char *method_text = NULL, *bos_text = "per-copy", *sep_text = "none";
+    const char *adapter_text = NULL, *targets_text = NULL;
     int r = 0;
-    *o = (FinetuneOptions){.seed = 1, .fc = finetune_defaults()};
+    *o = (FinetuneOptions){.seed = 1, .recipe = "full", .fc = finetune_defaults()};
     FinetuneConfig *fc = &o->fc;
     ArgSpec specs[] = {
         {"model", ARG_STRING, &o->model, "pre-trained checkpoint (.safetensors)", 1, 0, 0},
@@ -67,29 +115,43 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
         {"out", ARG_STRING, &o->out, "CSV to write (with NAME.manifest.json beside it)", 1, 0, 0},
         {"r", ARG_INT, &r, "repetitions for --method sr (default 1; other methods use 0)", 0, 0, 0},
         {"exit", ARG_INT, &o->exit_layer, "read from layer L = 1..N, running only L layers (default N)", 0, 1, 0},
-        {"epochs", ARG_INT, &fc->epochs, "training epochs (default 8)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &fc->lr, "peak learning rate (default 2e-3)", 0, 0, 0},
+        option_recipe(&o->recipe, "full (default: every weight) | paper (LoRA, lr 2e-4, 10 epochs, "
+                                  "batch 8 x 4, weight decay 0.05); explicit options override it"),
+        {"epochs", ARG_INT, &fc->epochs, "training epochs (default 8; paper 10)", 0, 1, 0},
+        {"lr", ARG_FLOAT, &fc->lr, "peak learning rate (default 2e-3; paper 2e-4)", 0, 0, 0},
         {"batch", ARG_INT, &fc->batch, "sentences per step (default 8)", 0, 1, 0},
+        option_grad_accum(&fc->grad_accum, "batches summed per update (default 1; paper 4)"),
         option_seed(&o->seed, "seed: head init, order, dropout (default 1)"),
         {"dropout", ARG_FLOAT, &fc->dropout, "dropout on the head's input (default 0.1)", 0, 0, 0},
-        {"weight-decay", ARG_FLOAT, &fc->weight_decay, "AdamW decoupled decay (default 0.01)", 0, 0, 0},
+        {"weight-decay", ARG_FLOAT, &fc->weight_decay, "AdamW decoupled decay (default 0.01; paper 0.05)", 0, 0, 0},
+        option_adapter(&adapter_text, "none: train every weight | lora: frozen base, adapters and "
+                                      "head (default: the recipe's)"),
+        option_lora_rank(&fc->lora.rank, "LoRA rank, 1..width (default 16)"),
+        option_lora_alpha(&fc->lora.alpha, "LoRA alpha: updates scaled by alpha / rank (default 16)"),
+        option_lora_dropout(&fc->lora.dropout, "dropout on the adapters' input (default 0.1)"),
+        option_lora_targets(&targets_text, "projections with adapters, of q,k,v,o (default q,k,v,o)"),
+        {"save", ARG_STRING, &o->save, "safetensors: head (and adapters) of the best epoch", 0, 0, 0},
+        {"load", ARG_STRING, &o->load, "start from a file --save wrote (same base model)", 0, 0, 0},
         {"predictions", ARG_STRING, &o->predictions, "CoNLL file: test word, gold, predicted", 0, 0, 0},
         option_bos(&bos_text, "none | once | per-copy (default per-copy, as the paper)"),
         option_sep(&sep_text, "none | token (default none, as the paper)"),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines"),
     };
+    const int n = ARGS_COUNT(specs);
     int rc = args_parse(CMD, "--model M --train F --dev F --test F --method METHOD --out run.csv "
-                             "[--r R] [--exit L] [--epochs E] [--lr LR] [--batch B] [--seed S] "
-                             "[--predictions FILE]",
-                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+                             "[--r R] [--exit L] [--recipe full|paper] [--adapter none|lora] "
+                             "[--epochs E] [--lr LR] [--batch B] [--grad-accum N] [--seed S] "
+                             "[--save FILE] [--predictions FILE]",
+                        specs, n, argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     if (method_parse(method_text, &fc->method))
         return args_error(CMD, "--method must be causal, sr, unmask-full, unmask-middle or encoder; "
                                "got '%s'", method_text);
-    fc->r = args_given(specs, ARGS_COUNT(specs), "r") ? r : method_default_r(fc->method);
+    fc->r = args_given(specs, n, "r") ? r : method_default_r(fc->method);
     if (option_parse_bos(CMD, bos_text, &fc->bos)) return 2;
     if (option_parse_sep(CMD, sep_text, &fc->sep)) return 2;
+    if (apply_recipe(specs, n, o, adapter_text, targets_text)) return 2;
     if (!(fc->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
     if (!(fc->dropout >= 0.0f && fc->dropout < 1.0f)) return args_error(CMD, "--dropout must be in [0, 1)");
     if (fc->weight_decay < 0.0f) return args_error(CMD, "--weight-decay must not be negative");
@@ -97,6 +159,34 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
     if (method_plan(fc->method, fc->r, NULL, 0, &err)) return args_error(CMD, "%s", err.msg);
     fc->seed = (unsigned long long)o->seed;
     fc->log = o->quiet ? NULL : stderr;
+    return 0;
+}
+
+/* --load: read the file against the loaded model, check that it fits this
+ * run (tags, adapter, LoRA settings) and make it the run's start. 0 or 2
+ * after the error line. */
+static int load_start(FinetuneOptions *o, FinetuneRun *run)
+{
+    SrError err;
+    AdapterFile *a = &run->start;
+    const LabelSet *ls = &run->task.labels;
+    const LoraConfig *want = &o->fc.lora;
+    if (adapter_read(o->load, &run->model, a, &err)) return args_error(CMD, "--load %s", err.msg);
+    int same_tags = a->n_labels == ls->n;
+    for (int k = 0; same_tags && k < ls->n; k++) same_tags = strcmp(a->labels[k], ls->names[k]) == 0;
+    if (!same_tags)
+        return args_error(CMD, "--load %s: its head is for other tags than %s's", o->load, o->train);
+    if (a->has_lora != (o->fc.adapter == ADAPTER_LORA))
+        return args_error(CMD, "--load %s: %s adapters, this run asks for --adapter %s", o->load,
+                          a->has_lora ? "holds" : "holds no", adapter_name(o->fc.adapter));
+    if (a->has_lora && (a->lora.rank != want->rank || a->lora.targets != want->targets ||
+                        a->lora.alpha != want->alpha))
+        return args_error(CMD, "--load %s: LoRA rank %d, alpha %g on other targets or settings "
+                               "than this run's (rank %d, alpha %g)", o->load, a->lora.rank,
+                          (double)a->lora.alpha, want->rank, (double)want->alpha);
+    run->start_w = (TrainedWeights){a->n_labels, a->d_model, a->head_W, a->head_b, a->lora,
+                                    a->n_lora, a->lora_w};
+    o->fc.start = &run->start_w;
     return 0;
 }
 
@@ -115,6 +205,9 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
         return args_error(CMD, "--exit %d is outside 1..%d (the model has %d layers)", o->exit_layer,
                           N, N);
     fc->exit_layer = o->exit_layer ? o->exit_layer : N;
+    if (fc->adapter == ADAPTER_LORA && fc->lora.rank > cfg.d_model)
+        return args_error(CMD, "--lora-rank %d is larger than the model's width %d (%s)",
+                          fc->lora.rank, cfg.d_model, o->model);
     if (fc->method == METHOD_ENCODER && strcmp(run->task.objective, "mlm") != 0)
         fprintf(stderr, "seqrep %s: warning: method encoder on %s, whose pre-training objective is "
                         "'%s', not 'mlm'\n", CMD, o->model, run->task.objective);
@@ -124,6 +217,8 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
         return 2;
     if (checkpoint_load(o->model, &run->model, fc->batch, max_T, NULL, &err))
         return args_error(CMD, "%s", err.msg);
+    adapter_base_checksum(&run->model, run->base_checksum);
+    if (o->load && load_start(o, run)) return 2;
     run->plan = malloc(sizeof(MaskKind) * (size_t)N);
     if (!run->plan || method_plan(fc->method, fc->r, run->plan, N, &err))
         return args_error(CMD, "%s", run->plan ? err.msg : "out of memory");
@@ -144,6 +239,12 @@ static int run_finetune(const FinetuneOptions *o, FinetuneRun *run)
                 CMD, method_name(fc->method), fc->r, fc->r + 1, fc->exit_layer, cfg->n_layers,
                 task->train.n_sents, task->dev.n_sents, task->test.n_sents, task->labels.n,
                 threads_count());
+    if (!o->quiet && (fc->adapter == ADAPTER_LORA || fc->grad_accum > 1))
+        fprintf(stderr, "seqrep %s: recipe %s: adapter %s (rank %d, alpha %g, dropout %g), "
+                        "lr %g, batch %d x %d per update, weight decay %g, %d epochs\n",
+                CMD, o->recipe_label, adapter_name(fc->adapter), fc->lora.rank,
+                (double)fc->lora.alpha, (double)fc->lora.dropout, (double)fc->lr, fc->batch,
+                fc->grad_accum, (double)fc->weight_decay, fc->epochs);
     LabelledSplit train = {&task->train, &task->train_p, task->train_y};
     LabelledSplit dev = {&task->dev, &task->dev_p, task->dev_y};
     LabelledSplit test = {&task->test, &task->test_p, task->test_y};
@@ -210,6 +311,23 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     cJSON_AddStringToObject(manifest, "head",
                             "linear on final-RMSNorm(res[exit]) at each word's first piece, "
                             "last copy; dropout before it");
+    cJSON_AddStringToObject(manifest, "recipe", o->recipe_label);
+    cJSON_AddStringToObject(manifest, "adapter", adapter_name(fc->adapter));
+    if (fc->adapter == ADAPTER_LORA) {
+        char targets[16] = "";
+        for (int t = 0, j = 0; t < LORA_N_TARGETS; t++)
+            if (fc->lora.targets & (1u << t)) j += snprintf(targets + j, sizeof targets - (size_t)j,
+                                                            "%s%c", j ? "," : "", "qkvo"[t]);
+        cJSON_AddNumberToObject(manifest, "lora_rank", fc->lora.rank);
+        cJSON_AddNumberToObject(manifest, "lora_alpha", fc->lora.alpha);
+        cJSON_AddNumberToObject(manifest, "lora_dropout", fc->lora.dropout);
+        cJSON_AddStringToObject(manifest, "lora_targets", targets);
+        cJSON_AddStringToObject(manifest, "frozen", "every base weight, the final norm included");
+    }
+    cJSON_AddNumberToObject(manifest, "grad_accum", fc->grad_accum);
+    cJSON_AddStringToObject(manifest, "base_checksum", run->base_checksum);
+    if (o->save) cJSON_AddStringToObject(manifest, "save", o->save);
+    if (o->load) manifest_add_file(manifest, "load", o->load);
     cJSON_AddNumberToObject(manifest, "epochs", fc->epochs);
     cJSON_AddNumberToObject(manifest, "lr", fc->lr);
     cJSON_AddNumberToObject(manifest, "batch", fc->batch);
@@ -235,11 +353,26 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     return manifest;
 }
 
+/* --save: the best epoch's head (and adapters) with what they belong to. */
+static int save_trained(const FinetuneOptions *o, const FinetuneRun *run, SrError *err)
+{
+    const TrainedWeights *w = &run->res.best;
+    AdapterFile a = {.n_layers = run->task.info.cfg.n_layers, .d_model = w->C,
+                     .has_lora = o->fc.adapter == ADAPTER_LORA, .lora = w->lora,
+                     .n_lora = w->n_lora, .lora_w = w->lora_w, .n_labels = w->K,
+                     .labels = run->task.labels.names, .head_W = w->W, .head_b = w->b,
+                     .exit_layer = o->fc.exit_layer, .r = o->fc.r};
+    memcpy(a.base_checksum, run->base_checksum, sizeof a.base_checksum);
+    snprintf(a.method, sizeof a.method, "%s", method_name(o->fc.method));
+    return adapter_write(o->save, &a, err);
+}
+
 /* Write the CSV, the predictions and the manifest, then print the summary
  * line. 0 or 2 after the error line. */
 static int write_outputs(int argc, char **argv, const FinetuneOptions *o, const FinetuneRun *run)
 {
     SrError err;
+    if (o->save && save_trained(o, run, &err)) return args_error(CMD, "--save %s", err.msg);
     char *csv = csv_text(o, run);
     if (!csv) return args_error(CMD, "out of memory");
     int rc = write_file_atomic(o->out, csv, &err);
@@ -269,6 +402,7 @@ int cmd_finetune(int argc, char **argv)
     if (rc == 0) rc = run_finetune(&o, &run);
     if (rc == 0) rc = write_outputs(argc, argv, &o, &run);
     free(run.plan);
+    adapter_free(&run.start);
     finetune_result_free(&run.res);
     model_free(&run.model);
     label_task_free(&run.task);

@@ -1,5 +1,5 @@
 /* cmd_sweep.c — `seqrep sweep`: fine-tune every run of a grid (data x seeds
- * x methods x r x exit layers) and gather one row per run in a CSV, with a
+ * x methods x r x exit layers x recipes) and gather one row per run in a CSV, with a
  * markdown summary (mean +- std over seeds). See src/runs/sweep.h.
  *
  * Each run is `seqrep finetune ...` executed as a child process of this very
@@ -29,8 +29,10 @@
 #include "label/readout.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/rows.h"
 #include "runs/manifest.h"
 #include "runs/sweep.h"
+#include "train/recipe.h"
 
 static const char *CMD = "sweep";
 
@@ -222,8 +224,9 @@ static int take_result(const Sweep *s, int run, const char *csv, SrError *err)
     int added = 0, rc = sweep_row_from_run(csv, row, err);
     if (rc == 0 && !sweep_same_key(&row->key, &s->runs[run])) {
         rc = sr_fail(err, "%s: the result is of another run (dataset %s, model %s, method %s, "
-                          "r %d, exit %d, seed %d)", csv, row->key.dataset, row->key.model,
-                     method_name(row->key.method), row->key.r, row->key.exit_layer, row->key.seed);
+                          "r %d, exit %d, seed %d, recipe %s)", csv, row->key.dataset,
+                     row->key.model, method_name(row->key.method), row->key.r, row->key.exit_layer,
+                     row->key.seed, sweep_recipe(&row->key));
     }
     if (rc == 0 && row->epochs != s->epochs)
         rc = sr_fail(err, "%s: trained for %d epochs, this sweep asks for %d", csv, row->epochs,
@@ -273,9 +276,11 @@ static int finish_run(const Sweep *s, const Slot *slot, int status, int finished
             return -1;
         }
         const SweepRow *row = &s->table->rows[sweep_table_find(s->table, run)];
-        fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d: test F1 %.2f (dev %.2f), %s%s%s\n",
+        fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d%s%s: test F1 %.2f (dev %.2f), %s%s%s\n",
                 finished, n_todo, run->dataset, method_name(run->method), run->r,
-                run->exit_layer, run->seed, row->test_f1, row->dev_f1, spent,
+                run->exit_layer, run->seed, strcmp(sweep_recipe(run), "full") ? " recipe=" : "",
+                strcmp(sweep_recipe(run), "full") ? run->recipe : "",
+                row->test_f1, row->dev_f1, spent,
                 eta[0] ? ", ETA " : "", eta);
         return 0;
     }
@@ -349,6 +354,7 @@ static int run_all(const Sweep *s, const int *todo, int n_todo, int jobs, int st
 typedef struct {
     const char *data_text, *model, *encoder, *methods_text, *r_text, *exits_text, *seeds_text;
     const char *out_path, *summary_arg, *runs_arg;
+    const char *recipes_text, *adapter_text;
     SweepFinetuneOptions ft;
     int plan_only, jobs, stop_after;
 } SweepOptions;
@@ -361,6 +367,9 @@ typedef struct {
     int n_dirs;
     SweepRun *runs;
     int n_runs, *todo, n_todo;
+    char recipes[8][48];       /* recipe labels of the grid */
+    const char *recipe_ptrs[8];
+    int n_recipes;
     SweepTable table;
     LayerCache *cache;
     char summary_path[1100], runs_dir[1100], exe[4096];
@@ -384,6 +393,14 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
         {"lr", ARG_FLOAT, &o->ft.lr, "peak learning rate (default: finetune's)", 0, 0, 0},
         {"batch", ARG_INT, &o->ft.batch, "sentences per step (default: finetune's)", 0, 1, 0},
         {"threads", ARG_INT, &o->ft.threads, "threads per run (default: cores / jobs)", 0, 0, 0},
+        option_recipe(&o->recipes_text, "recipes, comma-separated: full (default), paper; each "
+                                        "its own runs (the --epochs above apply to all)"),
+        option_adapter(&o->adapter_text, "none | lora for every run (default: each recipe's)"),
+        option_grad_accum(&o->ft.grad_accum, "batches per update (default: the recipe's)"),
+        option_lora_rank(&o->ft.lora_rank, "LoRA rank of the LoRA runs (default: finetune's)"),
+        option_lora_alpha(&o->ft.lora_alpha, "LoRA alpha of the LoRA runs (default: finetune's)"),
+        option_lora_dropout(&o->ft.lora_dropout, "LoRA dropout of the LoRA runs (default: finetune's)"),
+        option_lora_targets(&o->ft.lora_targets, "LoRA targets of the LoRA runs (default: finetune's)"),
         {"jobs", ARG_INT, &o->jobs, "runs at the same time (default 1)", 0, 1, 0},
         {"out", ARG_STRING, &o->out_path, "sweep CSV, one row per run; kept and resumed", 1, 0, 0},
         {"summary", ARG_STRING, &o->summary_arg, "markdown summary (default: OUT with .md)", 0, 0, 0},
@@ -400,6 +417,18 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
     o->ft.lr_set = args_given(specs, n, "lr");
     o->ft.batch_set = args_given(specs, n, "batch");
     o->ft.threads_set = args_given(specs, n, "threads");
+    o->ft.grad_accum_set = args_given(specs, n, "grad-accum");
+    o->ft.lora_rank_set = args_given(specs, n, "lora-rank");
+    o->ft.lora_alpha_set = args_given(specs, n, "lora-alpha");
+    o->ft.lora_dropout_set = args_given(specs, n, "lora-dropout");
+    unsigned targets;
+    SrError err;
+    if (o->ft.lora_targets && lora_parse_targets(o->ft.lora_targets, &targets, &err))
+        return args_error(CMD, "--lora-targets: %s", err.msg);
+    if (o->ft.lora_alpha_set && !(o->ft.lora_alpha > 0.0f))
+        return args_error(CMD, "--lora-alpha must be positive");
+    if (o->ft.lora_dropout_set && !(o->ft.lora_dropout >= 0.0f && o->ft.lora_dropout < 1.0f))
+        return args_error(CMD, "--lora-dropout must be in [0, 1)");
     if (o->ft.lr_set && !(o->ft.lr > 0.0f)) return args_error(CMD, "--lr must be positive");
     if (!o->ft.threads_set && o->jobs > 1) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -409,6 +438,42 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
     if (!o->methods_text)
         o->methods_text = o->encoder ? "causal,sr,unmask-full,unmask-middle,encoder"
                                      : "causal,sr,unmask-full,unmask-middle";
+    return 0;
+}
+
+/* The recipe labels of the grid from --recipe and --adapter; a --lora-*
+ * option needs at least one LoRA recipe. 0, or 2 after the error line. */
+static int parse_recipes(const SweepOptions *o, SweepState *st)
+{
+    AdapterKind adapter = ADAPTER_NONE;
+    if (o->adapter_text && adapter_parse(o->adapter_text, &adapter))
+        return args_error(CMD, "--adapter must be none or lora; got '%s'", o->adapter_text);
+    char buf[256];
+    if (snprintf(buf, sizeof buf, "%s", o->recipes_text ? o->recipes_text : "full") >= (int)sizeof buf)
+        return args_error(CMD, "--recipe: list too long");
+    int any_lora = 0;
+    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        FinetuneConfig rc;
+        if (recipe_apply(name, &rc))
+            return args_error(CMD, "--recipe: '%s' is not a recipe (full, paper)", name);
+        if (st->n_recipes == 8) return args_error(CMD, "--recipe: at most 8 recipes");
+        AdapterKind a = o->adapter_text ? adapter : rc.adapter;
+        any_lora |= a == ADAPTER_LORA;
+        char *label = st->recipes[st->n_recipes];
+        recipe_label(name, a, label, sizeof st->recipes[0]);
+        for (int i = 0; i < st->n_recipes; i++)
+            if (strcmp(st->recipes[i], label) == 0)
+                return args_error(CMD, "--recipe: '%s' appears twice", name);
+        st->recipe_ptrs[st->n_recipes] = label;
+        st->n_recipes++;
+    }
+    if (st->n_recipes == 0) return args_error(CMD, "--recipe names no recipe");
+    const char *lora_rows[4] = {"lora-rank", "lora-alpha", "lora-dropout", "lora-targets"};
+    int given[4] = {o->ft.lora_rank_set, o->ft.lora_alpha_set, o->ft.lora_dropout_set,
+                    o->ft.lora_targets != NULL};
+    for (int k = 0; k < 4; k++)
+        if (given[k] && !any_lora)
+            return args_error(CMD, "--%s needs --adapter lora (or --recipe paper)", lora_rows[k]);
     return 0;
 }
 
@@ -427,6 +492,7 @@ static int parse_grid(const SweepOptions *o, SweepState *st)
         return args_error(CMD, "--exits: %s", err.msg);
     if (sweep_parse_int_list(o->seeds_text, 0, &st->seeds, &st->n_seeds, &err))
         return args_error(CMD, "--seeds: %s", err.msg);
+    if (parse_recipes(o, st)) return 2;
     st->dirs_buf = strdup(o->data_text);
     st->dirs = calloc(strlen(o->data_text) + 1, sizeof(char *));
     if (!st->dirs_buf || !st->dirs) return args_error(CMD, "out of memory");
@@ -445,7 +511,8 @@ static int parse_grid(const SweepOptions *o, SweepState *st)
                       .model = o->model, .encoder_model = o->encoder, .methods = st->methods,
                       .n_methods = st->n_methods, .r_values = st->r_values, .n_r = st->n_r,
                       .exits = st->exits, .n_exits = st->n_exits, .seeds = st->seeds,
-                      .n_seeds = st->n_seeds};
+                      .n_seeds = st->n_seeds, .recipes = st->recipe_ptrs,
+                      .n_recipes = st->n_recipes};
     if (sweep_grid_expand(&grid, &st->runs, &st->n_runs, &err) ||
         sweep_resolve_exits(st->runs, &st->n_runs, count_layers, st->cache, &err))
         return args_error(CMD, "%s", err.msg);

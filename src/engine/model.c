@@ -288,6 +288,13 @@ static void repo_forward(Model *m, int l, const float *ln1, int N)
     matmul_forward(z, r, m->p.wz + (size_t)k * H * P, N, P, H);
 }
 
+/* Where a base weight's gradient goes: g itself, or NULL (not computed) when
+ * the base is frozen (Model.frozen_base). */
+static float *base_grad(const Model *m, float *g)
+{
+    return m->frozen_base ? NULL : g;
+}
+
 /* Backward of repo_forward: from dz (N, H) into the RePo weights' gradients
  * and (accumulated) into dln1 (N, C). */
 static void repo_backward(Model *m, int l, const float *ln1, const float *dz, float *dln1, int N)
@@ -296,11 +303,11 @@ static void repo_backward(Model *m, int l, const float *ln1, const float *dz, fl
     int C = c->d_model, H = c->n_heads, P = model_repo_dim(c), k = l - c->repo_from;
     const float *gc = m->a.repo_gc + l * slab(m, 2 * P), *r = m->a.repo_r + l * slab(m, P);
     memset(m->ga.dr, 0, (size_t)N * P * sizeof(float));
-    matmul_backward(m->ga.dr, m->g.wz + (size_t)k * H * P, dz, r, m->p.wz + (size_t)k * H * P, N,
-                    P, H);
+    matmul_backward(m->ga.dr, base_grad(m, m->g.wz + (size_t)k * H * P), dz, r,
+                    m->p.wz + (size_t)k * H * P, N, P, H);
     memset(m->ga.dgc, 0, (size_t)N * 2 * P * sizeof(float));
     swiglu_backward(m->ga.dgc, m->ga.dr, gc, N, P);
-    matmul_backward(dln1, m->g.wgc + (size_t)k * 2 * P * C, m->ga.dgc, ln1,
+    matmul_backward(dln1, base_grad(m, m->g.wgc + (size_t)k * 2 * P * C), m->ga.dgc, ln1,
                     m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
 }
 
@@ -449,19 +456,19 @@ static void backward_layers(Model *m)
         /* MLP sublayer, reversed; dres_below collects d res_mid */
         memcpy(dres_below, dres, (size_t)N * C * sizeof(float));
         memset(ga->dswi, 0, (size_t)N * F * sizeof(float));
-        matmul_backward(ga->dswi, m->g.wdown + (size_t)l * C * F, dres, swi,
+        matmul_backward(ga->dswi, base_grad(m, m->g.wdown + (size_t)l * C * F), dres, swi,
                         m->p.wdown + (size_t)l * C * F, N, F, C);
         memset(ga->dgu, 0, (size_t)N * 2 * F * sizeof(float));
         swiglu_backward(ga->dgu, ga->dswi, gu, N, F);
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
-        matmul_backward(ga->dln, m->g.wgu + (size_t)l * 2 * F * C, ga->dgu, ln2,
+        matmul_backward(ga->dln, base_grad(m, m->g.wgu + (size_t)l * 2 * F * C), ga->dgu, ln2,
                         m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
-        rmsnorm_backward(dres_below, m->g.ln2w + (size_t)l * C, ga->dln, res_mid,
+        rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w + (size_t)l * C), ga->dln, res_mid,
                          m->p.ln2w + (size_t)l * C, ln2_rstd, N, C);
 
         /* attention sublayer, reversed; dres_below then holds d res */
         memset(ga->datty, 0, (size_t)N * C * sizeof(float));
-        matmul_backward(ga->datty, m->g.wo + (size_t)l * C * C, dres_below, atty,
+        matmul_backward(ga->datty, base_grad(m, m->g.wo + (size_t)l * C * C), dres_below, atty,
                         m->p.wo + (size_t)l * C * C, N, C, C);
         if (m->lora) lora_backward(m->lora, l, LORA_O, dres_below, C, ga->datty, N);
         memset(ga->dqrot, 0, (size_t)N * C * sizeof(float));
@@ -472,20 +479,23 @@ static void backward_layers(Model *m)
         rope_backward(ga->dqkv, 3 * C, dpos, ga->dqrot, qrot, pos, c->rope_theta, N, H, hd);
         rope_backward(ga->dqkv + C, 3 * C, dpos, ga->dkrot, krot, pos, c->rope_theta, N, H, hd);
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
-        matmul_backward(ga->dln, m->g.wqkv + (size_t)l * 3 * C * C, ga->dqkv, ln1,
-                        m->p.wqkv + (size_t)l * 3 * C * C, N, C, 3 * C);
+        /* frozen base: nothing below layer 0 wants the gradient of its input */
+        int want_dx = !(m->frozen_base && l == 0);
+        matmul_backward(want_dx ? ga->dln : NULL, base_grad(m, m->g.wqkv + (size_t)l * 3 * C * C),
+                        ga->dqkv, ln1, m->p.wqkv + (size_t)l * 3 * C * C, N, C, 3 * C);
         if (m->lora)
             for (int t = LORA_Q; t <= LORA_V; t++)
                 lora_backward(m->lora, l, (LoraTarget)t, ga->dqkv + (size_t)t * C, 3 * C, ga->dln, N);
         if (learned_z) repo_backward(m, l, ln1, ga->dz, ga->dln, N);
-        rmsnorm_backward(dres_below, m->g.ln1w + (size_t)l * C, ga->dln, res,
-                         m->p.ln1w + (size_t)l * C, ln1_rstd, N, C);
+        if (want_dx)
+            rmsnorm_backward(dres_below, base_grad(m, m->g.ln1w + (size_t)l * C), ga->dln, res,
+                             m->p.ln1w + (size_t)l * C, ln1_rstd, N, C);
 
         float *swap = dres;
         dres = dres_below;
         dres_below = swap;
     }
-    embedding_backward(m->g.wte, dres, in->ids, N, C);
+    if (!m->frozen_base) embedding_backward(m->g.wte, dres, in->ids, N, C);
 }
 
 void model_backward(Model *m, const int *targets, int ignore)
@@ -496,10 +506,10 @@ void model_backward(Model *m, const int *targets, int ignore)
     /* logits hold the probabilities after model_lm_loss; turn them into dlogits in place */
     crossentropy_backward(m->a.logits, m->a.logits, targets, ignore, scale, N, V);
     memset(m->ga.dln, 0, (size_t)N * C * sizeof(float));
-    matmul_backward(m->ga.dln, m->g.wlm, m->a.logits, m->a.lnf, m->p.wlm, N, C, V);
+    matmul_backward(m->ga.dln, base_grad(m, m->g.wlm), m->a.logits, m->a.lnf, m->p.wlm, N, C, V);
     memset(m->ga.dres, 0, (size_t)N * C * sizeof(float));
-    rmsnorm_backward(m->ga.dres, m->g.lnfw, m->ga.dln, model_hidden(m, m->n_run), m->p.lnfw,
-                     m->a.lnf_rstd, N, C);
+    rmsnorm_backward(m->ga.dres, base_grad(m, m->g.lnfw), m->ga.dln, model_hidden(m, m->n_run),
+                     m->p.lnfw, m->a.lnf_rstd, N, C);
     backward_layers(m);
 }
 

@@ -157,6 +157,10 @@ typedef struct {
     int counted;               /* positions counted by the last loss */
     struct Lora *lora;         /* adapters the forward adds, or NULL (set by the caller;
                                   owned by it, sized for at least max_batch x max_T rows) */
+    int frozen_base;           /* 1: backward computes no gradient of the model's own
+                                  weights (m->grads is left as it is): only the
+                                  gradients the adapters need flow, none below
+                                  layer 0; 0 = all (default) */
 } Model;
 
 /* Allocate parameters, gradients and activations for batches up to

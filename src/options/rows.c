@@ -11,6 +11,41 @@ ArgSpec option_seed(int *value, const char *help)
     return (ArgSpec){"seed", ARG_INT, value, help, 0, 0, 0};
 }
 
+ArgSpec option_recipe(const char **text, const char *help)
+{
+    return (ArgSpec){"recipe", ARG_STRING, text, help, 0, 0, 0};
+}
+
+ArgSpec option_adapter(const char **text, const char *help)
+{
+    return (ArgSpec){"adapter", ARG_STRING, text, help, 0, 0, 0};
+}
+
+ArgSpec option_lora_rank(int *value, const char *help)
+{
+    return (ArgSpec){"lora-rank", ARG_INT, value, help, 0, 1, 0};
+}
+
+ArgSpec option_lora_alpha(float *value, const char *help)
+{
+    return (ArgSpec){"lora-alpha", ARG_FLOAT, value, help, 0, 0, 0};
+}
+
+ArgSpec option_lora_dropout(float *value, const char *help)
+{
+    return (ArgSpec){"lora-dropout", ARG_FLOAT, value, help, 0, 0, 0};
+}
+
+ArgSpec option_lora_targets(const char **text, const char *help)
+{
+    return (ArgSpec){"lora-targets", ARG_STRING, text, help, 0, 0, 0};
+}
+
+ArgSpec option_grad_accum(int *value, const char *help)
+{
+    return (ArgSpec){"grad-accum", ARG_INT, value, help, 0, 1, 0};
+}
+
 ArgSpec option_quiet(int *value, const char *help)
 {
     return (ArgSpec){"quiet", ARG_FLAG, value, help, 0, 0, 0};

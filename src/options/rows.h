@@ -28,8 +28,20 @@ ArgSpec option_mask(const char **text, const char *help);
 /* --copy-positions run | restart (default run: positions run on across copies). */
 ArgSpec option_copy_positions(const char **text);
 
-/* The values of --bos, --sep, --copy-positions and --mask. 0, or 2 after the error line. The
- * mask plan has n_layers entries. */
+/* The fine-tuning recipe rows of finetune and sweep (see train/recipe.h):
+ * --recipe full | paper, --adapter none | lora, --lora-rank R (>= 1),
+ * --lora-alpha A, --lora-dropout P, --lora-targets q,k,v,o, --grad-accum N
+ * (>= 1); the help line states the command's defaults. */
+ArgSpec option_recipe(const char **text, const char *help);
+ArgSpec option_adapter(const char **text, const char *help);
+ArgSpec option_lora_rank(int *value, const char *help);
+ArgSpec option_lora_alpha(float *value, const char *help);
+ArgSpec option_lora_dropout(float *value, const char *help);
+ArgSpec option_lora_targets(const char **text, const char *help);
+ArgSpec option_grad_accum(int *value, const char *help);
+
+/* The values of --bos, --sep, --copy-positions and --mask. 0, or 2 after
+ * the error line. The mask plan has n_layers entries. */
 int option_parse_bos(const char *command, const char *text, RepeatBos *out);
 int option_parse_sep(const char *command, const char *text, RepeatSep *out);
 int option_parse_copy_positions(const char *command, const char *text, RepeatPositions *out);

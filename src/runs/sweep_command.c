@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "train/recipe.h"
+
 void sweep_model_label(const char *model, char *out, size_t n)
 {
     const char *slash = strrchr(model, '/');
@@ -19,8 +21,10 @@ int sweep_run_path(const SweepRun *run, const char *runs_dir, char *out, size_t 
 {
     char label[1024];
     sweep_model_label(run->model, label, sizeof label);
-    int len = snprintf(out, n, "%s/%s.%s.%s.r%d.exit%d.seed%d.csv", runs_dir, run->dataset, label,
-                       method_name(run->method), run->r, run->exit_layer, run->seed);
+    char recipe[64] = "";
+    if (strcmp(sweep_recipe(run), "full") != 0) snprintf(recipe, sizeof recipe, ".%s", run->recipe);
+    int len = snprintf(out, n, "%s/%s.%s.%s.r%d.exit%d.seed%d%s.csv", runs_dir, run->dataset, label,
+                       method_name(run->method), run->r, run->exit_layer, run->seed, recipe);
     if (len < 0 || (size_t)len >= n) return sr_fail(err, "%s: path of a run file too long", runs_dir);
     return 0;
 }
@@ -44,10 +48,51 @@ static int push_int_option(char **argv, int *argc, int cap, const char *name, in
     return push_arg(argv, argc, cap, name) || push_arg(argv, argc, cap, buf) ? -1 : 0;
 }
 
+/* Append "--name value" with a float value. */
+static int push_float_option(char **argv, int *argc, int cap, const char *name, float value)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%g", (double)value);
+    return push_arg(argv, argc, cap, name) || push_arg(argv, argc, cap, buf) ? -1 : 0;
+}
+
+/* Append the recipe options of the run: --recipe (unless full), --adapter
+ * (when its label overrides the recipe's), --grad-accum, and the --lora-*
+ * options that were set when the run's adapter is lora. */
+static int push_recipe(char **argv, int *argc, int cap, const SweepRun *run,
+                       const SweepFinetuneOptions *o)
+{
+    char name[48];
+    snprintf(name, sizeof name, "%s", sweep_recipe(run));
+    char *plus = strchr(name, '+');
+    if (plus) *plus++ = 0;
+    FinetuneConfig rc;
+    recipe_apply(name, &rc);
+    AdapterKind adapter = rc.adapter;
+    if (plus && adapter_parse(plus, &adapter)) return -1;
+    int bad = 0;
+    if (strcmp(name, "full") != 0)
+        bad = push_arg(argv, argc, cap, "--recipe") || push_arg(argv, argc, cap, name);
+    if (!bad && plus)
+        bad = push_arg(argv, argc, cap, "--adapter") || push_arg(argv, argc, cap, plus);
+    if (!bad && o->grad_accum_set)
+        bad = push_int_option(argv, argc, cap, "--grad-accum", o->grad_accum);
+    if (bad || adapter != ADAPTER_LORA) return bad;
+    if (o->lora_rank_set) bad = push_int_option(argv, argc, cap, "--lora-rank", o->lora_rank);
+    if (!bad && o->lora_alpha_set)
+        bad = push_float_option(argv, argc, cap, "--lora-alpha", o->lora_alpha);
+    if (!bad && o->lora_dropout_set)
+        bad = push_float_option(argv, argc, cap, "--lora-dropout", o->lora_dropout);
+    if (!bad && o->lora_targets)
+        bad = push_arg(argv, argc, cap, "--lora-targets") ||
+              push_arg(argv, argc, cap, o->lora_targets);
+    return bad;
+}
+
 int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const char *exe,
                    const char *out_csv, char ***argv_out, int *argc_out, SrError *err)
 {
-    enum { CAP = 40 };
+    enum { CAP = 60 };
     char **argv = calloc(CAP, sizeof(char *));
     int argc = 0;
     if (!argv) return sr_fail(err, "out of memory");
@@ -76,6 +121,7 @@ int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const cha
     }
     if (!bad && o->batch_set) bad = push_int_option(argv, &argc, CAP, "--batch", o->batch);
     if (!bad && o->threads_set) bad = push_int_option(argv, &argc, CAP, "--threads", o->threads);
+    bad = bad || push_recipe(argv, &argc, CAP, run, o);
     bad = bad || push_arg(argv, &argc, CAP, "--out") || push_arg(argv, &argc, CAP, out_csv) ||
           push_arg(argv, &argc, CAP, "--quiet");
     if (bad) {

@@ -17,6 +17,15 @@ typedef struct {
     int batch_set;
     int threads;        /* passed only when threads_set */
     int threads_set;
+    int grad_accum;     /* passed only when grad_accum_set */
+    int grad_accum_set;
+    /* passed only to runs whose adapter is lora, each only when set: */
+    int lora_rank, lora_rank_set;
+    float lora_alpha;
+    int lora_alpha_set;
+    float lora_dropout;
+    int lora_dropout_set;
+    const char *lora_targets;  /* NULL = not set */
 } SweepFinetuneOptions;
 
 /* The checkpoint's file name without directory and ".safetensors", into out
@@ -24,13 +33,16 @@ typedef struct {
 void sweep_model_label(const char *model, char *out, size_t n);
 
 /* File name of a run's result inside runs_dir:
- *   RUNS_DIR/DATASET.MODEL.METHOD.rR.exitL.seedS.csv
- * where MODEL is the checkpoint's file name without ".safetensors". */
+ *   RUNS_DIR/DATASET.MODEL.METHOD.rR.exitL.seedS[.RECIPE].csv
+ * where MODEL is the checkpoint's file name without ".safetensors" and
+ * .RECIPE the recipe label, left out for "full". */
 int sweep_run_path(const SweepRun *run, const char *runs_dir, char *out, size_t n, SrError *err);
 
 /* The argument vector of the run: exe finetune --model M --train DIR/train.conll
  * --dev DIR/dev.conll --test DIR/test.conll --method X --r R --exit L --seed S
- * --epochs E [--lr --batch --threads] --out out_csv --quiet, NULL-terminated.
+ * --epochs E [--lr --batch --threads] [--recipe NAME (not for full)] [--adapter
+ * A (when the label says "+A")] [--grad-accum --lora-*] --out out_csv
+ * --quiet, NULL-terminated.
  * New array of new strings (sweep_argv_free). */
 int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const char *exe,
                    const char *out_csv, char ***argv, int *argc, SrError *err);

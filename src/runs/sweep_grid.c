@@ -104,7 +104,13 @@ int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError 
     for (int mi = 0; mi < g->n_methods; mi++)
         per_seed += g->methods[mi] == METHOD_SR ? g->n_r : 1;
     if (per_seed == 0) return sr_fail(err, "method sr needs at least one r");
-    long total = (long)g->n_data * g->n_seeds * per_seed * g->n_exits;
+    static const char *const full[1] = {"full"};
+    const char *const *recipes = g->n_recipes > 0 ? g->recipes : full;
+    int n_recipes = g->n_recipes > 0 ? g->n_recipes : 1;
+    for (int i = 0; i < n_recipes; i++)
+        if (strlen(recipes[i]) >= sizeof ((SweepRun *)0)->recipe)
+            return sr_fail(err, "recipe label '%s' is too long", recipes[i]);
+    long total = (long)g->n_data * g->n_seeds * per_seed * g->n_exits * n_recipes;
     if (total > 1000000) return sr_fail(err, "the grid has %ld runs; at most 1000000", total);
     SweepRun *out = calloc((size_t)total, sizeof *out);
     if (!out) return sr_fail(err, "out of memory");
@@ -137,15 +143,17 @@ int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError 
                 Method method = g->methods[mi];
                 int n_r = method == METHOD_SR ? g->n_r : 1;
                 for (int ri = 0; ri < n_r; ri++)
-                    for (int ei = 0; ei < g->n_exits; ei++) {
-                        SweepRun *run = &out[n++];
-                        *run = base;
-                        strcpy(run->model, method == METHOD_ENCODER ? encoder : model);
-                        run->method = method;
-                        run->r = method == METHOD_SR ? g->r_values[ri] : 0;
-                        run->exit_layer = g->exits[ei];
-                        run->seed = g->seeds[si];
-                    }
+                    for (int ei = 0; ei < g->n_exits; ei++)
+                        for (int ci = 0; ci < n_recipes; ci++) {
+                            SweepRun *run = &out[n++];
+                            *run = base;
+                            strcpy(run->model, method == METHOD_ENCODER ? encoder : model);
+                            run->method = method;
+                            run->r = method == METHOD_SR ? g->r_values[ri] : 0;
+                            run->exit_layer = g->exits[ei];
+                            run->seed = g->seeds[si];
+                            strcpy(run->recipe, recipes[ci]);
+                        }
             }
     }
     *runs = out;
@@ -156,11 +164,16 @@ fail:
     return -1;
 }
 
+const char *sweep_recipe(const SweepRun *run)
+{
+    return run->recipe[0] ? run->recipe : "full";
+}
+
 int sweep_same_key(const SweepRun *a, const SweepRun *b)
 {
     return a->method == b->method && a->r == b->r && a->exit_layer == b->exit_layer &&
            a->seed == b->seed && strcmp(a->dataset, b->dataset) == 0 &&
-           strcmp(a->model, b->model) == 0;
+           strcmp(a->model, b->model) == 0 && strcmp(sweep_recipe(a), sweep_recipe(b)) == 0;
 }
 
 int sweep_resolve_exits(SweepRun *runs, int *n_runs, SweepLayerCount count, void *ctx,

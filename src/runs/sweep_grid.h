@@ -1,10 +1,13 @@
 /* sweep_grid.h — the grid of a sweep: data x seeds x methods x r x exit
  * layers, expanded into the runs it is made of.
  *
- * A run is identified by its key (dataset, model, method, r, exit, seed),
- * where dataset is the last component of the data directory (the directory
- * holding train.conll, dev.conll, test.conll), model is the checkpoint path
- * as given, and exit is the resolved layer L = 1..N (never 0). */
+ * A run is identified by its key (dataset, model, method, r, exit, seed,
+ * recipe), where dataset is the last component of the data directory (the
+ * directory holding train.conll, dev.conll, test.conll), model is the
+ * checkpoint path as given, exit is the resolved layer L = 1..N (never 0)
+ * and recipe is the fine-tuning recipe's label (train/recipe.h: "full",
+ * "paper", "full+lora", ...; an empty recipe counts as "full", as in sweep
+ * files written before recipes). */
 #ifndef SEQREP_SWEEP_GRID_H
 #define SEQREP_SWEEP_GRID_H
 
@@ -22,6 +25,7 @@ typedef struct {
     int r;                /* sr: >= 1; every other method: 0 */
     int exit_layer;       /* 1..N once resolved; 0 = full depth before that */
     int seed;
+    char recipe[48];      /* recipe label; "" = "full" */
 } SweepRun;
 
 /* What the grid is made of. Lists are used in the order given. */
@@ -38,6 +42,8 @@ typedef struct {
     int n_exits;
     const int *seeds;              /* (n_seeds) */
     int n_seeds;
+    const char *const *recipes;    /* (n_recipes) recipe labels; NULL or 0 = "full" only */
+    int n_recipes;
 } SweepGrid;
 
 /* Parse a comma-separated list of integers, each >= min_value ("5,29,42").
@@ -54,7 +60,7 @@ int sweep_parse_methods(const char *text, Method *methods, int *n_methods, SrErr
 int sweep_dataset_name(const char *data_dir, char *name, size_t n, SrError *err);
 
 /* Expand the grid into *runs (new array, caller frees), in the order data,
- * seed, method, r (sr only; the others have r = 0), exit. Exits stay as
+ * seed, method, r (sr only; the others have r = 0), exit, recipe. Exits stay as
  * given (0 = full depth) until sweep_resolve_exits. Method encoder needs an
  * encoder model; two data directories with the same name are an error. */
 int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError *err);
@@ -67,7 +73,11 @@ typedef int (*SweepLayerCount)(const char *model, void *ctx, int *n_layers, SrEr
 int sweep_resolve_exits(SweepRun *runs, int *n_runs, SweepLayerCount count, void *ctx,
                         SrError *err);
 
-/* 1 if a and b have the same key (dataset, model, method, r, exit, seed). */
+/* The recipe label of a run: its recipe, or "full" when that is empty. */
+const char *sweep_recipe(const SweepRun *run);
+
+/* 1 if a and b have the same key (dataset, model, method, r, exit, seed,
+ * recipe). */
 int sweep_same_key(const SweepRun *a, const SweepRun *b);
 
 #endif

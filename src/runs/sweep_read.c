@@ -53,11 +53,16 @@ static int check_key(const SweepRun *k, const char *where, SrError *err)
     return 0;
 }
 
-/* Fill row from data row r of a sweep CSV (idx: the SWEEP_COLUMNS' columns). */
-static int row_from_record(const CsvFile *c, int r, const int *idx, SweepRow *row, SrError *err)
+/* Fill row from data row r of a sweep CSV (idx: the SWEEP_COLUMNS' columns;
+ * recipe_col: the recipe column, or -1 in files written before it). */
+static int row_from_record(const CsvFile *c, int r, const int *idx, int recipe_col, SweepRow *row,
+                           SrError *err)
 {
     memset(row, 0, sizeof *row);
     snprintf(row->source, sizeof row->source, "%s:%d", c->path, c->line[r]);
+    if (copy_text(row->key.recipe, sizeof row->key.recipe,
+                  recipe_col >= 0 ? csv_file_cell(c, r, recipe_col) : "full"))
+        return sr_fail(err, "%s: recipe too long", row->source);
     if (copy_text(row->key.dataset, sizeof row->key.dataset, csv_file_cell(c, r, idx[COL_DATASET])) ||
         copy_text(row->key.model, sizeof row->key.model, csv_file_cell(c, r, idx[COL_MODEL])) ||
         copy_text(row->command, sizeof row->command, csv_file_cell(c, r, idx[COL_COMMAND])))
@@ -107,7 +112,7 @@ static int add_sweep_records(SweepTable *t, const CsvFile *c, int *n_added, SrEr
     int rc = 0;
     for (int r = 0; r < c->n_rows && rc == 0; r++) {
         int added = 0;
-        rc = row_from_record(c, r, idx, row, err);
+        rc = row_from_record(c, r, idx, csv_file_column(c, "recipe"), row, err);
         if (rc == 0) rc = sweep_table_add(t, row, &added, err);
         if (n_added) *n_added += added;
     }
@@ -172,8 +177,11 @@ static int row_from_manifest(const char *mpath, SweepRow *row, SrError *err)
                 rc = sr_fail(err, "%s: cannot name the dataset: the training file %s is not in "
                                   "a directory of its own", mpath, train);
         }
+        const char *recipe = json_string(m, "recipe");
         if (rc == 0 && (copy_text(row->key.model, sizeof row->key.model, model) ||
-                        copy_text(row->command, sizeof row->command, command)))
+                        copy_text(row->command, sizeof row->command, command) ||
+                        copy_text(row->key.recipe, sizeof row->key.recipe,
+                                  recipe ? recipe : "full")))
             rc = sr_fail(err, "%s: model path or command too long", mpath);
         row->train_sentences = (long)n_train;
         row->test_sentences = (long)n_test;

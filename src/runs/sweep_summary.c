@@ -1,6 +1,7 @@
 /* sweep_summary.c — the markdown summary of a sweep table: per dataset, one
- * row per (model, method, r, exit) with mean +- std over seeds (see
- * sweep_summary.h). */
+ * row per (model, method, r, exit, recipe) with mean +- std over seeds (see
+ * sweep_summary.h). A recipe other than "full" is shown beside the method:
+ * "sr [paper]". */
 #include "runs/sweep_summary.h"
 
 #include <math.h>
@@ -29,7 +30,7 @@ typedef struct {
 } SummaryGroup;
 
 /* Order of rows in the summary: dataset (first appearance), model, method, r,
- * exit, seed. The dataset rank is kept in dataset_rank. */
+ * exit, recipe, seed. The dataset rank is kept in dataset_rank. */
 typedef struct {
     const SweepRow *row;
     int dataset_rank;
@@ -46,6 +47,8 @@ static int compare_ranked(const void *pa, const void *pb)
     if (x->method != y->method) return x->method < y->method ? -1 : 1;
     if (x->r != y->r) return x->r < y->r ? -1 : 1;
     if (x->exit_layer != y->exit_layer) return x->exit_layer < y->exit_layer ? -1 : 1;
+    c = strcmp(sweep_recipe(x), sweep_recipe(y));
+    if (c) return c;
     if (x->seed != y->seed) return x->seed < y->seed ? -1 : 1;
     return 0;
 }
@@ -55,7 +58,8 @@ static int same_group(const SweepRow *a, const SweepRow *b)
 {
     return strcmp(a->key.dataset, b->key.dataset) == 0 && strcmp(a->key.model, b->key.model) == 0 &&
            a->key.method == b->key.method && a->key.r == b->key.r &&
-           a->key.exit_layer == b->key.exit_layer;
+           a->key.exit_layer == b->key.exit_layer &&
+           strcmp(sweep_recipe(&a->key), sweep_recipe(&b->key)) == 0;
 }
 
 /* 1 if the dataset name looks like NLU++ (its tables must credit the source). */
@@ -83,18 +87,22 @@ static void write_dataset_table(FILE *f, const SummaryGroup *g, int n)
     fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < n; i++) {
         const SweepRun *k = &g[i].first->key;
-        char label[1024], delta[32] = "–", rel[32] = "–";
+        char label[1024], delta[32] = "–", rel[32] = "–", method[80];
         sweep_model_label(k->model, label, sizeof label);
+        if (strcmp(sweep_recipe(k), "full") == 0)
+            snprintf(method, sizeof method, "%s", method_name(k->method));
+        else snprintf(method, sizeof method, "%s [%s]", method_name(k->method), sweep_recipe(k));
         /* causal of the same model and exit, for the F1 difference */
         for (int j = 0; j < n; j++) {
             const SweepRun *c = &g[j].first->key;
             if (c->method == METHOD_CAUSAL && c->exit_layer == k->exit_layer &&
-                strcmp(c->model, k->model) == 0 && j != i)
+                strcmp(c->model, k->model) == 0 && strcmp(sweep_recipe(c), sweep_recipe(k)) == 0 &&
+                j != i)
                 snprintf(delta, sizeof delta, "%+.2f", g[i].test_mean - g[j].test_mean);
         }
         if (ref && ref->flops > 0) snprintf(rel, sizeof rel, "%.2f", g[i].flops / ref->flops);
         fprintf(f, "| %s | %s | %d | %d | %d | %.2f ± %.2f | %.2f ± %.2f | %s | %.3g | %s | %.1f |\n",
-                label, method_name(k->method), k->r, k->exit_layer, g[i].n, g[i].test_mean,
+                label, method, k->r, k->exit_layer, g[i].n, g[i].test_mean,
                 g[i].test_std, g[i].dev_mean, g[i].dev_std, delta, g[i].flops, rel, g[i].seconds);
     }
     fprintf(f, "\n");

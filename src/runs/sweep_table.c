@@ -99,6 +99,8 @@ char *sweep_table_csv(const SweepTable *t)
                 w->dev_precision, w->dev_recall, w->dev_f1, w->test_precision, w->test_recall,
                 w->test_f1, w->epochs, w->best_epoch, w->tokens, w->seconds, w->train_sentences,
                 w->test_sentences, w->flops, w->ms_per_sentence);
+        write_csv_field(f, sweep_recipe(&w->key));
+        fputc(',', f);
         write_csv_field(f, w->command);
         fputc('\n', f);
     }

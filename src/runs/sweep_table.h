@@ -15,6 +15,10 @@
  *                                       sentence (mean; cost.h) at this exit
  *   ms_per_sentence                     training milliseconds per sentence
  *                                       and epoch (forward and backward)
+ *   recipe                              the fine-tuning recipe's label (part
+ *                                       of the key; train/recipe.h). Sweep
+ *                                       CSVs written before it are read as
+ *                                       "full"
  *   command                             the `seqrep finetune` command line */
 #ifndef SEQREP_SWEEP_TABLE_H
 #define SEQREP_SWEEP_TABLE_H
@@ -25,7 +29,7 @@
 #define SWEEP_CSV_HEADER                                                                        \
     "dataset,model,method,r,exit,seed,dev_precision,dev_recall,dev_f1,test_precision,"          \
     "test_recall,test_f1,epochs,best_epoch,tokens,seconds,train_sentences,test_sentences,flops," \
-    "ms_per_sentence,command"
+    "ms_per_sentence,recipe,command"
 
 /* One finished run. */
 typedef struct {

@@ -24,13 +24,24 @@ FinetuneConfig finetune_defaults(void)
     c.weight_decay = 0.01f;
     c.bos = REPEAT_BOS_PER_COPY;
     c.sep = REPEAT_SEP_NONE;
+    c.adapter = ADAPTER_NONE;
+    c.lora = (LoraConfig){16, 16.0f, 0.1f, 0xFu};
+    c.grad_accum = 1;
+    c.start = NULL;
     return c;
+}
+
+void trained_weights_free(TrainedWeights *w)
+{
+    free(w->W), free(w->b), free(w->lora_w);
+    memset(w, 0, sizeof *w);
 }
 
 void finetune_result_free(FinetuneResult *res)
 {
     free(res->epochs);
     free(res->test_pred);
+    trained_weights_free(&res->best);
     memset(res, 0, sizeof *res);
 }
 
@@ -94,24 +105,29 @@ void label_head_forward(LabelHead *h, const Model *m, const ReadoutBatch *b, con
         for (int k = 0; k < K; k++) h->logits[(size_t)w * K + k] += h->b[k];
 }
 
-float label_head_backward(LabelHead *h, Model *m, const ReadoutBatch *b)
+void label_head_zero_grad(LabelHead *h)
+{
+    memset(h->gW, 0, sizeof(float) * (size_t)h->K * h->C);
+    memset(h->gb, 0, sizeof(float) * (size_t)h->K);
+}
+
+float label_head_backward(LabelHead *h, Model *m, const ReadoutBatch *b, float weight)
 {
     int n = b->n_words, C = h->C, K = h->K;
     int counted = crossentropy_forward(h->losses, h->logits, h->logits, h->targets, -1, n, K);
     double sum = 0.0;
     for (int w = 0; w < n; w++) sum += h->losses[w];
     float loss = counted ? (float)(sum / counted) : 0.0f;
-    crossentropy_backward(h->logits, h->logits, h->targets, -1, counted ? 1.0f / counted : 0.0f,
-                          n, K);
-    memset(h->gW, 0, sizeof(float) * (size_t)K * C);
-    memset(h->gb, 0, sizeof(float) * (size_t)K);
+    crossentropy_backward(h->logits, h->logits, h->targets, -1,
+                          counted ? weight * (1.0f / counted) : 0.0f, n, K);
     memset(h->dxd, 0, sizeof(float) * (size_t)n * C);
     matmul_backward(h->dxd, h->gW, h->logits, h->xd, h->W, n, C, K);
     for (int w = 0; w < n; w++)
         for (int k = 0; k < K; k++) h->gb[k] += h->logits[(size_t)w * K + k];
     for (size_t i = 0; i < (size_t)n * C; i++) h->dxn[i] = h->dxd[i] * h->keep[i];
     memset(h->dx, 0, sizeof(float) * (size_t)n * C);
-    rmsnorm_backward(h->dx, m->g.lnfw, h->dxn, h->x, m->p.lnfw, h->rstd, n, C);
+    rmsnorm_backward(h->dx, m->frozen_base ? NULL : m->g.lnfw, h->dxn, h->x, m->p.lnfw, h->rstd,
+                     n, C);
     memset(h->dhidden, 0, sizeof(float) * (size_t)b->B * b->T * C);
     for (int w = 0; w < n; w++)
         memcpy(h->dhidden + (size_t)b->last_rows[w] * C, h->dx + (size_t)w * C,
@@ -174,130 +190,301 @@ static int max_batch_words(const PiecedData *pd, int batch)
     return longest * batch;
 }
 
-int finetune_run(Model *m, const LabelSet *ls, const LabelledSplit *train,
-                 const LabelledSplit *dev, const LabelledSplit *test, const FinetuneConfig *cfg,
-                 FinetuneResult *res, SrError *err)
+/* Everything one fine-tuning run holds besides the model and the result. */
+typedef struct {
+    const FinetuneConfig *cfg;
+    const LabelledSplit *train;
+    MaskKind *plan;            /* (N) the method's mask plan */
+    ReadoutLayout lay;
+    int L;                     /* exit layer */
+    LabelHead h;
+    Lora lo;
+    int has_lora;
+    Rng order_rng, drop_rng;
+    AdamWConfig opt;
+    int *order;                /* (train sentences) this epoch's order */
+    int *dev_pred, *test_pred; /* (words of the split) */
+    ReadoutBatch b;
+    int step, warmup, total, updates_per_epoch;
+} Trainer;
+
+/* Check the settings against the model and the training split. */
+static int check_config(const Model *m, const FinetuneConfig *cfg, const LabelledSplit *train,
+                        SrError *err)
 {
-    memset(res, 0, sizeof *res);
-    const int N = m->cfg.n_layers, C = m->cfg.d_model;
+    const int N = m->cfg.n_layers;
     int L = cfg->exit_layer ? cfg->exit_layer : N;
     if (L < 1 || L > N) return sr_fail(err, "exit layer %d is outside 1..%d", L, N);
     if (cfg->epochs < 1) return sr_fail(err, "epochs must be >= 1 (got %d)", cfg->epochs);
     if (cfg->batch < 1 || cfg->batch > m->max_batch)
         return sr_fail(err, "batch %d is outside 1..%d (the model's buffers)", cfg->batch,
                        m->max_batch);
+    if (cfg->grad_accum < 1)
+        return sr_fail(err, "grad-accum must be >= 1 (got %d)", cfg->grad_accum);
     if (!(cfg->dropout >= 0.0f && cfg->dropout < 1.0f))
         return sr_fail(err, "dropout must be in [0, 1), got %g", cfg->dropout);
-    if (train->pieces->n_sents < 1) return sr_fail(err, "no training sentences");
-    MaskKind *plan = malloc(sizeof(MaskKind) * (size_t)N);
-    if (!plan) return sr_fail(err, "out of memory");
-    if (method_plan(cfg->method, cfg->r, plan, N, err)) {
-        free(plan);
+    if (cfg->adapter == ADAPTER_LORA && lora_config_check(&cfg->lora, m->cfg.d_model, err))
         return -1;
+    if (train->pieces->n_sents < 1) return sr_fail(err, "no training sentences");
+    return 0;
+}
+
+/* Copy the starting weights cfg->start into the head (and adapters). */
+static int load_start(Trainer *t, SrError *err)
+{
+    const TrainedWeights *w = t->cfg->start;
+    size_t n_lora = t->has_lora ? t->lo.n_params : 0;
+    if (w->K != t->h.K || w->C != t->h.C)
+        return sr_fail(err, "the starting head is %d x %d, this task needs %d x %d", w->K, w->C,
+                       t->h.K, t->h.C);
+    if (w->n_lora != n_lora)
+        return sr_fail(err, "the starting weights hold %zu adapter floats, this run %zu", w->n_lora,
+                       n_lora);
+    memcpy(t->h.W, w->W, sizeof(float) * (size_t)w->K * w->C);
+    memcpy(t->h.b, w->b, sizeof(float) * (size_t)w->K);
+    if (n_lora) memcpy(t->lo.params, w->lora_w, sizeof(float) * n_lora);
+    return 0;
+}
+
+/* Allocate the best-epoch copy of the trained weights in res. */
+static int alloc_best(const Trainer *t, FinetuneResult *res)
+{
+    TrainedWeights *w = &res->best;
+    w->K = t->h.K, w->C = t->h.C;
+    w->W = malloc(sizeof(float) * (size_t)w->K * w->C);
+    w->b = malloc(sizeof(float) * (size_t)w->K);
+    if (t->has_lora) {
+        w->lora = t->lo.cfg;
+        w->n_lora = t->lo.n_params;
+        w->lora_w = malloc(sizeof(float) * w->n_lora);
     }
-    ReadoutLayout lay = {cfg->r, cfg->bos, cfg->sep};
-    const LabelledSplit *splits[3] = {train, dev, test};
+    return w->W && w->b && (!t->has_lora || w->lora_w) ? 0 : -1;
+}
+
+/* Release what trainer_open made and take the adapters off m. */
+static void trainer_close(Trainer *t, Model *m)
+{
+    readout_batch_free(&t->b);
+    label_head_free(&t->h);
+    if (t->has_lora) lora_free(&t->lo);
+    m->lora = NULL;
+    m->frozen_base = 0;
+    free(t->plan), free(t->order), free(t->dev_pred), free(t->test_pred);
+    memset(t, 0, sizeof *t);
+}
+
+/* Everything a run needs: the plan, the head, the adapters (hooked into m
+ * with the base frozen), the optimiser and the schedule, res's buffers. */
+static int trainer_open(Trainer *t, Model *m, const LabelSet *ls, const LabelledSplit *splits[3],
+                        const FinetuneConfig *cfg, FinetuneResult *res, SrError *err)
+{
+    memset(t, 0, sizeof *t);
+    const int N = m->cfg.n_layers, C = m->cfg.d_model;
+    t->cfg = cfg, t->train = splits[0];
+    t->L = cfg->exit_layer ? cfg->exit_layer : N;
+    t->lay = (ReadoutLayout){cfg->r, cfg->bos, cfg->sep};
+    t->plan = malloc(sizeof(MaskKind) * (size_t)N);
+    if (!t->plan) return sr_fail(err, "out of memory");
+    if (method_plan(cfg->method, cfg->r, t->plan, N, err)) return -1;
     int max_words = 1;
     for (int i = 0; i < 3; i++) {
-        if (readout_check_fits(splits[i]->pieces, lay, m->max_T, err)) {
-            free(plan);
-            return -1;
-        }
+        if (readout_check_fits(splits[i]->pieces, t->lay, m->max_T, err)) return -1;
         int w = max_batch_words(splits[i]->pieces, cfg->batch);
         if (w > max_words) max_words = w;
     }
-    if (!m->m1 && adamw_create(m, err)) {
-        free(plan);
-        return -1;
+    t->has_lora = cfg->adapter == ADAPTER_LORA;
+    if (!t->has_lora && !m->m1 && adamw_create(m, err)) return -1;
+    if (t->has_lora) {
+        if (lora_create(&t->lo, &cfg->lora, N, C, m->max_batch * m->max_T,
+                        cfg->seed * 3 + 1 + (1ULL << 40), err)) {
+            t->has_lora = 0;
+            return -1;
+        }
+        m->lora = &t->lo;
+        m->frozen_base = 1;
     }
-
-    Rng init_rng, order_rng, drop_rng;
+    Rng init_rng;
     rng_seed(&init_rng, cfg->seed * 3 + 1);
-    rng_seed(&order_rng, cfg->seed * 3 + 2);
-    rng_seed(&drop_rng, cfg->seed * 3 + 3);
-    LabelHead h;
-    const PiecedData *tp = train->pieces;
+    rng_seed(&t->order_rng, cfg->seed * 3 + 2);
+    rng_seed(&t->drop_rng, cfg->seed * 3 + 3);
+    const PiecedData *tp = splits[0]->pieces;
     res->epochs = calloc((size_t)cfg->epochs, sizeof *res->epochs);
-    res->test_pred = malloc(sizeof(int) * (size_t)(test->pieces->n_words + 1));
-    int *order = malloc(sizeof(int) * (size_t)tp->n_sents);
-    int *dev_pred = malloc(sizeof(int) * (size_t)(dev->pieces->n_words + 1));
-    int *test_pred = malloc(sizeof(int) * (size_t)(test->pieces->n_words + 1));
-    if (label_head_create(&h, C, ls->n, max_words, m->max_batch, m->max_T, &init_rng)) {
-        free(plan), free(order), free(dev_pred), free(test_pred);
-        finetune_result_free(res);
+    res->test_pred = malloc(sizeof(int) * (size_t)(splits[2]->pieces->n_words + 1));
+    t->order = malloc(sizeof(int) * (size_t)tp->n_sents);
+    t->dev_pred = malloc(sizeof(int) * (size_t)(splits[1]->pieces->n_words + 1));
+    t->test_pred = malloc(sizeof(int) * (size_t)(splits[2]->pieces->n_words + 1));
+    if (label_head_create(&t->h, C, ls->n, max_words, m->max_batch, m->max_T, &init_rng) ||
+        !res->epochs || !res->test_pred || !t->order || !t->dev_pred || !t->test_pred ||
+        alloc_best(t, res))
         return sr_fail(err, "out of memory");
-    }
-    if (!res->epochs || !res->test_pred || !order || !dev_pred || !test_pred) {
-        label_head_free(&h);
-        free(plan), free(order), free(dev_pred), free(test_pred);
-        finetune_result_free(res);
-        return sr_fail(err, "out of memory");
-    }
-    for (int s = 0; s < tp->n_sents; s++) order[s] = s;
+    if (cfg->start && load_start(t, err)) return -1;
+    for (int s = 0; s < tp->n_sents; s++) t->order[s] = s;
+    t->opt = adamw_defaults();
+    t->opt.weight_decay = cfg->weight_decay;
+    int per_update = cfg->batch * cfg->grad_accum;
+    t->updates_per_epoch = (tp->n_sents + per_update - 1) / per_update;
+    t->total = t->updates_per_epoch * cfg->epochs;
+    t->warmup = t->total / 10;
+    return 0;
+}
 
-    AdamWConfig opt = adamw_defaults();
-    opt.weight_decay = cfg->weight_decay;
-    int steps_per_epoch = (tp->n_sents + cfg->batch - 1) / cfg->batch;
-    int total = steps_per_epoch * cfg->epochs, warmup = total / 10, step = 0;
-    ReadoutBatch b = {0};
-    int rc = 0;
+/* Zero the gradients of everything trained. */
+static void zero_grads(Trainer *t, Model *m)
+{
+    if (t->has_lora) lora_zero_grad(&t->lo);
+    else model_zero_grad(m);
+    label_head_zero_grad(&t->h);
+}
+
+/* Forward and backward of the n sentences order[s0..s0+n), the backward
+ * weighted by `weight`; the gradients are added to. *loss: the batch's mean
+ * loss; *tokens += its tokens. */
+static int accumulate_batch(Trainer *t, Model *m, int s0, int n, float weight, double *loss,
+                            long *tokens, SrError *err)
+{
+    const LabelledSplit *train = t->train;
+    const PiecedData *tp = train->pieces;
+    ReadoutBatch *b = &t->b;
+    if (readout_batch_build(b, tp, t->order + s0, n, t->lay, m->max_T, err)) return -1;
+    for (int i = 0, w = 0; i < n; i++) {
+        long first = tp->word_start[b->sent[i]];
+        for (int k = 0; k < tp->sents[b->sent[i]].n_words; k++)
+            t->h.targets[w++] = train->labels[first + k];
+    }
+    ModelInput in = readout_model_input(b, t->plan, t->L);
+    if (model_forward(m, &in, err)) return -1;
+    label_head_forward(&t->h, m, b, model_hidden(m, t->L), t->cfg->dropout, &t->drop_rng);
+    *loss = label_head_backward(&t->h, m, b, weight);
+    model_backward_hidden(m, t->h.dhidden);
+    *tokens += b->tokens;
+    return 0;
+}
+
+/* Scale the gradients of the adapters and the head so that their joint
+ * global norm is at most max_norm (<= 0: no clipping). */
+static void clip_adapters_and_head(Lora *lo, LabelHead *h, float max_norm)
+{
+    size_t nW = (size_t)h->K * h->C;
+    double sum = 0.0;
+    for (size_t i = 0; i < lo->n_params; i++) sum += (double)lo->grads[i] * lo->grads[i];
+    for (size_t i = 0; i < nW; i++) sum += (double)h->gW[i] * h->gW[i];
+    for (int k = 0; k < h->K; k++) sum += (double)h->gb[k] * h->gb[k];
+    float norm = (float)sqrt(sum);
+    if (!(max_norm > 0.0f && norm > max_norm)) return;
+    float scale = max_norm / norm;
+    for (size_t i = 0; i < lo->n_params; i++) lo->grads[i] *= scale;
+    for (size_t i = 0; i < nW; i++) h->gW[i] *= scale;
+    for (int k = 0; k < h->K; k++) h->gb[k] *= scale;
+}
+
+/* One optimiser update of everything trained, at the next step's rate. */
+static void update(Trainer *t, Model *m)
+{
+    t->step++;
+    float lr = lr_schedule(t->step, t->warmup, t->total, t->cfg->lr, 0.0f);
+    if (t->has_lora) {
+        clip_adapters_and_head(&t->lo, &t->h, t->opt.grad_clip);
+        AdamWConfig unclipped = t->opt;
+        unclipped.grad_clip = 0.0f;
+        adamw_step_lora(&t->lo, &unclipped, lr, t->step);
+    } else {
+        adamw_step(m, &t->opt, lr, t->step);
+    }
+    head_step(&t->h, &t->opt, lr, t->step);
+}
+
+/* Words of the sentences order[s0..s0+n) of the training split. */
+static long words_of(const Trainer *t, int s0, int n)
+{
+    long words = 0;
+    for (int i = 0; i < n; i++) words += t->train->pieces->sents[t->order[s0 + i]].n_words;
+    return words;
+}
+
+/* One epoch: shuffle, then updates of grad_accum batches each. e gets the
+ * mean loss (over updates) and the seconds; *tokens the tokens fed. */
+static int train_epoch(Trainer *t, Model *m, FinetuneEpoch *e, long *tokens, SrError *err)
+{
+    const PiecedData *tp = t->train->pieces;
+    const int batch = t->cfg->batch, per_update = batch * t->cfg->grad_accum;
+    for (int i = tp->n_sents - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = (int)rng_below(&t->order_rng, (uint32_t)(i + 1));
+        int tmp = t->order[i];
+        t->order[i] = t->order[j];
+        t->order[j] = tmp;
+    }
+    if (t->has_lora) t->lo.training = 1;
+    double start = progress_now(), loss_sum = 0.0;
+    *tokens = 0;
+    for (int g0 = 0; g0 < tp->n_sents; g0 += per_update) {
+        int g_n = tp->n_sents - g0 < per_update ? tp->n_sents - g0 : per_update;
+        long g_words = words_of(t, g0, g_n);
+        zero_grads(t, m);
+        for (int s0 = g0; s0 < g0 + g_n; s0 += batch) {
+            int n = g0 + g_n - s0 < batch ? g0 + g_n - s0 : batch;
+            long words = words_of(t, s0, n);
+            float weight = g_words > 0 ? (float)words / (float)g_words : 1.0f;
+            double loss;
+            if (accumulate_batch(t, m, s0, n, weight, &loss, tokens, err)) return -1;
+            loss_sum += weight * loss;
+        }
+        update(t, m);
+    }
+    if (t->has_lora) t->lo.training = 0;
+    e->seconds = progress_now() - start;
+    e->train_loss = loss_sum / t->updates_per_epoch;
+    return 0;
+}
+
+/* Label dev and test, score them into e, and keep the epoch in res if its
+ * dev F1 is the best so far (the earliest on ties). */
+static int evaluate_epoch(Trainer *t, Model *m, const LabelSet *ls, const LabelledSplit *dev,
+                          const LabelledSplit *test, int epoch, FinetuneResult *res, SrError *err)
+{
+    FinetuneEpoch *e = &res->epochs[epoch - 1];
+    int batch = t->cfg->batch;
+    if (predict_split(m, &t->h, dev, t->lay, t->plan, t->L, batch, t->dev_pred, err) ||
+        predict_split(m, &t->h, test, t->lay, t->plan, t->L, batch, t->test_pred, err) ||
+        labels_score(ls, dev->data, t->dev_pred, &e->dev, err) ||
+        labels_score(ls, test->data, t->test_pred, &e->test, err))
+        return -1;
+    if (res->best_epoch != 0 && !(e->dev.f1 > res->dev.f1)) return 0;
+    res->best_epoch = epoch;
+    res->dev = e->dev;
+    res->test = e->test;
+    memcpy(res->test_pred, t->test_pred, sizeof(int) * (size_t)test->pieces->n_words);
+    TrainedWeights *w = &res->best;
+    memcpy(w->W, t->h.W, sizeof(float) * (size_t)w->K * w->C);
+    memcpy(w->b, t->h.b, sizeof(float) * (size_t)w->K);
+    if (w->n_lora) memcpy(w->lora_w, t->lo.params, sizeof(float) * w->n_lora);
+    return 0;
+}
+
+int finetune_run(Model *m, const LabelSet *ls, const LabelledSplit *train,
+                 const LabelledSplit *dev, const LabelledSplit *test, const FinetuneConfig *cfg,
+                 FinetuneResult *res, SrError *err)
+{
+    memset(res, 0, sizeof *res);
+    if (check_config(m, cfg, train, err)) return -1;
+    const LabelledSplit *splits[3] = {train, dev, test};
+    Trainer t;
+    int rc = trainer_open(&t, m, ls, splits, cfg, res, err);
     res->n_epochs = cfg->epochs;
-    res->exit_layer = L;
-    res->best_epoch = 0;
+    res->exit_layer = t.L;
     for (int epoch = 1; epoch <= cfg->epochs && rc == 0; epoch++) {
-        for (int i = tp->n_sents - 1; i > 0; i--) { /* Fisher-Yates */
-            int j = (int)rng_below(&order_rng, (uint32_t)(i + 1));
-            int t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-        double start = progress_now(), loss_sum = 0.0;
-        long epoch_tokens = 0;
-        for (int s0 = 0; s0 < tp->n_sents; s0 += cfg->batch) {
-            int n = tp->n_sents - s0 < cfg->batch ? tp->n_sents - s0 : cfg->batch;
-            if ((rc = readout_batch_build(&b, tp, order + s0, n, lay, m->max_T, err))) break;
-            for (int i = 0, w = 0; i < n; i++) {
-                long first = tp->word_start[b.sent[i]];
-                for (int k = 0; k < tp->sents[b.sent[i]].n_words; k++)
-                    h.targets[w++] = train->labels[first + k];
-            }
-            ModelInput in = readout_model_input(&b, plan, L);
-            if ((rc = model_forward(m, &in, err))) break;
-            label_head_forward(&h, m, &b, model_hidden(m, L), cfg->dropout, &drop_rng);
-            model_zero_grad(m);
-            loss_sum += label_head_backward(&h, m, &b);
-            model_backward_hidden(m, h.dhidden);
-            step++;
-            float lr = lr_schedule(step, warmup, total, cfg->lr, 0.0f);
-            adamw_step(m, &opt, lr, step);
-            head_step(&h, &opt, lr, step);
-            epoch_tokens += b.tokens;
-        }
-        if (rc) break;
         FinetuneEpoch *e = &res->epochs[epoch - 1];
-        e->seconds = progress_now() - start;
-        e->train_loss = loss_sum / steps_per_epoch;
+        long epoch_tokens = 0;
+        rc = train_epoch(&t, m, e, &epoch_tokens, err);
+        if (rc == 0) rc = evaluate_epoch(&t, m, ls, dev, test, epoch, res, err);
+        if (rc) break;
         res->train_tokens += epoch_tokens;
         res->train_seconds += e->seconds;
-        rc = predict_split(m, &h, dev, lay, plan, L, cfg->batch, dev_pred, err);
-        if (rc == 0) rc = predict_split(m, &h, test, lay, plan, L, cfg->batch, test_pred, err);
-        if (rc == 0) rc = labels_score(ls, dev->data, dev_pred, &e->dev, err);
-        if (rc == 0) rc = labels_score(ls, test->data, test_pred, &e->test, err);
-        if (rc) break;
-        if (res->best_epoch == 0 || e->dev.f1 > res->dev.f1) {
-            res->best_epoch = epoch;
-            res->dev = e->dev;
-            res->test = e->test;
-            memcpy(res->test_pred, test_pred, sizeof(int) * (size_t)test->pieces->n_words);
-        }
         if (cfg->log)
             fprintf(cfg->log, "epoch %d/%d  loss %.4f  dev F1 %.2f  test F1 %.2f  %.0f tok/s\n",
                     epoch, cfg->epochs, e->train_loss, e->dev.f1, e->test.f1,
                     e->seconds > 0 ? epoch_tokens / e->seconds : 0.0);
     }
-    readout_batch_free(&b);
-    label_head_free(&h);
-    free(plan), free(order), free(dev_pred), free(test_pred);
+    trainer_close(&t, m);
     if (rc) finetune_result_free(res);
     return rc;
 }

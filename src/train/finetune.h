@@ -8,10 +8,21 @@
  *     logits = W dropout(h, 0.1) + b,  W (K, C), b (K)
  *
  * The final RMSNorm is applied at EVERY exit, as a Hugging Face model does
- * when its layer list is cut to L layers (its norm weight is trained with
- * the rest). The loss is the mean cross-entropy over the words of a batch;
- * ALL weights (the model's parameters and the head) are trained with AdamW,
- * learning rate warmed up over the first 10% of steps, then cosine to 0.
+ * when its layer list is cut to L layers. The loss is the mean cross-entropy
+ * over the words of a batch. The weights trained (AdamW, learning rate warmed
+ * up over the first 10% of updates, then cosine to 0) are either
+ *   - ALL of them (ADAPTER_NONE, "full"): the model's parameters, its final
+ *     norm weight included, and the head; the model's gradients are clipped
+ *     by their global norm, the head's are not; or
+ *   - LoRA adapters (lora.h) on the attention projections and the head
+ *     (ADAPTER_LORA): every weight of the model, the final norm weight
+ *     included, stays bit-identical (Model.frozen_base: the backward computes
+ *     no gradient for them); adapters and head are clipped together by their
+ *     joint global norm (as the Hugging Face Trainer clips all trainable
+ *     weights).
+ * With grad_accum G, the gradients of G batches are summed, each weighted by
+ * its share of the words, before one update: the update of one batch of
+ * G x batch sentences (up to rounding and dropout draws).
  * After every epoch the dev and test sets are labelled; the result is the
  * test score at the epoch with the best dev F1 (the earliest on ties), so the
  * test set never chooses anything. */
@@ -24,6 +35,7 @@
 #include "base/status.h"
 #include "data/dataset.h"
 #include "engine/model.h"
+#include "engine/lora.h"
 #include "label/labels.h"
 #include "label/methods.h"
 #include "label/metrics.h"
@@ -35,6 +47,23 @@ typedef struct {
     const PiecedData *pieces;  /* the same sentences cut into the model's tokens */
     const int *labels;         /* (n_words) tag ids; needed for the training split */
 } LabelledSplit;
+
+/* Which weights fine-tuning trains (see above). */
+typedef enum { ADAPTER_NONE = 0, ADAPTER_LORA = 1 } AdapterKind;
+
+/* The trained weights beside the frozen base: the head and, with LoRA, the
+ * adapters. Starting values for finetune_run, or the best epoch's weights in
+ * its result. */
+typedef struct {
+    int K, C;         /* tags, width */
+    float *W, *b;     /* (K, C), (K) the head */
+    LoraConfig lora;  /* the adapters' settings (rank 0: no adapters) */
+    size_t n_lora;    /* floats in lora_w (Lora.n_params; 0 without adapters) */
+    float *lora_w;    /* adapter weights, Lora.params layout */
+} TrainedWeights;
+
+/* Release what a TrainedWeights holds; zero it. */
+void trained_weights_free(TrainedWeights *w);
 
 typedef struct {
     Method method;
@@ -48,11 +77,17 @@ typedef struct {
     float weight_decay;       /* AdamW decoupled decay of matrices (default 0.01) */
     RepeatBos bos;            /* layout; default the paper's: <bos> per copy */
     RepeatSep sep;            /*  and no separator */
+    AdapterKind adapter;      /* ADAPTER_NONE (default: all weights) or ADAPTER_LORA */
+    LoraConfig lora;          /* with ADAPTER_LORA: rank, alpha, dropout, targets */
+    int grad_accum;           /* batches per update (default 1) */
+    const TrainedWeights *start; /* head (and adapters) to start from; NULL = fresh */
     FILE *log;                /* progress lines (epoch, loss, F1, tokens/s); NULL = quiet */
 } FinetuneConfig;
 
 /* The defaults above: causal, r 0, exit N, 8 epochs, lr 2e-3, batch 8, seed 1,
- * dropout 0.1, weight decay 0.01, paper layout, quiet. */
+ * dropout 0.1, weight decay 0.01, paper layout, no adapter (lora: rank 16,
+ * alpha 16, dropout 0.1 on q, k, v, o, used only with ADAPTER_LORA),
+ * grad_accum 1, fresh start, quiet. */
 FinetuneConfig finetune_defaults(void);
 
 typedef struct {
@@ -70,6 +105,7 @@ typedef struct {
     long train_tokens;        /* tokens fed in training (padding excluded) */
     double train_seconds;
     int exit_layer;           /* the L used */
+    TrainedWeights best;      /* head (and adapters) at best_epoch */
 } FinetuneResult;
 
 /* ---- the head (used by finetune_run; exposed for tests) ---------------------- */
@@ -106,17 +142,24 @@ void label_head_forward(LabelHead *h, const Model *m, const ReadoutBatch *b, con
                         float dropout, Rng *rng);
 
 /* Mean cross-entropy of the logits against h->targets (returned), then the
- * backward: gW, gb assigned, the final norm's gradient ADDED to m->g.lnfw,
- * and the gradient at res[L] into h->dhidden (B, T, C; zero off the read-out
- * rows), ready for model_backward_hidden. */
-float label_head_backward(LabelHead *h, Model *m, const ReadoutBatch *b);
+ * backward of weight x that loss: gW, gb ADDED to (label_head_zero_grad
+ * clears them), the final norm's gradient added to m->g.lnfw (unless
+ * m->frozen_base), and the gradient at res[L] into h->dhidden (B, T, C; zero
+ * off the read-out rows), ready for model_backward_hidden. weight is 1 for
+ * one batch per update, the batch's share of the words when accumulating. */
+float label_head_backward(LabelHead *h, Model *m, const ReadoutBatch *b, float weight);
+
+/* Zero gW and gb. */
+void label_head_zero_grad(LabelHead *h);
 
 /* Release what finetune_run put in res; zero it. */
 void finetune_result_free(FinetuneResult *res);
 
 /* Fine-tune m (sized for cfg->batch rows and the longest laid-out sentence
  * of all three splits) on train, evaluating dev and test after every epoch.
- * m's parameters are changed; AdamW moments are created if m has none. */
+ * Without an adapter m's parameters are changed and AdamW moments are
+ * created if m has none; with ADAPTER_LORA m is left as it was (m->lora and
+ * m->frozen_base are set during the run and cleared after it). */
 int finetune_run(Model *m, const LabelSet *ls, const LabelledSplit *train,
                  const LabelledSplit *dev, const LabelledSplit *test, const FinetuneConfig *cfg,
                  FinetuneResult *res, SrError *err);

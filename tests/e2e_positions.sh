@@ -37,6 +37,14 @@ check "probe: r = 0 (one copy) is unchanged by restart" cmp -s run0.txt restart0
 expect_error "probe: bad --copy-positions" "copy-positions must be run or restart" \
     "$seqrep" probe --model lm.st $data --r 1 --out x.csv --copy-positions sometimes
 
+# ---- finetune ----
+expect_ok "finetune sr --copy-positions restart" "$seqrep" finetune --model lm.st $data --method sr --r 1 \
+    --epochs 1 --copy-positions restart --out ft_restart.csv --threads 2 --quiet
+grep -q '"copy_positions":[[:space:]]*"restart"' ft_restart.manifest.json && ok "finetune manifest records restart" ||
+    bad "finetune manifest records restart"
+expect_error "finetune: bad --copy-positions" "copy-positions must be run or restart" \
+    "$seqrep" finetune --model lm.st $data --method sr --r 1 --out x.csv --copy-positions never
+
 # ---- attnflow and plot attention ----
 expect_ok "attnflow --copy-positions restart" "$seqrep" attnflow --model lm.st --data task/test.conll --r 1 \
     --copy-positions restart --out flow.csv --threads 2

@@ -101,7 +101,7 @@ static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o, const c
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, FinetuneOptions *o)
 {
-    const char *method_text = NULL, *bos_text = "per-copy", *sep_text = "none";
+    const char *method_text = NULL, *bos_text = "per-copy", *sep_text = "none", *positions_text = "run";
     const char *adapter_text = NULL, *targets_text = NULL;
     int r = 0;
     *o = (FinetuneOptions){.seed = 1, .recipe = "full", .fc = finetune_defaults()};
@@ -135,6 +135,7 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
         {"predictions", ARG_STRING, &o->predictions, "CoNLL file: test word, gold, predicted", 0, 0, 0},
         option_bos(&bos_text, "none | once | per-copy (default per-copy, as the paper)"),
         option_sep(&sep_text, "none | token (default none, as the paper)"),
+        option_copy_positions(&positions_text),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines"),
     };
@@ -151,6 +152,7 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
     fc->r = args_given(specs, n, "r") ? r : method_default_r(fc->method);
     if (option_parse_bos(CMD, bos_text, &fc->bos)) return 2;
     if (option_parse_sep(CMD, sep_text, &fc->sep)) return 2;
+    if (option_parse_copy_positions(CMD, positions_text, &fc->copy_positions)) return 2;
     if (apply_recipe(specs, n, o, adapter_text, targets_text)) return 2;
     if (!(fc->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
     if (!(fc->dropout >= 0.0f && fc->dropout < 1.0f)) return args_error(CMD, "--dropout must be in [0, 1)");
@@ -250,7 +252,7 @@ static int run_finetune(const FinetuneOptions *o, FinetuneRun *run)
     LabelledSplit test = {&task->test, &task->test_p, task->test_y};
     if (finetune_run(&run->model, &task->labels, &train, &dev, &test, fc, &run->res, &err))
         return args_error(CMD, "%s", err.msg);
-    ReadoutLayout lay = {fc->r, fc->bos, fc->sep};
+    ReadoutLayout lay = {fc->r, fc->bos, fc->sep, fc->copy_positions};
     run->flops[0] = cost_data_flops(cfg, &task->dev_p, lay, fc->exit_layer, run->plan);
     run->flops[1] = cost_data_flops(cfg, &task->test_p, lay, fc->exit_layer, run->plan);
     if (!o->quiet)
@@ -308,6 +310,7 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
                                                                                  : "bidirectional"));
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(fc->bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(fc->sep));
+    cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(fc->copy_positions));
     cJSON_AddStringToObject(manifest, "head",
                             "linear on final-RMSNorm(res[exit]) at each word's first piece, "
                             "last copy; dropout before it");

@@ -77,6 +77,7 @@ typedef struct {
     float weight_decay;       /* AdamW decoupled decay of matrices (default 0.01) */
     RepeatBos bos;            /* layout; default the paper's: <bos> per copy */
     RepeatSep sep;            /*  and no separator */
+    RepeatPositions copy_positions; /* positions run on across copies (default) or restart */
     AdapterKind adapter;      /* ADAPTER_NONE (default: all weights) or ADAPTER_LORA */
     LoraConfig lora;          /* with ADAPTER_LORA: rank, alpha, dropout, targets */
     int grad_accum;           /* batches per update (default 1) */

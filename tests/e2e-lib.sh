@@ -65,3 +65,18 @@ check() {
     name=$1; shift
     if "$@"; then ok "$name"; else bad "$name"; fi
 }
+
+# same_tensors A B: the two safetensors files hold the same tensors, byte for byte
+same_tensors() {
+    python3 - "$1" "$2" <<'PY'
+import json, struct, sys
+def tensors(path):
+    b = open(path, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    h = json.loads(b[8:8 + n])
+    h.pop("__metadata__", None)
+    return {k: b[8 + n + v["data_offsets"][0]: 8 + n + v["data_offsets"][1]] for k, v in h.items()}
+a, b = tensors(sys.argv[1]), tensors(sys.argv[2])
+sys.exit(0 if a == b and len(a) > 0 else 1)
+PY
+}

@@ -282,13 +282,26 @@ static void test_start_from_trained_weights(void **state)
     task_free(&t);
 }
 
+/* 1 when every field of a and b is the same (a struct's padding bytes are
+ * not compared: they need not be copied). */
+static int config_equal(const FinetuneConfig *a, const FinetuneConfig *b)
+{
+    return a->method == b->method && a->r == b->r && a->exit_layer == b->exit_layer &&
+           a->epochs == b->epochs && a->lr == b->lr && a->batch == b->batch && a->seed == b->seed &&
+           a->dropout == b->dropout && a->weight_decay == b->weight_decay && a->bos == b->bos &&
+           a->sep == b->sep && a->copy_positions == b->copy_positions && a->adapter == b->adapter &&
+           a->lora.rank == b->lora.rank && a->lora.alpha == b->lora.alpha &&
+           a->lora.dropout == b->lora.dropout && a->lora.targets == b->lora.targets &&
+           a->grad_accum == b->grad_accum && a->start == b->start && a->log == b->log;
+}
+
 /* The recipes: paper's settings, full is the defaults, labels, bad names. */
 static void test_recipes(void **state)
 {
     (void)state;
     FinetuneConfig c, d = finetune_defaults();
     assert_int_equal(recipe_apply("full", &c), 0);
-    assert_memory_equal(&c, &d, sizeof c);
+    assert_true(config_equal(&c, &d));
     assert_int_equal(recipe_apply("paper", &c), 0);
     assert_int_equal(c.adapter, ADAPTER_LORA);
     assert_int_equal(c.lora.rank, 16);

@@ -114,6 +114,7 @@ test: deps-test
 # the house rules of src/ and viz/ (folders, includes, calls, file length)
 test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
 	python3 tests/check_layout.py . $(BUILD)/obj
+	python3 tests/check_docs_tables.py .
 
 test-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; (cd tests && ../$$t); done

@@ -8,13 +8,7 @@
 #include <string.h>
 
 #include "base/atomic_file.h"
-
-/* 1 for the bytes that count as white space between words: ASCII space and
- * the control bytes 0x00-0x1F and 0x7F. */
-static int is_space_byte(unsigned char c)
-{
-    return c <= 0x20 || c == 0x7F;
-}
+#include "text/words.h"
 
 /* FNV-1a hash of the NUL-terminated s. */
 static uint64_t hash_line(const char *s)
@@ -69,7 +63,7 @@ static char *normalise(const char *text, size_t len)
     int pending_space = 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)text[i];
-        if (is_space_byte(c)) {
+        if (text_is_separator_byte(c)) {
             pending_space = n > 0;
             continue;
         }

@@ -1,8 +1,9 @@
 /* sentences.h — a set of distinct sentences of plain text, one per line, and
  * how it is written out as a training file and a held-out slice.
  *
- * Every sentence is normalised before it is counted: runs of white space
- * (space, tab, CR, LF, and the other ASCII control bytes) become one space,
+ * Every sentence is normalised before it is counted: runs of the bytes the
+ * word splitter separates at (text/words.h: space, tab, CR, LF and the other
+ * ASCII control bytes) become one space,
  * and leading and trailing space goes. A sentence of fewer than min_words
  * space-separated words is dropped, and so is one equal to a sentence already
  * in the set (exact comparison after normalising). Order is kept: the first

@@ -22,18 +22,21 @@ int adamw_create(Model *m, SrError *err)
     return 0;
 }
 
-float model_grad_norm(const Model *m)
+/* L2 norm of g (n): the sum runs serially in double, so it is reproducible. */
+static float grad_norm(const float *g, size_t n)
 {
-    /* a tied LM head has no storage of its own, so every gradient is counted once;
-     * the sum runs serially in double, so the result is reproducible. */
     double sum = 0.0;
-    for (size_t i = 0; i < m->n_params; i++) sum += (double)m->grads[i] * m->grads[i];
+    for (size_t i = 0; i < n; i++) sum += (double)g[i] * g[i];
     return (float)sqrt(sum);
 }
 
-/* The AdamW update of n floats p with gradients g (scaled by clip) and
- * moments m1, m2, weight decay wd, at 1-based step. */
-static void update_tensor(const AdamWConfig *cfg, float *p, const float *g, float *m1, float *m2,
+float model_grad_norm(const Model *m)
+{
+    /* a tied LM head has no storage of its own, so every gradient is counted once */
+    return grad_norm(m->grads, m->n_params);
+}
+
+void adamw_update_tensor(const AdamWConfig *cfg, float *p, const float *g, float *m1, float *m2,
                           long n, float clip, float lr, float wd, int step)
 {
     float bc1 = 1.0f - powf(cfg->beta1, (float)step);
@@ -63,7 +66,7 @@ float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
     size_t start = 0;
     for (int t = 0; t < MODEL_N_PARAM_TENSORS; t++) {
         float wd = model_param_is_norm(t) ? 0.0f : cfg->weight_decay; /* norms are not decayed */
-        update_tensor(cfg, m->params + start, m->grads + start, m->m1 + start, m->m2 + start,
+        adamw_update_tensor(cfg, m->params + start, m->grads + start, m->m1 + start, m->m2 + start,
                       (long)sizes[t], clip, lr, wd, step);
         start += sizes[t];
     }
@@ -72,10 +75,8 @@ float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
 
 float adamw_step_lora(Lora *lo, const AdamWConfig *cfg, float lr, int step)
 {
-    double sum = 0.0;
-    for (size_t i = 0; i < lo->n_params; i++) sum += (double)lo->grads[i] * lo->grads[i];
-    float norm = (float)sqrt(sum);
-    update_tensor(cfg, lo->params, lo->grads, lo->m1, lo->m2, (long)lo->n_params,
+    float norm = grad_norm(lo->grads, lo->n_params);
+    adamw_update_tensor(cfg, lo->params, lo->grads, lo->m1, lo->m2, (long)lo->n_params,
                   clip_factor(cfg, norm), lr, cfg->weight_decay, step);
     return norm;
 }

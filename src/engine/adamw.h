@@ -25,6 +25,13 @@ float model_grad_norm(const Model *m);
  * Clips gradients first and returns the global norm measured before clipping. */
 float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step);
 
+/* The AdamW update of one tensor of n floats p, gradients g (multiplied by
+ * clip first), moments m1, m2, decoupled decay wd, at 1-based step: what
+ * adamw_step does to each parameter tensor, for buffers outside a Model
+ * (a labelling head). */
+void adamw_update_tensor(const AdamWConfig *cfg, float *p, const float *g, float *m1, float *m2,
+                         long n, float clip, float lr, float wd, int step);
+
 /* The same update for LoRA adapters alone (the base model frozen): their
  * gradients are clipped by their own global norm, A and B are decayed.
  * Returns the norm before clipping. */

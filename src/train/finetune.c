@@ -138,16 +138,9 @@ float label_head_backward(LabelHead *h, Model *m, const ReadoutBatch *b, float w
 /* AdamW update of the head (decay on W only), same hyper-parameters as the model. */
 static void head_step(LabelHead *h, const AdamWConfig *opt, float lr, int step)
 {
-    size_t nW = (size_t)h->K * h->C, n = nW + h->K;
-    float bc1 = 1.0f - powf(opt->beta1, (float)step), bc2 = 1.0f - powf(opt->beta2, (float)step);
-    for (size_t i = 0; i < n; i++) {
-        float *p = i < nW ? &h->W[i] : &h->b[i - nW];
-        float g = i < nW ? h->gW[i] : h->gb[i - nW];
-        float wd = i < nW ? opt->weight_decay : 0.0f;
-        h->m1[i] = opt->beta1 * h->m1[i] + (1.0f - opt->beta1) * g;
-        h->m2[i] = opt->beta2 * h->m2[i] + (1.0f - opt->beta2) * g * g;
-        *p -= lr * ((h->m1[i] / bc1) / (sqrtf(h->m2[i] / bc2) + opt->eps) + wd * *p);
-    }
+    size_t nW = (size_t)h->K * h->C;
+    adamw_update_tensor(opt, h->W, h->gW, h->m1, h->m2, (long)nW, 1.0f, lr, opt->weight_decay, step);
+    adamw_update_tensor(opt, h->b, h->gb, h->m1 + nW, h->m2 + nW, h->K, 1.0f, lr, 0.0f, step);
 }
 
 /* Label every word of a split (no dropout): pred (n_words) tag ids. */

@@ -75,35 +75,9 @@ pretrain() {
     for p in $pids; do wait "$p" || { echo "reproduce: pre-training failed, see $dir/*.log" >&2; exit 1; }; done
 }
 
-# probe_md CSV NAME TITLE: markdown table of probe test F1 per layer (rows)
-# and r (columns): last copy, and the first copy in brackets.
+# probe_md CSV NAME TITLE: results/md/NAME.md, the table of examples/probe_table.sh
 probe_md() {
-    awk -F, -v title="$3" '
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        $col["split"] != "test" { next }
-        {
-            r = $col["r"]; l = $col["layer"]; f = $col["f1"]
-            if (!(r in seen_r)) { seen_r[r] = 1; rs[nr++] = r }
-            if (l + 0 > maxl) maxl = l + 0
-            if ($col["copy"] == "last") last[r, l] = f; else first[r, l] = f
-        }
-        END {
-            printf "%s\n\n| layer |", title
-            for (i = 0; i < nr; i++) printf " r = %s |", rs[i]
-            printf "\n|---:|"
-            for (i = 0; i < nr; i++) printf "---:|"
-            printf "\n"
-            for (l = 0; l <= maxl; l++) {
-                printf "| %d |", l
-                for (i = 0; i < nr; i++) {
-                    r = rs[i]
-                    if (r + 0 == 0 || !((r, l) in first)) printf " %.1f |", last[r, l]
-                    else printf " %.1f (%.1f) |", last[r, l], first[r, l]
-                }
-                printf "\n"
-            }
-            printf "\n"
-        }' "$1" >"$out/md/$2.md"
+    sh examples/probe_table.sh "$1" "$3" >"$out/md/$2.md"
 }
 
 # checks_md CSV: the acceptance checks on the built-in tasks, from the sweep

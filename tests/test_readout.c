@@ -283,6 +283,30 @@ static void test_collect_matches_single_runs(void **state)
     tokenizer_free(&tok);
 }
 
+/* Sorting by laid-out length: "home" (1 piece) before "Ann U.S. went" (6);
+ * equal lengths keep the smaller index first. */
+static void test_sort_by_length(void **state)
+{
+    (void)state;
+    Tokenizer tok;
+    Dataset d;
+    PiecedData pd;
+    SrError err;
+    make_tokenizer(&tok);
+    make_data(&d);
+    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    int idx[4] = {0, 1, 1, 0};
+    assert_int_equal(readout_sort_by_length(&pd, readout_layout_paper(2), idx, 4, &err), 0);
+    int expect[4] = {1, 1, 0, 0};
+    for (int i = 0; i < 4; i++) assert_int_equal(idx[i], expect[i]);
+    int one = 0;
+    assert_int_equal(readout_sort_by_length(&pd, readout_layout_paper(0), &one, 1, &err), 0);
+    assert_int_equal(one, 0);
+    pieced_data_free(&pd);
+    dataset_free(&d);
+    tokenizer_free(&tok);
+}
+
 /* What repetition is for: under the causal mask the last-copy feature of the
  * FIRST word depends on the LAST word when r >= 1, never when r = 0; the
  * first-copy feature never does. */
@@ -338,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_batch_padding_and_flat_rows),
         cmocka_unit_test(test_too_long),
         cmocka_unit_test(test_collect_matches_single_runs),
+        cmocka_unit_test(test_sort_by_length),
         cmocka_unit_test(test_last_copy_sees_the_future),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

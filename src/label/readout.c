@@ -1,6 +1,7 @@
 /* readout.c — pieces, repeated layouts, batches and feature gathering (see readout.h). */
 #include "label/readout.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,26 @@ int readout_max_length(const PiecedData *pd, ReadoutLayout lay)
         if (T > longest) longest = T;
     }
     return longest;
+}
+
+/* qsort order of (length << 32 | index) keys. */
+static int compare_keys(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int readout_sort_by_length(const PiecedData *pd, ReadoutLayout lay, int *idx, int n, SrError *err)
+{
+    if (n < 2) return 0;
+    uint64_t *keys = malloc(sizeof *keys * (size_t)n);
+    if (!keys) return sr_fail(err, "out of memory");
+    for (int i = 0; i < n; i++)
+        keys[i] = (uint64_t)(uint32_t)readout_sentence_length(pd, idx[i], lay) << 32 | (uint32_t)idx[i];
+    qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    for (int i = 0; i < n; i++) idx[i] = (int)(keys[i] & 0xffffffffu);
+    free(keys);
+    return 0;
 }
 
 /* The "too long" message for sentence s laid out as lay against a limit. */
@@ -245,6 +266,19 @@ void readout_gather(const ReadoutBatch *b, const float *hidden, int C, ReadCopy 
         memcpy(out + (size_t)w * C, hidden + (size_t)rows[w] * C, sizeof(float) * (size_t)C);
 }
 
+/* Copy the hidden rows (B, T, C) of the batch's words, rows[w] for batch
+ * word w, to their places in a whole-data-set array out (pd->n_words, C). */
+static void scatter_words(const ReadoutBatch *b, const PiecedData *pd, const float *hidden, int C,
+                          const int *rows, float *out)
+{
+    for (int i = 0; i < b->B; i++) {
+        int s = b->sent[i];
+        for (int k = 0; k < pd->sents[s].n_words; k++)
+            memcpy(out + (size_t)(pd->word_start[s] + k) * C,
+                   hidden + (size_t)rows[b->word_start[i] + k] * C, sizeof(float) * (size_t)C);
+    }
+}
+
 int readout_collect(Model *m, const PiecedData *pd, ReadoutLayout lay, const MaskKind *mask,
                     int batch_size, float *last, float *first, SrError *err)
 {
@@ -253,7 +287,7 @@ int readout_collect(Model *m, const PiecedData *pd, ReadoutLayout lay, const Mas
     int *order = malloc(sizeof(int) * (size_t)(pd->n_sents > 0 ? pd->n_sents : 1));
     if (!order) return sr_fail(err, "out of memory");
     for (int s = 0; s < pd->n_sents; s++) order[s] = s;
-    int rc = 0;
+    int rc = readout_sort_by_length(pd, lay, order, pd->n_sents, err);
     for (int s0 = 0; s0 < pd->n_sents && rc == 0; s0 += batch_size) {
         int n = pd->n_sents - s0 < batch_size ? pd->n_sents - s0 : batch_size;
         if (readout_batch_build(&b, pd, order + s0, n, lay, m->max_T, err)) {
@@ -265,13 +299,10 @@ int readout_collect(Model *m, const PiecedData *pd, ReadoutLayout lay, const Mas
             rc = -1;
             break;
         }
-        long w0 = pd->word_start[s0];
         for (int l = 0; l <= L; l++) {
             const float *hidden = model_hidden(m, l);
-            readout_gather(&b, hidden, C, READ_LAST_COPY, last + ((size_t)l * pd->n_words + w0) * C);
-            if (first)
-                readout_gather(&b, hidden, C, READ_FIRST_COPY,
-                               first + ((size_t)l * pd->n_words + w0) * C);
+            scatter_words(&b, pd, hidden, C, b.last_rows, last + (size_t)l * pd->n_words * C);
+            if (first) scatter_words(&b, pd, hidden, C, b.first_rows, first + (size_t)l * pd->n_words * C);
         }
     }
     readout_batch_free(&b);

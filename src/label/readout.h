@@ -75,6 +75,11 @@ int readout_sentence_length(const PiecedData *pd, int s, ReadoutLayout lay);
 /* Longest laid-out sentence of pd. */
 int readout_max_length(const PiecedData *pd, ReadoutLayout lay);
 
+/* Sort the sentence indices idx[0..n) of pd by laid-out length, shortest
+ * first (ties: smaller index first), so that batches cut from them carry
+ * little padding. */
+int readout_sort_by_length(const PiecedData *pd, ReadoutLayout lay, int *idx, int n, SrError *err);
+
 /* Fail if some sentence laid out by lay exceeds max_seq_len tokens:
  * "dev.conll:41: sentence of 12 words (15 tokens) repeated k = 5 times is 80
  * tokens, more than the model's max_seq_len 64". */
@@ -116,7 +121,7 @@ ModelInput readout_model_input(const ReadoutBatch *b, const MaskKind *mask, int 
 void readout_gather(const ReadoutBatch *b, const float *hidden, int C, ReadCopy copy, float *out);
 
 /* Run the model over the whole of pd in batches of up to batch_size
- * sentences (mask plan as readout_model_input, all layers) and store the
+ * sentences of similar length (readout_sort_by_length; mask plan as readout_model_input, all layers) and store the
  * features of every layer l = 0..N of every word w:
  *   last[(l * pd->n_words + w) * C + c]  (last copy), likewise first (first copy;
  *   may be NULL). The model must be sized for batch_size x readout_max_length. */

@@ -152,7 +152,7 @@ static int predict_split(Model *m, LabelHead *h, const LabelledSplit *split, Rea
     int *order = malloc(sizeof(int) * (size_t)(pd->n_sents > 0 ? pd->n_sents : 1));
     if (!order) return sr_fail(err, "out of memory");
     for (int s = 0; s < pd->n_sents; s++) order[s] = s;
-    int rc = 0;
+    int rc = readout_sort_by_length(pd, lay, order, pd->n_sents, err);
     for (int s0 = 0; s0 < pd->n_sents && rc == 0; s0 += batch) {
         int n = pd->n_sents - s0 < batch ? pd->n_sents - s0 : batch;
         rc = readout_batch_build(&b, pd, order + s0, n, lay, m->max_T, err);
@@ -160,13 +160,15 @@ static int predict_split(Model *m, LabelHead *h, const LabelledSplit *split, Rea
         if (rc == 0) rc = model_forward(m, &in, err);
         if (rc) break;
         label_head_forward(h, m, &b, model_hidden(m, L), 0.0f, NULL);
-        long w0 = pd->word_start[s0];
-        for (int w = 0; w < b.n_words; w++) {
-            const float *row = h->logits + (size_t)w * h->K;
-            int best = 0;
-            for (int k = 1; k < h->K; k++)
-                if (row[k] > row[best]) best = k;
-            pred[w0 + w] = best;
+        for (int i = 0; i < b.B; i++) {
+            int sent = b.sent[i];
+            for (int k = 0; k < pd->sents[sent].n_words; k++) {
+                const float *row = h->logits + (size_t)(b.word_start[i] + k) * h->K;
+                int best = 0;
+                for (int j = 1; j < h->K; j++)
+                    if (row[j] > row[best]) best = j;
+                pred[pd->word_start[sent] + k] = best;
+            }
         }
     }
     readout_batch_free(&b);
@@ -406,6 +408,13 @@ static int train_epoch(Trainer *t, Model *m, FinetuneEpoch *e, long *tokens, SrE
         t->order[i] = t->order[j];
         t->order[j] = tmp;
     }
+    /* with accumulation, the sentences of one update are cut into batches of
+     * similar length: the same summed gradient with less padding */
+    if (t->cfg->grad_accum > 1)
+        for (int g0 = 0; g0 < tp->n_sents; g0 += per_update) {
+            int g_n = tp->n_sents - g0 < per_update ? tp->n_sents - g0 : per_update;
+            if (readout_sort_by_length(tp, t->lay, t->order + g0, g_n, err)) return -1;
+        }
     if (t->has_lora) t->lo.training = 1;
     double start = progress_now(), loss_sum = 0.0;
     *tokens = 0;

@@ -22,7 +22,10 @@
  *     weights).
  * With grad_accum G, the gradients of G batches are summed, each weighted by
  * its share of the words, before one update: the update of one batch of
- * G x batch sentences (up to rounding and dropout draws).
+ * G x batch sentences (up to rounding and dropout draws). The G x batch
+ * sentences of an update, drawn at random, are cut into batches by length
+ * (readout_sort_by_length), so little of a batch is padding; dev and test are
+ * labelled in batches sorted by length, too.
  * After every epoch the dev and test sets are labelled; the result is the
  * test score at the epoch with the best dev F1 (the earliest on ties), so the
  * test set never chooses anything. */

@@ -39,7 +39,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce clean
+.PHONY: all deps deps-test deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce reproduce-house clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -155,6 +155,13 @@ NLUPP ?= ../shared/data/nlupp
 reproduce: deps
 	$(MAKE) all
 	NLUPP=$(NLUPP) sh examples/reproduce.sh $(BUILD)
+	$(MAKE) reproduce-house
+
+# the paper's grid with the house LMs (examples/house_grid.sh, resumable;
+# docs/results.md section 7)
+reproduce-house: deps-corpus
+	$(MAKE) house
+	NLUPP=$(NLUPP) sh examples/house_grid.sh $(BUILD)
 
 golden:
 	$(call install_missing,$(DEPS_GOLDEN))

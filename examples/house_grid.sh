@@ -1,0 +1,137 @@
+#!/bin/sh
+# house_grid.sh — the paper's grid with the house LMs (make reproduce-house,
+# also the last part of make reproduce): docs/results.md section 7.
+#
+#   1. the learning rate of the paper recipe, chosen on NLU++ dev F1 only
+#      (causal and sr r = 1, seed 5; the paper's 2e-4 is one candidate)
+#   2. frozen per-layer probes of the house causal LM, r = 0, 1, 2, 4, 8,
+#      last and first copy, on NLU++ and the built-in tasks
+#   3. NLU++, paper recipe (LoRA) at the chosen rate, seeds 5,29,42,81,123:
+#      causal, sr r = 1, 2, 4, 8, unmask-full, unmask-middle, the MLM encoder;
+#      sr r = 1, 4 with positions restarting in every copy; early exits at
+#      every layer for causal and sr r = 1, 4
+#   4. NLU++, full recipe (every weight), seeds 5,29,42, the same methods
+#   5. the built-in tasks, both recipes
+#   6. paired bootstrap intervals (seqrep compare) and the tables
+#
+# Every sweep resumes and every finished step is kept, so an interrupted run
+# continues where it stopped. Per-run files (results/house/*.runs/) stay out
+# of git; the sweep CSVs, the compare CSVs and results/md/house-*.md are
+# committed. STAGES (default "lr probe nlupp-paper nlupp-full tasks tables")
+# picks stages; SEEDS_PAPER, SEEDS_FULL, JOBS, LR (skip stage 1) override.
+#
+# Usage: sh examples/house_grid.sh [BUILD_DIR]   (from the repository root)
+set -eu
+[ -f examples/house_grid.sh ] || { echo "house_grid: run me from the repository root" >&2; exit 2; }
+build=${1:-build}
+seqrep="$build/seqrep"
+cache=${SEQREP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seqrep}
+house="$cache/house"
+nlupp=${NLUPP:-../shared/data/nlupp}
+out=results/house
+data=${HOUSE_DATA:-results/data}
+stages=${STAGES:-lr probe nlupp-paper nlupp-full tasks tables}
+seeds_paper=${SEEDS_PAPER:-5,29,42,81,123}
+seeds_full=${SEEDS_FULL:-5,29,42}
+jobs=${JOBS:-1}
+tasks="right-cue last-word left-cue"
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+[ -x "$seqrep" ] || { echo "house_grid: $seqrep is not built (run make)" >&2; exit 2; }
+for f in causal mlm; do
+    [ -s "$house/$f.safetensors" ] && [ -s "$house/$f.done" ] ||
+        { echo "house_grid: $house/$f.safetensors is missing: run make house first" >&2; exit 2; }
+done
+[ -d "$nlupp/banking" ] || { echo "house_grid: no NLU++ at $nlupp (give NLUPP=/path/to/nlupp)" >&2; exit 2; }
+mkdir -p "$out/lr" "$out/probe" "$out/logs" results/md
+lm="$house/causal.safetensors"
+mlm="$house/mlm.safetensors"
+want() { echo " $stages " | grep -q " $1 "; }
+log() { echo "== $(date -u +%H:%M:%S) $*"; }
+
+# the data: NLU++ folds as CoNLL, the built-in tasks generated (seed 1)
+d="$data/nlupp"
+[ -s "$d/test.conll" ] || "$seqrep" import-nlupp "$nlupp" --out-dir "$d" --quiet
+for task in $tasks; do
+    [ -s "$data/$task/test.conll" ] || "$seqrep" gen "$task" --out-dir "$data/$task" --seed 1
+done
+
+# 1. the paper recipe's learning rate, on NLU++ dev F1 only
+if [ -z "${LR:-}" ] && want lr; then
+    log "learning rate of the paper recipe (dev F1)"
+    for rate in 2e-4 2e-3 1e-2 3e-2; do
+        "$seqrep" sweep --data "$d" --model "$lm" --methods causal,sr --r 1 --seeds 5 \
+            --recipe paper --epochs 10 --lr "$rate" --jobs "$jobs" --out "$out/lr/lr-$rate.csv" \
+            --summary "$out/lr/lr-$rate.md"
+    done
+fi
+# lr.csv: mean dev F1 of the two methods at each rate; the best is chosen
+awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; rate = FILENAME
+                    sub(/.*lr-/, "", rate); sub(/\.csv$/, "", rate); next }
+         { s[rate] += $col["dev_f1"]; n[rate]++; m[rate, $col["method"]] = $col["dev_f1"] }
+         END { print "lr,causal_dev_f1,sr1_dev_f1,mean_dev_f1"
+               for (r in s) printf "%s,%.2f,%.2f,%.2f\n", r, m[r, "causal"], m[r, "sr"], s[r] / n[r] }' \
+    "$out"/lr/lr-*.csv | sort -t, -k1,1g >"$out/lr.csv"
+chosen=${LR:-$(awk -F, 'NR > 1 && $4 > best { best = $4; lr = $1 } END { print lr }' "$out/lr.csv")}
+[ -n "$chosen" ] || { echo "house_grid: no learning rate chosen (run the lr stage)" >&2; exit 2; }
+log "paper recipe learning rate: $chosen (chosen on dev)"
+
+# 2. frozen probes of the house causal LM
+if want probe; then
+    log "probes of the frozen house LM"
+    for name in nlupp $tasks; do
+        [ -s "$out/probe/$name.csv" ] || "$seqrep" probe --model "$lm" --train "$data/$name/train.conll" \
+            --dev "$data/$name/dev.conll" --test "$data/$name/test.conll" --r 0,1,2,4,8 \
+            --out "$out/probe/$name.csv" >"$out/logs/probe-$name.log" 2>&1
+    done
+fi
+
+# grid DATA CSV RECIPE SEEDS [sweep options]: every method at full depth, sr
+# r = 1, 4 restarting positions, early exits for causal and sr r = 1, 4
+grid() {
+    dirs=$1; csv=$2; recipe=$3; seeds=$4; shift 4
+    "$seqrep" sweep --data "$dirs" --model "$lm" --encoder-model "$mlm" \
+        --methods causal,sr,unmask-full,unmask-middle,encoder --r 1,2,4,8 --exits 0 \
+        --recipe "$recipe" --seeds "$seeds" --epochs 10 --jobs "$jobs" --out "$csv" "$@"
+    "$seqrep" sweep --data "$dirs" --model "$lm" --methods sr --r 1,4 --exits 0 \
+        --copy-positions restart --recipe "$recipe" --seeds "$seeds" --epochs 10 --jobs "$jobs" \
+        --out "$csv" "$@"
+    "$seqrep" sweep --data "$dirs" --model "$lm" --methods causal,sr --r 1,4 --exits 1,2,3 \
+        --recipe "$recipe" --seeds "$seeds" --epochs 10 --jobs "$jobs" --out "$csv" "$@"
+}
+
+if want nlupp-paper; then
+    log "NLU++, paper recipe, lr $chosen"
+    grid "$d" "$out/nlupp-paper.csv" paper "$seeds_paper" --lr "$chosen"
+fi
+if want nlupp-full; then
+    log "NLU++, full recipe"
+    grid "$d" "$out/nlupp-full.csv" full "$seeds_full"
+fi
+if want tasks; then
+    task_dirs=$(for t in $tasks; do printf '%s,' "$data/$t"; done)
+    log "built-in tasks, paper recipe"
+    grid "${task_dirs%,}" "$out/tasks-paper.csv" paper "$seeds_paper" --lr "$chosen"
+    log "built-in tasks, full recipe"
+    grid "${task_dirs%,}" "$out/tasks-full.csv" full "$seeds_full"
+fi
+
+# 6. intervals and tables
+if want tables; then
+    log "intervals and tables"
+    for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
+        [ -s "$out/$name.csv" ] || continue
+        "$seqrep" compare --results "$out/$name.csv" --exit 0 --out "$out/$name.compare.csv" \
+            --md "results/md/house-$name-compare.md"
+        cp "$out/$name.md" "results/md/house-$name.md"
+    done
+    { echo "| learning rate | causal dev F1 | sr r = 1 dev F1 | mean |"
+      echo "| ---: | ---: | ---: | ---: |"
+      awk -F, -v c="$chosen" 'NR > 1 { printf "| %s%s | %s | %s | %s |\n", $1, $1 == c ? " (chosen)" : "", $2, $3, $4 }' \
+          "$out/lr.csv"; } >results/md/house-lr.md
+    for name in nlupp $tasks; do
+        [ -s "$out/probe/$name.csv" ] || continue
+        sh examples/probe_table.sh "$out/probe/$name.csv" "Probe test F1 (%), house LM, $name: last copy (first copy)" \
+            >"results/md/house-probe-$name.md"
+    done
+fi
+log "house grid: done"

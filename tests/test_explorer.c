@@ -572,12 +572,12 @@ static void test_describe_attention(void **unused)
     d.layer = 0;
     d.head = 0;
     d.scale = SCALE_LOG;
-    explorer_describe_attention(&d, 0, "m.st", &in, 0, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, NULL);
+    explorer_describe_attention(&d, 0, "m.st", NULL, &in, 0, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, NULL);
     assert_string_equal(d.meta.title, "Attention of layer 0, head 0, r = 1");
     assert_non_null(strstr(d.meta.caption, "of model m.st (1 layers, 1 heads; checksum 0123456789abcdef; "
                                            "training seed 5) on \"red fox\" (given with --text)"));
     assert_non_null(strstr(d.meta.caption, "bos per-copy, sep none, mask causal; colour log10, floor 0.001."));
-    explorer_describe_attention(&d, 1, "m.st", &in, 0, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, "middle");
+    explorer_describe_attention(&d, 1, "m.st", NULL, &in, 0, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, "middle");
     assert_string_equal(d.meta.title, "Attention of every layer and head, r = 1");
     assert_non_null(strstr(d.meta.caption, "mask middle"));
     attention_data_free(&d);
@@ -632,7 +632,7 @@ static void test_worker_matches_plot_path(void **unused)
 
     ExplorerWorker *w;
     int results = 0;
-    assert_int_equal(explorer_worker_start(&w, path, &in.tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
+    assert_int_equal(explorer_worker_start(&w, path, NULL, &in.tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
                                            REPEAT_POSITIONS_RUN, ATTENTION_MAX_T, 0, count_result, &results, &err),
                      0);
     assert_int_equal(explorer_worker_max_T(w), 32);
@@ -653,7 +653,7 @@ static void test_worker_matches_plot_path(void **unused)
     assert_true(results >= 1);
     /* exactly the maps `seqrep plot attention` computes for the same input */
     AttentionData want;
-    assert_int_equal(attention_data_from_model(&want, path, "the red fox", 2, REPEAT_BOS_PER_COPY,
+    assert_int_equal(attention_data_from_model(&want, path, NULL, "the red fox", 2, REPEAT_BOS_PER_COPY,
                                                REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN, NULL, NULL, &err),
                      0);
     assert_int_equal(d.T, 12);

@@ -3,6 +3,7 @@
  * (with and without dropout, every target subset), the base weights' gradient
  * untouched by the adapters, the frozen base (no base gradients, the same
  * adapter gradients), and the checks of the configuration. */
+#include "random_model.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -13,18 +14,12 @@
 
 enum { TB = 2, TT = 6, TV = 13, TC = 8, TL = 3, TH = 2, TF = 12 };
 
-/* A small model with large random weights (as test_model.c makes them). */
+/* A small model with large random weights (random_model.h). */
 static void make_model(Model *m, unsigned long long seed)
 {
     ModelConfig c = {.vocab_size = TV, .d_model = TC, .n_layers = TL, .n_heads = TH, .d_ff = TF,
                      .max_seq_len = 16, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = 1};
-    SrError err;
-    assert_int_equal(model_create(m, &c, TB, TT, &err), 0);
-    unsigned long long st = seed;
-    test_fill_random(m->params, (long)m->n_params, &st, 0.5f);
-    for (int i = 0; i < TL * TC; i++) m->p.ln1w[i] = 1.0f + 0.3f * m->p.ln1w[i];
-    for (int i = 0; i < TL * TC; i++) m->p.ln2w[i] = 1.0f + 0.3f * m->p.ln2w[i];
-    for (int i = 0; i < TC; i++) m->p.lnfw[i] = 1.0f + 0.3f * m->p.lnfw[i];
+    test_random_model(m, &c, TB, TT, seed);
 }
 
 /* Adapters of rank 3 on the given targets; B made non-zero when randomise. */

@@ -7,6 +7,7 @@
 #include <cJSON.h>
 
 #include "engine/model.h"
+#include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
 #include "paint_attention.h"
 #include "text/tokenizer.h"
@@ -187,9 +188,10 @@ int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLa
     return 0;
 }
 
-int attention_data_from_model(AttentionData *d, const char *model_path, const char *text, int r,
-                              RepeatBos bos, RepeatSep sep, RepeatPositions positions,
-                              const char *mask_plan, long long *seed, SrError *err)
+int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
+                              const char *text, int r, RepeatBos bos, RepeatSep sep,
+                              RepeatPositions positions, const char *mask_plan, long long *seed,
+                              SrError *err)
 {
     memset(d, 0, sizeof *d);
     CheckpointInfo info = {0};
@@ -231,7 +233,7 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     tokenizer_encode(&tok, text, 0, ids, n);
     if (repeat_build(ids, (int)n, r, bos, sep, ATTENTION_MAX_T, &lay, err)) goto done;
     if (positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
-    if (checkpoint_load(model_path, &m, 1, lay.T, NULL, err)) goto done;
+    if (adapter_load_model(model_path, adapter_path, &m, 1, lay.T, err)) goto done;
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = plan};
     if (model_forward(&m, &in, err)) goto done;
     rc = attention_data_from_forward(d, &m, &lay, &tok, plan, err);
@@ -246,32 +248,42 @@ done:
     return rc;
 }
 
-void attention_data_describe(AttentionData *d, int overview, const char *model_path, const char *checksum,
-                             long long seed, const char *text, const char *text_source, int r,
-                             RepeatBos bos, RepeatSep sep, const char *mask_plan)
+void attention_adapter_words(char *out, size_t cap, const char *adapter_path)
 {
-    char heads[48], seed_text[32], sentence[120], what[96];
+    if (adapter_path) snprintf(out, cap, " with the LoRA adapters of %.400s merged in", adapter_path);
+    else if (cap) out[0] = 0;
+}
+
+void attention_data_describe(AttentionData *d, int overview, const char *model_path,
+                             const char *adapter_path, const char *checksum, long long seed,
+                             const char *text, const char *text_source, int r, RepeatBos bos,
+                             RepeatSep sep, const char *mask_plan)
+{
+    char heads[48], seed_text[32], sentence[120], what[96], adapters[480], adapted[80] = "";
     if (d->head >= 0) snprintf(heads, sizeof heads, "head %d", d->head);
     else snprintf(heads, sizeof heads, "mean over %d heads", d->n_heads);
     if (seed >= 0) snprintf(seed_text, sizeof seed_text, "%lld", seed);
     else snprintf(seed_text, sizeof seed_text, "unknown");
     snprintf(sentence, sizeof sentence, "%.100s%s", text, strlen(text) > 100 ? "..." : "");
+    attention_adapter_words(adapters, sizeof adapters, adapter_path);
+    if (adapter_path) snprintf(adapted, sizeof adapted, ", adapter %.60s", adapter_path);
     if (overview) {
-        snprintf(d->meta.title, sizeof d->meta.title, "Attention of every layer and head, r = %d", r);
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of every layer and head, r = %d%s", r, adapted);
         snprintf(what, sizeof what, "every layer and head (and the mean over heads)");
     } else {
-        snprintf(d->meta.title, sizeof d->meta.title, "Attention of layer %d, %s, r = %d", d->layer, heads, r);
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of layer %d, %s, r = %d%s", d->layer, heads,
+                 r, adapted);
         snprintf(what, sizeof what, "layer %d, %s", d->layer, heads);
     }
     const char *colour = d->scale == SCALE_FIXED ? "fixed 0..1"
                          : d->scale == SCALE_LOG ? "log10, floor 0.001"
                                                  : "each map's own range";
     snprintf(d->meta.caption, sizeof d->meta.caption,
-             "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s) on "
+             "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s)%s on "
              "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s; "
              "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; grey "
              "cells are masked.",
-             what, model_path, d->n_layers, d->n_heads, checksum, seed_text, sentence, text_source, r + 1, r,
+             what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, r + 1, r,
              repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal",
              d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",
              colour);

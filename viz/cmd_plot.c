@@ -37,7 +37,7 @@ typedef struct {
     const char *out, *size, *theme, *font, *title, *caption;
     int n;
     const char *r, *bos, *sep, *copy_positions;
-    const char *model, *text, *data, *mask, *head, *scale;
+    const char *model, *adapter, *text, *data, *mask, *head, *scale;
     int sentence, layer, overview, last_copy_only, length;
     const char *results, *split, *baselines, *cost, *dataset;
 } PlotOptions;
@@ -187,12 +187,13 @@ static int attention_sentence(const PlotOptions *o, char **text, char *source, s
     return 0;
 }
 
-/* Record what a model-run figure ran: the model and data files, the
- * sentence, r, bos, sep and the mask plan. */
+/* Record what a model-run figure ran: the model, adapter and data files,
+ * the sentence, r, bos, sep and the mask plan. */
 static void add_model_run(cJSON *manifest, const PlotOptions *o, const char *text, int r, RepeatBos bos,
                           RepeatSep sep, RepeatPositions positions)
 {
     add_input(manifest, "model", o->model);
+    if (o->adapter) add_input(manifest, "adapter", o->adapter);
     if (o->data) add_input(manifest, "data", o->data);
     cJSON_AddStringToObject(manifest, "sentence", text);
     cJSON_AddNumberToObject(manifest, "r", r);
@@ -223,7 +224,7 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     char *text, source[400];
     if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
     AttentionData *d = &f->attention;
-    int rc = attention_data_from_model(d, o->model, text, r, bos, sep, positions, o->mask, seed, err);
+    int rc = attention_data_from_model(d, o->model, o->adapter, text, r, bos, sep, positions, o->mask, seed, err);
     if (rc == 0) {
         int layer = o->layer >= 0 ? o->layer : d->n_layers - 1;
         rc = attention_select(d, layer, head, err);
@@ -246,7 +247,8 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     d->scale = scale;
     char checksum[17];
     if (file_checksum(o->model, checksum, err) != 0) snprintf(checksum, sizeof checksum, "?");
-    attention_data_describe(d, f->overview, o->model, checksum, *seed, text, source, r, bos, sep, o->mask);
+    attention_data_describe(d, f->overview, o->model, o->adapter, checksum, *seed, text, source, r, bos, sep,
+                            o->mask);
     add_model_run(manifest, o, text, r, bos, sep, positions);
     cJSON_AddNumberToObject(manifest, "layer", d->layer);
     if (d->head >= 0) cJSON_AddNumberToObject(manifest, "head", d->head);
@@ -385,7 +387,8 @@ static int build_repo_z(Figure *f, const PlotOptions *o, cJSON *manifest, long l
         return sr_fail(err, "--head must be a head number for %s (z is one position per head), got '%s'",
                        figure_kind_name(f->kind), o->head);
     if (o->results) {
-        if (o->model || o->text || o->data || o->r || o->bos || o->sep || o->mask || o->copy_positions)
+        if (o->model || o->adapter || o->text || o->data || o->r || o->bos || o->sep || o->mask ||
+            o->copy_positions)
             return sr_fail(err, "%s takes either --results FILE (a z CSV) or --model with a sentence, not both",
                            figure_kind_name(f->kind));
         if (repo_z_data_load(&f->repo_z, o->results, o->layer, head, err)) return -1;
@@ -405,9 +408,10 @@ static int build_repo_z(Figure *f, const PlotOptions *o, cJSON *manifest, long l
         char *text, source[400], described[1200];
         if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
         AttentionData a;
-        int rc = attention_data_from_model(&a, o->model, text, r, bos, sep, positions, o->mask, seed, err);
+        int rc = attention_data_from_model(&a, o->model, o->adapter, text, r, bos, sep, positions, o->mask, seed,
+                                           err);
         if (rc == 0) {
-            repo_z_source(described, sizeof described, o->model, text, source, r, bos, sep, o->mask);
+            repo_z_source(described, sizeof described, o->model, o->adapter, text, source, r, bos, sep, o->mask);
             rc = repo_z_data_from_attention(&f->repo_z, &a, o->layer, head, described, err);
             attention_data_free(&a);
         }
@@ -496,7 +500,7 @@ static int option_figures(const char *name)
         {"title", FOR_ALL}, {"caption", FOR_ALL},
         {"n", FOR(FIGURE_MASK) | FOR(FIGURE_PROPORTION)},
         {"r", repeated}, {"bos", repeated}, {"sep", repeated}, {"copy-positions", model_run},
-        {"model", model_run}, {"text", model_run}, {"data", model_run}, {"sentence", model_run},
+        {"model", model_run}, {"adapter", model_run}, {"text", model_run}, {"data", model_run}, {"sentence", model_run},
         {"mask", model_run}, {"layer", model_run},
         {"head", model_run | FOR(FIGURE_FLOW)},
         {"overview", FOR(FIGURE_ATTENTION)}, {"last-copy-only", FOR(FIGURE_ATTENTION)},
@@ -529,6 +533,8 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         option_sep(&o->sep, "none | token (default none)"),
         option_copy_positions(&o->copy_positions),
         {"model", ARG_STRING, &o->model, "attention, repo-z, repo-repeat: checkpoint (.safetensors)", 0, 0, 0},
+        option_adapter_file(&o->adapter, "attention, repo-z, repo-repeat: file of finetune --save whose LoRA "
+                                         "adapters are merged into --model (its head is not used)"),
         {"text", ARG_STRING, &o->text, "attention, repo-z, repo-repeat: the sentence", 0, 0, 0},
         {"data", ARG_STRING, &o->data, "attention, repo-z, repo-repeat: a CoNLL file to take the sentence from", 0, 0, 0},
         {"sentence", ARG_INT, &o->sentence, "attention, repo-z, repo-repeat: index of the sentence in --data (default 0)", 0, 0, 0},
@@ -590,7 +596,7 @@ static int check_look(const PlotOptions *o, PlotLook *look)
     if (strlen(look->font) >= sizeof style_size.font)
         return args_error(CMD, "--font: name too long");
     if (figure_check_font(look->font, &err)) return args_error(CMD, "%s", err.msg);
-    const char *inputs[] = {o->results, o->baselines, o->model, o->data};
+    const char *inputs[] = {o->results, o->baselines, o->model, o->adapter, o->data};
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
         if (check_not_input(o->out, inputs[i], &err)) return args_error(CMD, "%s", err.msg);
     return 0;

@@ -281,11 +281,17 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
         sr_fail(err, "SDL: no user events left");
         goto done;
     }
-    if (explorer_worker_start(&e->worker, o->src.model, &e->in.tok, o->src.mask, o->bos, o->sep,
+    if (explorer_worker_start(&e->worker, o->src.model, o->src.adapter, &e->in.tok, o->src.mask, o->bos, o->sep,
                               o->src.copy_positions, max_T, 0,
                               wake_event_loop, e, err))
         goto done;
-    e->window = SDL_CreateWindow("seqrep explore", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+    char title[600];
+    snprintf(title, sizeof title, "seqrep explore: %.250s%s%.250s", o->src.model,
+             o->src.adapter ? " + adapter " : "", o->src.adapter ? o->src.adapter : "");
+    if (o->src.adapter && !e->st.message[0])
+        snprintf(e->st.message, sizeof e->st.message, "adapter %.400s: its LoRA adapters are merged into the model",
+                 o->src.adapter);
+    e->window = SDL_CreateWindow(title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                                  o->width, o->height, SDL_WINDOW_RESIZABLE);
     if (!e->window) {
         sr_fail(err, "cannot open a window: %s", SDL_GetError());

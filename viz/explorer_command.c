@@ -75,11 +75,13 @@ static void add_int_option(CommandText *c, const char *name, int value)
     add_option(c, name, text);
 }
 
-/* Append what the model runs on: --model, the sentence (--text, or --data
- * and --sentence), --r, --bos, --sep and --mask when one was given. */
+/* Append what the model runs on: --model (and --adapter), the sentence
+ * (--text, or --data and --sentence), --r, --bos, --sep and --mask when one
+ * was given. */
 static void add_model_run(CommandText *c, const ExplorerState *s, const ExplorerSources *src, int sentence, int r)
 {
     add_option(c, "--model", src->model);
+    if (src->adapter) add_option(c, "--adapter", src->adapter);
     if (src->text) {
         add_option(c, "--text", src->text);
     } else {

@@ -7,10 +7,10 @@
 #include <string.h>
 
 void explorer_describe_attention(AttentionData *d, int overview, const char *model_path,
-                                 const ExplorerInput *in, int sentence, int r, RepeatBos bos,
-                                 RepeatSep sep, const char *mask_plan)
+                                 const char *adapter_path, const ExplorerInput *in, int sentence, int r,
+                                 RepeatBos bos, RepeatSep sep, const char *mask_plan)
 {
-    attention_data_describe(d, overview, model_path, in->checksum, in->seed, in->texts[sentence],
+    attention_data_describe(d, overview, model_path, adapter_path, in->checksum, in->seed, in->texts[sentence],
                             in->sources[sentence], r, bos, sep, mask_plan);
 }
 

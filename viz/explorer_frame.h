@@ -12,10 +12,11 @@
 #include "repeat/repeat.h"
 
 /* Set d's title and caption exactly as `seqrep plot attention` does for the
- * same options: the model path as given, the sentence text and its source,
- * r, bos, sep, mask plan (NULL = causal) and d's layer, head and scale. */
+ * same options: the model path and adapter file (NULL = none) as given, the
+ * sentence text and its source, r, bos, sep, mask plan (NULL = causal) and
+ * d's layer, head and scale. */
 void explorer_describe_attention(AttentionData *d, int overview, const char *model_path,
-                                 const ExplorerInput *in, int sentence, int r, RepeatBos bos,
+                                 const char *adapter_path, const ExplorerInput *in, int sentence, int r, RepeatBos bos,
                                  RepeatSep sep, const char *mask_plan);
 
 /* The hover text of attention cell (query, key) of the map (layer, head):

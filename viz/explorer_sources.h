@@ -9,6 +9,7 @@
 /* How the data was given on the command line, for the `c` command. */
 typedef struct {
     const char *model;           /* --model                                    */
+    const char *adapter;         /* --adapter FILE (finetune --save), or NULL  */
     const char *data;            /* --data FILE (CoNLL), or NULL               */
     const char *text;            /* --text "sentence", or NULL                 */
     const char *mask;            /* --mask plan, or NULL (causal)              */

@@ -117,7 +117,7 @@ static int update_repo_z(Explorer *e)
     if (!e->has_attention) return -1;
     char source[1200];
     SrError err;
-    repo_z_source(source, sizeof source, e->o->src.model, e->in.texts[e->shown_sentence],
+    repo_z_source(source, sizeof source, e->o->src.model, e->o->src.adapter, e->in.texts[e->shown_sentence],
                   e->in.sources[e->shown_sentence], e->shown_r, s->bos, s->sep, e->o->src.mask);
     if (repo_z_data_from_attention(&e->fig.repo_z, &e->fig.attention, s->layer, head, source, &err)) {
         snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
@@ -148,7 +148,7 @@ int explorer_prepare_figure(Explorer *e)
         d->head = s->head < d->n_heads ? s->head : -1;
         d->scale = s->scale;
         d->visible = s->last_copy_only ? e->visible_last : e->visible_all;
-        explorer_describe_attention(d, f->overview, e->o->src.model, &e->in, e->shown_sentence,
+        explorer_describe_attention(d, f->overview, e->o->src.model, e->o->src.adapter, &e->in, e->shown_sentence,
                                     e->shown_r, s->bos, s->sep, e->o->src.mask);
         break;
     }

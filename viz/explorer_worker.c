@@ -12,6 +12,7 @@
 
 #include "engine/model.h"
 #include "engine/threads.h"
+#include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
 
 struct ExplorerWorker {
@@ -90,7 +91,8 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-int explorer_worker_start(ExplorerWorker **out, const char *model_path, const Tokenizer *tok,
+int explorer_worker_start(ExplorerWorker **out, const char *model_path, const char *adapter_path,
+                          const Tokenizer *tok,
                           const char *mask_plan, RepeatBos bos, RepeatSep sep,
                           RepeatPositions copy_positions, int max_T, int n_threads,
                           void (*notify)(void *), void *notify_arg, SrError *err)
@@ -112,7 +114,7 @@ int explorer_worker_start(ExplorerWorker **out, const char *model_path, const To
     }
     int T = max_T < info.cfg.max_seq_len ? max_T : info.cfg.max_seq_len;
     checkpoint_info_free(&info);
-    if (checkpoint_load(model_path, &w->model, 1, T, NULL, err)) {
+    if (adapter_load_model(model_path, adapter_path, &w->model, 1, T, err)) {
         free(w);
         return -1;
     }

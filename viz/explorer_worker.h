@@ -11,12 +11,14 @@
 
 typedef struct ExplorerWorker ExplorerWorker;
 
-/* Load the model once (for inputs up to min(max_T, its max_seq_len) tokens)
- * and start the worker thread. tok (the checkpoint's vocabulary, shared and
+/* Load the model once (for inputs up to min(max_T, its max_seq_len) tokens;
+ * with the LoRA adapters of adapter_path merged in, NULL = none) and start
+ * the worker thread. tok (the checkpoint's vocabulary, shared and
  * read-only) labels the tokens; mask_plan NULL = causal. notify(notify_arg)
  * is called from the worker thread after each result (e.g. to wake the
  * window's event loop). 0 or -1. */
-int explorer_worker_start(ExplorerWorker **w, const char *model_path, const Tokenizer *tok,
+int explorer_worker_start(ExplorerWorker **w, const char *model_path, const char *adapter_path,
+                          const Tokenizer *tok,
                           const char *mask_plan, RepeatBos bos, RepeatSep sep,
                           RepeatPositions copy_positions, int max_T, int n_threads,
                           void (*notify)(void *), void *notify_arg, SrError *err);

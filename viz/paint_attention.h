@@ -57,24 +57,33 @@ int attention_data_init(AttentionData *d, int n_layers, int n_heads, const Repea
                         const char *const *tokens, const float *att, const MaskKind *plan,
                         SrError *err);
 
-/* Load a checkpoint, tokenize `text` with its vocabulary, repeat it (r, bos,
- * sep, positions running on or restarting in each copy), run the model with the mask plan (NULL = causal) and fill d. Fails
- * with a message on a bad checkpoint, an empty sentence or one that does not
- * fit the model. *seed (may be NULL) gets the training seed from the
- * checkpoint's manifest (-1 if none). */
-int attention_data_from_model(AttentionData *d, const char *model_path, const char *text, int r,
-                              RepeatBos bos, RepeatSep sep, RepeatPositions positions,
-                              const char *mask_plan, long long *seed, SrError *err);
+/* Load a checkpoint (with the LoRA adapters of adapter_path, a file of
+ * finetune --save, merged in; NULL = none), tokenize `text` with its
+ * vocabulary, repeat it (r, bos, sep, positions running on or restarting in
+ * each copy), run the model with the mask plan (NULL = causal) and fill d.
+ * Fails with a message on a bad checkpoint or adapter file, an empty
+ * sentence or one that does not fit the model. *seed (may be NULL) gets the
+ * training seed from the checkpoint's manifest (-1 if none). */
+int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
+                              const char *text, int r, RepeatBos bos, RepeatSep sep,
+                              RepeatPositions positions, const char *mask_plan, long long *seed,
+                              SrError *err);
 
 void attention_data_free(AttentionData *d);
 
 /* Set d's title and caption for its layer, head and scale: the model (path,
- * checksum, training seed, -1 = unknown), the sentence and where it came
- * from, r, bos, sep and the mask plan (NULL = causal). `seqrep plot
- * attention` and the explorer both describe their frames with it. */
-void attention_data_describe(AttentionData *d, int overview, const char *model_path, const char *checksum,
-                             long long seed, const char *text, const char *text_source, int r,
-                             RepeatBos bos, RepeatSep sep, const char *mask_plan);
+ * the adapter file applied to it or NULL, checksum, training seed, -1 =
+ * unknown), the sentence and where it came from, r, bos, sep and the mask
+ * plan (NULL = causal). `seqrep plot attention` and the explorer both
+ * describe their frames with it. */
+void attention_data_describe(AttentionData *d, int overview, const char *model_path,
+                             const char *adapter_path, const char *checksum, long long seed,
+                             const char *text, const char *text_source, int r, RepeatBos bos,
+                             RepeatSep sep, const char *mask_plan);
+
+/* What a caption adds after the model's name for the adapter file applied to
+ * it: " with the LoRA adapters of ADAPTER merged in", or "" for NULL. */
+void attention_adapter_words(char *out, size_t cap, const char *adapter_path);
 
 /* Fill d from m's last forward (batch 1) over the repeated input lay: the
  * attention of every layer and head, the token labels from tok, the mask

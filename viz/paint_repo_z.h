@@ -56,10 +56,12 @@ int repo_z_data_from_attention(RepoZData *d, const AttentionData *a, int layer, 
 
 /* The words a z figure's caption uses for an input run through a model:
  * "MODEL on \"SENTENCE\" (SOURCE), repeated k = r + 1 times, bos B, sep S,
- * mask M" (mask_plan NULL = causal). `seqrep plot` and the explorer both
+ * mask M" (mask_plan NULL = causal; MODEL followed by attention_adapter_words
+ * of adapter_path, NULL = none). `seqrep plot` and the explorer both
  * describe their frames with it, so the two captions agree. */
-void repo_z_source(char *out, size_t cap, const char *model_path, const char *text,
-                   const char *text_source, int r, RepeatBos bos, RepeatSep sep, const char *mask_plan);
+void repo_z_source(char *out, size_t cap, const char *model_path, const char *adapter_path,
+                   const char *text, const char *text_source, int r, RepeatBos bos, RepeatSep sep,
+                   const char *mask_plan);
 
 /* Allocate d's arrays for n tokens (token strings NULL) and set n, layer,
  * head; 0, or -1 when out of memory (free with repo_z_data_free). */

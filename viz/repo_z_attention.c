@@ -49,10 +49,13 @@ int repo_z_data_from_attention(RepoZData *d, const AttentionData *a, int layer, 
     return 0;
 }
 
-void repo_z_source(char *out, size_t cap, const char *model_path, const char *text,
-                   const char *text_source, int r, RepeatBos bos, RepeatSep sep, const char *mask_plan)
+void repo_z_source(char *out, size_t cap, const char *model_path, const char *adapter_path,
+                   const char *text, const char *text_source, int r, RepeatBos bos, RepeatSep sep,
+                   const char *mask_plan)
 {
-    snprintf(out, cap, "model %s on \"%.100s%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, "
-             "sep %s, mask %s", model_path, text, strlen(text) > 100 ? "..." : "", text_source, r + 1, r,
+    char adapters[480];
+    attention_adapter_words(adapters, sizeof adapters, adapter_path);
+    snprintf(out, cap, "model %s%s on \"%.100s%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, "
+             "sep %s, mask %s", model_path, adapters, text, strlen(text) > 100 ? "..." : "", text_source, r + 1, r,
              repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal");
 }

@@ -8,7 +8,9 @@
  * sentences, -DOCSTART- lines skipped) or, with --text, one sentence per line.
  * The words of a sentence are joined with spaces and tokenized with the
  * checkpoint's vocabulary; the sentence's tokens are the "words" of the
- * repetition layout (word index = token index in the sentence). */
+ * repetition layout (word index = token index in the sentence). With
+ * --adapter FILE (finetune --save) the model runs with the file's LoRA
+ * adapters merged in (formats/adapter_apply.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "cli/commands.h"
 #include "engine/mask.h"
 #include "engine/threads.h"
+#include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
 #include "options/args.h"
 #include "options/rows.h"
@@ -181,7 +184,7 @@ typedef struct {
 
 /* The options of `seqrep attnflow`, as given and as parsed. */
 typedef struct {
-    const char *model, *data, *out, *bos_text, *sep_text, *mask_text, *positions_text;
+    const char *model, *adapter, *data, *out, *bos_text, *sep_text, *mask_text, *positions_text;
     int r, as_text, max_sentences, threads;
     RepeatBos bos;
     RepeatSep sep;
@@ -208,6 +211,7 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
                            .positions_text = "run"};
     ArgSpec specs[] = {
         {"model", ARG_STRING, &o->model, "checkpoint (.safetensors)", 1, 0, 0},
+        option_adapter_file(&o->adapter, NULL),
         {"data", ARG_STRING, &o->data, "CoNLL file (first column = word), or text with --text", 1, 0, 0},
         {"r", ARG_INT, &o->r, "repetitions: k = r + 1 copies of each sentence", 1, 0, 0},
         {"text", ARG_FLAG, &o->as_text, "--data has one sentence per line", 0, 0, 0},
@@ -219,7 +223,7 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
         {"out", ARG_STRING, &o->out, "CSV to write (atomically, with a manifest)", 0, 0, 0},
         option_threads(&o->threads),
     };
-    int rc = args_parse(CMD, "--model FILE --data FILE --r R [--text] [--bos B] [--sep S] "
+    int rc = args_parse(CMD, "--model FILE [--adapter FILE] --data FILE --r R [--text] [--bos B] [--sep S] "
                              "[--mask PLAN] [--out FILE]",
                         specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
@@ -294,7 +298,7 @@ static int run_flow(const AttnflowOptions *o, AttnflowRun *run)
 {
     const int n_layers = run->info.cfg.n_layers;
     SrError err;
-    if (checkpoint_load(o->model, &run->model, 1, run->max_T, NULL, &err) ||
+    if (adapter_load_model(o->model, o->adapter, &run->model, 1, run->max_T, &err) ||
         attnflow_init(&run->flow, n_layers, run->info.cfg.n_heads, &err))
         return args_error(CMD, "%s", err.msg);
     for (int i = 0; i < run->n_runs; i++) {
@@ -319,7 +323,8 @@ static int run_flow(const AttnflowOptions *o, AttnflowRun *run)
 /* Print the heading lines and the table on stdout. */
 static void print_report(const AttnflowOptions *o, const AttnflowRun *run)
 {
-    printf("seqrep attnflow: %s on %s\n", o->model, o->data);
+    printf("seqrep attnflow: %s%s%s on %s\n", o->model, o->adapter ? " with the adapters of " : "",
+           o->adapter ? o->adapter : "", o->data);
     printf("r = %d (k = %d copies), bos %s, sep %s, mask %s: %d sentences, %lld last-copy tokens\n",
            o->r, o->r + 1, repeat_bos_name(o->bos), repeat_sep_name(o->sep), o->mask_text,
            run->n_runs, (long long)run->flow.n_queries[0]);
@@ -342,6 +347,7 @@ static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const 
     if (rc) return args_error(CMD, "%s", err.msg);
     cJSON *manifest = manifest_begin(argc, argv, 0);
     manifest_add_file(manifest, "model", o->model);
+    if (o->adapter) manifest_add_file(manifest, "adapter", o->adapter);
     manifest_add_file(manifest, "data", o->data);
     cJSON_AddNumberToObject(manifest, "r", o->r);
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(o->bos));

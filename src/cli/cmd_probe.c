@@ -8,7 +8,9 @@
  * trained on train and scored on dev and test (strict IOB2 span micro-F1).
  * Nothing is chosen on test: --predictions writes the test labels of the
  * probe with the best DEV F1 (last copy), and the manifest and stderr say
- * which r and layer that was. */
+ * which r and layer that was. With --adapter FILE (finetune --save) the
+ * hidden states are those of the model with the file's LoRA adapters merged
+ * in (formats/adapter_apply.h): the probes are trained here on them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "cli/commands.h"
 #include "engine/mask.h"
 #include "engine/threads.h"
+#include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
 #include "label/probe.h"
@@ -112,7 +115,7 @@ static void print_table(const ProbeTable *t, const int *r_values, const char *co
 
 /* The options of one probe run, as given and as parsed. */
 typedef struct {
-    const char *model, *train, *dev, *test, *out, *predictions;
+    const char *model, *adapter, *train, *dev, *test, *out, *predictions;
     const char *r_text, *copies_text, *bos_text, *sep_text, *mask_text, *positions_text;
     int seed, epochs, batch, threads;
     float lr, l2;
@@ -153,6 +156,7 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
                         .batch = 16, .lr = 1e-2f, .l2 = 1e-4f};
     ArgSpec specs[] = {
         {"model", ARG_STRING, &o->model, "pre-trained checkpoint (.safetensors)", 1, 0, 0},
+        option_adapter_file(&o->adapter, NULL),
         {"train", ARG_STRING, &o->train, "CoNLL training split", 1, 0, 0},
         {"dev", ARG_STRING, &o->dev, "CoNLL dev split", 1, 0, 0},
         {"test", ARG_STRING, &o->test, "CoNLL test split", 1, 0, 0},
@@ -171,7 +175,7 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
         option_copy_positions(&o->positions_text),
         option_threads(&o->threads),
     };
-    int rc = args_parse(CMD, "--model M --train F --dev F --test F --out probe.csv [--r 0,1,2,4] "
+    int rc = args_parse(CMD, "--model M [--adapter FILE] --train F --dev F --test F --out probe.csv [--r 0,1,2,4] "
                              "[--copies last,first] [--predictions FILE] [--seed S] [--epochs E]",
                         specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
@@ -199,7 +203,7 @@ static int load_task_and_model(const ProbeOptions *o, ProbeRun *run)
     if (cli_task_max_length(CMD, &run->task, o->r_values, o->n_r, o->bos, o->sep, cfg.max_seq_len,
                             &max_T))
         return 2;
-    if (checkpoint_load(o->model, &run->model, o->batch, max_T, NULL, &err))
+    if (adapter_load_model(o->model, o->adapter, &run->model, o->batch, max_T, &err))
         return args_error(CMD, "%s", err.msg);
     return 0;
 }
@@ -304,6 +308,7 @@ static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const
     int best_i = table_index(&run->table, run->best_ri, run->pick_ci, run->best_l);
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "model", o->model);
+    if (o->adapter) manifest_add_file(manifest, "adapter", o->adapter);
     cli_manifest_add_splits(manifest, task, (SplitPaths){o->train, o->dev, o->test}, 1);
     cJSON_AddStringToObject(manifest, "model_objective", task->objective);
     cJSON_AddStringToObject(manifest, "r", o->r_text);

@@ -73,6 +73,14 @@ ArgSpec option_copy_positions(const char **text)
                      0, 0, 0};
 }
 
+ArgSpec option_adapter_file(const char **path, const char *help)
+{
+    return (ArgSpec){"adapter", ARG_STRING, path,
+                     help ? help : "file of finetune --save: run --model with its LoRA adapters merged in "
+                                   "(its head is not used)",
+                     0, 0, 0};
+}
+
 int option_parse_copy_positions(const char *command, const char *text, RepeatPositions *out)
 {
     if (repeat_parse_positions(text, out) == 0) return 0;

@@ -1,5 +1,5 @@
 /* rows.h — the option rows many commands share, defined once: --threads,
- * --seed, --quiet, --bos, --sep, --mask, and lists such as --r 0,1,2,4.
+ * --seed, --quiet, --bos, --sep, --mask, --adapter FILE, and lists such as --r 0,1,2,4.
  *
  * Each option_X function returns the row to put in a command's ArgSpec table
  * (the help line is the command's own where the default differs between
@@ -27,6 +27,12 @@ ArgSpec option_mask(const char **text, const char *help);
 
 /* --copy-positions run | restart (default run: positions run on across copies). */
 ArgSpec option_copy_positions(const char **text);
+
+/* --adapter FILE of the commands that look inside a model (probe, attnflow,
+ * plot, explore): a file of finetune --save whose LoRA adapters are applied
+ * to --model (formats/adapter_apply.h); help NULL = the common help line. Not
+ * finetune's --adapter none | lora (option_adapter). */
+ArgSpec option_adapter_file(const char **path, const char *help);
 
 /* The fine-tuning recipe rows of finetune and sweep (see train/recipe.h):
  * --recipe full | paper, --adapter none | lora, --lora-rank R (>= 1),

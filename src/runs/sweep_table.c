@@ -34,10 +34,12 @@ int sweep_table_add(SweepTable *t, const SweepRow *row, int *added, SrError *err
     if (i >= 0) {
         const SweepRow *old = &t->rows[i];
         if (same_result(old, row)) return 0;
-        return sr_fail(err, "%s and %s disagree on the run %s %s %s r=%d exit=%d seed=%d "
+        return sr_fail(err, "%s and %s disagree on the run %s %s %s r=%d exit=%d seed=%d%s "
                             "(test F1 %.2f vs %.2f)", old->source, row->source, row->key.dataset,
                        row->key.model, method_name(row->key.method), row->key.r,
-                       row->key.exit_layer, row->key.seed, old->test_f1, row->test_f1);
+                       row->key.exit_layer, row->key.seed,
+                       row->key.positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
+                       old->test_f1, row->test_f1);
     }
     if (t->n == t->cap) {
         int cap = t->cap ? 2 * t->cap : 16;
@@ -100,7 +102,7 @@ char *sweep_table_csv(const SweepTable *t)
                 w->test_f1, w->epochs, w->best_epoch, w->tokens, w->seconds, w->train_sentences,
                 w->test_sentences, w->flops, w->ms_per_sentence);
         write_csv_field(f, sweep_recipe(&w->key));
-        fputc(',', f);
+        fprintf(f, ",%s,", repeat_positions_name(w->key.positions));
         write_csv_field(f, w->command);
         fputc('\n', f);
     }

@@ -19,20 +19,10 @@ static char *make_temp_dir(void)
     return dir;
 }
 
-/* Remove the files of dir (no subdirectories) and dir itself. */
+/* Remove the files of dir and dir itself, and free the name. */
 static void remove_dir(char *dir)
 {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
+    test_remove_dir(dir);
     free(dir);
 }
 

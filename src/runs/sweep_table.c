@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/atomic_file.h"
+#include "base/csv.h"
 
 int sweep_table_find(const SweepTable *t, const SweepRun *run)
 {
@@ -69,21 +70,6 @@ int sweep_remaining(const SweepRun *runs, int n_runs, const SweepTable *t, int *
 
 /* ---- writing CSV ------------------------------------------------------------------ */
 
-/* Write one CSV field, double-quoted when it holds a comma, quote or newline. */
-static void write_csv_field(FILE *f, const char *text)
-{
-    if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"') fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 char *sweep_table_csv(const SweepTable *t)
 {
     char *text = NULL;
@@ -93,17 +79,17 @@ char *sweep_table_csv(const SweepTable *t)
     fprintf(f, "%s\n", SWEEP_CSV_HEADER);
     for (int i = 0; i < t->n; i++) {
         const SweepRow *w = &t->rows[i];
-        write_csv_field(f, w->key.dataset);
+        csv_write_field(f, w->key.dataset);
         fputc(',', f);
-        write_csv_field(f, w->key.model);
+        csv_write_field(f, w->key.model);
         fprintf(f, ",%s,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%ld,%.3f,%ld,%ld,%.6g,%.4g,",
                 method_name(w->key.method), w->key.r, w->key.exit_layer, w->key.seed,
                 w->dev_precision, w->dev_recall, w->dev_f1, w->test_precision, w->test_recall,
                 w->test_f1, w->epochs, w->best_epoch, w->tokens, w->seconds, w->train_sentences,
                 w->test_sentences, w->flops, w->ms_per_sentence);
-        write_csv_field(f, sweep_recipe(&w->key));
+        csv_write_field(f, sweep_recipe(&w->key));
         fprintf(f, ",%s,", repeat_positions_name(w->key.positions));
-        write_csv_field(f, w->command);
+        csv_write_field(f, w->command);
         fputc('\n', f);
     }
     if (fclose(f) != 0) {

@@ -114,17 +114,17 @@ expect_error "--recipe unknown" "recipe must be full or paper; got 'fast'" "$seq
 # ---- sweep over two recipes ----
 sweep="sweep --data task --model lm.st --methods sr --r 1 --seeds 3 --epochs 1 --threads 2"
 expect_ok "sweep --plan, two recipes" "$seqrep" $sweep --recipe full,paper --lora-rank 8 --out sw.csv --plan
-[ "$(wc -l <out.txt)" = 2 ] && grep -q "seed3.csv --quiet$" out.txt && grep -q -- "--recipe paper --lora-rank 8 --out sw.runs/task.lm.st.sr.r1.exit2.seed3.paper.csv" out.txt \
+[ "$(wc -l <out.txt)" = 2 ] && grep -q "seed3.predictions.conll --quiet$" out.txt && grep -q -- "--recipe paper --lora-rank 8 --out sw.runs/task.lm.st.sr.r1.exit2.seed3.paper.csv" out.txt \
     && ! grep "seed3.csv" out.txt | grep -q -- "--lora-rank" \
     && ok "sweep plan: recipe options only where they belong" || bad "sweep plan: recipe options only where they belong"
 expect_ok "sweep, two recipes" "$seqrep" $sweep --recipe full,paper --out sw.csv
-[ "$(head -n 1 sw.csv | cut -d, -f21-22)" = "recipe,command" ] && [ "$(tail -n +2 sw.csv | cut -d, -f21 | sort | tr '\n' ' ')" = "full paper " ] \
+[ "$(head -n 1 sw.csv | cut -d, -f21-23)" = "recipe,positions,command" ] && [ "$(tail -n +2 sw.csv | cut -d, -f21 | sort | tr '\n' ' ')" = "full paper " ] \
     && ok "sweep CSV: one row per recipe" || bad "sweep CSV: one row per recipe"
 grep -q "sr \[paper\]" sw.md && ok "sweep summary: the paper rows apart" || bad "sweep summary: the paper rows apart"
 expect_ok "sweep again" "$seqrep" $sweep --recipe full,paper --out sw.csv
 grep -q "2 done before" err.txt && ok "sweep resumes by recipe" || bad "sweep resumes by recipe"
 # a sweep CSV from before recipes (no recipe column) is read as recipe full
-cut -d, -f1-20,22- sw.csv | head -n 2 >old.csv
+cut -d, -f1-20,23- sw.csv | head -n 2 >old.csv
 grep -q ",full," old.csv && bad "old CSV made" || ok "old CSV made"
 expect_ok "old sweep CSV read" "$seqrep" $sweep --out old.csv --runs-dir sw.runs
 grep -q "1 done before" err.txt && [ "$(head -n 1 old.csv | cut -d, -f21)" = "recipe" ] \

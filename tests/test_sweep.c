@@ -19,20 +19,10 @@ static char *make_temp_dir(void)
     return dir;
 }
 
-/* Remove the files of dir (no subdirectories) and dir itself. */
+/* Remove the files of dir and dir itself, and free the name. */
 static void remove_dir(char *dir)
 {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
+    test_remove_dir(dir);
     free(dir);
 }
 
@@ -386,17 +376,17 @@ static void test_csv_errors(void **state)
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "missing column 'method'"));
     char text[2048];
-    snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,cmd\n"
+    snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,run,cmd\n"
                                 "rc,lm,sr,1,4\n", SWEEP_CSV_HEADER);
     write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "bad.csv:3: 5 fields"));
-    snprintf(text, sizeof text, "%s\n\nrc,lm,sr,0,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,cmd\n",
+    snprintf(text, sizeof text, "%s\n\nrc,lm,sr,0,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,run,cmd\n",
              SWEEP_CSV_HEADER);
     write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "bad.csv:3"));
-    snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,x3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,cmd\n",
+    snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,x3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,run,cmd\n",
              SWEEP_CSV_HEADER);
     write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
@@ -559,6 +549,109 @@ static void test_summary(void **state)
     free(md);
 }
 
+/* ---- copy positions: a grid dimension for sr, a key column, a summary label ---- */
+
+static void test_positions(void **state)
+{
+    (void)state;
+    RepeatPositions pos[2];
+    int n_pos = 0;
+    SrError err;
+    assert_int_equal(sweep_parse_positions("run,restart", pos, &n_pos, &err), 0);
+    assert_int_equal(n_pos, 2);
+    assert_int_equal(pos[1], REPEAT_POSITIONS_RESTART);
+    assert_int_equal(sweep_parse_positions("restart,restart", pos, &n_pos, &err), -1);
+    assert_non_null(strstr(err.msg, "twice"));
+    assert_int_equal(sweep_parse_positions("run,again", pos, &n_pos, &err), -1);
+    assert_non_null(strstr(err.msg, "'again'"));
+    assert_int_equal(sweep_parse_positions("run,restart", pos, &n_pos, &err), 0);
+
+    /* restart runs for sr only: causal and unmask have one copy, nothing to restart */
+    const char *dirs[] = {"d/rc"};
+    Method methods[] = {METHOD_CAUSAL, METHOD_SR, METHOD_UNMASK_FULL};
+    int r[] = {1, 4}, exits[] = {2}, seeds[] = {5, 29};
+    SweepGrid g = {.data_dirs = dirs, .n_data = 1, .model = "lm", .methods = methods,
+                   .n_methods = 3, .r_values = r, .n_r = 2, .exits = exits, .n_exits = 1,
+                   .seeds = seeds, .n_seeds = 2, .positions = pos, .n_positions = 2};
+    SweepRun *runs = NULL;
+    int n = 0, n_restart = 0;
+    assert_int_equal(sweep_grid_expand(&g, &runs, &n, &err), 0);
+    assert_int_equal(n, 2 * (1 + 2 * 2 + 1));
+    for (int i = 0; i < n; i++) {
+        n_restart += runs[i].positions == REPEAT_POSITIONS_RESTART;
+        if (runs[i].method != METHOD_SR) assert_int_equal(runs[i].positions, REPEAT_POSITIONS_RUN);
+        for (int j = i + 1; j < n; j++) assert_false(sweep_same_key(&runs[i], &runs[j]));
+    }
+    assert_int_equal(n_restart, 4);
+    assert_int_equal(runs[1].r, 1);
+    assert_int_equal(runs[1].positions, REPEAT_POSITIONS_RUN);
+    assert_int_equal(runs[2].r, 1);
+    assert_int_equal(runs[2].positions, REPEAT_POSITIONS_RESTART);
+    free(runs);
+    g.positions = pos + 1; /* restart only: sr restarts, the others still run once */
+    g.n_positions = 1;
+    assert_int_equal(sweep_grid_expand(&g, &runs, &n, &err), 0);
+    assert_int_equal(n, 2 * (1 + 2 + 1));
+    assert_int_equal(runs[1].positions, REPEAT_POSITIONS_RESTART);
+    assert_int_equal(runs[0].positions, REPEAT_POSITIONS_RUN);
+    free(runs);
+
+    /* the CSV keeps positions; a CSV written before the column reads as run */
+    char *dir = make_temp_dir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    SweepTable t = {0};
+    SweepRow w = make_row("rc", "lm", METHOD_SR, 4, 2, 5, 90.0);
+    add_row(&t, w);
+    w.key.positions = REPEAT_POSITIONS_RESTART;
+    w.test_f1 = 70.0;
+    add_row(&t, w); /* another key: added, not a conflict */
+    add_row(&t, make_row("rc", "lm", METHOD_CAUSAL, 0, 2, 5, 50.0));
+    assert_int_equal(sweep_table_write(path, &t, &err), 0);
+    SweepTable back = {0};
+    assert_int_equal(sweep_table_read(path, &back, NULL, &err), 0);
+    assert_int_equal(back.n, 3);
+    assert_int_equal(back.rows[1].key.positions, REPEAT_POSITIONS_RESTART);
+    assert_true(sweep_same_key(&back.rows[1].key, &w.key));
+    sweep_table_free(&back);
+    char *md = sweep_summary_markdown(&t);
+    assert_non_null(strstr(md, "| lm | sr | 4 | 2 | 1 | 90.00 ± 0.00 |"));
+    assert_non_null(strstr(md, "| lm | sr restart | 4 | 2 | 1 | 70.00 ± 0.00 |"));
+    free(md);
+    sweep_table_free(&t);
+    write_text(path, "dataset,model,method,r,exit,seed,dev_precision,dev_recall,dev_f1,test_precision,"
+                     "test_recall,test_f1,epochs,best_epoch,tokens,seconds,train_sentences,"
+                     "test_sentences,flops,ms_per_sentence,command\n"
+                     "rc,lm,sr,4,2,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,cmd\n");
+    assert_int_equal(sweep_table_read(path, &back, NULL, &err), 0);
+    assert_int_equal(back.n, 1);
+    assert_int_equal(back.rows[0].key.positions, REPEAT_POSITIONS_RUN);
+    assert_string_equal(sweep_recipe(&back.rows[0].key), "full");
+    sweep_table_free(&back);
+    /* positions neither run nor restart; restart for a method without copies */
+    const char *bad[2][2] = {
+        {"rc,lm,sr,4,2,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,again,cmd", "sweep.csv:2: column 'positions': 'again'"},
+        {"rc,lm,causal,0,2,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,restart,cmd", "only sr"}};
+    for (int k = 0; k < 2; k++) {
+        char text[2048];
+        snprintf(text, sizeof text, "%s\n%s\n", SWEEP_CSV_HEADER, bad[k][0]);
+        write_text(path, text);
+        assert_int_equal(sweep_table_read(path, &back, NULL, &err), -1);
+        assert_non_null(strstr(err.msg, bad[k][1]));
+    }
+    sweep_table_free(&back);
+
+    /* a finetune run's manifest tells its copy positions */
+    write_run(dir, "run", 50.0, "data/right-cue/train.conll");
+    snprintf(path, sizeof path, "%s/run.manifest.json", dir);
+    write_text(path, "{\"command\": \"c\", \"model\": \"lm\", \"train\": \"data/rc/train.conll\","
+                     " \"train_sentences\": 20, \"test_sentences\": 10, \"copy_positions\": \"restart\"}");
+    snprintf(path, sizeof path, "%s/run.csv", dir);
+    assert_int_equal(sweep_row_from_run(path, &w, &err), 0);
+    assert_int_equal(w.key.positions, REPEAT_POSITIONS_RESTART);
+    remove_dir(dir);
+}
+
 /* ---- one run as a command ---- */
 
 static void test_run_command(void **state)
@@ -591,9 +684,26 @@ static void test_run_command(void **state)
                               "--train data/right-cue/train.conll --dev data/right-cue/dev.conll "
                               "--test data/right-cue/test.conll --method sr --r 4 --exit 3 --seed 81 "
                               "--epochs 2 --lr 0.0005 --threads 1 "
-                              "--out out.runs/right-cue.lm.sr.r4.exit3.seed81.csv --quiet");
+                              "--out out.runs/right-cue.lm.sr.r4.exit3.seed81.csv "
+                              "--predictions out.runs/right-cue.lm.sr.r4.exit3.seed81.predictions.conll "
+                              "--quiet");
     free(line);
     sweep_argv_free(argv, argc);
+    /* restarted copy positions: in the file name and on the command line */
+    run.positions = REPEAT_POSITIONS_RESTART;
+    strcpy(run.recipe, "paper");
+    assert_int_equal(sweep_run_path(&run, "out.runs", path, sizeof path, &err), 0);
+    assert_string_equal(path, "out.runs/right-cue.lm.sr.r4.exit3.seed81.paper.restart.csv");
+    assert_int_equal(sweep_run_argv(&run, &o, "/bin/seqrep", path, &argv, &argc, &err), 0);
+    line = sweep_command_line(argv, argc);
+    assert_non_null(strstr(line, " --recipe paper --copy-positions restart --out out.runs/right-cue.lm"
+                                 ".sr.r4.exit3.seed81.paper.restart.csv --predictions out.runs/"
+                                 "right-cue.lm.sr.r4.exit3.seed81.paper.restart.predictions.conll --quiet"));
+    free(line);
+    sweep_argv_free(argv, argc);
+    char dir[64];
+    assert_int_equal(sweep_default_runs_dir("results/x-sweep.csv", dir, sizeof dir, &err), 0);
+    assert_string_equal(dir, "results/x-sweep.runs");
     char *quote[] = {"it's", ""};
     line = sweep_command_line(quote, 2);
     assert_string_equal(line, "'it'\\''s' ''");
@@ -615,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_row_from_run),
         cmocka_unit_test(test_mean_std),
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_positions),
         cmocka_unit_test(test_run_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

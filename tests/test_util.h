@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include <math.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 /* Deterministic uniform floats in [-scale, scale) for test inputs. */
 static inline void test_fill_random(float *x, long n, unsigned long long *state, float scale)
@@ -25,6 +29,22 @@ static inline double test_rel_diff(double a, double b, double floor)
     double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
     if (m < floor) m = floor;
     return fabs(a - b) / m;
+}
+
+/* Remove the files of dir (no subdirectories) and dir itself. */
+static inline void test_remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
 }
 
 #endif

@@ -292,3 +292,17 @@ int csv_file_long(const CsvFile *c, int row, int col, long lo, long hi, long *ou
     *out = v;
     return 0;
 }
+
+void csv_write_field(FILE *f, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}

@@ -1,5 +1,5 @@
 /* csv.h — reading a CSV file: a header row of column names, then one row of
- * fields per record.
+ * fields per record; and writing one field the way it is read back.
  *
  * Fields are separated by commas. A field that starts with a double quote
  * runs to the closing quote: inside it "" stands for one quote, and commas
@@ -12,6 +12,8 @@
  *   "runs.csv:7: column 'f1': 'abc' is not a number" */
 #ifndef SEQREP_CSV_H
 #define SEQREP_CSV_H
+
+#include <stdio.h>
 
 #include "base/status.h"
 
@@ -62,5 +64,9 @@ int csv_file_number(const CsvFile *c, int row, int col, double *out, SrError *er
 /* The field as a whole number in [lo, hi]:
  * "FILE:LINE: column 'C': 'X' is not an integer in LO..HI". */
 int csv_file_long(const CsvFile *c, int row, int col, long lo, long hi, long *out, SrError *err);
+
+/* Write text to f as one field: as it is, or double-quoted (each quote
+ * doubled) when it holds a comma, a quote or a line break. */
+void csv_write_field(FILE *f, const char *text);
 
 #endif

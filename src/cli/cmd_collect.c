@@ -5,9 +5,9 @@
  *
  * Each FILE is a `seqrep finetune` result (RUN.csv with RUN.manifest.json
  * beside it) or a sweep CSV; a DIR stands for the .csv files in it. Rows are
- * merged by key (dataset, model, method, r, exit, seed): a run found twice
- * with the same scores is kept once, with different scores it is an error
- * naming both files. */
+ * merged by key (dataset, model, method, r, exit, seed, recipe, positions):
+ * a run found twice with the same scores is kept once, with different scores
+ * it is an error naming both files. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

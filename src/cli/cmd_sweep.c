@@ -1,10 +1,12 @@
 /* cmd_sweep.c — `seqrep sweep`: fine-tune every run of a grid (data x seeds
- * x methods x r x exit layers x recipes) and gather one row per run in a CSV, with a
- * markdown summary (mean +- std over seeds). See src/runs/sweep.h.
+ * x methods x r x exit layers x recipes x copy positions) and gather one row
+ * per run in a CSV, with a markdown summary (mean +- std over seeds). See
+ * src/runs/sweep.h.
  *
  * Each run is `seqrep finetune ...` executed as a child process of this very
  * binary, writing its own RUN.csv and RUN.manifest.json into the runs
- * directory (its stdout and stderr go to RUN.log). After each run the sweep
+ * directory, and its test predictions into RUN.predictions.conll (for
+ * `seqrep compare`; its stdout and stderr go to RUN.log). After each run the sweep
  * CSV and the summary are rewritten atomically, so an interrupted sweep loses
  * no finished run; started again with the same options it skips every run
  * whose key is in the CSV, or whose result files are in the runs directory.
@@ -122,17 +124,6 @@ static int make_dirs(const char *path, SrError *err)
     return 0;
 }
 
-/* path with its extension (after the last '.' of the file name) replaced by
- * ext, e.g. ("sweep.csv", ".md") -> "sweep.md"; into out (capacity n). */
-static int replace_extension(const char *path, const char *ext, char *out, size_t n)
-{
-    char *named = path_with_suffix(path, ext);
-    int fits = named && strlen(named) < n;
-    if (fits) strcpy(out, named);
-    free(named);
-    return fits ? 0 : -1;
-}
-
 /* ---- running ------------------------------------------------------------------ */
 
 /* Monotonic wall clock in seconds. */
@@ -224,9 +215,10 @@ static int take_result(const Sweep *s, int run, const char *csv, SrError *err)
     int added = 0, rc = sweep_row_from_run(csv, row, err);
     if (rc == 0 && !sweep_same_key(&row->key, &s->runs[run])) {
         rc = sr_fail(err, "%s: the result is of another run (dataset %s, model %s, method %s, "
-                          "r %d, exit %d, seed %d, recipe %s)", csv, row->key.dataset,
+                          "r %d, exit %d, seed %d, recipe %s, positions %s)", csv, row->key.dataset,
                      row->key.model, method_name(row->key.method), row->key.r, row->key.exit_layer,
-                     row->key.seed, sweep_recipe(&row->key));
+                     row->key.seed, sweep_recipe(&row->key),
+                     repeat_positions_name(row->key.positions));
     }
     if (rc == 0 && row->epochs != s->epochs)
         rc = sr_fail(err, "%s: trained for %d epochs, this sweep asks for %d", csv, row->epochs,
@@ -246,7 +238,7 @@ static int start_run(const Sweep *s, Slot *slots, int jobs, int run, SrError *er
     char **argv = NULL;
     int argc = 0;
     if (sweep_run_path(&s->runs[run], s->runs_dir, slot->csv, sizeof slot->csv, err) ||
-        replace_extension(slot->csv, ".log", slot->log, sizeof slot->log) ||
+        sweep_named_beside(slot->csv, ".log", slot->log, sizeof slot->log, err) ||
         sweep_run_argv(&s->runs[run], s->ft, s->exe, slot->csv, &argv, &argc, err))
         return -1;
     slot->pid = start_child(argv, slot->log);
@@ -276,19 +268,21 @@ static int finish_run(const Sweep *s, const Slot *slot, int status, int finished
             return -1;
         }
         const SweepRow *row = &s->table->rows[sweep_table_find(s->table, run)];
-        fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d%s%s: test F1 %.2f (dev %.2f), %s%s%s\n",
+        fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d%s%s%s: test F1 %.2f (dev %.2f), %s%s%s\n",
                 finished, n_todo, run->dataset, method_name(run->method), run->r,
                 run->exit_layer, run->seed, strcmp(sweep_recipe(run), "full") ? " recipe=" : "",
                 strcmp(sweep_recipe(run), "full") ? run->recipe : "",
+                run->positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
                 row->test_f1, row->dev_f1, spent,
                 eta[0] ? ", ETA " : "", eta);
         return 0;
     }
     char why[1024];
     last_line(slot->log, why, sizeof why);
-    fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d: FAILED (%s %d): %s (log %s)\n",
-            finished, n_todo, run->dataset, method_name(run->method), run->r,
-            run->exit_layer, run->seed, WIFEXITED(status) ? "exit" : "signal",
+    fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d%s: FAILED (%s %d): %s (log %s)\n",
+            finished, n_todo, run->dataset, method_name(run->method), run->r, run->exit_layer,
+            run->seed, run->positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
+            WIFEXITED(status) ? "exit" : "signal",
             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), why, slot->log);
     return 1;
 }
@@ -354,7 +348,7 @@ static int run_all(const Sweep *s, const int *todo, int n_todo, int jobs, int st
 typedef struct {
     const char *data_text, *model, *encoder, *methods_text, *r_text, *exits_text, *seeds_text;
     const char *out_path, *summary_arg, *runs_arg;
-    const char *recipes_text, *adapter_text;
+    const char *recipes_text, *adapter_text, *positions_text;
     SweepFinetuneOptions ft;
     int plan_only, jobs, stop_after;
 } SweepOptions;
@@ -362,6 +356,8 @@ typedef struct {
 /* The grid and what is done of it. */
 typedef struct {
     Method methods[METHOD_COUNT];
+    RepeatPositions positions[2]; /* copy positions of the sr runs */
+    int n_positions;
     int n_methods, *r_values, n_r, *exits, n_exits, *seeds, n_seeds;
     char **dirs, *dirs_buf;
     int n_dirs;
@@ -379,7 +375,7 @@ typedef struct {
 static int parse_options(int argc, char **argv, SweepOptions *o)
 {
     *o = (SweepOptions){.r_text = "1,2,4,8", .exits_text = "0", .seeds_text = "5,29,42,81,123",
-                        .ft = {.epochs = 5}, .jobs = 1};
+                        .positions_text = "run", .ft = {.epochs = 5}, .jobs = 1};
     ArgSpec specs[] = {
         {"data", ARG_STRING, &o->data_text, "data directories (train/dev/test.conll), comma-separated", 1, 0, 0},
         {"model", ARG_STRING, &o->model, "pre-trained checkpoint; {data} stands for the dataset name", 1, 0, 0},
@@ -388,6 +384,8 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
                                                   "these four, and encoder with --encoder-model)", 0, 0, 0},
         {"r", ARG_STRING, &o->r_text, "repetitions for sr (default 1,2,4,8)", 0, 0, 0},
         {"exits", ARG_STRING, &o->exits_text, "exit layers, 0 = full depth (default 0)", 0, 0, 0},
+        {"copy-positions", ARG_STRING, &o->positions_text, "run,restart: copy positions of the sr "
+                                                           "runs, each its own runs (default run)", 0, 0, 0},
         {"seeds", ARG_STRING, &o->seeds_text, "seeds (default 5,29,42,81,123)", 0, 0, 0},
         {"epochs", ARG_INT, &o->ft.epochs, "fine-tuning epochs of every run (default 5)", 0, 1, 0},
         {"lr", ARG_FLOAT, &o->ft.lr, "peak learning rate (default: finetune's)", 0, 0, 0},
@@ -410,7 +408,8 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
     };
     int n = ARGS_COUNT(specs);
     int rc = args_parse(CMD, "--data DIR[,DIR...] --model M [--encoder-model E] [--methods LIST] "
-                             "[--r 1,2,4,8] [--exits 0] [--seeds 5,29,42,81,123] [--epochs E] "
+                             "[--r 1,2,4,8] [--exits 0] [--copy-positions run[,restart]] "
+                             "[--seeds 5,29,42,81,123] [--epochs E] "
                              "--out sweep.csv [--plan]",
                         specs, n, argc, argv, NULL, 0, NULL);
     if (rc) return rc;
@@ -490,6 +489,8 @@ static int parse_grid(const SweepOptions *o, SweepState *st)
         return args_error(CMD, "--r: %s (sr needs r >= 1; r = 0 is the causal method)", err.msg);
     if (sweep_parse_int_list(o->exits_text, 0, &st->exits, &st->n_exits, &err))
         return args_error(CMD, "--exits: %s", err.msg);
+    if (sweep_parse_positions(o->positions_text, st->positions, &st->n_positions, &err))
+        return args_error(CMD, "--copy-positions: %s", err.msg);
     if (sweep_parse_int_list(o->seeds_text, 0, &st->seeds, &st->n_seeds, &err))
         return args_error(CMD, "--seeds: %s", err.msg);
     if (parse_recipes(o, st)) return 2;
@@ -499,9 +500,9 @@ static int parse_grid(const SweepOptions *o, SweepState *st)
     for (char *save = NULL, *d = strtok_r(st->dirs_buf, ",", &save); d; d = strtok_r(NULL, ",", &save))
         st->dirs[st->n_dirs++] = d;
     if (st->n_dirs == 0) return args_error(CMD, "--data names no directory");
-    if (replace_extension(o->out_path, ".runs", st->runs_dir, sizeof st->runs_dir) ||
-        replace_extension(o->out_path, ".md", st->summary_path, sizeof st->summary_path))
-        return args_error(CMD, "--out: path too long");
+    if (sweep_default_runs_dir(o->out_path, st->runs_dir, sizeof st->runs_dir, &err) ||
+        sweep_named_beside(o->out_path, ".md", st->summary_path, sizeof st->summary_path, &err))
+        return args_error(CMD, "--out: %s", err.msg);
     if (o->runs_arg) snprintf(st->runs_dir, sizeof st->runs_dir, "%s", o->runs_arg);
     if (o->summary_arg) snprintf(st->summary_path, sizeof st->summary_path, "%s", o->summary_arg);
     ssize_t exe_len = readlink("/proc/self/exe", st->exe, sizeof st->exe - 1);
@@ -512,7 +513,8 @@ static int parse_grid(const SweepOptions *o, SweepState *st)
                       .n_methods = st->n_methods, .r_values = st->r_values, .n_r = st->n_r,
                       .exits = st->exits, .n_exits = st->n_exits, .seeds = st->seeds,
                       .n_seeds = st->n_seeds, .recipes = st->recipe_ptrs,
-                      .n_recipes = st->n_recipes};
+                      .n_recipes = st->n_recipes, .positions = st->positions,
+                      .n_positions = st->n_positions};
     if (sweep_grid_expand(&grid, &st->runs, &st->n_runs, &err) ||
         sweep_resolve_exits(st->runs, &st->n_runs, count_layers, st->cache, &err))
         return args_error(CMD, "%s", err.msg);

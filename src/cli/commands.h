@@ -22,6 +22,7 @@ int cmd_finetune(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 /* defined in viz/ (viz_commands.h), which draws; viz/ never includes this table */
 int cmd_plot(int argc, char **argv);
 int cmd_explore(int argc, char **argv);

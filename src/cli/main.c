@@ -29,6 +29,7 @@ static const Command COMMANDS[] = {
     {"cost", cmd_cost, "forward FLOPs and time of one sentence for r copies and an exit layer"},
     {"sweep", cmd_sweep, "fine-tune a grid of runs (data x seeds x methods x r x exits); resumable"},
     {"collect", cmd_collect, "merge run and sweep CSVs into one sweep CSV and summary"},
+    {"compare", cmd_compare, "paired bootstrap 95% intervals for F1 differences between a sweep's configurations"},
     {"plot", cmd_plot, "draw a figure (mask, proportion, attention, layers, exit, flow, repo-*) to PNG, SVG or PDF"},
     {"explore", cmd_explore, "interactive window over the figures: keys, hover, pin, save the view"},
 };

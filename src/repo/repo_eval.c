@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/csv.h"
 #include "formats/checkpoint.h"
 #include "train/pretrain.h"
 
@@ -321,21 +322,6 @@ void repo_acc_write_row(FILE *out, const RepoAccRow *r)
 
 /* ---- z ----------------------------------------------------------------------------- */
 
-/* Write text as one CSV field (quoted when it holds a comma, quote or newline). */
-static void write_csv_field(FILE *out, const char *text)
-{
-    if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *c = text; *c; c++) {
-        if (*c == '"') fputc('"', out);
-        fputc(*c, out);
-    }
-    fputc('"', out);
-}
-
 void repo_write_z_csv(FILE *out, const Model *m, int b, const int *ids, int T,
                       const Tokenizer *tok, const RepeatLayout *lay, int header)
 {
@@ -349,7 +335,7 @@ void repo_write_z_csv(FILE *out, const Model *m, int b, const int *ids, int T,
             for (int t = 0; t < T; t++) {
                 const char *word = tok ? tokenizer_word(tok, ids[t]) : NULL;
                 fprintf(out, "%d,%d,%d,", l, h, t);
-                write_csv_field(out, word ? word : "<unk>");
+                csv_write_field(out, word ? word : "<unk>");
                 fprintf(out, ",%d,%d,%.6g\n", lay ? lay->copy[t] : -1, lay ? lay->word[t] : -1,
                         (double)z[(size_t)t * H + h]);
             }

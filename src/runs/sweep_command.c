@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runs/manifest.h"
 #include "train/recipe.h"
 
 void sweep_model_label(const char *model, char *out, size_t n)
@@ -23,10 +24,32 @@ int sweep_run_path(const SweepRun *run, const char *runs_dir, char *out, size_t 
     sweep_model_label(run->model, label, sizeof label);
     char recipe[64] = "";
     if (strcmp(sweep_recipe(run), "full") != 0) snprintf(recipe, sizeof recipe, ".%s", run->recipe);
-    int len = snprintf(out, n, "%s/%s.%s.%s.r%d.exit%d.seed%d%s.csv", runs_dir, run->dataset, label,
-                       method_name(run->method), run->r, run->exit_layer, run->seed, recipe);
+    const char *restart = run->positions == REPEAT_POSITIONS_RESTART ? ".restart" : "";
+    int len = snprintf(out, n, "%s/%s.%s.%s.r%d.exit%d.seed%d%s%s.csv", runs_dir, run->dataset,
+                       label, method_name(run->method), run->r, run->exit_layer, run->seed, recipe,
+                       restart);
     if (len < 0 || (size_t)len >= n) return sr_fail(err, "%s: path of a run file too long", runs_dir);
     return 0;
+}
+
+int sweep_named_beside(const char *path, const char *suffix, char *out, size_t n, SrError *err)
+{
+    char *named = path_with_suffix(path, suffix);
+    if (!named) return sr_fail(err, "out of memory");
+    int fits = strlen(named) < n;
+    if (fits) strcpy(out, named);
+    free(named);
+    return fits ? 0 : sr_fail(err, "%s: path too long", path);
+}
+
+int sweep_predictions_path(const char *run_csv, char *out, size_t n, SrError *err)
+{
+    return sweep_named_beside(run_csv, ".predictions.conll", out, n, err);
+}
+
+int sweep_default_runs_dir(const char *sweep_csv, char *out, size_t n, SrError *err)
+{
+    return sweep_named_beside(sweep_csv, ".runs", out, n, err);
 }
 
 /* Append a copy of text to argv (capacity cap); -1 when out of memory or full. */
@@ -122,8 +145,17 @@ int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const cha
     if (!bad && o->batch_set) bad = push_int_option(argv, &argc, CAP, "--batch", o->batch);
     if (!bad && o->threads_set) bad = push_int_option(argv, &argc, CAP, "--threads", o->threads);
     bad = bad || push_recipe(argv, &argc, CAP, run, o);
+    if (!bad && run->positions == REPEAT_POSITIONS_RESTART)
+        bad = push_arg(argv, &argc, CAP, "--copy-positions") ||
+              push_arg(argv, &argc, CAP, repeat_positions_name(run->positions));
+    char predictions[1100];
+    if (!bad && sweep_predictions_path(out_csv, predictions, sizeof predictions, err)) {
+        sweep_argv_free(argv, argc);
+        return -1;
+    }
     bad = bad || push_arg(argv, &argc, CAP, "--out") || push_arg(argv, &argc, CAP, out_csv) ||
-          push_arg(argv, &argc, CAP, "--quiet");
+          push_arg(argv, &argc, CAP, "--predictions") ||
+          push_arg(argv, &argc, CAP, predictions) || push_arg(argv, &argc, CAP, "--quiet");
     if (bad) {
         sweep_argv_free(argv, argc);
         return sr_fail(err, "out of memory");

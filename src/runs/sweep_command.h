@@ -33,16 +33,31 @@ typedef struct {
 void sweep_model_label(const char *model, char *out, size_t n);
 
 /* File name of a run's result inside runs_dir:
- *   RUNS_DIR/DATASET.MODEL.METHOD.rR.exitL.seedS[.RECIPE].csv
- * where MODEL is the checkpoint's file name without ".safetensors" and
- * .RECIPE the recipe label, left out for "full". */
+ *   RUNS_DIR/DATASET.MODEL.METHOD.rR.exitL.seedS[.RECIPE][.restart].csv
+ * where MODEL is the checkpoint's file name without ".safetensors", .RECIPE
+ * the recipe label, left out for "full", and .restart there for positions
+ * restart only (so the files of runs made before positions keep their names). */
 int sweep_run_path(const SweepRun *run, const char *runs_dir, char *out, size_t n, SrError *err);
+
+/* path with its file name's extension replaced by suffix (manifest.h's
+ * path_with_suffix) into out (capacity n): ("a/run.csv", ".log") -> "a/run.log". */
+int sweep_named_beside(const char *path, const char *suffix, char *out, size_t n, SrError *err);
+
+/* The test predictions beside a run's result file (CoNLL: word, gold,
+ * predicted): "DIR/RUN.csv" -> "DIR/RUN.predictions.conll", into out
+ * (capacity n). */
+int sweep_predictions_path(const char *run_csv, char *out, size_t n, SrError *err);
+
+/* The runs directory of a sweep CSV when none is given: the CSV's path with
+ * its extension replaced by ".runs" ("out/sweep.csv" -> "out/sweep.runs"). */
+int sweep_default_runs_dir(const char *sweep_csv, char *out, size_t n, SrError *err);
 
 /* The argument vector of the run: exe finetune --model M --train DIR/train.conll
  * --dev DIR/dev.conll --test DIR/test.conll --method X --r R --exit L --seed S
  * --epochs E [--lr --batch --threads] [--recipe NAME (not for full)] [--adapter
- * A (when the label says "+A")] [--grad-accum --lora-*] --out out_csv
- * --quiet, NULL-terminated.
+ * A (when the label says "+A")] [--grad-accum --lora-*] [--copy-positions
+ * restart (restart runs only)] --out out_csv --predictions
+ * (sweep_predictions_path of out_csv) --quiet, NULL-terminated.
  * New array of new strings (sweep_argv_free). */
 int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const char *exe,
                    const char *out_csv, char ***argv, int *argc, SrError *err);

@@ -23,26 +23,70 @@ int sweep_parse_int_list(const char *text, int min_value, int **values, int *n_v
     return -1; /* a repeated value, or out of memory: worded by int_list_parse */
 }
 
-int sweep_parse_methods(const char *text, Method *methods, int *n_methods, SrError *err)
+/* Parse the comma-separated names of text, each turned into a value by
+ * parse (0, or -1 for an unknown name), into values (capacity cap): what is
+ * the word for one name ("method") and known the list of names, for the
+ * messages. Duplicates are an error. */
+static int parse_names(const char *text, const char *what, const char *known,
+                       int (*parse)(const char *name, int *value), int *values, int cap, int *n,
+                       SrError *err)
 {
-    *n_methods = 0;
+    *n = 0;
     char buf[256];
     if (snprintf(buf, sizeof buf, "%s", text) >= (int)sizeof buf)
-        return sr_fail(err, "method list too long: '%s'", text);
+        return sr_fail(err, "%s list too long: '%s'", what, text);
     char *item = buf;
     for (;;) {
         char *comma = strchr(item, ',');
         if (comma) *comma = 0;
-        Method m;
-        if (method_parse(item, &m))
-            return sr_fail(err, "unknown method '%s' (methods: causal, sr, unmask-full, "
-                                "unmask-middle, encoder)", item);
-        for (int k = 0; k < *n_methods; k++)
-            if (methods[k] == m) return sr_fail(err, "method '%s' appears twice", item);
-        methods[(*n_methods)++] = m;
+        int v;
+        if (parse(item, &v)) return sr_fail(err, "unknown %s '%s' (%ss: %s)", what, item, what, known);
+        for (int k = 0; k < *n; k++)
+            if (values[k] == v) return sr_fail(err, "%s '%s' appears twice", what, item);
+        if (*n == cap) return sr_fail(err, "%s list too long: '%s'", what, text);
+        values[(*n)++] = v;
         if (!comma) break;
         item = comma + 1;
     }
+    return 0;
+}
+
+/* method_parse with an int value (parse_names' parse). */
+static int parse_method_value(const char *name, int *value)
+{
+    Method m;
+    if (method_parse(name, &m)) return -1;
+    *value = (int)m;
+    return 0;
+}
+
+/* repeat_parse_positions with an int value (parse_names' parse). */
+static int parse_positions_value(const char *name, int *value)
+{
+    RepeatPositions p;
+    if (repeat_parse_positions(name, &p)) return -1;
+    *value = (int)p;
+    return 0;
+}
+
+int sweep_parse_methods(const char *text, Method *methods, int *n_methods, SrError *err)
+{
+    int values[METHOD_COUNT];
+    if (parse_names(text, "method", "causal, sr, unmask-full, unmask-middle, encoder",
+                    parse_method_value, values, METHOD_COUNT, n_methods, err))
+        return -1;
+    for (int k = 0; k < *n_methods; k++) methods[k] = (Method)values[k];
+    return 0;
+}
+
+int sweep_parse_positions(const char *text, RepeatPositions *positions, int *n_positions,
+                          SrError *err)
+{
+    int values[2];
+    if (parse_names(text, "copy position", "run, restart", parse_positions_value, values, 2,
+                    n_positions, err))
+        return -1;
+    for (int k = 0; k < *n_positions; k++) positions[k] = (RepeatPositions)values[k];
     return 0;
 }
 
@@ -100,9 +144,12 @@ int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError 
                                 "method)", g->r_values[i]);
     if (g->n_data < 1 || g->n_methods < 1 || g->n_exits < 1 || g->n_seeds < 1)
         return sr_fail(err, "the grid is empty: it needs data, methods, exits and seeds");
+    static const RepeatPositions run_only[1] = {REPEAT_POSITIONS_RUN};
+    const RepeatPositions *positions = g->n_positions > 0 ? g->positions : run_only;
+    int n_positions = g->n_positions > 0 ? g->n_positions : 1;
     int per_seed = 0;
     for (int mi = 0; mi < g->n_methods; mi++)
-        per_seed += g->methods[mi] == METHOD_SR ? g->n_r : 1;
+        per_seed += g->methods[mi] == METHOD_SR ? g->n_r * n_positions : 1;
     if (per_seed == 0) return sr_fail(err, "method sr needs at least one r");
     static const char *const full[1] = {"full"};
     const char *const *recipes = g->n_recipes > 0 ? g->recipes : full;
@@ -141,19 +188,22 @@ int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError 
         for (int si = 0; si < g->n_seeds; si++)
             for (int mi = 0; mi < g->n_methods; mi++) {
                 Method method = g->methods[mi];
-                int n_r = method == METHOD_SR ? g->n_r : 1;
+                int is_sr = method == METHOD_SR;
+                int n_r = is_sr ? g->n_r : 1, n_p = is_sr ? n_positions : 1;
                 for (int ri = 0; ri < n_r; ri++)
                     for (int ei = 0; ei < g->n_exits; ei++)
-                        for (int ci = 0; ci < n_recipes; ci++) {
-                            SweepRun *run = &out[n++];
-                            *run = base;
-                            strcpy(run->model, method == METHOD_ENCODER ? encoder : model);
-                            run->method = method;
-                            run->r = method == METHOD_SR ? g->r_values[ri] : 0;
-                            run->exit_layer = g->exits[ei];
-                            run->seed = g->seeds[si];
-                            strcpy(run->recipe, recipes[ci]);
-                        }
+                        for (int ci = 0; ci < n_recipes; ci++)
+                            for (int pi = 0; pi < n_p; pi++) {
+                                SweepRun *run = &out[n++];
+                                *run = base;
+                                strcpy(run->model, method == METHOD_ENCODER ? encoder : model);
+                                run->method = method;
+                                run->r = is_sr ? g->r_values[ri] : 0;
+                                run->exit_layer = g->exits[ei];
+                                run->seed = g->seeds[si];
+                                strcpy(run->recipe, recipes[ci]);
+                                run->positions = is_sr ? positions[pi] : REPEAT_POSITIONS_RUN;
+                            }
             }
     }
     *runs = out;
@@ -172,7 +222,8 @@ const char *sweep_recipe(const SweepRun *run)
 int sweep_same_key(const SweepRun *a, const SweepRun *b)
 {
     return a->method == b->method && a->r == b->r && a->exit_layer == b->exit_layer &&
-           a->seed == b->seed && strcmp(a->dataset, b->dataset) == 0 &&
+           a->seed == b->seed && a->positions == b->positions &&
+           strcmp(a->dataset, b->dataset) == 0 &&
            strcmp(a->model, b->model) == 0 && strcmp(sweep_recipe(a), sweep_recipe(b)) == 0;
 }
 

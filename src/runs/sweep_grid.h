@@ -1,13 +1,16 @@
 /* sweep_grid.h — the grid of a sweep: data x seeds x methods x r x exit
- * layers, expanded into the runs it is made of.
+ * layers x recipes x copy positions, expanded into the runs it is made of.
  *
  * A run is identified by its key (dataset, model, method, r, exit, seed,
- * recipe), where dataset is the last component of the data directory (the
+ * recipe, positions), where dataset is the last component of the data directory (the
  * directory holding train.conll, dev.conll, test.conll), model is the
  * checkpoint path as given, exit is the resolved layer L = 1..N (never 0)
  * and recipe is the fine-tuning recipe's label (train/recipe.h: "full",
  * "paper", "full+lora", ...; an empty recipe counts as "full", as in sweep
- * files written before recipes). */
+ * files written before recipes). positions is how the copies are numbered
+ * (repeat.h: run, or restart at 0 in every copy); only sr has copies to
+ * restart, so every other method's runs are positions run (as are the rows of
+ * sweep files written before positions). */
 #ifndef SEQREP_SWEEP_GRID_H
 #define SEQREP_SWEEP_GRID_H
 
@@ -15,6 +18,7 @@
 
 #include "base/status.h"
 #include "label/methods.h"
+#include "repeat/repeat.h"
 
 /* The key of one run, and where its data lives. */
 typedef struct {
@@ -26,6 +30,7 @@ typedef struct {
     int exit_layer;       /* 1..N once resolved; 0 = full depth before that */
     int seed;
     char recipe[48];      /* recipe label; "" = "full" */
+    RepeatPositions positions; /* run (0, the default) or restart: sr only */
 } SweepRun;
 
 /* What the grid is made of. Lists are used in the order given. */
@@ -44,6 +49,8 @@ typedef struct {
     int n_seeds;
     const char *const *recipes;    /* (n_recipes) recipe labels; NULL or 0 = "full" only */
     int n_recipes;
+    const RepeatPositions *positions; /* (n_positions) copy positions of sr; NULL or 0 = run only */
+    int n_positions;
 } SweepGrid;
 
 /* Parse a comma-separated list of integers, each >= min_value ("5,29,42").
@@ -55,12 +62,18 @@ int sweep_parse_int_list(const char *text, int min_value, int **values, int *n_v
  * (capacity METHOD_COUNT). Duplicates are an error. */
 int sweep_parse_methods(const char *text, Method *methods, int *n_methods, SrError *err);
 
+/* Parse a comma-separated list of copy positions, each run or restart
+ * ("run,restart"), into positions (capacity 2). Duplicates are an error. */
+int sweep_parse_positions(const char *text, RepeatPositions *positions, int *n_positions,
+                          SrError *err);
+
 /* The dataset name of a data directory: its last path component, trailing
  * slashes ignored ("out/right-cue/" -> "right-cue"). */
 int sweep_dataset_name(const char *data_dir, char *name, size_t n, SrError *err);
 
 /* Expand the grid into *runs (new array, caller frees), in the order data,
- * seed, method, r (sr only; the others have r = 0), exit, recipe. Exits stay as
+ * seed, method, r (sr only; the others have r = 0), exit, recipe, positions
+ * (sr only; the others have one run, positions run). Exits stay as
  * given (0 = full depth) until sweep_resolve_exits. Method encoder needs an
  * encoder model; two data directories with the same name are an error. */
 int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError *err);
@@ -77,7 +90,7 @@ int sweep_resolve_exits(SweepRun *runs, int *n_runs, SweepLayerCount count, void
 const char *sweep_recipe(const SweepRun *run);
 
 /* 1 if a and b have the same key (dataset, model, method, r, exit, seed,
- * recipe). */
+ * recipe, positions). */
 int sweep_same_key(const SweepRun *a, const SweepRun *b);
 
 #endif

@@ -43,26 +43,34 @@ static const char *const SWEEP_COLUMNS[N_SWEEP_COLS] = {
     "test_precision", "test_recall", "test_f1", "epochs", "best_epoch", "tokens", "seconds",
     "train_sentences", "test_sentences", "flops", "ms_per_sentence", "command"};
 
-/* Check that a key's method and r go together. */
+/* Check that a key's method, r and positions go together. */
 static int check_key(const SweepRun *k, const char *where, SrError *err)
 {
     SrError e;
     if (method_plan(k->method, k->r, NULL, 0, &e))
         return sr_fail(err, "%s: %s", where, e.msg);
     if (k->exit_layer < 1) return sr_fail(err, "%s: exit %d is not a layer >= 1", where, k->exit_layer);
+    if (k->positions == REPEAT_POSITIONS_RESTART && k->method != METHOD_SR)
+        return sr_fail(err, "%s: positions restart with method %s (only sr has copies to restart)",
+                       where, method_name(k->method));
     return 0;
 }
 
 /* Fill row from data row r of a sweep CSV (idx: the SWEEP_COLUMNS' columns;
- * recipe_col: the recipe column, or -1 in files written before it). */
-static int row_from_record(const CsvFile *c, int r, const int *idx, int recipe_col, SweepRow *row,
-                           SrError *err)
+ * recipe_col, positions_col: those columns, or -1 in files written before
+ * them). */
+static int row_from_record(const CsvFile *c, int r, const int *idx, int recipe_col,
+                           int positions_col, SweepRow *row, SrError *err)
 {
     memset(row, 0, sizeof *row);
     snprintf(row->source, sizeof row->source, "%s:%d", c->path, c->line[r]);
     if (copy_text(row->key.recipe, sizeof row->key.recipe,
                   recipe_col >= 0 ? csv_file_cell(c, r, recipe_col) : "full"))
         return sr_fail(err, "%s: recipe too long", row->source);
+    const char *positions = positions_col >= 0 ? csv_file_cell(c, r, positions_col) : "run";
+    if (repeat_parse_positions(positions, &row->key.positions))
+        return sr_fail(err, "%s: column 'positions': '%s' is not run or restart", row->source,
+                       positions);
     if (copy_text(row->key.dataset, sizeof row->key.dataset, csv_file_cell(c, r, idx[COL_DATASET])) ||
         copy_text(row->key.model, sizeof row->key.model, csv_file_cell(c, r, idx[COL_MODEL])) ||
         copy_text(row->command, sizeof row->command, csv_file_cell(c, r, idx[COL_COMMAND])))
@@ -112,7 +120,8 @@ static int add_sweep_records(SweepTable *t, const CsvFile *c, int *n_added, SrEr
     int rc = 0;
     for (int r = 0; r < c->n_rows && rc == 0; r++) {
         int added = 0;
-        rc = row_from_record(c, r, idx, csv_file_column(c, "recipe"), row, err);
+        rc = row_from_record(c, r, idx, csv_file_column(c, "recipe"),
+                             csv_file_column(c, "positions"), row, err);
         if (rc == 0) rc = sweep_table_add(t, row, &added, err);
         if (n_added) *n_added += added;
     }
@@ -178,6 +187,9 @@ static int row_from_manifest(const char *mpath, SweepRow *row, SrError *err)
                                   "a directory of its own", mpath, train);
         }
         const char *recipe = json_string(m, "recipe");
+        const char *positions = json_string(m, "copy_positions"); /* absent before it existed */
+        if (rc == 0 && positions && repeat_parse_positions(positions, &row->key.positions))
+            rc = sr_fail(err, "%s: copy_positions '%s' is not run or restart", mpath, positions);
         if (rc == 0 && (copy_text(row->key.model, sizeof row->key.model, model) ||
                         copy_text(row->command, sizeof row->command, command) ||
                         copy_text(row->key.recipe, sizeof row->key.recipe,
@@ -274,6 +286,8 @@ int sweep_row_from_run(const char *csv_path, SweepRow *row, SrError *err)
     row->key.r = k.r;
     row->key.exit_layer = k.exit_layer;
     row->key.seed = k.seed;
+    /* a method without copies numbers them the same way either way */
+    if (row->key.method != METHOD_SR) row->key.positions = REPEAT_POSITIONS_RUN;
     row->flops = row->test_sentences > 0 ? test_flops / (double)row->test_sentences : 0;
     row->ms_per_sentence = row->train_sentences > 0
                                ? 1e3 * row->seconds / ((double)row->epochs * (double)row->train_sentences)

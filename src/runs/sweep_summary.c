@@ -1,7 +1,7 @@
 /* sweep_summary.c — the markdown summary of a sweep table: per dataset, one
- * row per (model, method, r, exit, recipe) with mean +- std over seeds (see
- * sweep_summary.h). A recipe other than "full" is shown beside the method:
- * "sr [paper]". */
+ * row per (model, method, r, exit, recipe, positions) with mean +- std over
+ * seeds (see sweep_summary.h). A recipe other than "full" is shown beside the
+ * method: "sr [paper]"; restarted copy positions as "sr restart". */
 #include "runs/sweep_summary.h"
 
 #include <math.h>
@@ -30,7 +30,7 @@ typedef struct {
 } SummaryGroup;
 
 /* Order of rows in the summary: dataset (first appearance), model, method, r,
- * exit, recipe, seed. The dataset rank is kept in dataset_rank. */
+ * exit, recipe, positions, seed. The dataset rank is kept in dataset_rank. */
 typedef struct {
     const SweepRow *row;
     int dataset_rank;
@@ -49,6 +49,7 @@ static int compare_ranked(const void *pa, const void *pb)
     if (x->exit_layer != y->exit_layer) return x->exit_layer < y->exit_layer ? -1 : 1;
     c = strcmp(sweep_recipe(x), sweep_recipe(y));
     if (c) return c;
+    if (x->positions != y->positions) return x->positions < y->positions ? -1 : 1;
     if (x->seed != y->seed) return x->seed < y->seed ? -1 : 1;
     return 0;
 }
@@ -58,7 +59,7 @@ static int same_group(const SweepRow *a, const SweepRow *b)
 {
     return strcmp(a->key.dataset, b->key.dataset) == 0 && strcmp(a->key.model, b->key.model) == 0 &&
            a->key.method == b->key.method && a->key.r == b->key.r &&
-           a->key.exit_layer == b->key.exit_layer &&
+           a->key.exit_layer == b->key.exit_layer && a->key.positions == b->key.positions &&
            strcmp(sweep_recipe(&a->key), sweep_recipe(&b->key)) == 0;
 }
 
@@ -89,9 +90,11 @@ static void write_dataset_table(FILE *f, const SummaryGroup *g, int n)
         const SweepRun *k = &g[i].first->key;
         char label[1024], delta[32] = "–", rel[32] = "–", method[80];
         sweep_model_label(k->model, label, sizeof label);
+        const char *restart = k->positions == REPEAT_POSITIONS_RESTART ? " restart" : "";
         if (strcmp(sweep_recipe(k), "full") == 0)
-            snprintf(method, sizeof method, "%s", method_name(k->method));
-        else snprintf(method, sizeof method, "%s [%s]", method_name(k->method), sweep_recipe(k));
+            snprintf(method, sizeof method, "%s%s", method_name(k->method), restart);
+        else snprintf(method, sizeof method, "%s%s [%s]", method_name(k->method), restart,
+                      sweep_recipe(k));
         /* causal of the same model and exit, for the F1 difference */
         for (int j = 0; j < n; j++) {
             const SweepRun *c = &g[j].first->key;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/atomic_file.h"
+#include "base/csv.h"
 
 int sweep_table_find(const SweepTable *t, const SweepRun *run)
 {
@@ -34,10 +35,12 @@ int sweep_table_add(SweepTable *t, const SweepRow *row, int *added, SrError *err
     if (i >= 0) {
         const SweepRow *old = &t->rows[i];
         if (same_result(old, row)) return 0;
-        return sr_fail(err, "%s and %s disagree on the run %s %s %s r=%d exit=%d seed=%d "
+        return sr_fail(err, "%s and %s disagree on the run %s %s %s r=%d exit=%d seed=%d%s "
                             "(test F1 %.2f vs %.2f)", old->source, row->source, row->key.dataset,
                        row->key.model, method_name(row->key.method), row->key.r,
-                       row->key.exit_layer, row->key.seed, old->test_f1, row->test_f1);
+                       row->key.exit_layer, row->key.seed,
+                       row->key.positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
+                       old->test_f1, row->test_f1);
     }
     if (t->n == t->cap) {
         int cap = t->cap ? 2 * t->cap : 16;
@@ -67,21 +70,6 @@ int sweep_remaining(const SweepRun *runs, int n_runs, const SweepTable *t, int *
 
 /* ---- writing CSV ------------------------------------------------------------------ */
 
-/* Write one CSV field, double-quoted when it holds a comma, quote or newline. */
-static void write_csv_field(FILE *f, const char *text)
-{
-    if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"') fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 char *sweep_table_csv(const SweepTable *t)
 {
     char *text = NULL;
@@ -91,17 +79,17 @@ char *sweep_table_csv(const SweepTable *t)
     fprintf(f, "%s\n", SWEEP_CSV_HEADER);
     for (int i = 0; i < t->n; i++) {
         const SweepRow *w = &t->rows[i];
-        write_csv_field(f, w->key.dataset);
+        csv_write_field(f, w->key.dataset);
         fputc(',', f);
-        write_csv_field(f, w->key.model);
+        csv_write_field(f, w->key.model);
         fprintf(f, ",%s,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%ld,%.3f,%ld,%ld,%.6g,%.4g,",
                 method_name(w->key.method), w->key.r, w->key.exit_layer, w->key.seed,
                 w->dev_precision, w->dev_recall, w->dev_f1, w->test_precision, w->test_recall,
                 w->test_f1, w->epochs, w->best_epoch, w->tokens, w->seconds, w->train_sentences,
                 w->test_sentences, w->flops, w->ms_per_sentence);
-        write_csv_field(f, sweep_recipe(&w->key));
-        fputc(',', f);
-        write_csv_field(f, w->command);
+        csv_write_field(f, sweep_recipe(&w->key));
+        fprintf(f, ",%s,", repeat_positions_name(w->key.positions));
+        csv_write_field(f, w->command);
         fputc('\n', f);
     }
     if (fclose(f) != 0) {

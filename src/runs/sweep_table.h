@@ -19,6 +19,10 @@
  *                                       of the key; train/recipe.h). Sweep
  *                                       CSVs written before it are read as
  *                                       "full"
+ *   positions                           run | restart: how the copies are
+ *                                       numbered (part of the key; restart
+ *                                       for sr only). Sweep CSVs written
+ *                                       before it are read as "run"
  *   command                             the `seqrep finetune` command line */
 #ifndef SEQREP_SWEEP_TABLE_H
 #define SEQREP_SWEEP_TABLE_H
@@ -29,7 +33,7 @@
 #define SWEEP_CSV_HEADER                                                                        \
     "dataset,model,method,r,exit,seed,dev_precision,dev_recall,dev_f1,test_precision,"          \
     "test_recall,test_f1,epochs,best_epoch,tokens,seconds,train_sentences,test_sentences,flops," \
-    "ms_per_sentence,recipe,command"
+    "ms_per_sentence,recipe,positions,command"
 
 /* One finished run. */
 typedef struct {

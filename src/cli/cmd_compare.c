@@ -1,0 +1,114 @@
+/* cmd_compare.c — `seqrep compare --results SWEEP.csv --out compare.csv`:
+ * paired bootstrap 95% intervals for the differences of mean test micro-F1
+ * between the configurations of a sweep (dataset, recipe, method, r, exit,
+ * positions), from the test predictions its runs wrote into the runs
+ * directory. See src/runs/compare.h and src/label/bootstrap.h.
+ *
+ * The CSV (compare.h's COMPARE_CSV_HEADER) has one row per pair, with the
+ * manifest beside it; --md writes the same as markdown; stdout gets one line
+ * per pair. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/atomic_file.h"
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+#include "options/args.h"
+#include "options/rows.h"
+#include "runs/compare.h"
+#include "runs/manifest.h"
+#include "runs/sweep.h"
+
+static const char *CMD = "compare";
+
+typedef struct {
+    const char *results, *runs_arg, *out, *md;
+    int seed;
+    char runs_dir[1100];
+    CompareOptions cmp;
+} CompareCli;
+
+/* Parse options; 0, 1 (help shown) or 2 (error printed). */
+static int parse_options(int argc, char **argv, CompareCli *o)
+{
+    *o = (CompareCli){.seed = 1, .cmp = {.samples = 10000}};
+    ArgSpec specs[] = {
+        {"results", ARG_STRING, &o->results, "sweep CSV whose configurations to compare", 1, 0, 0},
+        {"runs-dir", ARG_STRING, &o->runs_arg, "its runs' files (default: RESULTS without .csv, plus .runs)", 0, 0, 0},
+        {"dataset", ARG_STRING, &o->cmp.dataset, "only this dataset (default: each)", 0, 0, 0},
+        {"recipe", ARG_STRING, &o->cmp.recipe, "only this recipe label, e.g. full or paper (default: each)", 0, 0, 0},
+        {"exit", ARG_INT, &o->cmp.exit_layer, "only this exit layer (default: each)", 0, 1, 0},
+        {"baseline", ARG_STRING, &o->cmp.baseline, "compare every configuration with this one, e.g. "
+                                                   "causal or 'sr r=4 restart' (default: all pairs)", 0, 0, 0},
+        {"samples", ARG_INT, &o->cmp.samples, "bootstrap samples (default 10000)", 0, 1, 0},
+        option_seed(&o->seed, "seed of the resampling (default 1)"),
+        {"out", ARG_STRING, &o->out, "CSV to write: one row per pair (manifest beside it)", 1, 0, 0},
+        {"md", ARG_STRING, &o->md, "markdown to write: a table per dataset and recipe", 0, 0, 0},
+    };
+    int rc = args_parse(CMD, "--results SWEEP.csv [--runs-dir DIR] [--dataset D] [--recipe R] "
+                             "[--exit L] [--baseline LABEL] [--samples 10000] [--seed S] "
+                             "--out compare.csv [--md compare.md]",
+                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    o->cmp.seed = (unsigned long long)o->seed;
+    SrError err;
+    if (o->runs_arg) snprintf(o->runs_dir, sizeof o->runs_dir, "%s", o->runs_arg);
+    else if (sweep_default_runs_dir(o->results, o->runs_dir, sizeof o->runs_dir, &err))
+        return args_error(CMD, "--results: %s", err.msg);
+    if (access(o->runs_dir, F_OK) != 0)
+        return args_error(CMD, "%s: no such runs directory (give --runs-dir)", o->runs_dir);
+    return 0;
+}
+
+/* Write the CSV, its manifest and the markdown. 0, or 2 after the error line. */
+static int write_outputs(int argc, char **argv, const CompareCli *o, const CompareTable *t)
+{
+    SrError err;
+    char *csv = compare_csv(t), *md = o->md ? compare_markdown(t, &o->cmp) : NULL;
+    int rc = csv && (md || !o->md) ? 0 : sr_fail(&err, "out of memory");
+    if (rc == 0) rc = write_file_atomic(o->out, csv, &err);
+    if (rc == 0 && md) rc = write_file_atomic(o->md, md, &err);
+    free(csv);
+    free(md);
+    if (rc == 0) {
+        cJSON *manifest = manifest_begin(argc, argv, o->cmp.seed);
+        manifest_add_file(manifest, "results", o->results);
+        cJSON_AddStringToObject(manifest, "runs_dir", o->runs_dir);
+        cJSON_AddNumberToObject(manifest, "samples", o->cmp.samples);
+        cJSON_AddStringToObject(manifest, "interval", "2.5th to 97.5th percentile of the paired "
+                                                      "bootstrap over test sentences and seeds");
+        cJSON_AddNumberToObject(manifest, "pairs", t->n);
+        rc = cli_write_manifest(o->out, manifest, NULL, &err);
+        cJSON_Delete(manifest);
+    }
+    return rc ? args_error(CMD, "%s", err.msg) : 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    CompareCli o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    SrError err;
+    SweepTable table = {0};
+    CompareTable cmp = {0};
+    if (sweep_table_read(o.results, &table, NULL, &err) ||
+        compare_sweep(&table, o.runs_dir, &o.cmp, &cmp, &err))
+        rc = args_error(CMD, "%s", err.msg);
+    if (rc == 0) rc = write_outputs(argc, argv, &o, &cmp);
+    for (int i = 0; rc == 0 && i < cmp.n; i++) {
+        const CompareRow *w = &cmp.rows[i];
+        printf("%s [%s]: %s − %s = %+.2f [%+.2f, %+.2f] over %d seeds: %s\n", w->dataset, w->recipe,
+               w->a, w->b, w->d.diff, w->d.lo, w->d.hi, w->seeds, compare_resolved(w));
+    }
+    if (rc == 0 && cmp.n_unpaired)
+        fprintf(stderr, "seqrep %s: %d pairs left out: no seed in common\n", CMD, cmp.n_unpaired);
+    if (rc == 0)
+        printf("compare: %d pairs (%d samples) into %s%s%s\n", cmp.n, o.cmp.samples, o.out,
+               o.md ? ", markdown " : "", o.md ? o.md : "");
+    compare_table_free(&cmp);
+    sweep_table_free(&table);
+    return rc;
+}

@@ -1,0 +1,169 @@
+/* test_compare.c — a sweep's configurations compared by the paired bootstrap
+ * (runs/compare.h) on made-up runs: labels and order of the pairs, the
+ * scores equal to the rows' means, --baseline, filters, and the errors
+ * (missing predictions, another test set, an F1 that disagrees with its
+ * row, an unknown label). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "label/predictions.h"
+#include "runs/compare.h"
+#include "runs/sweep.h"
+
+#define N_SENTS 40
+
+/* A run of the made-up sweep: its row, and its predictions file in dir,
+ * where sentence s (gold "B-X O") is labelled right unless s % miss == 0
+ * (miss 0: always right). The row's test F1 is the predictions'. */
+static void add_run(SweepTable *t, const char *dir, Method method, int r, int exit_layer,
+                    RepeatPositions positions, int seed, int miss)
+{
+    SweepRow w;
+    memset(&w, 0, sizeof w);
+    strcpy(w.key.dataset, "rc");
+    strcpy(w.key.model, "models/lm.safetensors");
+    strcpy(w.key.recipe, "full");
+    w.key.method = method;
+    w.key.r = r;
+    w.key.exit_layer = exit_layer;
+    w.key.positions = positions;
+    w.key.seed = seed;
+    w.epochs = w.best_epoch = 1;
+    snprintf(w.source, sizeof w.source, "sweep.csv:%d", t->n + 2);
+    char csv[512], path[600];
+    SrError err;
+    assert_int_equal(sweep_run_path(&w.key, dir, csv, sizeof csv, &err), 0);
+    assert_int_equal(sweep_predictions_path(csv, path, sizeof path, &err), 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int s = 0; s < N_SENTS; s++)
+        fprintf(f, "w%d B-X %s\nend O O\n\n", s, miss && s % miss == 0 ? "O" : "B-X");
+    fclose(f);
+    PredictionCounts p;
+    assert_int_equal(predictions_read(path, &p, &err), 0);
+    w.test_f1 = bootstrap_f1(p.counts, NULL, p.n_sents);
+    predictions_free(&p);
+    int added = 0;
+    assert_int_equal(sweep_table_add(t, &w, &added, &err), 0);
+    assert_int_equal(added, 1);
+}
+
+/* The made-up sweep: causal misses every 2nd sentence, sr r=1 every 5th
+ * and 4th (seeds 1, 2), sr r=1 restart the same as sr r=1, and sr r=2 only
+ * seed 3 (no seed in common with the others). */
+static void made_up_sweep(SweepTable *t, const char *dir)
+{
+    for (int seed = 1; seed <= 2; seed++) {
+        add_run(t, dir, METHOD_CAUSAL, 0, 2, REPEAT_POSITIONS_RUN, seed, 2);
+        add_run(t, dir, METHOD_SR, 1, 2, REPEAT_POSITIONS_RUN, seed, seed == 1 ? 5 : 4);
+        add_run(t, dir, METHOD_SR, 1, 2, REPEAT_POSITIONS_RESTART, seed, seed == 1 ? 5 : 4);
+    }
+    add_run(t, dir, METHOD_SR, 2, 2, REPEAT_POSITIONS_RUN, 3, 0);
+}
+
+static void test_all_pairs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_compare.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    SweepTable t = {0};
+    made_up_sweep(&t, dir);
+    CompareOptions o = {.samples = 400, .seed = 1};
+    CompareTable c;
+    SrError err;
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), 0);
+    /* 4 configurations: 6 pairs, of which the 3 with sr r=2 share no seed */
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.n_unpaired, 3);
+    assert_string_equal(c.rows[0].a, "sr r=1");
+    assert_string_equal(c.rows[0].b, "causal");
+    assert_string_equal(c.rows[1].a, "sr r=1 restart");
+    assert_string_equal(c.rows[1].b, "causal");
+    assert_string_equal(c.rows[2].a, "sr r=1 restart");
+    assert_string_equal(c.rows[2].b, "sr r=1");
+    /* the scores are the means of the rows' test F1 */
+    double causal = (t.rows[0].test_f1 + t.rows[3].test_f1) / 2;
+    double sr = (t.rows[1].test_f1 + t.rows[4].test_f1) / 2;
+    assert_true(fabs(c.rows[0].d.f1_b - causal) < 1e-9);
+    assert_true(fabs(c.rows[0].d.f1_a - sr) < 1e-9);
+    assert_int_equal(c.rows[0].seeds, 2);
+    assert_true(c.rows[0].d.lo > 0);
+    assert_string_equal(compare_resolved(&c.rows[0]), "a>b");
+    /* the same predictions: exactly 0 */
+    assert_true(c.rows[2].d.diff == 0 && c.rows[2].d.lo == 0 && c.rows[2].d.hi == 0);
+    assert_string_equal(compare_resolved(&c.rows[2]), "noise");
+    char *csv = compare_csv(&c);
+    assert_non_null(csv);
+    assert_int_equal(strncmp(csv, COMPARE_CSV_HEADER "\n", strlen(COMPARE_CSV_HEADER) + 1), 0);
+    assert_non_null(strstr(csv, "\nrc,full,sr r=1 restart,sr r=1,2,"));
+    assert_non_null(strstr(csv, ",0.0000,0.0000,0.0000,noise\n"));
+    free(csv);
+    char *md = compare_markdown(&c, &o);
+    assert_non_null(strstr(md, "### rc (recipe full)"));
+    assert_non_null(strstr(md, "| sr r=1 restart | sr r=1 | 2 |"));
+    free(md);
+    compare_table_free(&c);
+
+    /* --baseline: everything against causal (the baseline is always b) */
+    o.baseline = "sr r=1";
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_string_equal(c.rows[0].a, "causal");
+    assert_string_equal(c.rows[0].b, "sr r=1");
+    assert_string_equal(compare_resolved(&c.rows[0]), "b>a");
+    compare_table_free(&c);
+    o.baseline = "encoder";
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "--baseline 'encoder'"));
+    assert_non_null(strstr(err.msg, "'sr r=1 restart'"));
+    o.baseline = NULL;
+
+    /* a second exit: labels name the exit; --exit keeps one */
+    add_run(&t, dir, METHOD_CAUSAL, 0, 1, REPEAT_POSITIONS_RUN, 1, 3);
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), 0);
+    assert_string_equal(c.rows[0].a, "causal exit=2");
+    assert_string_equal(c.rows[0].b, "causal exit=1");
+    compare_table_free(&c);
+    o.exit_layer = 2;
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), 0);
+    assert_int_equal(c.n, 3);
+    assert_string_equal(c.rows[0].b, "causal");
+    compare_table_free(&c);
+    o.dataset = "other";
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "no run"));
+    o.dataset = NULL;
+
+    /* an F1 that disagrees with its row; a missing predictions file */
+    t.rows[1].test_f1 += 1;
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "from the predictions"));
+    assert_non_null(strstr(err.msg, "sweep.csv:3"));
+    t.rows[1].test_f1 -= 1;
+    char csv_path[512], pred_path[600];
+    assert_int_equal(sweep_run_path(&t.rows[4].key, dir, csv_path, sizeof csv_path, &err), 0);
+    assert_int_equal(sweep_predictions_path(csv_path, pred_path, sizeof pred_path, &err), 0);
+    FILE *f = fopen(pred_path, "w");
+    fputs("other B-X B-X\n\n", f);
+    fclose(f);
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "another test set"));
+    unlink(pred_path);
+    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, pred_path));
+    assert_non_null(strstr(err.msg, "sweep.csv:6"));
+    sweep_table_free(&t);
+    test_remove_dir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_all_pairs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

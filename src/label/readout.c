@@ -53,14 +53,14 @@ static int cut_sentence(PiecedSentence *out, const Sentence *sent, const Tokeniz
     out->first_piece = malloc(sizeof(int) * (size_t)(sent->n_words > 0 ? sent->n_words : 1));
     if (!out->pieces || !out->first_piece) return -1;
     for (int w = 0; w < sent->n_words; w++) {
-        int need = tokenizer_word_pieces(tok, sent->words[w], out->pieces + n, cap - n);
+        int need = tokenizer_word_pieces_at(tok, sent->words[w], w, out->pieces + n, cap - n);
         if (need > cap - n) {
             int grown_cap = 2 * (n + need);
             int *grown = realloc(out->pieces, sizeof(int) * (size_t)grown_cap);
             if (!grown) return -1;
             out->pieces = grown;
             cap = grown_cap;
-            tokenizer_word_pieces(tok, sent->words[w], out->pieces + n, cap - n);
+            tokenizer_word_pieces_at(tok, sent->words[w], w, out->pieces + n, cap - n);
         }
         out->first_piece[w] = n;
         n += need;

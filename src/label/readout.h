@@ -1,7 +1,8 @@
 /* readout.h — from labelled sentences to model inputs, and from hidden states
  * back to one feature vector per word.
  *
- *   words --tokenizer_word_pieces--> pieces (first piece carries the label)
+ *   words --tokenizer_word_pieces_at--> pieces (first piece carries the label;
+ *           word w is cut in context, see tokenizer.h)
  *         --repeat.h, pieces as "words"--> k = r+1 copies, positions 0..T-1
  *         --batch--> (B, T) ids, right padding, lengths, positions
  *   model_forward, then for any layer 0..n_run:

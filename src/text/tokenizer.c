@@ -12,6 +12,7 @@
 #include "base/atomic_file.h"
 #include "base/text_file.h"
 #include "text/bpe.h"
+#include "text/hf_tokenizer.h"
 
 /* c with ASCII A-Z folded to a-z when fold is 1; every other byte unchanged. */
 static unsigned char fold_byte(unsigned char c, int fold)
@@ -118,6 +119,7 @@ static const char *vocabulary_name(const char *path, const char *source)
 
 void tokenizer_free(Tokenizer *tok)
 {
+    hf_free(tok->hf);
     if (tok->words)
         for (int i = 0; i < tok->n_words; i++) free(tok->words[i]);
     free(tok->words);
@@ -449,6 +451,7 @@ void tokenizer_set_subword(Tokenizer *tok, int subword)
 
 int tokenizer_lookup(const Tokenizer *tok, const char *word, size_t n)
 {
+    if (tok->hf) return hf_token_id(tok->hf, word, n);
     if (!tok->slots) return -1;
     int slot;
     return table_probe(tok->slots, tok->n_slots, tok->words, word, n, tok->lowercase, &slot);
@@ -540,6 +543,7 @@ static long encode_token(const Tokenizer *tok, const char *s, size_t n, int *ids
 
 long tokenizer_encode(const Tokenizer *tok, const char *text, int add_bos, int *ids, long max_ids)
 {
+    if (tok->hf) return hf_encode(tok->hf, text, strlen(text), add_bos, ids, max_ids);
     long count = 0;
     if (add_bos) {
         if (count < max_ids) ids[count] = TOK_BOS;
@@ -555,6 +559,13 @@ long tokenizer_encode(const Tokenizer *tok, const char *text, int add_bos, int *
 
 int tokenizer_word_pieces(const Tokenizer *tok, const char *word, int *ids, int max_ids)
 {
+    return tokenizer_word_pieces_at(tok, word, 0, ids, max_ids);
+}
+
+int tokenizer_word_pieces_at(const Tokenizer *tok, const char *word, int index, int *ids,
+                             int max_ids)
+{
+    if (tok->hf) return hf_word_pieces(tok->hf, word, index, ids, max_ids);
     long count = 0;
     size_t len = strlen(word), pos = 0, start, n;
     while (text_next_token(word, len, &pos, &start, &n)) {
@@ -610,6 +621,7 @@ int tokenizer_encode_lines(const Tokenizer *tok, const char *text, size_t len, c
 {
     memset(out, 0, sizeof *out);
     if (!source) source = "text";
+    if (tok->hf) return sr_fail(err, "%s: encoding a corpus with a Hugging Face tokenizer is not supported", source);
     if (separator != TOK_BOS && separator != TOK_EOS && separator != TOK_SEP)
         return sr_fail(err, "%s: line separator must be <bos>, <eos> or <sep> (got id %d)", source,
                        separator);
@@ -716,6 +728,7 @@ static int decode_skips(int id, int flags)
 
 char *tokenizer_decode(const Tokenizer *tok, const int *ids, long n, int flags)
 {
+    if (tok->hf) return hf_decode(tok->hf, ids, n, (flags & TOKENIZER_DECODE_SKIP_SPECIAL) != 0);
     int pretty = (flags & TOKENIZER_DECODE_PRETTY) != 0;
 
     /* First pass: the length, so the string is allocated once. */

@@ -29,6 +29,15 @@
  * "tokenizer": "bpe" for loaders to set the flag ("word" or absent = word
  * mode).
  *
+ * Hugging Face. A Tokenizer made by tokenizer_from_hf (text/tokenizer_hf.h)
+ * holds an HfTokenizer (text/hf_tokenizer.h): n_words is its number of ids,
+ * words[id] its stored spellings ("" for ids without one), and lookup,
+ * encode (add_bos = the special tokens its post-processor adds, maybe none),
+ * word pieces (in context, see tokenizer_word_pieces_at) and decode (PLAIN
+ * and PRETTY alike: the tokenizer's own decoder) go through it. The fixed
+ * ids TOK_BOS etc. of words.h do not apply to it; corpus encoding
+ * (tokenizer_encode_lines) fails with a message.
+ *
  * Ownership. A Tokenizer owns copies of all its words; tokenizer_free
  * releases them. Functions returning memory (decode,
  * EncodedText) hand it to the caller, who frees it with free() or
@@ -49,6 +58,8 @@ typedef struct {
     int n_slots;   /* power of two, at least 2 V; internal */
     int subword;   /* 1: cut tokens into vocabulary pieces (see "Subword mode") */
     int max_len;   /* length in bytes of the longest word; internal */
+    struct HfTokenizer *hf; /* non-NULL: a Hugging Face tokenizer does the work
+                               (see "Hugging Face" below) */
 } Tokenizer;
 
 /* ---- making a tokenizer (each fills *tok; on failure *tok is empty) -------- */
@@ -170,6 +181,12 @@ enum {
  * needs (>= 1; a word that yields no token at all becomes one <unk>). The
  * first piece is the one that carries the word's label. */
 int tokenizer_word_pieces(const Tokenizer *tok, const char *word, int *ids, int max_ids);
+
+/* The same for word `index` (0 = first) of its sentence. Word tokenizers cut
+ * every word alike; a Hugging Face one encodes the word in context
+ * (hf_word_pieces: " " + word for index > 0 with byte-level BPE). */
+int tokenizer_word_pieces_at(const Tokenizer *tok, const char *word, int index, int *ids,
+                             int max_ids);
 
 /* Decode ids[0..n) into a new NUL-terminated string (caller frees; NULL only
  * when out of memory). <pad> is always skipped; ids outside the vocabulary

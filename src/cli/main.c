@@ -15,6 +15,7 @@ static const Command COMMANDS[] = {
     {"info", cmd_info, "show a checkpoint's configuration and training manifest"},
     {"generate", cmd_generate, "sample text from a trained model"},
     {"perplexity", cmd_perplexity, "held-out loss and perplexity of a language model on a text file"},
+    {"tokenize", cmd_tokenize, "encode text or a sentence's words with a Hugging Face tokenizer.json"},
     {"gen-text", cmd_gen_text, "write the built-in English corpus the demo trains on"},
     {"blocks", cmd_blocks, "count the blocks of the causal mask over r repetitions"},
     {"gen", cmd_gen, "write a generated labelling task (right-cue, last-word, left-cue)"},

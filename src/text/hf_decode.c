@@ -39,6 +39,7 @@ static void toks_push(Toks *t, char *s, size_t len)
     t->len[t->n++] = len;
 }
 
+/* Release the strings and arrays; *t becomes empty. */
 static void toks_free(Toks *t)
 {
     for (long i = 0; i < t->n; i++) free(t->s[i]);

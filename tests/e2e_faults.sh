@@ -17,16 +17,7 @@ set -u
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_begin "$@"
 
-shim=$(dirname "$seqrep")/tests/fault_inject.so
-if [ ! -f "$shim" ]; then
-    bad "the fault library $shim is missing (make $(basename "$(dirname "$seqrep")")/tests/fault_inject.so)"
-    echo "$passed passed, $failed failed"
-    exit 1
-fi
-# under AddressSanitizer its runtime must come first in the preload list
-preload=$shim
-asan=$(ldd "$seqrep" 2>/dev/null | awk '/libasan/ { print $3 }')
-[ -n "$asan" ] && preload="$asan $shim"
+fault_library
 ignore_fontconfig_leaks
 
 # reason ERRNO: the strerror text of the errno names used here
@@ -35,8 +26,8 @@ reason() { case $1 in ENOSPC) echo "No space left on device" ;; EIO) echo "Input
 # leftovers: temporaries anywhere below the work folder
 leftovers() { find . -name '*.tmp*' | sort; }
 
-# faulted FILE CALL AT ERRNO CMD...: run CMD with the CALL-th... (AT) call of
-# kind CALL on FILE failing with ERRNO; output in out.txt, errors in err.txt
+# faulted FILE CALL AT ERRNO CMD...: run CMD with calls of kind CALL on FILE
+# failing with ERRNO from the AT-th on; output in out.txt, errors in err.txt
 faulted() {
     file=$1; call=$2; at=$3; errno_name=$4; shift 4
     LD_PRELOAD=$preload FAULT_PATH=$file FAULT_CALL=$call FAULT_AT=$at FAULT_ERRNO=$errno_name \

@@ -22,6 +22,7 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
+#include "base/interrupt.h"
 #include "base/progress.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -435,7 +436,11 @@ int cmd_probe(int argc, char **argv)
     ProbeRun run = {0};
     rc = load_task_and_model(&o, &run);
     if (rc == 0) rc = probe_all(&o, &run);
-    if (rc == 0) rc = write_outputs(argc, argv, &o, &run);
+    if (rc == 0) {
+        interrupt_hold(); /* the outputs are all written, or none is, when a signal comes */
+        rc = write_outputs(argc, argv, &o, &run);
+        interrupt_release();
+    }
     free_run(&run);
     free(o.r_values);
     return rc;

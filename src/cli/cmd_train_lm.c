@@ -24,13 +24,14 @@
  * same options continues after the saved step; the weights then equal those
  * of an uninterrupted run bit for bit (same threads). --steps may be raised:
  * the cosine decay is then recomputed over the new total from the saved step
- * on (the warm-up stays the saved one unless --warmup is given). SIGINT and
- * SIGTERM during a saving run stop it after the current step with a save. */
-#include <signal.h>
+ * on (the warm-up stays the saved one unless --warmup is given). SIGINT,
+ * SIGTERM and SIGHUP during a saving run stop it after the current step with
+ * a save. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/interrupt.h"
 #include "cli/commands.h"
 #include "engine/model.h"
 #include "engine/threads.h"
@@ -480,17 +481,9 @@ static int save_during_run(void *ctx, const Model *m, const PretrainState *st, S
     return write_checkpoint(sc->argc, sc->argv, sc->o, run, m, st->step, err);
 }
 
-/* Set by SIGINT or SIGTERM during a saving run: stop after the step. */
+/* Set by SIGINT, SIGTERM or SIGHUP during a saving run: stop after the
+ * step (a second signal acts as usual, base/interrupt.h). */
 static volatile sig_atomic_t stop_requested = 0;
-
-/* The handler: ask the loop to stop; a second signal acts as usual. */
-static void request_stop(int sig)
-{
-    stop_requested = 1;
-    signal(sig, SIG_DFL);
-}
-
-
 
 /* Train on the first 95% of the stream (saving as --save-every asks, from
  * the saved step with --resume), then measure the loss on the rest (at most
@@ -515,17 +508,16 @@ static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
     SaveContext sc = {argc, argv, o, run};
     PretrainSaving saving = {.every = o->save_every, .save = save_during_run, .ctx = &sc,
                              .from = o->resume ? &run->from : NULL, .stop = &stop_requested};
-    if (o->save_every > 0) {
-        signal(SIGINT, request_stop);
-        signal(SIGTERM, request_stop);
-    }
+    if (o->save_every > 0) interrupt_notify(&stop_requested, 1);
     if (pretrain_run_saving(&run->m, &c, &pos, pretrain_stream_batch, &stream,
                             o->save_every > 0 || o->resume ? &saving : NULL,
                             o->quiet ? NULL : stderr, &run->result, &err))
         return args_error(CMD, "%s", err.msg);
     if (run->result.steps_done < o->steps)
-        return args_error(CMD, "stopped at step %d/%d; saved %s and %s, continue with --resume",
-                          run->result.steps_done, o->steps, o->out, run->state_path);
+        return args_error(CMD, "stopped at step %d/%d by %s; saved %s and %s, continue with "
+                          "--resume (the same command with --resume added)",
+                          run->result.steps_done, o->steps,
+                          interrupt_signal_name(interrupt_last_signal()), o->out, run->state_path);
     if (pretrain_eval_loss(&run->m, &c, &pos, run->text.ids, run->n_train, run->text.n_ids, 50,
                            &run->val_loss, &err))
         run->val_loss = -1.0f; /* no held-out loss, as when the held-out part is too short */

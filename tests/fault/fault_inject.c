@@ -10,6 +10,8 @@
  *   FAULT_AT=3            the 1-based matching call of that kind that fails first;
  *                         every later one fails too (a full disk stays full)
  *   FAULT_ERRNO=ENOSPC    ENOSPC (default), EIO, EDQUOT, EFBIG, EROFS or a number
+ *   FAULT_DELAY_MS=20     every matching write, fsync and rename first sleeps this
+ *                         long (a slow disk: signals then land while files are written)
  *   FAULT_REPORT=file     at exit append "write W fsync F close C rename R open O"
  *                         (the matching calls made) to this file
  *
@@ -28,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { K_WRITE, K_FSYNC, K_CLOSE, K_RENAME, K_OPEN, K_COUNT };
@@ -40,7 +43,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char tracked[MAX_FDS];          /* fd -> 1 when its file matches */
 static struct { FILE *f; int fd; } streams[MAX_STREAMS]; /* cookie streams and their fds */
 static long counts[K_COUNT];
-static int fail_kind = -1, fail_at = 1, fail_errno = ENOSPC, configured;
+static int fail_kind = -1, fail_at = 1, fail_errno = ENOSPC, delay_ms, configured;
 static const char *match;
 
 static ssize_t (*real_write)(int, const void *, size_t);
@@ -80,6 +83,8 @@ static void setup(void)
         if (strcmp(call, KIND_NAMES[k]) == 0) fail_kind = k;
     if (at && atoi(at) > 0) fail_at = atoi(at);
     if (e) fail_errno = errno_of(e);
+    const char *delay = getenv("FAULT_DELAY_MS");
+    if (delay && atoi(delay) > 0) delay_ms = atoi(delay);
     configured = 1;
 }
 
@@ -89,9 +94,14 @@ static int matches(const char *path)
     return path && (!match || !*match || strstr(path, match));
 }
 
-/* Count one matching call of kind; 1 (errno set) when it is to fail. */
+/* Count one matching call of kind (after FAULT_DELAY_MS); 1 (errno set)
+ * when it is to fail. */
 static int should_fail(int kind)
 {
+    if (delay_ms && kind != K_OPEN && kind != K_CLOSE) {
+        struct timespec t = {delay_ms / 1000, (long)(delay_ms % 1000) * 1000000L};
+        nanosleep(&t, NULL);
+    }
     pthread_mutex_lock(&lock);
     long n = ++counts[kind];
     pthread_mutex_unlock(&lock);

@@ -96,3 +96,13 @@ fault_library() {
     asan=$(ldd "$seqrep" 2>/dev/null | awk '/libasan/ { print $3 }')
     [ -n "$asan" ] && preload="$asan $shim"
 }
+
+# meta FILE KEY: a metadata string of a safetensors file ("" when absent)
+meta() {
+    python3 - "$1" "$2" <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", b[:8])[0]
+print(json.loads(b[8:8 + n])["__metadata__"].get(sys.argv[2], ""))
+PY
+}

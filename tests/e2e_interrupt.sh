@@ -31,6 +31,9 @@ sleep_ms() { sleep "$(awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }')"; }
 # signal_of I: INT, TERM or HUP in turn
 signal_of() { case $(($1 % 3)) in 0) echo INT ;; 1) echo TERM ;; 2) echo HUP ;; esac; }
 
+# signal_status SIG: the exit status of a process killed by SIG
+signal_status() { case $1 in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac; }
+
 # signal_after MS SIG: wait MS milliseconds, send SIG to $pid, wait for it;
 # its exit status in $got
 signal_after() {
@@ -150,12 +153,18 @@ expect_ok "sweep: uninterrupted reference" "$seqrep" sweep $grid --out ref/sweep
 span=$(($(now_ms) - start))
 for i in 1 2 3 4 5 6 7 8 9 10; do
     sig=$(signal_of $i)
+    cat int/sweep.csv >before.csv 2>/dev/null || : >before.csv
     slow=int/ in_background "$seqrep" sweep $grid --out int/sweep.csv
-    signal_after "$((30 + $(random_below $((span / 3 + 100)))))" $sig   # (after its start-up)
+    signal_after "$((30 + $(random_below $((span / 3 + 100)))))" $sig
     if [ "$got" = 2 ]; then
         check "sweep #$i, SIG$sig: the last line says how far it got and how to go on" sh -c \
             'tail -n 1 bg_err.txt | grep -q "interrupted by SIG'$sig': [0-9] of 6 runs are in int/sweep.csv; run the same command again to go on" &&
              test "$(grep -c "interrupted\|FAILED" bg_err.txt)" = 1'
+    elif [ "$got" = "$(signal_status $sig)" ] && [ ! -s bg_err.txt ]; then
+        # the signal came before the sweep set up its handler: it died of it
+        # at once, as any program does, before writing anything
+        check "sweep #$i, SIG$sig: killed in its start-up, the CSV unchanged" sh -c \
+            'cat int/sweep.csv 2>/dev/null | cmp -s - before.csv'
     else
         check "sweep #$i, SIG$sig: exit 2, or 0 when it ended first (exit $got)" test "$got" = 0
         cat bg_err.txt

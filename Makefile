@@ -82,6 +82,12 @@ $(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -Itests $< $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
 
+# the LD_PRELOAD library of tests/e2e_faults.sh: writes, syncs, closes and
+# renames that fail on demand (plain flags: never sanitized, it is preloaded)
+FAULT_SHIM = $(BUILD)/tests/fault_inject.so
+$(FAULT_SHIM): tests/fault/fault_inject.c | $(BUILD)/tests
+	$(CC) -O2 -g -std=c11 -Wall -Wextra -fPIC -shared $< -o $@ -ldl -lpthread
+
 # ---- packages ---------------------------------------------------------------
 # $(call install_missing,PACKAGES[,APT-GET OPTIONS])
 define install_missing
@@ -134,7 +140,7 @@ test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
 test-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; (cd tests && ../$$t); done
 
-test-e2e: $(BUILD)/seqrep
+test-e2e: $(BUILD)/seqrep $(FAULT_SHIM)
 	sh tests/e2e.sh $(BUILD)/seqrep
 
 # The same unit tests and end-to-end tests built with AddressSanitizer and UBSan.

@@ -80,3 +80,29 @@ a, b = tensors(sys.argv[1]), tensors(sys.argv[2])
 sys.exit(0 if a == b and len(a) > 0 else 1)
 PY
 }
+
+# fault_library: set preload to the LD_PRELOAD list of the fault library
+# tests/fault/fault_inject.c (BUILD/tests/fault_inject.so beside BUILD/seqrep;
+# after AddressSanitizer's runtime, which must come first, in an ASan
+# build); when it is missing, count a failure and end the suite.
+fault_library() {
+    shim=$(dirname "$seqrep")/tests/fault_inject.so
+    if [ ! -f "$shim" ]; then
+        bad "the fault library $shim is missing (make $(basename "$(dirname "$seqrep")")/tests/fault_inject.so)"
+        echo "$passed passed, $failed failed"
+        exit 1
+    fi
+    preload=$shim
+    asan=$(ldd "$seqrep" 2>/dev/null | awk '/libasan/ { print $3 }')
+    [ -n "$asan" ] && preload="$asan $shim"
+}
+
+# meta FILE KEY: a metadata string of a safetensors file ("" when absent)
+meta() {
+    python3 - "$1" "$2" <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", b[:8])[0]
+print(json.loads(b[8:8 + n])["__metadata__"].get(sys.argv[2], ""))
+PY
+}

@@ -18,16 +18,6 @@ e2e_begin "$@"
 small="--corpus corpus.txt --layers 1 --d-model 16 --heads 2 --d-ff 32 --seq-len 16 --batch 4 --seed 7"
 long=1500   # steps of the runs that get killed: long enough to be killed mid-run
 
-# meta FILE KEY: a metadata string of a safetensors file
-meta() {
-    python3 - "$1" "$2" <<'PY'
-import json, struct, sys
-b = open(sys.argv[1], "rb").read()
-n = struct.unpack("<Q", b[:8])[0]
-print(json.loads(b[8:8 + n])["__metadata__"].get(sys.argv[2], ""))
-PY
-}
-
 # manifest FILE KEY: a value of a checkpoint's manifest ("" when absent)
 manifest() {
     "$seqrep" info "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['manifest'].get('$2', ''))"

@@ -4,6 +4,7 @@
 #include "test_util.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,6 +395,31 @@ static void test_extra_tensor(void **state)
     expect_rejected(path, "unexpected tensor 'model.layers.0.self_attn.q_proj.bias'", 0);
 }
 
+/* A NaN or an infinity in a tensor: the load names the file and the tensor
+ * (the header alone is still read). */
+static void test_nonfinite_weight(void **state)
+{
+    (void)state;
+    const char *names[2] = {"model.embed_tokens.weight", "model.layers.1.mlp.down_proj.weight"};
+    const float values[2] = {NAN, -INFINITY};
+    for (int k = 0; k < 2; k++) {
+        Edit e;
+        char path[512];
+        edit_open(&e, 1);
+        StTensor *t = edit_tensor(&e, names[k]);
+        float *copy = malloc(t->nbytes);
+        memcpy(copy, t->data, t->nbytes);
+        copy[5] = values[k];
+        t->data = copy;
+        edit_write(&e, k ? "inf.safetensors" : "nan.safetensors", path, sizeof path);
+        free(copy);
+        char needle[160];
+        snprintf(needle, sizeof needle, "tensor '%s' holds a non-finite value (%s at element 5 of",
+                 names[k], k ? "-inf" : "nan");
+        expect_rejected(path, needle, 0);
+    }
+}
+
 static void test_lm_head_in_tied_model(void **state)
 {
     (void)state;
@@ -706,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_save_rejects_bad_arguments),
         cmocka_unit_test(test_missing_tensor),
         cmocka_unit_test(test_extra_tensor),
+        cmocka_unit_test(test_nonfinite_weight),
         cmocka_unit_test(test_lm_head_in_tied_model),
         cmocka_unit_test(test_missing_lm_head_in_untied_model),
         cmocka_unit_test(test_wrong_shape),

@@ -1,8 +1,10 @@
 /* test_model.c — the whole model: finite-difference gradients in every mask
  * and position plan, padding isolation, early exit, reproducibility, the
- * optimiser and schedule, and a tiny model learning a task to near-zero loss. */
+ * optimiser (which skips a non-finite gradient) and schedule, and a tiny model
+ * learning a task to near-zero loss. */
 #include "test_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,15 +321,23 @@ static void test_lr_schedule(void **s)
 /* One AdamW step on a hand-set gradient: with bias correction the first step
  * moves every parameter by lr * sign(g) (plus decay on matrices only), after
  * clipping by the global norm. */
+/* A small model with zeroed AdamW moments; returns a copy of its weights
+ * (caller frees). */
+static float *model_for_adamw(Model *m)
+{
+    make_model(m, 1, 8);
+    SrError err;
+    assert_int_equal(adamw_create(m, &err), 0);
+    float *before = malloc(m->n_params * sizeof(float));
+    memcpy(before, m->params, m->n_params * sizeof(float));
+    return before;
+}
+
 static void test_adamw_first_step(void **s)
 {
     (void)s;
     Model m;
-    make_model(&m, 1, 8);
-    SrError err;
-    assert_int_equal(adamw_create(&m, &err), 0);
-    float *before = malloc(m.n_params * sizeof(float));
-    memcpy(before, m.params, m.n_params * sizeof(float));
+    float *before = model_for_adamw(&m);
     for (size_t i = 0; i < m.n_params; i++) m.grads[i] = (i % 2) ? 3.0f : -3.0f;
     AdamWConfig cfg = adamw_defaults();
     cfg.eps = 0.0f;
@@ -341,6 +351,23 @@ static void test_adamw_first_step(void **s)
         float expect = before[i] - 0.01f * (((i % 2) ? 1.0f : -1.0f) + wd * before[i]);
         assert_float_equal(m.params[i], expect, 1e-5);
     }
+    free(before);
+    model_free(&m);
+}
+
+/* A NaN among the gradients: adamw_step returns a non-finite norm and
+ * leaves every weight and moment as it was. */
+static void test_adamw_skips_nonfinite(void **s)
+{
+    (void)s;
+    Model m;
+    float *before = model_for_adamw(&m);
+    for (size_t i = 0; i < m.n_params; i++) m.grads[i] = 0.5f;
+    m.grads[m.n_params / 2] = NAN;
+    AdamWConfig cfg = adamw_defaults();
+    assert_false(isfinite(adamw_step(&m, &cfg, 0.01f, 1)));
+    assert_memory_equal(m.params, before, m.n_params * sizeof(float));
+    for (size_t i = 0; i < m.n_params; i++) assert_true(m.m1[i] == 0.0f && m.m2[i] == 0.0f);
     free(before);
     model_free(&m);
 }
@@ -413,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_lr_schedule),
         cmocka_unit_test(test_adamw_first_step),
+        cmocka_unit_test(test_adamw_skips_nonfinite),
         cmocka_unit_test(test_learns_and_reproducible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,12 @@
 /* test_train_state.c — the training state of formats/train_state.h: saved
  * and read back bit for bit (weights, moments, step, Rng, loss, settings),
  * copied into a model, and rejected with a message naming the file when
- * damaged, truncated, not a state, or for a model of another size. */
+ * damaged, truncated, not a state, or for a model of another size, and
+ * naming the tensor when it holds a NaN or an infinity. */
 #include "test_util.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +196,38 @@ static void test_missing_moments_refuse_to_save(void **state)
     model_free(&m);
 }
 
+/* A state whose weights (or moments) hold a NaN or an infinity is refused
+ * when applied, naming the tensor. */
+static void test_nonfinite_refused(void **state)
+{
+    (void)state;
+    char path[128];
+    Model m = {0}, back = {0};
+    Rng rng;
+    tmp_path(path, sizeof path, "nan.state.safetensors");
+    make_model(&m, 8, 5);
+    rng_seed(&rng, 1);
+    const char *names[3] = {"'params'", "'adamw.m1'", "'adamw.m2'"};
+    float *bufs[3] = {m.params, m.m1, m.m2};
+    SrError err;
+    assert_int_equal(model_create(&back, &m.cfg, 1, 4, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        float keep = bufs[i][3];
+        bufs[i][3] = i == 1 ? INFINITY : NAN;
+        assert_int_equal(train_state_save(path, &m, 7, &rng, 1.0f, SETTINGS, &err), 0);
+        bufs[i][3] = keep;
+        TrainState st;
+        assert_int_equal(train_state_read(path, &st, &err), 0);
+        assert_int_equal(train_state_apply(&st, &back, &err), -1);
+        assert_non_null(strstr(err.msg, names[i]));
+        assert_non_null(strstr(err.msg, "non-finite"));
+        assert_non_null(strstr(err.msg, "element 3 of"));
+        train_state_free(&st);
+    }
+    model_free(&m);
+    model_free(&back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_not_a_state),
         cmocka_unit_test(test_missing_moments_refuse_to_save),
+        cmocka_unit_test(test_nonfinite_refused),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -2,9 +2,41 @@
 #include "base/atomic_file.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The temporaries being written, for a signal handler to remove: a slot is
+ * in use while live[i] is 1 (its name is then complete in names[i]). */
+enum { N_LIVE = 8, LIVE_NAME = 4096 };
+static volatile sig_atomic_t live[N_LIVE];
+static char names[N_LIVE][LIVE_NAME];
+
+/* Note the temporary tmp as being written (not when all slots are taken). */
+static void remember(const char *tmp)
+{
+    if (strlen(tmp) >= LIVE_NAME) return;
+    for (int i = 0; i < N_LIVE; i++)
+        if (!live[i]) {
+            strcpy(names[i], tmp);
+            live[i] = 1;
+            return;
+        }
+}
+
+/* Forget the temporary tmp (written, or given up). */
+static void forget(const char *tmp)
+{
+    for (int i = 0; i < N_LIVE; i++)
+        if (live[i] && strcmp(names[i], tmp) == 0) live[i] = 0;
+}
+
+void atomic_file_remove_temporaries(void)
+{
+    for (int i = 0; i < N_LIVE; i++)
+        if (live[i]) unlink(names[i]);
+}
 
 int atomic_file_open(AtomicFile *af, const char *path, SrError *err)
 {
@@ -18,9 +50,11 @@ int atomic_file_open(AtomicFile *af, const char *path, SrError *err)
         return sr_fail(err, "%s: out of memory", path);
     }
     sprintf(af->tmp, "%s.tmp.%ld", path, (long)getpid());
+    remember(af->tmp);
     af->f = fopen(af->tmp, "wb");
     if (!af->f) {
         int e = errno;
+        forget(af->tmp);
         free(af->path);
         free(af->tmp);
         af->path = af->tmp = NULL;
@@ -32,6 +66,7 @@ int atomic_file_open(AtomicFile *af, const char *path, SrError *err)
 /* Free the names held by af. */
 static void release(AtomicFile *af)
 {
+    if (af->tmp) forget(af->tmp);
     free(af->tmp);
     free(af->path);
     af->tmp = af->path = NULL;

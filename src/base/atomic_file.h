@@ -2,7 +2,8 @@
  *
  * A file is written to a temporary beside it (PATH.tmp.PID), flushed, synced
  * to disk (fsync) and renamed over PATH; on any failure the temporary is
- * removed and PATH keeps what it held before. One message style for all:
+ * removed and PATH keeps what it held before; a signal that ends the process
+ * meanwhile removes it too (base/interrupt.h). One message style for all:
  *     "PATH: cannot write (reason)"   the temporary could not be created
  *     "PATH: write failed (reason)"   writing, syncing or renaming failed
  *
@@ -40,6 +41,12 @@ void atomic_file_abort(AtomicFile *af);
 /* Give up because writing failed for reason (e.g. strerror(errno)): fill err
  * with "PATH: write failed (reason)", abort af, return -1. */
 int atomic_file_fail(AtomicFile *af, const char *reason, SrError *err);
+
+/* Remove the temporaries of every atomic file opened and not yet committed
+ * or aborted (at most 8 at a time are known; names up to 4095 bytes). Safe
+ * in a signal handler (base/interrupt.h calls it); the AtomicFiles are left
+ * as they are, for the process is about to end. */
+void atomic_file_remove_temporaries(void);
 
 /* Write the n bytes of data (or the NUL-terminated text) to path atomically. */
 int write_bytes_atomic(const char *path, const void *data, size_t n, SrError *err);

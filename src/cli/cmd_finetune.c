@@ -18,6 +18,7 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
+#include "base/interrupt.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "engine/threads.h"
@@ -403,7 +404,11 @@ int cmd_finetune(int argc, char **argv)
     FinetuneRun run = {0};
     rc = load_task_and_model(&o, &run);
     if (rc == 0) rc = run_finetune(&o, &run);
-    if (rc == 0) rc = write_outputs(argc, argv, &o, &run);
+    if (rc == 0) {
+        interrupt_hold(); /* the outputs are all written, or none is, when a signal comes */
+        rc = write_outputs(argc, argv, &o, &run);
+        interrupt_release();
+    }
     free(run.plan);
     adapter_free(&run.start);
     finetune_result_free(&run.res);

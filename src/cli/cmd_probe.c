@@ -22,6 +22,7 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
+#include "base/interrupt.h"
 #include "base/progress.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -126,7 +127,7 @@ static void print_table(const ProbeTable *t, const int *r_values, const char *co
 typedef struct {
     const char *model, *adapter, *train, *dev, *test, *out, *predictions;
     const char *r_text, *copies_text, *bos_text, *sep_text, *mask_text, *positions_text;
-    int seed, epochs, batch, threads;
+    int seed, epochs, batch, threads, quiet;
     float lr, l2;
     RepeatBos bos;
     RepeatSep sep;
@@ -188,6 +189,7 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
         option_sep(&o->sep_text, "none | token (default none, as the paper)"),
         option_copy_positions(&o->positions_text),
         option_threads(&o->threads),
+        option_quiet(&o->quiet, "no progress lines on stderr"),
     };
     int rc = args_parse(CMD, "--model M [--adapter FILE] --train F --dev F --test F --out probe.csv [--r 0,1,2,4] "
                              "[--copies last,first] [--predictions FILE] [--seed S] [--epochs E]",
@@ -292,8 +294,9 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
                        sizeof(int) * (size_t)task->test_p.n_words);
             }
     }
-    fprintf(stderr, "seqrep %s: r = %d: %s%d probes in %.1f s\n", CMD, o->r_values[ri],
-            run->one_pass ? "" : "features and ", n_layers * o->n_copies, progress_now() - start);
+    if (!o->quiet)
+        fprintf(stderr, "seqrep %s: r = %d: %s%d probes in %.1f s\n", CMD, o->r_values[ri],
+                run->one_pass ? "" : "features and ", n_layers * o->n_copies, progress_now() - start);
     return 0;
 }
 
@@ -309,8 +312,9 @@ static int collect_one_pass(const ProbeOptions *o, ProbeRun *run)
         if (readout_collect_prefixes(&run->model, pieces[s], lay, o->r_values, o->n_r, run->plan,
                                      o->batch, run->feats[s].last, run->feats[s].first, &err))
             return args_error(CMD, "%s", err.msg);
-    fprintf(stderr, "seqrep %s: features of every r from one pass of the largest in %.1f s\n", CMD,
-            progress_now() - start);
+    if (!o->quiet)
+        fprintf(stderr, "seqrep %s: features of every r from one pass of the largest in %.1f s\n", CMD,
+                progress_now() - start);
     return 0;
 }
 
@@ -335,9 +339,10 @@ static int probe_all(const ProbeOptions *o, ProbeRun *run)
     for (int ri = 0; ri < o->n_r; ri++)
         if (probe_one_r(o, &pcfg, ri, run)) return 2;
     int best_i = table_index(&run->table, run->best_ri, run->pick_ci, run->best_l);
-    fprintf(stderr, "seqrep %s: best dev F1 %.2f (%s copy): r = %d, layer %d; its test F1 %.2f\n",
-            CMD, run->best_dev, read_copy_name(o->copies[run->pick_ci]), o->r_values[run->best_ri],
-            run->best_l, run->table.test[best_i].f1);
+    if (!o->quiet)
+        fprintf(stderr, "seqrep %s: best dev F1 %.2f (%s copy): r = %d, layer %d; its test F1 %.2f\n",
+                CMD, run->best_dev, read_copy_name(o->copies[run->pick_ci]), o->r_values[run->best_ri],
+                run->best_l, run->table.test[best_i].f1);
     return 0;
 }
 
@@ -397,8 +402,9 @@ static int write_outputs(int argc, char **argv, const ProbeOptions *o, const Pro
     if (rc) return args_error(CMD, "%s", err.msg);
     print_table(&run->table, o->r_values, read_copy_name(o->copies[run->pick_ci]), run->pick_ci,
                 run->best_ri, run->best_l);
-    fprintf(stderr, "wrote %s and %s%s%s\n", o->out, mpath, o->predictions ? " and " : "",
-            o->predictions ? o->predictions : "");
+    if (!o->quiet)
+        fprintf(stderr, "wrote %s and %s%s%s\n", o->out, mpath, o->predictions ? " and " : "",
+                o->predictions ? o->predictions : "");
     free(mpath);
     return 0;
 }
@@ -430,7 +436,11 @@ int cmd_probe(int argc, char **argv)
     ProbeRun run = {0};
     rc = load_task_and_model(&o, &run);
     if (rc == 0) rc = probe_all(&o, &run);
-    if (rc == 0) rc = write_outputs(argc, argv, &o, &run);
+    if (rc == 0) {
+        interrupt_hold(); /* the outputs are all written, or none is, when a signal comes */
+        rc = write_outputs(argc, argv, &o, &run);
+        interrupt_release();
+    }
     free_run(&run);
     free(o.r_values);
     return rc;

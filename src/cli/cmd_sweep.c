@@ -12,7 +12,14 @@
  * whose key is in the CSV, or whose result files are in the runs directory.
  * `--plan` prints the remaining runs' commands instead, one per line, for GNU
  * parallel, `xargs -P` or a job array; `seqrep collect` merges what they
- * write. */
+ * write.
+ *
+ * One sweep at a time writes an output: it holds a lock on OUT.lock
+ * (base/file_lock.h; the kernel frees it when the sweep ends, however it
+ * ends), and a second sweep on the same --out is refused. SIGINT, SIGTERM or
+ * SIGHUP stop the sweep cleanly: no new run starts, the running ones get
+ * SIGTERM (each leaves no half-written file), a run that finished meanwhile
+ * is kept, and the sweep exits 2 saying how far it got. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/file_lock.h"
+#include "base/interrupt.h"
 #include "cli/commands.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
@@ -287,60 +296,110 @@ static int finish_run(const Sweep *s, const Slot *slot, int status, int finished
     return 1;
 }
 
+/* Set by the first SIGINT, SIGTERM or SIGHUP (base/interrupt.h): start no
+ * more runs, stop the running ones, keep what is finished. */
+static volatile sig_atomic_t interrupted = 0;
+
+/* What the run loop counts. */
+typedef struct {
+    Slot *slots;
+    int jobs, n_todo, active, finished, failed;
+    double total_w, done_w, t0;
+} RunLoop;
+
+/* Wait for a child of the sweep: its pid and *status; 0 once interrupted,
+ * -1 on an error (errno). Polls, so that a signal is seen within 50 ms. */
+static pid_t wait_child(int *status)
+{
+    const struct timespec pause = {0, 50000000};
+    for (;;) {
+        pid_t pid = waitpid(-1, status, WNOHANG);
+        if (pid > 0 || (pid < 0 && errno != EINTR)) return pid;
+        if (interrupted) return 0;
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* The child pid ended with status: free its slot and, unless it was stopped
+ * by the interruption, take its result or name its failure (finish_run).
+ * 0, or -1 on an error that stops the sweep (err filled). */
+static int child_ended(const Sweep *s, RunLoop *L, pid_t pid, int status, SrError *err)
+{
+    Slot *slot = NULL;
+    for (int j = 0; j < L->jobs && !slot; j++)
+        if (L->slots[j].pid == pid) slot = &L->slots[j];
+    if (!slot) return 0;
+    slot->pid = 0;
+    L->active--;
+    if (interrupted && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) return 0;
+    L->finished++;
+    L->done_w += run_weight(&s->runs[slot->run]);
+    char eta[32] = "", spent[32];
+    format_duration(now_seconds() - slot->started, spent, sizeof spent);
+    if (L->done_w > 0 && L->total_w > L->done_w)
+        format_duration((now_seconds() - L->t0) * (L->total_w - L->done_w) / L->done_w, eta,
+                        sizeof eta);
+    int outcome = finish_run(s, slot, status, L->finished, L->n_todo, spent, eta, err);
+    if (outcome < 0) return -1;
+    L->failed += outcome;
+    return 0;
+}
+
+/* Stop the runs still going (SIGTERM: each leaves no half-written file) and
+ * wait for them; when interrupted, one that finished meanwhile is taken. */
+static int stop_children(const Sweep *s, RunLoop *L, SrError *err)
+{
+    int rc = 0;
+    for (int j = 0; j < L->jobs; j++) {
+        pid_t pid = L->slots[j].pid;
+        if (pid <= 0) continue;
+        kill(pid, SIGTERM);
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        if (rc == 0 && interrupted) rc = child_ended(s, L, pid, status, err);
+        L->slots[j].pid = 0;
+    }
+    return rc;
+}
+
 /* Run runs[todo[0..n_todo)] with up to `jobs` children at a time; stop
- * starting new ones after stop_after finished runs (0 = never). Returns the
- * number of failed runs, or -1 on an error that stops the sweep. */
+ * starting new ones after stop_after finished runs (0 = never) or once
+ * interrupted. Returns the number of failed runs, or -1 on an error that
+ * stops the sweep. */
 static int run_all(const Sweep *s, const int *todo, int n_todo, int jobs, int stop_after,
                    int *n_finished, SrError *err)
 {
-    Slot *slots = calloc((size_t)jobs, sizeof *slots);
-    if (!slots) return sr_fail(err, "out of memory");
-    double total_w = 0, done_w = 0, t0 = now_seconds();
-    for (int i = 0; i < n_todo; i++) total_w += run_weight(&s->runs[todo[i]]);
-    int next = 0, active = 0, failed = 0, finished = 0, fatal = 0;
-    while (!fatal && (active > 0 || (next < n_todo && !(stop_after && finished >= stop_after)))) {
-        while (active < jobs && next < n_todo && !(stop_after && finished + active >= stop_after)) {
-            if (start_run(s, slots, jobs, todo[next], err)) {
+    RunLoop L = {.slots = calloc((size_t)jobs, sizeof(Slot)), .jobs = jobs, .n_todo = n_todo,
+                 .t0 = now_seconds()};
+    if (!L.slots) return sr_fail(err, "out of memory");
+    for (int i = 0; i < n_todo; i++) L.total_w += run_weight(&s->runs[todo[i]]);
+    int next = 0, fatal = 0;
+    while (!fatal && !interrupted &&
+           (L.active > 0 || (next < n_todo && !(stop_after && L.finished >= stop_after)))) {
+        while (!interrupted && L.active < jobs && next < n_todo &&
+               !(stop_after && L.finished + L.active >= stop_after)) {
+            if (start_run(s, L.slots, jobs, todo[next], err)) {
                 fatal = 1;
                 break;
             }
             next++;
-            active++;
+            L.active++;
         }
-        if (active == 0) break; /* after a failed start: wait for one child, then stop */
+        if (L.active == 0) break; /* after a failed start: wait for one child, then stop */
         int status;
-        pid_t pid = waitpid(-1, &status, 0);
+        pid_t pid = wait_child(&status);
         if (pid < 0) {
-            if (errno == EINTR) continue;
             sr_fail(err, "waiting for a run: %s", strerror(errno));
             fatal = 1;
-            break;
+        } else if (pid > 0 && child_ended(s, &L, pid, status, err)) {
+            fatal = 1;
         }
-        Slot *slot = NULL;
-        for (int j = 0; j < jobs && !slot; j++)
-            if (slots[j].pid == pid) slot = &slots[j];
-        if (!slot) continue;
-        slot->pid = 0;
-        active--;
-        finished++;
-        done_w += run_weight(&s->runs[slot->run]);
-        char eta[32] = "", spent[32];
-        format_duration(now_seconds() - slot->started, spent, sizeof spent);
-        if (done_w > 0 && total_w > done_w)
-            format_duration((now_seconds() - t0) * (total_w - done_w) / done_w, eta, sizeof eta);
-        int outcome = finish_run(s, slot, status, finished, n_todo, spent, eta, err);
-        if (outcome < 0) fatal = 1;
-        else failed += outcome;
     }
-    if (fatal)
-        for (int j = 0; j < jobs; j++)
-            if (slots[j].pid > 0) {
-                kill(slots[j].pid, SIGTERM);
-                waitpid(slots[j].pid, NULL, 0);
-            }
-    free(slots);
-    *n_finished = finished;
-    return fatal ? -1 : failed;
+    SrError later; /* after a fatal error, err keeps its first message */
+    if ((fatal || interrupted) && stop_children(s, &L, fatal ? &later : err)) fatal = 1;
+    free(L.slots);
+    *n_finished = L.finished;
+    return fatal ? -1 : L.failed;
 }
 
 /* ---- the command ---------------------------------------------------------------- */
@@ -600,6 +659,10 @@ static int run_remaining(const SweepOptions *o, SweepState *st)
     printf("sweep: %d of %d runs in %s (summary %s); %d run now, %d failed%s\n", st->n_runs - left,
            st->n_runs, o->out_path, st->summary_path, n_finished, failed,
            left && !failed ? "; run the same command again to go on" : "");
+    if (interrupted)
+        return args_error(CMD, "interrupted by %s: %d of %d runs are in %s; run the same command "
+                          "again to go on", interrupt_signal_name(interrupt_last_signal()),
+                          st->n_runs - left, st->n_runs, o->out_path);
     if (failed) {
         fprintf(stderr, "seqrep %s: %d runs failed; their logs are in %s\n", CMD, failed,
                 st->runs_dir);
@@ -622,15 +685,38 @@ static void sweep_state_free(SweepState *st)
     free(st->cache);
 }
 
+/* Lock OUT.lock (creating OUT's folder) so that one sweep at a time writes
+ * this output. 0, or 2 after the error line naming the lock. */
+static int lock_output(const SweepOptions *o, int *lock_fd)
+{
+    char dir[1024], lock[1100];
+    SrError err;
+    snprintf(dir, sizeof dir, "%s", o->out_path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = 0;
+        if (make_dirs(dir, &err)) return args_error(CMD, "--out: %s", err.msg);
+    }
+    if (snprintf(lock, sizeof lock, "%s.lock", o->out_path) >= (int)sizeof lock)
+        return args_error(CMD, "--out: path too long");
+    if (file_lock_take(lock, "another sweep on this output", lock_fd, &err))
+        return args_error(CMD, "%s", err.msg);
+    return 0;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     SweepOptions o;
     int rc = parse_options(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : rc;
     SweepState st = {0};
+    int lock_fd = -1;
+    interrupt_notify(&interrupted, 0); /* a signal stops the sweep cleanly from here on */
     rc = parse_grid(&o, &st);
+    if (rc == 0) rc = lock_output(&o, &lock_fd);
     if (rc == 0) rc = find_done_runs(&o, &st);
     if (rc == 0) rc = o.plan_only ? print_plan(&o, &st) : run_remaining(&o, &st);
+    file_lock_release(lock_fd);
     sweep_state_free(&st);
     return rc;
 }

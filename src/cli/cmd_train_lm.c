@@ -24,13 +24,14 @@
  * same options continues after the saved step; the weights then equal those
  * of an uninterrupted run bit for bit (same threads). --steps may be raised:
  * the cosine decay is then recomputed over the new total from the saved step
- * on (the warm-up stays the saved one unless --warmup is given). SIGINT and
- * SIGTERM during a saving run stop it after the current step with a save. */
-#include <signal.h>
+ * on (the warm-up stays the saved one unless --warmup is given). SIGINT,
+ * SIGTERM and SIGHUP during a saving run stop it after the current step with
+ * a save. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/interrupt.h"
 #include "cli/commands.h"
 #include "engine/model.h"
 #include "engine/threads.h"
@@ -459,12 +460,13 @@ static int save_checkpoint(int argc, char **argv, const TrainOptions *o, const T
     return 0;
 }
 
-/* What a save during the run needs. */
+/* What a save during the run needs, and the step of the last save. */
 typedef struct {
     int argc;
     char **argv;
     const TrainOptions *o;
     const TrainRun *run;
+    int saved_at; /* 0: none yet (with --resume: the saved step resumed from) */
 } SaveContext;
 
 /* PretrainSaveFn: the state first, then (before the last step, after which
@@ -472,25 +474,36 @@ typedef struct {
  * the previous checkpoint as it was. */
 static int save_during_run(void *ctx, const Model *m, const PretrainState *st, SrError *err)
 {
-    const SaveContext *sc = ctx;
+    SaveContext *sc = ctx;
     const TrainRun *run = sc->run;
     if (train_state_save(run->state_path, m, st->step, &st->rng, st->loss, run->settings, err))
         return -1;
-    if (st->step == sc->o->steps) return 0;
-    return write_checkpoint(sc->argc, sc->argv, sc->o, run, m, st->step, err);
+    if (st->step < sc->o->steps &&
+        write_checkpoint(sc->argc, sc->argv, sc->o, run, m, st->step, err))
+        return -1;
+    sc->saved_at = st->step;
+    return 0;
 }
 
-/* Set by SIGINT or SIGTERM during a saving run: stop after the step. */
+/* Set by SIGINT, SIGTERM or SIGHUP during a saving run: stop after the
+ * step (a second signal acts as usual, base/interrupt.h). */
 static volatile sig_atomic_t stop_requested = 0;
 
-/* The handler: ask the loop to stop; a second signal acts as usual. */
-static void request_stop(int sig)
+/* The run stopped at a step whose loss, gradients or weights were not
+ * finite (why: the message naming them): one line with the learning rate of
+ * that step and what is left of the run. Returns 2. */
+static int diverged(const TrainOptions *o, const TrainRun *run, const SaveContext *sc,
+                    const char *why)
 {
-    stop_requested = 1;
-    signal(sig, SIG_DFL);
+    char left[2200];
+    if (sc->saved_at > 0)
+        snprintf(left, sizeof left, "the last save, step %d, is in %s and %s", sc->saved_at,
+                 o->out, run->state_path);
+    else
+        snprintf(left, sizeof left, "nothing was saved (%s is as it was)", o->out);
+    return args_error(CMD, "%s at learning rate %g (try a lower --lr); %s", why,
+                      (double)run->result.diverged_lr, left);
 }
-
-
 
 /* Train on the first 95% of the stream (saving as --save-every asks, from
  * the saved step with --resume), then measure the loss on the rest (at most
@@ -512,20 +525,20 @@ static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
     PretrainConfig c = pretrain_config(o);
     PretrainPositions pos = {run->positions.plan, run->positions.zeros};
     PretrainStream stream = {run->text.ids, 0, run->n_train};
-    SaveContext sc = {argc, argv, o, run};
+    SaveContext sc = {argc, argv, o, run, o->resume ? run->from.step : 0};
     PretrainSaving saving = {.every = o->save_every, .save = save_during_run, .ctx = &sc,
                              .from = o->resume ? &run->from : NULL, .stop = &stop_requested};
-    if (o->save_every > 0) {
-        signal(SIGINT, request_stop);
-        signal(SIGTERM, request_stop);
-    }
+    if (o->save_every > 0) interrupt_notify(&stop_requested, 1);
     if (pretrain_run_saving(&run->m, &c, &pos, pretrain_stream_batch, &stream,
                             o->save_every > 0 || o->resume ? &saving : NULL,
                             o->quiet ? NULL : stderr, &run->result, &err))
-        return args_error(CMD, "%s", err.msg);
+        return run->result.diverged_at ? diverged(o, run, &sc, err.msg)
+                                       : args_error(CMD, "%s", err.msg);
     if (run->result.steps_done < o->steps)
-        return args_error(CMD, "stopped at step %d/%d; saved %s and %s, continue with --resume",
-                          run->result.steps_done, o->steps, o->out, run->state_path);
+        return args_error(CMD, "stopped at step %d/%d by %s; saved %s and %s, continue with "
+                          "--resume (the same command with --resume added)",
+                          run->result.steps_done, o->steps,
+                          interrupt_signal_name(interrupt_last_signal()), o->out, run->state_path);
     if (pretrain_eval_loss(&run->m, &c, &pos, run->text.ids, run->n_train, run->text.n_ids, 50,
                            &run->val_loss, &err))
         run->val_loss = -1.0f; /* no held-out loss, as when the held-out part is too short */

@@ -1,7 +1,9 @@
 /* main.c — `seqrep COMMAND [options]`: finds the command and runs it. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/interrupt.h"
 #include "cli/commands.h"
 
 typedef struct {
@@ -43,14 +45,28 @@ static void print_commands(FILE *f)
         fprintf(f, "  %-15s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
 }
 
+/* The exit status of a command that returned rc, once its standard output
+ * is flushed: a write there that failed (a full disk, a broken device) is
+ * one line on stderr and status 2, unless the command failed already. */
+static int finish_stdout(const char *command, int rc)
+{
+    errno = 0;
+    int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? (errno ? errno : EIO) : 0;
+    if (e == 0 || rc != 0) return rc;
+    fprintf(stderr, "seqrep %s: cannot write standard output (%s)\n", command, strerror(e));
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_commands(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    interrupt_install(); /* a signal leaves no half-written file (base/interrupt.h) */
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-        if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], COMMANDS[i].name) == 0)
+            return finish_stdout(argv[1], COMMANDS[i].run(argc - 1, argv + 1));
     fprintf(stderr, "seqrep: unknown command '%s' (run 'seqrep --help' for the list)\n", argv[1]);
     return 2;
 }

@@ -60,6 +60,7 @@ static float clip_factor(const AdamWConfig *cfg, float norm)
 float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
 {
     float norm = model_grad_norm(m);
+    if (!isfinite(norm)) return norm; /* a NaN or an infinity would spread to every weight */
     float clip = clip_factor(cfg, norm);
     size_t sizes[MODEL_N_PARAM_TENSORS];
     model_param_sizes(&m->cfg, sizes);
@@ -76,6 +77,7 @@ float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
 float adamw_step_lora(Lora *lo, const AdamWConfig *cfg, float lr, int step)
 {
     float norm = grad_norm(lo->grads, lo->n_params);
+    if (!isfinite(norm)) return norm;
     adamw_update_tensor(cfg, lo->params, lo->grads, lo->m1, lo->m2, (long)lo->n_params,
                   clip_factor(cfg, norm), lr, cfg->weight_decay, step);
     return norm;

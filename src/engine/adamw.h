@@ -22,7 +22,9 @@ int adamw_create(Model *m, SrError *err);
 float model_grad_norm(const Model *m);
 
 /* One update at learning rate lr; step is 1-based (for bias correction).
- * Clips gradients first and returns the global norm measured before clipping. */
+ * Clips gradients first and returns the global norm measured before clipping;
+ * when that norm is not finite (a NaN or an infinity among the gradients)
+ * nothing is updated, and the caller should stop. */
 float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step);
 
 /* The AdamW update of one tensor of n floats p, gradients g (multiplied by
@@ -34,7 +36,7 @@ void adamw_update_tensor(const AdamWConfig *cfg, float *p, const float *g, float
 
 /* The same update for LoRA adapters alone (the base model frozen): their
  * gradients are clipped by their own global norm, A and B are decayed.
- * Returns the norm before clipping. */
+ * Returns the norm before clipping (not finite: nothing updated). */
 float adamw_step_lora(struct Lora *lo, const AdamWConfig *cfg, float lr, int step);
 
 /* Learning rate at 1-based step: linear from lr_max/warmup up to lr_max over

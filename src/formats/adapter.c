@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/finite.h"
 #include "formats/safetensors.h"
 
 static const char TARGET_NAMES[LORA_N_TARGETS] = {'q', 'k', 'v', 'o'};
@@ -235,6 +236,8 @@ static int copy_tensors(const char *path, const StFile *f, const AdapterTensor *
             return sr_fail(err, "%s: tensor '%s' is not F32 of shape (%lld, %lld)", path,
                            list[j].name, (long long)list[j].shape[0], (long long)list[j].shape[1]);
         memcpy(list[j].data, t->data, t->nbytes);
+        if (finite_check_tensor(list[j].data, t->nbytes / sizeof(float), path, list[j].name, err))
+            return -1;
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/finite.h"
 #include "formats/safetensors.h"
 #include "text/tokenizer.h"
 
@@ -410,6 +411,7 @@ static int copy_weights(const char *path, const StFile *f, Model *m, SrError *er
             break;
         }
         memcpy(want->data, t->data, t->nbytes);
+        rc = finite_check_tensor(want->data, param_count(want), path, want->name, err);
     }
     free(params);
     return rc;

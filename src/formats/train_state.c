@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/finite.h"
 #include "engine/adamw.h"
 
 static const char *const FORMAT = "seqrep-train-state";
@@ -135,6 +136,10 @@ int train_state_apply(const TrainState *st, Model *m, SrError *err)
     memcpy(m->params, st->params, m->n_params * sizeof(float));
     memcpy(m->m1, st->m1, m->n_params * sizeof(float));
     memcpy(m->m2, st->m2, m->n_params * sizeof(float));
+    const float *copied[3] = {m->params, m->m1, m->m2};
+    const char *names[3] = {"params", "adamw.m1", "adamw.m2"};
+    for (int i = 0; i < 3; i++)
+        if (finite_check_tensor(copied[i], m->n_params, NULL, names[i], err)) return -1;
     return 0;
 }
 

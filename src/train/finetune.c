@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/finite.h"
 #include "base/progress.h"
 #include "base/rng.h"
 #include "engine/adamw.h"
@@ -372,20 +373,26 @@ static void clip_adapters_and_head(Lora *lo, LabelHead *h, float max_norm)
     for (int k = 0; k < h->K; k++) h->gb[k] *= scale;
 }
 
-/* One optimiser update of everything trained, at the next step's rate. */
-static void update(Trainer *t, Model *m)
+/* One optimiser update of everything trained, at the next step's rate. 0,
+ * or -1 (err naming the update) when the gradients are not finite: nothing
+ * is then updated. */
+static int update(Trainer *t, Model *m, SrError *err)
 {
     t->step++;
-    float lr = lr_schedule(t->step, t->warmup, t->total, t->cfg->lr, 0.0f);
+    float lr = lr_schedule(t->step, t->warmup, t->total, t->cfg->lr, 0.0f), norm;
     if (t->has_lora) {
         clip_adapters_and_head(&t->lo, &t->h, t->opt.grad_clip);
         AdamWConfig unclipped = t->opt;
         unclipped.grad_clip = 0.0f;
-        adamw_step_lora(&t->lo, &unclipped, lr, t->step);
+        norm = adamw_step_lora(&t->lo, &unclipped, lr, t->step);
     } else {
-        adamw_step(m, &t->opt, lr, t->step);
+        norm = adamw_step(m, &t->opt, lr, t->step);
     }
+    if (!isfinite(norm))
+        return sr_fail(err, "update %d: the gradient norm is %s; training diverged at learning "
+                       "rate %g (try a lower --lr)", t->step, finite_name(norm), (double)lr);
     head_step(&t->h, &t->opt, lr, t->step);
+    return 0;
 }
 
 /* Words of the sentences order[s0..s0+n) of the training split. */
@@ -428,9 +435,12 @@ static int train_epoch(Trainer *t, Model *m, FinetuneEpoch *e, long *tokens, SrE
             float weight = g_words > 0 ? (float)words / (float)g_words : 1.0f;
             double loss;
             if (accumulate_batch(t, m, s0, n, weight, &loss, tokens, err)) return -1;
+            if (!isfinite(loss))
+                return sr_fail(err, "update %d: the training loss is %s; training diverged "
+                               "(try a lower --lr)", t->step + 1, finite_name((float)loss));
             loss_sum += weight * loss;
         }
-        update(t, m);
+        if (update(t, m, err)) return -1;
     }
     if (t->has_lora) t->lo.training = 0;
     e->seconds = progress_now() - start;

@@ -2,9 +2,11 @@
  * source over a token stream, and the held-out loss. */
 #include "train/pretrain.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/finite.h"
 #include "base/progress.h"
 #include "engine/adamw.h"
 #include "text/words.h"
@@ -57,17 +59,32 @@ static ModelInput batch_input(int B, int T, const int *ids, const MaskKind *plan
 }
 
 /* One optimiser step on the batch ids/targets (B, T): forward, loss,
- * backward, AdamW at the step's learning rate. *loss and *lr get the step's. */
+ * backward, AdamW at the step's learning rate. *loss and *lr get the step's.
+ * A loss, gradient norm or weight that is not finite stops it: -1 with err
+ * naming the step and the quantity, and *diverged = 1. */
 static int train_step(Model *m, const PretrainConfig *c, const AdamWConfig *opt, int step,
                       const ModelInput *in, const int *targets, float *loss, float *lr,
-                      SrError *err)
+                      int *diverged, SrError *err)
 {
     if (model_forward(m, in, err)) return -1;
     *loss = model_lm_loss(m, targets, -1);
+    *lr = lr_schedule(step, c->warmup, c->steps, c->lr, c->min_lr);
+    *diverged = 1;
+    if (!isfinite(*loss))
+        return sr_fail(err, "step %d/%d: the loss is %s; training diverged", step, c->steps,
+                       finite_name(*loss));
     model_zero_grad(m);
     model_backward(m, targets, -1);
-    *lr = lr_schedule(step, c->warmup, c->steps, c->lr, c->min_lr);
-    adamw_step(m, opt, *lr, step);
+    float norm = adamw_step(m, opt, *lr, step);
+    if (!isfinite(norm))
+        return sr_fail(err, "step %d/%d: the gradient norm is %s (loss %g); training diverged",
+                       step, c->steps, finite_name(norm), (double)*loss);
+    long bad = finite_first_bad(m->params, m->n_params);
+    if (bad >= 0)
+        return sr_fail(err, "step %d/%d: weight %ld of %zu became %s in the update (loss %g); "
+                       "training diverged", step, c->steps, bad, m->n_params,
+                       finite_name(m->params[bad]), (double)*loss);
+    *diverged = 0;
     return 0;
 }
 
@@ -133,7 +150,12 @@ int pretrain_run_saving(Model *m, const PretrainConfig *c, const PretrainPositio
         }
         ModelInput in = batch_input(B, T, ids, plan, pos);
         float lr = 0.0f;
-        rc = train_step(m, c, &opt, step, &in, targets, &st.loss, &lr, err);
+        int diverged = 0;
+        rc = train_step(m, c, &opt, step, &in, targets, &st.loss, &lr, &diverged, err);
+        if (diverged) {
+            out->diverged_at = step;
+            out->diverged_lr = lr;
+        }
         if (rc) break;
         st.step = step;
         *out = (PretrainResult){.final_loss = st.loss, .steps_done = step};

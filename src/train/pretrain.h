@@ -60,6 +60,9 @@ typedef struct {
     float final_loss;  /* loss of the last step */
     double seconds;    /* wall clock of the loop */
     int steps_done;    /* the step reached: c->steps, or less when stopped */
+    int diverged_at;   /* the step whose loss, gradients or weights were not finite
+                          (the run then failed; m holds that step's weights), 0 = none */
+    float diverged_lr; /* the learning rate of that step */
 } PretrainResult;
 
 /* Where a run stands after a step. With the model's weights and AdamW

@@ -1,0 +1,72 @@
+#!/bin/sh
+# run.sh — runs the libFuzzer harnesses that `make fuzz-build` built.
+#
+#   sh tests/fuzz/run.sh replay BUILD NAME...
+#       each harness once over every file of its committed corpus
+#       (tests/fuzz/corpus/NAME/): libFuzzer runs each input once and stops
+#       at the first crash, leak or sanitizer report. `make test-fuzz`.
+#   sh tests/fuzz/run.sh fuzz BUILD SECONDS NAME...
+#       fuzz each harness SECONDS over a copy of its corpus in
+#       BUILD/corpus/NAME (new inputs go there, never into tests/), with
+#       tests/fuzz/NAME.dict when there is one; crashes are written to
+#       BUILD/artifacts/. Prints libFuzzer's last status line per harness.
+#
+# Ends with "N passed, N failed"; exits 1 when anything failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mode=${1:?usage: run.sh replay|fuzz BUILD ...}
+build=${2:?usage: run.sh replay|fuzz BUILD ...}
+shift 2
+seconds=0
+if [ "$mode" = fuzz ]; then
+    seconds=${1:?usage: run.sh fuzz BUILD SECONDS NAME...}
+    shift
+fi
+passed=0
+failed=0
+mkdir -p "$build/artifacts" "$build/logs"
+# 10 s per input at most (a hang is a finding), 2 GiB of memory
+limits="-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048"
+start=$(date +%s)
+for name in "$@"; do
+    bin="$build/fuzz_$name"
+    corpus="$here/corpus/$name"
+    log="$build/logs/$name.log"
+    if [ ! -x "$bin" ] || [ ! -d "$corpus" ]; then
+        echo "FAIL $name: no $bin or no $corpus"
+        failed=$((failed + 1))
+        continue
+    fi
+    if [ "$mode" = replay ]; then
+        # shellcheck disable=SC2086
+        if "$bin" $limits -artifact_prefix="$build/artifacts/$name-" "$corpus"/* >"$log" 2>&1; then
+            echo "ok   $name: $(ls "$corpus" | wc -l) inputs"
+            passed=$((passed + 1))
+        else
+            echo "FAIL $name (log: $log)"
+            tail -n 30 "$log"
+            failed=$((failed + 1))
+        fi
+    else
+        work="$build/corpus/$name"
+        mkdir -p "$work"
+        cp "$corpus"/* "$work"/
+        dict=""
+        [ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
+        # shellcheck disable=SC2086
+        if "$bin" $limits $dict -max_total_time="$seconds" -print_final_stats=1 \
+            -artifact_prefix="$build/artifacts/$name-" "$work" >"$log" 2>&1; then
+            echo "ok   $name: $(grep -E '^#[0-9]+' "$log" | tail -n 1)"
+            grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "$log" | tr '\n' ' '
+            echo
+            passed=$((passed + 1))
+        else
+            echo "FAIL $name (log: $log; the input is in $build/artifacts/)"
+            grep -E 'ERROR|SUMMARY|fuzz property|runtime error' "$log" | head -n 5
+            failed=$((failed + 1))
+        fi
+    fi
+done
+echo "fuzz $mode: $(($(date +%s) - start)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -147,12 +147,14 @@ test-asan:
 # library built again by clang with the same sanitizers into $(FUZZ_BUILD)/.
 #   make test-fuzz              every harness once over its committed corpus (part of make test)
 #   make fuzz FUZZ_SECONDS=N    fuzz each harness N seconds over a copy of its corpus
-#                               (FUZZ_ONLY="csv conll" picks harnesses)
+#                               (FUZZ_ONLY="csv conll" picks harnesses; FUZZ_RUNS=M
+#                               also stops each after M inputs)
 #   make fuzz-seeds             rewrite the seed-* files of tests/fuzz/corpus/ (by hand only)
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_ONLY    ?=
+FUZZ_RUNS    ?=
 FUZZ_CFLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
                -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
 FUZZ_NAMES   = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -185,7 +187,7 @@ test-fuzz:
 	else echo "skip test-fuzz: $(FUZZ_CC) is not installed (make deps-test installs clang)"; fi
 
 fuzz: fuzz-build
-	sh tests/fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS) $(or $(FUZZ_ONLY),$(FUZZ_NAMES))
+	FUZZ_RUNS=$(FUZZ_RUNS) sh tests/fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS) $(or $(FUZZ_ONLY),$(FUZZ_NAMES))
 
 $(BUILD)/make_seeds: tests/fuzz/make_seeds.c tests/fuzz/fuzz_model.h $(BUILD)/libseqrep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) -Itests/fuzz $< $(BUILD)/libseqrep.a $(LDLIBS) -o $@

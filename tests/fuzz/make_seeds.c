@@ -199,6 +199,7 @@ static void vocab_seeds(void)
     put("bpe", 1, 0, text, len);
     const char *mixed = "Don't stop. Café au lait, naïve 日本語 — «quotes» lower LOWER lowest newer";
     put("bpe", 2, 41, mixed, strlen(mixed));
+    put("bpe", 3, 64 | 30, mixed, strlen(mixed)); /* lower-cased */
     free(text);
 }
 

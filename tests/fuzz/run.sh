@@ -10,7 +10,10 @@
 #       BUILD/corpus/NAME (new inputs go there, never into tests/), with
 #       tests/fuzz/NAME.dict when there is one; crashes are written to
 #       BUILD/artifacts/. Prints libFuzzer's last status line per harness.
+#       FUZZ_RUNS=N (environment) also stops each harness after N inputs.
 #
+# The harnesses' scratch files go to one folder in /dev/shm (or /tmp),
+# removed at the end.
 # Ends with "N passed, N failed"; exits 1 when anything failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +30,13 @@ failed=0
 mkdir -p "$build/artifacts" "$build/logs"
 # 10 s per input at most (a hang is a finding), 2 GiB of memory
 limits="-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048"
+runs=""
+[ -n "${FUZZ_RUNS:-}" ] && runs="-runs=$FUZZ_RUNS"
+tmp_base=/tmp
+[ -d /dev/shm ] && tmp_base=/dev/shm
+SEQREP_FUZZ_TMP=$(mktemp -d "$tmp_base/seqrep-fuzz-run.XXXXXX") || exit 1
+export SEQREP_FUZZ_TMP
+trap 'rm -rf "$SEQREP_FUZZ_TMP"' EXIT
 start=$(date +%s)
 for name in "$@"; do
     bin="$build/fuzz_$name"
@@ -54,7 +64,7 @@ for name in "$@"; do
         dict=""
         [ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
         # shellcheck disable=SC2086
-        if "$bin" $limits $dict -max_total_time="$seconds" -print_final_stats=1 \
+        if "$bin" $limits $dict $runs -max_total_time="$seconds" -print_final_stats=1 \
             -artifact_prefix="$build/artifacts/$name-" "$work" >"$log" 2>&1; then
             echo "ok   $name: $(grep -E '^#[0-9]+' "$log" | tail -n 1)"
             grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "$log" | tr '\n' ' '

@@ -8,7 +8,8 @@
 #   sh tests/fuzz/run.sh fuzz BUILD SECONDS NAME...
 #       fuzz each harness SECONDS over a copy of its corpus in
 #       BUILD/corpus/NAME (new inputs go there, never into tests/), with
-#       tests/fuzz/NAME.dict when there is one; crashes are written to
+#       tests/fuzz/NAME.dict when there is one (and the libFuzzer flags
+#       in tests/fuzz/NAME.options); crashes are written to
 #       BUILD/artifacts/. Prints libFuzzer's last status line per harness.
 #       FUZZ_RUNS=N (environment) also stops each harness after N inputs.
 #
@@ -37,6 +38,7 @@ tmp_base=/tmp
 SEQREP_FUZZ_TMP=$(mktemp -d "$tmp_base/seqrep-fuzz-run.XXXXXX") || exit 1
 export SEQREP_FUZZ_TMP
 trap 'rm -rf "$SEQREP_FUZZ_TMP"' EXIT
+trap 'exit 1' INT TERM
 start=$(date +%s)
 for name in "$@"; do
     bin="$build/fuzz_$name"
@@ -63,6 +65,7 @@ for name in "$@"; do
         cp "$corpus"/* "$work"/
         dict=""
         [ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
+        [ -f "$here/$name.options" ] && dict="$dict $(cat "$here/$name.options")"
         # shellcheck disable=SC2086
         if "$bin" $limits $dict $runs -max_total_time="$seconds" -print_final_stats=1 \
             -artifact_prefix="$build/artifacts/$name-" "$work" >"$log" 2>&1; then

@@ -31,6 +31,9 @@ static void round_trip(const AdapterFile *a)
     FUZZ_OK(adapter_read(path, &base, &b, &err), err);
     FUZZ_CHECK(b.has_lora == a->has_lora && b.n_labels == a->n_labels && b.n_lora == a->n_lora);
     FUZZ_CHECK(b.exit_layer == a->exit_layer && b.r == a->r && strcmp(b.method, a->method) == 0);
+    FUZZ_CHECK(!a->has_lora || (b.lora.rank == a->lora.rank && b.lora.alpha == a->lora.alpha &&
+                                b.lora.dropout == a->lora.dropout &&
+                                b.lora.targets == a->lora.targets));
     for (int i = 0; i < a->n_labels; i++) FUZZ_CHECK(strcmp(a->labels[i], b.labels[i]) == 0);
     size_t K = (size_t)a->n_labels, C = (size_t)a->d_model;
     FUZZ_CHECK(memcmp(a->head_W, b.head_W, sizeof(float) * K * C) == 0);

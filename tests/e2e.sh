@@ -71,6 +71,21 @@ head -c 100 m.safetensors >trunc.st
 expect_error "info on a truncated checkpoint" "trunc.st" "$seqrep" info trunc.st
 expect_error "generate on a text file" "corpus.txt" "$seqrep" generate corpus.txt
 expect_error "generate without a model" "checkpoint" "$seqrep" generate
+# a config claiming 10^9 layers over the tensors of two: refused before the
+# model is allocated (a fuzz_checkpoint input)
+python3 - m.safetensors huge.st <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", b[:8])[0]
+h = json.loads(b[8:8 + n])
+c = json.loads(h["__metadata__"]["seqrep.config"])
+c["n_layers"] = 1000000000
+h["__metadata__"]["seqrep.config"] = json.dumps(c)
+t = json.dumps(h).encode()
+open(sys.argv[2], "wb").write(struct.pack("<Q", len(t)) + t + b[8 + n:])
+PY
+expect_error "generate: config claiming a huge model" "huge.st: missing tensor 'model.layers.2.input_layernorm.weight'" \
+    "$seqrep" generate huge.st --prompt the
 
 # ---- docs/cli.md is the commands' own --help: it must be current ----
 (cd "$here/.." && sh examples/cli_reference.sh "$(dirname "$seqrep")" "$work/cli.md") >/dev/null 2>&1

@@ -81,6 +81,10 @@ make_folds range '[{"text": "two rooms", "slots": {"rooms": {"span": [4, 12]}}}]
 expect_error "import-nlupp: span out of range" "range/hotels/fold10.json: example 0: slot 'rooms': span \[4, 12\] is out of range" \
     "$seqrep" import-nlupp range --out-dir range_out
 [ -e range_out ] && bad "import-nlupp: nothing written on error" || ok "import-nlupp: nothing written on error"
+make_folds latin1 "$(printf '[{"text": "two caf\351 rooms"}]')"
+expect_error "import-nlupp: text not UTF-8 (found by fuzzing)" 'latin1/hotels/fold10.json: example 0: "text" is not valid UTF-8' \
+    "$seqrep" import-nlupp latin1 --out-dir latin1_out
+[ -e latin1_out ] && bad "import-nlupp: nothing written for bytes not UTF-8" || ok "import-nlupp: nothing written for bytes not UTF-8"
 make_folds broken '[{"text": "two rooms", '
 expect_error "import-nlupp: invalid JSON" "broken/hotels/fold10.json:1: invalid JSON" \
     "$seqrep" import-nlupp broken --out-dir broken_out

@@ -114,6 +114,8 @@ expect_error "bad --theme" "--theme" "$seqrep" explore --model m.safetensors --t
 expect_error "bad --view" "--view" "$seqrep" explore --model m.safetensors --text the --view pie
 expect_error "missing --save-dir" "not a directory" "$seqrep" explore --model m.safetensors --text the --save-dir nowhere
 expect_error "bad script key" "unknown key name '<fly>'" "$seqrep" explore --model m.safetensors --text the --script "a<fly>"
+expect_error "script number too large (found by fuzzing)" "unknown key name '<hover 1 4294967297>'" \
+    "$seqrep" explore --model m.safetensors --text the --script "<hover 1 4294967297>q"
 expect_error "missing model" "nope.safetensors" "$seqrep" explore --model nope.safetensors --text the --script q
 expect_error "r too large" "does not fit" "$seqrep" explore --model m.safetensors --text "$sentence" --r 40 --script q
 expect_error "layer out of range" "--layer 5" "$seqrep" explore --model m.safetensors --text the --layer 5 --script q

@@ -122,6 +122,12 @@ awk -F, 'BEGIN{OFS=","} NR>1 && $5=="test" {$8 = ($8 > 50 ? $8 - 10 : $8 + 10)} 
 expect_error "collect: conflicting duplicate names both files" "conflict/run.csv" \
     "$seqrep" collect plan/sweep.runs conflict --out bad.csv
 if grep -q "$(basename "$one")" err.txt; then ok "conflict names the other file"; else bad "conflict message"; cat err.txt; fi
+# a manifest whose sentence count is no whole number (a fuzz_sweep input)
+mkdir -p huge
+cp "$one" huge/run.csv
+sed 's/"train_sentences":[[:space:]]*[0-9]*/"train_sentences": 1e300/' "${one%.csv}.manifest.json" >huge/run.manifest.json
+expect_error "collect: train_sentences 1e300" "huge/run.manifest.json: needs model, train, command, train_sentences" \
+    "$seqrep" collect huge --out bad.csv
 
 # ---- encoder and early exits ----
 expect_status 0 "sweep with encoder and exits 1,0" "$seqrep" sweep --data data/tiny-rc --model lm.safetensors \

@@ -506,6 +506,32 @@ static void test_config_not_matching_tensors(void **state)
                     0);
 }
 
+/* A config claiming a huge model is refused by the tensor check, before a
+ * model of that size is allocated (a fuzz_checkpoint input: n_layers 10^9
+ * asked for terabytes, which AddressSanitizer refuses outright). */
+static void test_config_claiming_huge_model(void **state)
+{
+    (void)state;
+    const char *configs[3][2] = {
+        {"\"n_layers\":1000000000,\"d_ff\":12", "missing tensor 'model.layers.2.input_layernorm.weight'"},
+        {"\"n_layers\":2,\"d_ff\":2000000000",
+         "tensor 'model.layers.0.mlp.gate_proj.weight' has shape [12, 8], but seqrep.config needs "
+         "[2000000000, 8]"},
+        {"\"n_layers\":2147483647,\"d_ff\":2147483647", "has shape [12, 8]"},
+    };
+    for (int k = 0; k < 3; k++) {
+        Edit e;
+        char path[512], config[400];
+        edit_open(&e, 1);
+        snprintf(config, sizeof config,
+                 "{\"vocab_size\":11,\"d_model\":8,%s,\"n_heads\":2,\"max_seq_len\":16,"
+                 "\"rope_theta\":10000,\"norm_eps\":1e-05,\"tied\":true}", configs[k][0]);
+        edit_set_meta(&e, "seqrep.config", config);
+        edit_write(&e, "huge.safetensors", path, sizeof path);
+        expect_rejected(path, configs[k][1], 0);
+    }
+}
+
 /* Fewer layers in the config than in the file: layer 1 is unexpected. */
 static void test_config_with_fewer_layers(void **state)
 {
@@ -739,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_wrong_rank),
         cmocka_unit_test(test_int_tensor),
         cmocka_unit_test(test_config_not_matching_tensors),
+        cmocka_unit_test(test_config_claiming_huge_model),
         cmocka_unit_test(test_config_with_fewer_layers),
         cmocka_unit_test(test_config_failing_check),
         cmocka_unit_test(test_missing_config),

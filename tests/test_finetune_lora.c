@@ -217,6 +217,14 @@ static void test_adapter_file_round_trip_and_mismatch(void **state)
     assert_string_equal(back.base_checksum, a.base_checksum);
     adapter_free(&back);
 
+    /* alpha and dropout come back as the same floats, not six digits of
+     * them (a fuzz_adapter input: a dropout of 0.9999999 came back as 1) */
+    a.lora.alpha = 1.0f / 3.0f;
+    a.lora.dropout = 0.9999999f;
+    if (adapter_write(path, &a, &err) || adapter_read(path, &m, &back, &err)) fail_msg("%s", err.msg);
+    assert_true(back.lora.alpha == a.lora.alpha && back.lora.dropout == a.lora.dropout);
+    adapter_free(&back);
+
     /* PEFT names: layer 1's v adapter is there, its k adapter is not */
     StFile f;
     assert_int_equal(st_read(path, &f, &err), 0);
@@ -241,6 +249,9 @@ static void test_adapter_file_round_trip_and_mismatch(void **state)
     rewrite(path, "tensor:classifier.bias", "score.bias");
     assert_int_equal(adapter_read(path, &m, &back, &err), -1);
     assert_non_null(strstr(err.msg, "unexpected tensor 'score.bias'"));
+    rewrite(path, "lora_alpha", "1e39");
+    assert_int_equal(adapter_read(path, &m, &back, &err), -1);
+    assert_non_null(strstr(err.msg, "metadata 'lora_alpha' is missing or not a finite number"));
     rewrite(path, "seqrep.adapter", "x");
     assert_int_equal(adapter_read(path, &m, &back, &err), -1);
     assert_non_null(strstr(err.msg, "not a seqrep adapter file"));

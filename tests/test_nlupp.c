@@ -245,6 +245,26 @@ static void test_span_out_of_range(void **state)
     dataset_free(&d);
 }
 
+/* Bytes that are not UTF-8 in a text or a slot name are refused, naming the
+ * example: the CoNLL files written from them would not read back (found by
+ * fuzzing; cJSON passes such bytes through). */
+static void test_not_utf8(void **state)
+{
+    (void)state;
+    Dataset d;
+    NluppCounts c;
+    SrError err = {{0}};
+    const char *text = "[{\"text\": \"ok\"}, {\"text\": \"caf\xE9 au lait\"}]";
+    assert_int_equal(read_synthetic("latin1.json", text, &d, &c, &err), -1);
+    assert_error_contains(&err, "latin1.json: example 1: \"text\" is not valid UTF-8");
+    dataset_free(&d);
+    const char *name = "[{\"text\": \"a cab\", \"slots\": {\"kind\\u00e9\xFF\": {\"span\": [2, 5]}}}]";
+    assert_int_equal(read_synthetic("name.json", name, &d, &c, &err), -1);
+    assert_error_contains(&err, "name.json: example 0: slot name");
+    assert_error_contains(&err, "is not valid UTF-8");
+    dataset_free(&d);
+}
+
 static void test_bad_structure(void **state)
 {
     (void)state;
@@ -476,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_overlapping_spans_keep_longest),
         cmocka_unit_test(test_empty_spans_and_examples),
         cmocka_unit_test(test_span_out_of_range),
+        cmocka_unit_test(test_not_utf8),
         cmocka_unit_test(test_bad_structure),
         cmocka_unit_test(test_import_whole_directory),
         cmocka_unit_test(test_real_split_counts),

@@ -485,6 +485,23 @@ static void test_row_from_run(void **state)
     assert_int_equal(sweep_table_merge_file(&t, path, &rows, &added, &err), -1);
     assert_non_null(strstr(err.msg, "neither"));
     sweep_table_free(&t);
+
+    /* sizes that are no whole numbers, and a time per sentence that would be
+     * infinite, are refused (fuzz_sweep inputs: (long)1e300 is undefined, and
+     * "inf" written to a sweep CSV never read back) */
+    write_run(dir, "three", 50.0, "data/right-cue/train.conll");
+    snprintf(path, sizeof path, "%s/three.manifest.json", dir);
+    write_text(path, "{\"command\": \"c\", \"model\": \"m\", \"train\": \"d/x/train.conll\","
+                     " \"train_sentences\": 1e300, \"test_sentences\": 100}");
+    snprintf(path, sizeof path, "%s/three.csv", dir);
+    assert_int_equal(sweep_row_from_run(path, &w, &err), -1);
+    assert_non_null(strstr(err.msg, "three.manifest.json: needs model"));
+    write_run(dir, "three", 50.0, "data/right-cue/train.conll");
+    write_text(path, "method,r,exit,seed,split,precision,recall,f1,tp,n_pred,n_gold,epochs,best_epoch,tokens,seconds,flops\n"
+                     "sr,2,3,29,dev,80.0000,70.0000,74.6667,7,9,10,4,3,12000,1e306,2e+06\n"
+                     "sr,2,3,29,test,60.0000,50.0000,50.0000,5,8,10,4,3,12000,1e306,5e+06\n");
+    assert_int_equal(sweep_row_from_run(path, &w, &err), -1);
+    assert_non_null(strstr(err.msg, "three.csv: seconds or flops too large"));
     remove_dir(dir);
 }
 

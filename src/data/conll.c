@@ -337,6 +337,12 @@ int conll_write(const char *path, const Dataset *d, char *const *const *pred, Sr
 
     AtomicFile af;
     if (atomic_file_open(&af, path, err)) return -1;
+    /* A first word that begins with U+FEFF would lose it to the reader's
+     * byte-order-mark removal (found by fuzzing: a file with two marks read
+     * and written again); a mark in front keeps the word whole. */
+    if (d->n_sents > 0 && d->sents[0].n_words > 0 &&
+        strncmp(d->sents[0].words[0], "\xEF\xBB\xBF", 3) == 0)
+        fputs("\xEF\xBB\xBF", af.f);
     for (int s = 0; s < d->n_sents; s++) {
         const Sentence *st = &d->sents[s];
         for (int w = 0; w < st->n_words; w++) {

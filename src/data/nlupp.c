@@ -9,6 +9,7 @@
 #include <cJSON.h>
 
 #include "base/text_file.h"
+#include "base/utf8.h"
 #include "data/conll.h"
 #include "text/words.h"
 
@@ -230,6 +231,11 @@ static int read_example(const char *path, int index, const cJSON *ex, Dataset *o
         return sr_fail(err, "%s: example %d: no \"text\" string", path, index);
     const char *text = text_item->valuestring;
     size_t len = strlen(text);
+    /* cJSON passes any bytes through, but the CoNLL files written from the
+     * examples must be UTF-8 for conll_read (found by fuzzing): refuse here,
+     * where the example can be named */
+    if (utf8_valid_prefix(text, len) < len)
+        return sr_fail(err, "%s: example %d: \"text\" is not valid UTF-8", path, index);
     const cJSON *slots = cJSON_GetObjectItemCaseSensitive(ex, "slots");
     if (slots && !cJSON_IsObject(slots))
         return sr_fail(err, "%s: example %d: \"slots\" is not an object", path, index);
@@ -267,6 +273,9 @@ static int read_example(const char *path, int index, const cJSON *ex, Dataset *o
         if (!is_clean_name(name))
             return sr_fail(err, "%s: example %d: slot name '%s' is empty or has white space", path,
                            index, name);
+        if (utf8_valid_prefix(name, strlen(name)) < strlen(name)) /* it becomes a tag */
+            return sr_fail(err, "%s: example %d: slot name '%s' is not valid UTF-8", path, index,
+                           name);
         if (!name_allowed(name, slot_names, n_slot_names))
             return sr_fail(err, "%s: example %d: slot '%s' is not in ontology.json", path, index,
                            name);

@@ -3,6 +3,7 @@
 #include "formats/adapter.h"
 
 #include <cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,9 +108,12 @@ int adapter_write(const char *path, const AdapterFile *a, SrError *err)
             targets[j++] = TARGET_NAMES[t];
             targets[j] = 0;
         }
+    /* %.9g reads back as the same float; %g (six digits) wrote a dropout of
+     * 0.9999999 as "1", which reading then refused (a fuzz_adapter input), and
+     * an alpha of 1/3 as a slightly other scale */
     snprintf(num[0], 32, "%d", a->lora.rank);
-    snprintf(num[1], 32, "%g", (double)a->lora.alpha);
-    snprintf(num[2], 32, "%g", (double)a->lora.dropout);
+    snprintf(num[1], 32, "%.9g", (double)a->lora.alpha);
+    snprintf(num[2], 32, "%.9g", (double)a->lora.dropout);
     snprintf(num[3], 32, "%d", a->n_layers);
     snprintf(num[4], 32, "%d", a->d_model);
     snprintf(num[5], 32, "%d", a->exit_layer);
@@ -149,14 +153,15 @@ static int meta_int(const StFile *f, const char *path, const char *key, int *v, 
     return 0;
 }
 
-/* The float metadata value for key into *v (as meta_int). */
+/* The float metadata value for key into *v (as meta_int); it must be a
+ * finite float ("1e39" would be an infinite LoRA scale). */
 static int meta_float(const StFile *f, const char *path, const char *key, float *v, SrError *err)
 {
     const char *s = st_meta(f, key);
     char *end = NULL;
     double x = s ? strtod(s, &end) : 0.0;
-    if (!s || end == s || *end)
-        return sr_fail(err, "%s: metadata '%s' is missing or not a number", path, key);
+    if (!s || end == s || *end || !isfinite((float)x))
+        return sr_fail(err, "%s: metadata '%s' is missing or not a finite number", path, key);
     *v = (float)x;
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <cJSON.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,61 +22,84 @@ typedef struct {
     float *data; /* rows of a view of Model.params */
 } ParamTensor;
 
-/* Fill slot with a name made from fmt and the layer, a shape and a pointer. */
-static void set_param(ParamTensor *slot, const char *fmt, int layer, int64_t rows, int64_t cols,
-                      float *data)
+/* The list being filled: at most limit entries are kept. */
+typedef struct {
+    ParamTensor *t;
+    int k, limit;
+} ParamList;
+
+/* Append a tensor named from fmt and the layer, of shape (rows, cols) or
+ * (rows) when cols is 0, whose floats start offset floats into base (NULL
+ * base: a list of names and shapes only, data NULL). */
+static void add_param(ParamList *list, const char *fmt, int layer, int64_t rows, int64_t cols,
+                      float *base, size_t offset)
 {
+    if (list->k >= list->limit) return;
+    ParamTensor *slot = &list->t[list->k++];
     snprintf(slot->name, sizeof slot->name, fmt, layer);
     slot->ndim = cols > 0 ? 2 : 1;
     slot->shape[0] = rows;
     slot->shape[1] = cols;
-    slot->data = data;
+    slot->data = base ? base + offset : NULL;
 }
 
-/* The list of every tensor the file holds for m, in file order (embedding,
- * layer by layer, final norm, untied head), split out of the fused views.
- * Returns the count, or -1 when out of memory; the caller frees *out. */
-static int list_param_tensors(const Model *m, ParamTensor **out)
+/* How many tensors the file of a model of config c holds. */
+static int64_t param_tensor_count(const ModelConfig *c)
 {
-    const ModelConfig *c = &m->cfg;
+    const int64_t L = c->n_layers, first_repo = c->repo ? c->repo_from : c->n_layers;
+    return 2 + 9 * L + (c->tied ? 0 : 1) + 3 * (L - first_repo);
+}
+
+/* The first `limit` tensors (all, if fewer) the file holds for config c, in
+ * file order (embedding, layer by layer, final norm, untied head), split out
+ * of the fused views p; with p NULL only names and shapes (a check before
+ * any model exists). Returns the count, or -1 when out of memory; the
+ * caller frees *out. */
+static int list_param_tensors(const ModelConfig *c, const ParamViews *p, int64_t limit,
+                              ParamTensor **out)
+{
     const int64_t V = c->vocab_size, C = c->d_model, F = c->d_ff;
     const int L = c->n_layers;
     const int64_t H = c->n_heads, P = model_repo_dim(c);
     const int first_repo = c->repo ? c->repo_from : L;
-    int n = 2 + 9 * L + (c->tied ? 0 : 1) + 3 * (L - first_repo);
-    ParamTensor *t = calloc((size_t)n, sizeof *t);
-    if (!t) return -1;
-    const ParamViews *p = &m->p;
-    int k = 0;
-    set_param(&t[k++], "model.embed_tokens.weight", 0, V, C, p->wte);
-    for (int l = 0; l < L; l++) {
-        float *qkv = p->wqkv + (size_t)l * 3 * C * C; /* rows [0,C) q, [C,2C) k, [2C,3C) v */
-        float *gu = p->wgu + (size_t)l * 2 * F * C;   /* rows [0,F) gate, [F,2F) up */
-        set_param(&t[k++], "model.layers.%d.input_layernorm.weight", l, C, 0, p->ln1w + l * C);
-        set_param(&t[k++], "model.layers.%d.self_attn.q_proj.weight", l, C, C, qkv);
-        set_param(&t[k++], "model.layers.%d.self_attn.k_proj.weight", l, C, C, qkv + C * C);
-        set_param(&t[k++], "model.layers.%d.self_attn.v_proj.weight", l, C, C, qkv + 2 * C * C);
-        set_param(&t[k++], "model.layers.%d.self_attn.o_proj.weight", l, C, C,
-                  p->wo + (size_t)l * C * C);
-        set_param(&t[k++], "model.layers.%d.post_attention_layernorm.weight", l, C, 0,
-                  p->ln2w + l * C);
-        set_param(&t[k++], "model.layers.%d.mlp.gate_proj.weight", l, F, C, gu);
-        set_param(&t[k++], "model.layers.%d.mlp.up_proj.weight", l, F, C, gu + F * C);
-        set_param(&t[k++], "model.layers.%d.mlp.down_proj.weight", l, C, F,
-                  p->wdown + (size_t)l * C * F);
+    int64_t n = param_tensor_count(c);
+    if (n > limit) n = limit;
+    if (n > INT_MAX) n = INT_MAX; /* no real model; list_checked then fails */
+    ParamList list = {calloc((size_t)(n > 0 ? n : 1), sizeof *list.t), 0, (int)n};
+    if (!list.t) return -1;
+    const ParamViews none = {0}, *v = p ? p : &none;
+    add_param(&list, "model.embed_tokens.weight", 0, V, C, v->wte, 0);
+    for (int l = 0; l < L && list.k < list.limit; l++) {
+        size_t qkv = (size_t)l * 3 * C * C; /* rows [0,C) q, [C,2C) k, [2C,3C) v */
+        size_t gu = (size_t)l * 2 * F * C;  /* rows [0,F) gate, [F,2F) up */
+        add_param(&list, "model.layers.%d.input_layernorm.weight", l, C, 0, v->ln1w,
+                  (size_t)(l * C));
+        add_param(&list, "model.layers.%d.self_attn.q_proj.weight", l, C, C, v->wqkv, qkv);
+        add_param(&list, "model.layers.%d.self_attn.k_proj.weight", l, C, C, v->wqkv, qkv + C * C);
+        add_param(&list, "model.layers.%d.self_attn.v_proj.weight", l, C, C, v->wqkv,
+                  qkv + 2 * C * C);
+        add_param(&list, "model.layers.%d.self_attn.o_proj.weight", l, C, C, v->wo,
+                  (size_t)l * C * C);
+        add_param(&list, "model.layers.%d.post_attention_layernorm.weight", l, C, 0, v->ln2w,
+                  (size_t)(l * C));
+        add_param(&list, "model.layers.%d.mlp.gate_proj.weight", l, F, C, v->wgu, gu);
+        add_param(&list, "model.layers.%d.mlp.up_proj.weight", l, F, C, v->wgu, gu + F * C);
+        add_param(&list, "model.layers.%d.mlp.down_proj.weight", l, C, F, v->wdown,
+                  (size_t)l * C * F);
         if (l >= first_repo) { /* RePo: rows [0,P) gate, [P,2P) content */
-            float *gc = p->wgc + (size_t)(l - first_repo) * 2 * P * C;
-            set_param(&t[k++], "model.layers.%d.self_attn.repo.gate_proj.weight", l, P, C, gc);
-            set_param(&t[k++], "model.layers.%d.self_attn.repo.content_proj.weight", l, P, C,
+            size_t gc = (size_t)(l - first_repo) * 2 * P * C;
+            add_param(&list, "model.layers.%d.self_attn.repo.gate_proj.weight", l, P, C, v->wgc,
+                      gc);
+            add_param(&list, "model.layers.%d.self_attn.repo.content_proj.weight", l, P, C, v->wgc,
                       gc + P * C);
-            set_param(&t[k++], "model.layers.%d.self_attn.repo.z_proj.weight", l, H, P,
-                      p->wz + (size_t)(l - first_repo) * H * P);
+            add_param(&list, "model.layers.%d.self_attn.repo.z_proj.weight", l, H, P, v->wz,
+                      (size_t)(l - first_repo) * H * P);
         }
     }
-    set_param(&t[k++], "model.norm.weight", 0, C, 0, p->lnfw);
-    if (!c->tied) set_param(&t[k++], "lm_head.weight", 0, V, C, p->wlm);
-    *out = t;
-    return n;
+    add_param(&list, "model.norm.weight", 0, C, 0, v->lnfw, 0);
+    if (!c->tied) add_param(&list, "lm_head.weight", 0, V, C, v->wlm, 0);
+    *out = list.t;
+    return list.k;
 }
 
 /* Floats in one listed tensor. */
@@ -88,7 +112,7 @@ static size_t param_count(const ParamTensor *t)
  * if model.h's layout changed under this file). */
 static int list_checked(const char *path, const Model *m, ParamTensor **out, SrError *err)
 {
-    int n = list_param_tensors(m, out);
+    int n = list_param_tensors(&m->cfg, &m->p, INT64_MAX, out);
     if (n < 0) return sr_fail(err, "%s: out of memory", path);
     size_t total = 0;
     for (int i = 0; i < n; i++) total += param_count(&(*out)[i]);
@@ -371,21 +395,26 @@ int checkpoint_save(const char *path, const Model *m, const char *const *vocab, 
     return rc;
 }
 
-/* Check that the file holds exactly the tensors listed for the model, with
- * the listed shapes, and copy them into the model's parameters. */
-static int copy_weights(const char *path, const StFile *f, Model *m, SrError *err)
+/* Check that the file holds exactly the tensors config c lists, with the
+ * listed shapes, before a model is made: a small file whose config claims a
+ * huge model must not allocate it first (a fuzz_checkpoint input: n_layers
+ * 10^9 asked for terabytes). When the config lists more tensors than the
+ * file has, one is missing among the first n_tensors + 1 listed, so only
+ * those are listed (and none is reported unexpected). */
+static int check_tensors(const char *path, const StFile *f, const ModelConfig *c, SrError *err)
 {
+    int all = param_tensor_count(c) <= f->n_tensors;
     ParamTensor *params = NULL;
-    int n = list_checked(path, m, &params, err);
-    if (n < 0) return -1;
+    int n = list_param_tensors(c, NULL, (int64_t)f->n_tensors + 1, &params);
+    if (n < 0) return sr_fail(err, "%s: out of memory", path);
     int rc = 0;
-    for (int i = 0; i < f->n_tensors && rc == 0; i++) {
+    for (int i = 0; i < f->n_tensors && rc == 0 && all; i++) {
         const char *name = f->tensors[i].name;
         int known = 0;
         for (int j = 0; j < n && !known; j++) known = strcmp(params[j].name, name) == 0;
         if (!known)
             rc = sr_fail(err, "%s: unexpected tensor '%s'%s", path, name,
-                         m->cfg.tied && strcmp(name, "lm_head.weight") == 0
+                         c->tied && strcmp(name, "lm_head.weight") == 0
                              ? " (seqrep.config says the LM head is tied to the embedding)"
                              : "");
     }
@@ -410,8 +439,23 @@ static int copy_weights(const char *path, const StFile *f, Model *m, SrError *er
                          want->name, got, expected);
             break;
         }
-        memcpy(want->data, t->data, t->nbytes);
-        rc = finite_check_tensor(want->data, param_count(want), path, want->name, err);
+    }
+    free(params);
+    return rc;
+}
+
+/* Copy the tensors of f (checked by check_tensors) into m's parameters;
+ * fail, naming the tensor, on a weight that is not finite. */
+static int copy_weights(const char *path, const StFile *f, Model *m, SrError *err)
+{
+    ParamTensor *params = NULL;
+    int n = list_checked(path, m, &params, err);
+    if (n < 0) return -1;
+    int rc = 0;
+    for (int j = 0; j < n && rc == 0; j++) {
+        const StTensor *t = st_find(f, params[j].name);
+        memcpy(params[j].data, t->data, t->nbytes);
+        rc = finite_check_tensor(params[j].data, param_count(&params[j]), path, params[j].name, err);
     }
     free(params);
     return rc;
@@ -428,6 +472,7 @@ int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, Checkp
     StFile f;
     if (st_read(path, &f, err)) return -1;
     int rc = info_from_file(path, &f, ci, err);
+    if (rc == 0) rc = check_tensors(path, &f, &ci->cfg, err);
     if (rc == 0) {
         SrError why;
         if (model_create(m, &ci->cfg, max_batch, max_T, &why))

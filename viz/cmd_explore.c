@@ -49,7 +49,7 @@ typedef struct {
 static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText *t)
 {
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->src.model, "checkpoint (.safetensors)", 1, 0, 0},
+        {"model", ARG_STRING, &o->src.model, "checkpoint (.safetensors) or Hugging Face model folder", 1, 0, 0},
         option_adapter_file(&o->src.adapter, NULL),
         {"data", ARG_STRING, &o->src.data, "CoNLL file: its sentences (first column) to page through", 0, 0, 0},
         {"text", ARG_STRING, &o->src.text, "one sentence instead of --data", 0, 0, 0},

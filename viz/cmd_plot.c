@@ -532,7 +532,7 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         option_bos(&o->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy)"),
         option_sep(&o->sep, "none | token (default none)"),
         option_copy_positions(&o->copy_positions),
-        {"model", ARG_STRING, &o->model, "attention, repo-z, repo-repeat: checkpoint (.safetensors)", 0, 0, 0},
+        {"model", ARG_STRING, &o->model, "attention, repo-z, repo-repeat: checkpoint (.safetensors) or (attention) Hugging Face model folder", 0, 0, 0},
         option_adapter_file(&o->adapter, "attention, repo-z, repo-repeat: file of finetune --save whose LoRA "
                                          "adapters are merged into --model (its head is not used)"),
         {"text", ARG_STRING, &o->text, "attention, repo-z, repo-repeat: the sentence", 0, 0, 0},

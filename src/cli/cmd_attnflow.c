@@ -210,7 +210,7 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
     *o = (AttnflowOptions){.bos_text = "per-copy", .sep_text = "none", .mask_text = "causal",
                            .positions_text = "run"};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors)", 1, 0, 0},
+        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors) or Hugging Face model folder", 1, 0, 0},
         option_adapter_file(&o->adapter, NULL),
         {"data", ARG_STRING, &o->data, "CoNLL file (first column = word), or text with --text", 1, 0, 0},
         {"r", ARG_INT, &o->r, "repetitions: k = r + 1 copies of each sentence", 1, 0, 0},

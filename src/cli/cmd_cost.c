@@ -43,7 +43,7 @@ static int parse_options(int argc, char **argv, CostOptions *o)
     *o = (CostOptions){.r_text = "0,1,2,4,8", .mask_text = "causal", .bos_text = "per-copy",
                        .sep_text = "none", .n = 20, .repeats = 20};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors): its configuration and weights", 1, 0, 0},
+        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors) or Hugging Face model folder: its configuration and weights", 1, 0, 0},
         {"n", ARG_INT, &o->n, "tokens in the sentence (default 20)", 0, 1, 0},
         {"r", ARG_STRING, &o->r_text, "repetitions: list such as 0,1,2,4,8 (default)", 0, 0, 0},
         {"exit", ARG_INT, &o->exit_layer, "exit layer L = 1..N (default N)", 0, 1, 0},

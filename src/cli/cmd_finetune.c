@@ -24,6 +24,7 @@
 #include "engine/threads.h"
 #include "formats/adapter.h"
 #include "formats/checkpoint.h"
+#include "formats/hf_config.h"
 #include "label/cost.h"
 #include "label/methods.h"
 #include "label/readout.h"
@@ -200,6 +201,10 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
 {
     SrError err;
     FinetuneConfig *fc = &o->fc;
+    if (hf_is_model_dir(o->model))
+        return args_error(CMD, "%s: fine-tuning a Hugging Face model folder: not yet (the backward "
+                          "pass of grouped-query attention, biases, q/k norms and scaled RoPE is "
+                          "not written; probe, attnflow, plot and explore run it forward)", o->model);
     if (label_task_load(&run->task, o->model, o->train, o->dev, o->test, &err))
         return args_error(CMD, "%s", err.msg);
     const ModelConfig cfg = run->task.info.cfg;

@@ -1,5 +1,6 @@
 /* cmd_info.c — `seqrep info MODEL`: configuration, parameter count, file
- * checksum and the manifest of how the checkpoint was made. */
+ * checksum and the manifest of how the checkpoint was made; MODEL may be a
+ * Hugging Face model folder (its config as the manifest). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -7,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "formats/checkpoint.h"
+#include "formats/hf_config.h"
 #include "options/args.h"
 #include "runs/manifest.h"
 
@@ -15,22 +17,28 @@ static const char *CMD = "info";
 /* What `seqrep info` shows of one checkpoint. */
 typedef struct {
     const char *path;
-    char checksum[17]; /* FNV-1a 64 of the whole file, hex */
+    char checksum[17]; /* FNV-1a 64 of the whole file (a folder: of its config.json), hex */
+    int folder;        /* 1: a Hugging Face model folder */
     size_t n_params;
     CheckpointInfo info;
 } InfoReport;
 
-/* Parse argv: the one checkpoint path and --json. 0, 1 after --help, 2 after
+/* Parse argv: the one checkpoint path (or --model PATH) and --json. 0, 1 after --help, 2 after
  * the error line. */
 static int parse_options(int argc, char **argv, const char **path, int *as_json)
 {
     *as_json = 0;
+    const char *model = NULL;
     ArgSpec specs[] = {
         {"json", ARG_FLAG, as_json, "print everything as one JSON object", 0, 0, 0},
+        {"model", ARG_STRING, &model, "the checkpoint or Hugging Face model folder (or give it "
+                                      "as the one argument)", 0, 0, 0},
     };
     int npos = 0;
     int rc = args_parse(CMD, "MODEL [--json]", specs, ARGS_COUNT(specs), argc, argv, path, 1, &npos);
     if (rc) return rc;
+    if (model && npos == 0) *path = model, npos = 1;
+    else if (model) return args_error(CMD, "give the model once, as --model or as the argument");
     if (npos != 1) return args_error(CMD, "expects one checkpoint path (see --help)");
     return 0;
 }
@@ -41,7 +49,11 @@ static int read_report(const char *path, InfoReport *rep)
 {
     SrError err;
     rep->path = path;
-    if (checkpoint_read_info(path, &rep->info, &err) || file_checksum(path, rep->checksum, &err))
+    rep->folder = hf_is_model_dir(path);
+    char config[4096];
+    snprintf(config, sizeof config, "%s/config.json", path);
+    if (checkpoint_read_info(path, &rep->info, &err) ||
+        file_checksum(rep->folder ? config : path, rep->checksum, &err))
         return args_error(CMD, "%s", err.msg);
     size_t sizes[MODEL_N_PARAM_TENSORS];
     model_param_sizes(&rep->info.cfg, sizes);
@@ -63,6 +75,8 @@ static void print_json(const InfoReport *rep, cJSON *manifest)
     cJSON_AddNumberToObject(cf, "d_model", c->d_model);
     cJSON_AddNumberToObject(cf, "n_layers", c->n_layers);
     cJSON_AddNumberToObject(cf, "n_heads", c->n_heads);
+    cJSON_AddNumberToObject(cf, "n_kv_heads", model_kv_heads(c));
+    cJSON_AddNumberToObject(cf, "head_dim", model_head_dim(c));
     cJSON_AddNumberToObject(cf, "d_ff", c->d_ff);
     cJSON_AddNumberToObject(cf, "max_seq_len", c->max_seq_len);
     cJSON_AddNumberToObject(cf, "rope_theta", c->rope_theta);
@@ -80,13 +94,17 @@ static void print_json(const InfoReport *rep, cJSON *manifest)
 static void print_text(const InfoReport *rep, const cJSON *manifest)
 {
     const ModelConfig *c = &rep->info.cfg;
-    printf("checkpoint   %s\n", rep->path);
-    printf("checksum     %s (FNV-1a 64)\n", rep->checksum);
+    printf("%s   %s\n", rep->folder ? "hf folder " : "checkpoint", rep->path);
+    printf("checksum     %s (FNV-1a 64%s)\n", rep->checksum, rep->folder ? " of config.json" : "");
     printf("parameters   %zu\n", rep->n_params);
     printf("vocabulary   %d\n", c->vocab_size);
     printf("d_model      %d\n", c->d_model);
     printf("layers       %d\n", c->n_layers);
-    printf("heads        %d (head size %d)\n", c->n_heads, c->d_model / c->n_heads);
+    if (model_kv_heads(c) != c->n_heads)
+        printf("heads        %d (head size %d, %d key/value heads)\n", c->n_heads,
+               model_head_dim(c), model_kv_heads(c));
+    else
+        printf("heads        %d (head size %d)\n", c->n_heads, model_head_dim(c));
     printf("d_ff         %d\n", c->d_ff);
     printf("max_seq_len  %d\n", c->max_seq_len);
     printf("rope_theta   %g\n", c->rope_theta);

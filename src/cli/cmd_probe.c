@@ -170,7 +170,7 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
                         .sep_text = "none", .mask_text = "causal", .seed = 1, .epochs = 10,
                         .batch = 16, .lr = 1e-2f, .l2 = 1e-4f};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "pre-trained checkpoint (.safetensors)", 1, 0, 0},
+        {"model", ARG_STRING, &o->model, "pre-trained checkpoint (.safetensors) or Hugging Face model folder", 1, 0, 0},
         option_adapter_file(&o->adapter, NULL),
         {"train", ARG_STRING, &o->train, "CoNLL training split", 1, 0, 0},
         {"dev", ARG_STRING, &o->dev, "CoNLL dev split", 1, 0, 0},

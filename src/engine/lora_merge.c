@@ -15,6 +15,9 @@ int lora_merge(Model *m, const Lora *lo, SrError *err)
     if (lo->n_layers != m->cfg.n_layers || lo->d_model != C)
         return sr_fail(err, "adapters for %d layers of width %d do not fit a model of %d layers of "
                             "width %d", lo->n_layers, lo->d_model, m->cfg.n_layers, C);
+    if (model_forward_only(&m->cfg))
+        return sr_fail(err, "adapters on a model with grouped-query attention, biases, q/k norms "
+                            "or scaled RoPE: not supported yet");
     const float s = lo->cfg.alpha / (float)R;
     for (int l = 0; l < lo->n_layers; l++)
         for (int t = 0; t < LORA_N_TARGETS; t++) {

@@ -7,6 +7,7 @@
 #include "engine/model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,21 @@ int model_config_check(const ModelConfig *c, SrError *err)
     if (c->d_model <= 0) return sr_fail(err, "d_model must be positive, got %d", c->d_model);
     if (c->n_layers <= 0) return sr_fail(err, "n_layers must be positive, got %d", c->n_layers);
     if (c->n_heads <= 0) return sr_fail(err, "n_heads must be positive, got %d", c->n_heads);
-    if (c->d_model % c->n_heads != 0)
+    if (c->head_dim < 0) return sr_fail(err, "head_dim must be positive, got %d", c->head_dim);
+    if (c->head_dim == 0 && c->d_model % c->n_heads != 0)
         return sr_fail(err, "d_model %d is not divisible by n_heads %d", c->d_model, c->n_heads);
-    if ((c->d_model / c->n_heads) % 2 != 0)
-        return sr_fail(err, "head size d_model/n_heads = %d must be even for RoPE",
-                       c->d_model / c->n_heads);
+    if (model_head_dim(c) % 2 != 0)
+        return sr_fail(err, "head size %s = %d must be even for RoPE",
+                       c->head_dim ? "head_dim" : "d_model/n_heads", model_head_dim(c));
+    if (c->n_kv_heads < 0 || model_kv_heads(c) > c->n_heads || c->n_heads % model_kv_heads(c))
+        return sr_fail(err, "n_kv_heads %d does not divide n_heads %d", c->n_kv_heads, c->n_heads);
+    if (c->rope_llama3 && !(c->rope_factor > 0.0f && c->rope_low_freq_factor > 0.0f &&
+                            c->rope_high_freq_factor > c->rope_low_freq_factor &&
+                            c->rope_original_max_pos > 0))
+        return sr_fail(err, "llama3 rope scaling needs factor > 0, 0 < low_freq_factor < "
+                       "high_freq_factor and original_max_position_embeddings > 0");
+    if (model_forward_only(c) && c->repo)
+        return sr_fail(err, "RePo layers cannot be combined with Hugging Face model features");
     if (c->d_ff <= 0) return sr_fail(err, "d_ff must be positive, got %d", c->d_ff);
     if (c->max_seq_len <= 0)
         return sr_fail(err, "max_seq_len must be positive, got %d", c->max_seq_len);
@@ -46,13 +57,20 @@ int model_config_check(const ModelConfig *c, SrError *err)
     return 0;
 }
 
+int model_forward_only(const ModelConfig *c)
+{
+    return model_kv_heads(c) != c->n_heads || c->head_dim != 0 || c->qkv_bias || c->qk_norm ||
+           c->rope_llama3;
+}
+
 void model_param_sizes(const ModelConfig *c, size_t s[MODEL_N_PARAM_TENSORS])
 {
     size_t V = c->vocab_size, C = c->d_model, L = c->n_layers, F = c->d_ff;
+    size_t Q = model_q_dim(c), K = model_kv_dim(c), hd = model_head_dim(c);
     s[0] = V * C;          /* wte   */
     s[1] = L * C;          /* ln1w  */
-    s[2] = L * 3 * C * C;  /* wqkv  */
-    s[3] = L * C * C;      /* wo    */
+    s[2] = L * (Q + 2 * K) * C; /* wqkv  */
+    s[3] = L * C * Q;      /* wo    */
     s[4] = L * C;          /* ln2w  */
     s[5] = L * 2 * F * C;  /* wgu   */
     s[6] = L * C * F;      /* wdown */
@@ -61,11 +79,14 @@ void model_param_sizes(const ModelConfig *c, size_t s[MODEL_N_PARAM_TENSORS])
     size_t R = c->repo ? L - c->repo_from : 0, P = model_repo_dim(c), H = c->n_heads;
     s[9] = R * 2 * P * C;  /* wgc   */
     s[10] = R * H * P;     /* wz    */
+    s[11] = c->qkv_bias ? L * (Q + 2 * K) : 0; /* bqkv */
+    s[12] = c->qk_norm ? L * hd : 0;           /* qnw  */
+    s[13] = c->qk_norm ? L * hd : 0;           /* knw  */
 }
 
 int model_param_is_norm(int i)
 {
-    return i == 1 || i == 4 || i == 7; /* ln1w, ln2w, lnfw */
+    return i == 1 || i == 4 || i == 7 || i == 12 || i == 13; /* ln1w, ln2w, lnfw, qnw, knw */
 }
 
 /* Point the views of a parameter-shaped buffer into base. */
@@ -75,7 +96,8 @@ static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)
     model_param_sizes(c, s);
     float **views[MODEL_N_PARAM_TENSORS] = {&v->wte,   &v->ln1w, &v->wqkv, &v->wo,
                                             &v->ln2w,  &v->wgu,  &v->wdown, &v->lnfw,
-                                            &v->wlm,   &v->wgc,  &v->wz};
+                                            &v->wlm,   &v->wgc,  &v->wz,   &v->bqkv,
+                                            &v->qnw,   &v->knw};
     for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) {
         *views[i] = base;
         base += s[i];
@@ -84,20 +106,21 @@ static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)
 }
 
 /* Sizes (floats) of the activation views for max_batch x max_T, in ActViews order. */
-#define N_ACT 21
+#define N_ACT 23
 static void act_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_ACT])
 {
     size_t C = c->d_model, L = c->n_layers, F = c->d_ff, V = c->vocab_size, H = c->n_heads;
+    size_t Q = model_q_dim(c), K = model_kv_dim(c), KVH = model_kv_heads(c);
     size_t P = c->repo ? model_repo_dim(c) : 0;
     size_t k = 0;
     s[k++] = (L + 1) * BT * C; /* res */
     s[k++] = L * BT * C;       /* ln1 */
     s[k++] = L * BT;           /* ln1_rstd */
-    s[k++] = L * BT * 3 * C;   /* qkv */
-    s[k++] = L * BT * C;       /* qrot */
-    s[k++] = L * BT * C;       /* krot */
+    s[k++] = L * BT * (Q + 2 * K); /* qkv */
+    s[k++] = L * BT * Q;       /* qrot */
+    s[k++] = L * BT * K;       /* krot */
     s[k++] = L * BHTT;         /* att */
-    s[k++] = L * BT * C;       /* atty */
+    s[k++] = L * BT * Q;       /* atty */
     s[k++] = L * BT * C;       /* res_mid */
     s[k++] = L * BT * C;       /* ln2 */
     s[k++] = L * BT;           /* ln2_rstd */
@@ -111,6 +134,8 @@ static void act_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_A
     s[k++] = L * BT * 2 * P;   /* repo_gc */
     s[k++] = L * BT * P;       /* repo_r */
     s[k++] = c->repo ? L * BT * H : 0; /* repo_z */
+    s[k++] = KVH != H ? BT * KVH : 0;  /* rope_pos_kv */
+    s[k++] = c->rope_llama3 ? (size_t)model_head_dim(c) / 2 : 0; /* inv_freq */
 }
 
 #define N_GACT 14
@@ -179,7 +204,7 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
                          &m->a.krot, &m->a.att,      &m->a.atty,     &m->a.res_mid, &m->a.ln2,
                          &m->a.ln2_rstd, &m->a.gu,   &m->a.swi,      &m->a.lnf,    &m->a.lnf_rstd,
                          &m->a.logits, &m->a.losses, &m->a.rope_pos, &m->a.repo_gc,
-                         &m->a.repo_r, &m->a.repo_z};
+                         &m->a.repo_r, &m->a.repo_z, &m->a.rope_pos_kv, &m->a.inv_freq};
     float *base = m->acts;
     for (int i = 0; i < N_ACT; i++) { *av[i] = base; base += as[i]; }
     float **gv[N_GACT] = {&m->ga.dres,  &m->ga.dres2, &m->ga.dln, &m->ga.dqkv,
@@ -188,6 +213,10 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
                           &m->ga.dr,    &m->ga.dgc};
     base = m->gacts;
     for (int i = 0; i < N_GACT; i++) { *gv[i] = base; base += gs[i]; }
+    if (cfg->rope_llama3)
+        rope_inv_freq_llama3(m->a.inv_freq, cfg->rope_theta, model_head_dim(cfg), cfg->rope_factor,
+                             cfg->rope_low_freq_factor, cfg->rope_high_freq_factor,
+                             cfg->rope_original_max_pos);
     return 0;
 }
 
@@ -210,7 +239,8 @@ void model_init_weights(Model *m, unsigned long long seed)
     model_param_sizes(&m->cfg, s);
     float *views[MODEL_N_PARAM_TENSORS] = {m->p.wte, m->p.ln1w, m->p.wqkv, m->p.wo,
                                            m->p.ln2w, m->p.wgu, m->p.wdown, m->p.lnfw,
-                                           m->p.wlm, m->p.wgc, m->p.wz};
+                                           m->p.wlm, m->p.wgc, m->p.wz, m->p.bqkv,
+                                           m->p.qnw, m->p.knw};
     for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) {
         int is_norm = model_param_is_norm(i);
         for (size_t j = 0; j < s[i]; j++) views[i][j] = is_norm ? 1.0f : 0.02f * rng_normal(&rng);
@@ -327,6 +357,9 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
     if (m->lora && (m->lora->max_rows < in->B * in->T || m->lora->n_layers != c->n_layers ||
                     m->lora->d_model != c->d_model))
         return sr_fail(err, "the LoRA adapters do not fit this model or batch");
+    if (m->lora && model_forward_only(c))
+        return sr_fail(err, "LoRA adapters on a model with grouped-query attention, biases, "
+                       "q/k norms or scaled RoPE: not supported yet");
     for (long i = 0; i < (long)in->B * in->T; i++)
         if (in->ids[i] < 0 || in->ids[i] >= c->vocab_size)
             return sr_fail(err, "token id %d at position %ld is outside the vocabulary (0..%d)",
@@ -342,15 +375,59 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
             if (in->pos_kind[l] == POS_REPO && (!c->repo || l < c->repo_from))
                 return sr_fail(err, "layer %d asks for RePo positions but the model has no RePo "
                                "weights there", l);
+            if (in->pos_kind[l] == POS_REAL && model_kv_heads(c) != c->n_heads)
+                return sr_fail(err, "layer %d: real-valued positions per head need as many "
+                               "key/value heads as heads (the model has %d of %d)", l,
+                               model_kv_heads(c), c->n_heads);
         }
     return 0;
+}
+
+/* Key positions for the query positions pos: pos itself (B, T, H) when KVH == H or
+ * the layer rotates nothing; otherwise the integer positions per key head
+ * (B, T, KVH) (check_input allows only integer positions then). */
+static const float *layer_key_positions(const Model *m, const float *pos)
+{
+    if (!pos || model_kv_heads(&m->cfg) == m->cfg.n_heads) return pos;
+    return m->a.rope_pos_kv;
+}
+
+/* Rotate n_heads heads of hd values of the rows inp (stride in_stride) into
+ * out (N, n_heads*hd) by pos (N, n_heads), with the model's frequencies. */
+static void model_rope(const Model *m, float *out, const float *inp, int in_stride,
+                       const float *pos, int N, int n_heads, int hd)
+{
+    if (m->cfg.rope_llama3)
+        rope_forward_freq(out, inp, in_stride, pos, m->a.inv_freq, N, n_heads, hd);
+    else
+        rope_forward(out, inp, in_stride, pos, m->cfg.rope_theta, N, n_heads, hd);
+}
+
+/* The attention input of layer l in qkv (N, W = Q+2K): q/k/v biases added
+ * (cfg.qkv_bias), then q and k normalised per head (cfg.qk_norm). */
+static void qkv_extras(const Model *m, int l, float *qkv, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K, hd = model_head_dim(c);
+    if (c->qkv_bias) {
+        const float *bias = m->p.bqkv + (size_t)l * W;
+#pragma omp parallel for schedule(static)
+        for (int n = 0; n < N; n++)
+            for (int j = 0; j < W; j++) qkv[(size_t)n * W + j] += bias[j];
+    }
+    if (c->qk_norm) {
+        rmsnorm_heads_forward(qkv, W, m->p.qnw + (size_t)l * hd, c->norm_eps, N, c->n_heads, hd);
+        rmsnorm_heads_forward(qkv + Q, W, m->p.knw + (size_t)l * hd, c->norm_eps, N,
+                              model_kv_heads(c), hd);
+    }
 }
 
 int model_forward(Model *m, const ModelInput *in, SrError *err)
 {
     if (check_input(m, in, err)) return -1;
     const ModelConfig *c = &m->cfg;
-    int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = C / H, F = c->d_ff;
+    int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = model_head_dim(c), F = c->d_ff;
+    int KVH = model_kv_heads(c), Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
     int N = B * T;
     m->in = *in;
     m->n_run = in->n_run ? in->n_run : c->n_layers;
@@ -359,15 +436,17 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
     for (int n = 0; n < N; n++) {
         float p = in->positions ? (float)in->positions[n] : (float)(n % T);
         for (int h = 0; h < H; h++) a->rope_pos[(size_t)n * H + h] = p;
+        if (KVH != H)
+            for (int h = 0; h < KVH; h++) a->rope_pos_kv[(size_t)n * KVH + h] = p;
     }
 
     embedding_forward(a->res, in->ids, m->p.wte, N, C);
     for (int l = 0; l < m->n_run; l++) {
         const float *res = a->res + l * slab(m, C);
         float *ln1 = a->ln1 + l * slab(m, C), *ln1_rstd = a->ln1_rstd + l * slab(m, 1);
-        float *qkv = a->qkv + l * slab(m, 3 * C);
-        float *qrot = a->qrot + l * slab(m, C), *krot = a->krot + l * slab(m, C);
-        float *att = a->att + l * att_slab(m), *atty = a->atty + l * slab(m, C);
+        float *qkv = a->qkv + l * slab(m, W);
+        float *qrot = a->qrot + l * slab(m, Q), *krot = a->krot + l * slab(m, K);
+        float *att = a->att + l * att_slab(m), *atty = a->atty + l * slab(m, Q);
         float *res_mid = a->res_mid + l * slab(m, C);
         float *ln2 = a->ln2 + l * slab(m, C), *ln2_rstd = a->ln2_rstd + l * slab(m, 1);
         float *gu = a->gu + l * slab(m, 2 * F), *swi = a->swi + l * slab(m, F);
@@ -377,15 +456,16 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
         rmsnorm_forward(ln1, ln1_rstd, res, m->p.ln1w + (size_t)l * C, c->norm_eps, N, C);
         if (model_layer_pos_kind(m, in, l) == POS_REPO) repo_forward(m, l, ln1, N);
         const float *pos = layer_positions(m, l);
-        matmul_forward(qkv, ln1, m->p.wqkv + (size_t)l * 3 * C * C, N, C, 3 * C);
+        matmul_forward(qkv, ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
         if (m->lora)
             for (int t = LORA_Q; t <= LORA_V; t++)
                 lora_forward(m->lora, l, (LoraTarget)t, ln1, qkv + (size_t)t * C, 3 * C, N);
-        rope_forward(qrot, qkv, 3 * C, pos, c->rope_theta, N, H, hd);
-        rope_forward(krot, qkv + C, 3 * C, pos, c->rope_theta, N, H, hd);
-        attention_forward(atty, att, qrot, krot, qkv + 2 * C, 3 * C, in->lengths, layer_mask(m, l),
-                          B, T, H, hd);
-        matmul_forward(res_mid, atty, m->p.wo + (size_t)l * C * C, N, C, C);
+        qkv_extras(m, l, qkv, N);
+        model_rope(m, qrot, qkv, W, pos, N, H, hd);
+        model_rope(m, krot, qkv + Q, W, layer_key_positions(m, pos), N, KVH, hd);
+        attention_forward_gqa(atty, att, qrot, krot, qkv + Q + K, W, in->lengths,
+                              layer_mask(m, l), B, T, H, KVH, hd);
+        matmul_forward(res_mid, atty, m->p.wo + (size_t)l * C * Q, N, Q, C);
         if (m->lora) lora_forward(m->lora, l, LORA_O, atty, res_mid, C, N);
         residual_forward(res_mid, res, res_mid, (long)N * C);
 
@@ -426,6 +506,10 @@ void model_zero_grad(Model *m)
 static void backward_layers(Model *m)
 {
     const ModelConfig *c = &m->cfg;
+    if (model_forward_only(c)) { /* callers check model_forward_only; this is a bug */
+        fprintf(stderr, "seqrep: internal error: backward of a forward-only model\n");
+        abort();
+    }
     const ModelInput *in = &m->in;
     int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = C / H, F = c->d_ff;
     int N = B * T;

@@ -33,7 +33,27 @@ typedef struct {
     unsigned long long nope_layers; /* bit l set: layer l rotates nothing unless a
                                        plan says otherwise (NoPE and hybrid models;
                                        layers 0..63); 0 = RoPE everywhere */
+    /* Hugging Face models (formats/hf_model.h); all 0 in seqrep's own models,
+     * whose computation these fields then leave bit for bit as it was. */
+    int n_kv_heads;   /* KVH, key/value heads (grouped-query attention, dividing H); 0 = H */
+    int head_dim;     /* hd when it is not C / H (Qwen3); 0 = C / H */
+    int qkv_bias;     /* 1: q, k and v projections add a bias (Qwen2) */
+    int qk_norm;      /* 1: per-head RMSNorm of q and k before RoPE (Qwen3) */
+    int rope_llama3;  /* 1: Llama 3.1 frequency scaling with the four fields below */
+    float rope_factor, rope_low_freq_factor, rope_high_freq_factor;
+    int rope_original_max_pos;
 } ModelConfig;
+
+/* Key/value heads, head size, query width H*hd and key/value width KVH*hd. */
+static inline int model_kv_heads(const ModelConfig *c) { return c->n_kv_heads ? c->n_kv_heads : c->n_heads; }
+static inline int model_head_dim(const ModelConfig *c) { return c->head_dim ? c->head_dim : c->d_model / c->n_heads; }
+static inline int model_q_dim(const ModelConfig *c) { return c->n_heads * model_head_dim(c); }
+static inline int model_kv_dim(const ModelConfig *c) { return model_kv_heads(c) * model_head_dim(c); }
+
+/* 1 if the configuration uses a feature the backward pass does not cover
+ * (grouped-query attention, a separate head size, biases, q/k norms, scaled
+ * RoPE): such a model runs forward only, and training and LoRA refuse it. */
+int model_forward_only(const ModelConfig *c);
 
 /* RePo (context re-positioning, Li, Zhao & Sproat): a RePo layer computes a
  * real-valued position per token and head from the hidden state h that feeds
@@ -48,13 +68,14 @@ int model_config_check(const ModelConfig *cfg, SrError *err);
 
 /* Parameters in one contiguous buffer with named views. Per-layer tensors are
  * stacked over layers, layer l at offset l * (size of one layer's tensor).
- * q/k/v projections are fused row-wise: wqkv[l] rows [0,C) = q_proj,
- * [C,2C) = k_proj, [2C,3C) = v_proj; gate/up likewise in wgu[l]. */
+ * q/k/v projections are fused row-wise: wqkv[l] rows [0,Q) = q_proj,
+ * [Q,Q+K) = k_proj, [Q+K,Q+2K) = v_proj (Q = H*hd, K = KVH*hd; both C in
+ * seqrep's own models); gate/up likewise in wgu[l]. */
 typedef struct {
     float *wte;   /* (V, C)       model.embed_tokens.weight */
     float *ln1w;  /* (L, C)       input_layernorm */
-    float *wqkv;  /* (L, 3C, C)   self_attn.{q,k,v}_proj */
-    float *wo;    /* (L, C, C)    self_attn.o_proj */
+    float *wqkv;  /* (L, Q+2K, C) self_attn.{q,k,v}_proj */
+    float *wo;    /* (L, C, Q)    self_attn.o_proj */
     float *ln2w;  /* (L, C)       post_attention_layernorm */
     float *wgu;   /* (L, 2F, C)   mlp.{gate,up}_proj */
     float *wdown; /* (L, C, F)    mlp.down_proj */
@@ -62,10 +83,13 @@ typedef struct {
     float *wlm;   /* (V, C)       lm_head (== wte when tied) */
     float *wgc;   /* (R, 2P, C)   RePo gate rows [0,P), content rows [P,2P); R = N - repo_from, P = C/8 */
     float *wz;    /* (R, H, P)    RePo position projection */
+    float *bqkv;  /* (L, Q+2K)    self_attn.{q,k,v}_proj.bias, when cfg.qkv_bias */
+    float *qnw;   /* (L, hd)      self_attn.q_norm, when cfg.qk_norm */
+    float *knw;   /* (L, hd)      self_attn.k_norm, when cfg.qk_norm */
 } ParamViews;
 
 /* Number of floats in each parameter view, in the order of ParamViews. */
-#define MODEL_N_PARAM_TENSORS 11
+#define MODEL_N_PARAM_TENSORS 14
 void model_param_sizes(const ModelConfig *cfg, size_t sizes[MODEL_N_PARAM_TENSORS]);
 
 /* 1 if parameter view i (ParamViews order) holds norm weights, which get no
@@ -103,11 +127,11 @@ typedef struct {
     float *res;      /* (L+1, B, T, C) residual stream: res[0] embeddings, res[l+1] after layer l */
     float *ln1;      /* (L, B, T, C) */
     float *ln1_rstd; /* (L, B, T) */
-    float *qkv;      /* (L, B, T, 3C) projections before rotation */
-    float *qrot;     /* (L, B, T, C) rotated queries */
-    float *krot;     /* (L, B, T, C) rotated keys */
+    float *qkv;      /* (L, B, T, Q+2K) projections before rotation (3C in seqrep models) */
+    float *qrot;     /* (L, B, T, Q) rotated queries */
+    float *krot;     /* (L, B, T, K) rotated keys */
     float *att;      /* (L, B, H, T, T) attention probabilities, 0 where masked */
-    float *atty;     /* (L, B, T, C) attention output before o_proj */
+    float *atty;     /* (L, B, T, Q) attention output before o_proj */
     float *res_mid;  /* (L, B, T, C) residual after the attention sublayer */
     float *ln2;      /* (L, B, T, C) */
     float *ln2_rstd; /* (L, B, T) */
@@ -121,6 +145,8 @@ typedef struct {
     float *repo_gc;  /* (L, B, T, 2P) RePo gate and content pre-activations */
     float *repo_r;   /* (L, B, T, P) silu(gate) * content */
     float *repo_z;   /* (L, B, T, H) RePo positions z */
+    float *rope_pos_kv; /* (B, T, KVH) integer positions for the keys when KVH != H */
+    float *inv_freq;    /* (hd/2) RoPE frequencies when cfg.rope_llama3 */
 } ActViews;
 
 /* Gradient scratch for the backward pass, sized like the activations. */

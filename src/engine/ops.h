@@ -37,6 +37,11 @@ void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, 
                      int N, int C);
 void rmsnorm_backward(float *dinp, float *dw, const float *dout, const float *inp,
                       const float *w, const float *rstd, int N, int C);
+/* In place, per head (Qwen3's q_norm / k_norm): each of the H vectors of hd
+ * values of row n of x (N rows, stride x_stride) becomes x * rstd * w (hd).
+ * Forward only. */
+void rmsnorm_heads_forward(float *x, int x_stride, const float *w, float eps, int N, int H,
+                           int hd);
 
 /* ---- rotary position embedding ----------------------------------------------
  * Rotates each head's vector by a real-valued position per token and head,
@@ -48,6 +53,17 @@ void rmsnorm_backward(float *dinp, float *dw, const float *dout, const float *in
  * pos == NULL means no rotation (NoPE): out is a copy of inp. */
 void rope_forward(float *out, const float *inp, int in_stride, const float *pos, float theta,
                   int N, int H, int hd);
+/* rope_forward with the frequencies given: inv_freq (hd/2) replaces theta^(-2i/hd). */
+void rope_forward_freq(float *out, const float *inp, int in_stride, const float *pos,
+                       const float *inv_freq, int N, int H, int hd);
+/* inv_freq (hd/2) = theta^(-2i/hd), rounded like PyTorch's float32 formula. */
+void rope_inv_freq(float *inv_freq, float theta, int hd);
+/* inv_freq (hd/2) with Llama 3.1's scaling (Hugging Face rope_type "llama3"):
+ * wavelength w = 2 pi / f; f / factor where w > orig / low, f where
+ * w < orig / high, and in between (1 - s) f / factor + s f with
+ * s = (orig / w - low) / (high - low). */
+void rope_inv_freq_llama3(float *inv_freq, float theta, int hd, float factor, float low,
+                          float high, int orig_max_pos);
 /* dinp (rows of stride in_stride) += R^T dout ;
  * dpos (N, H) += sum_i f_i (dout[i+hd/2] out[i] - dout[i] out[i+hd/2]), f_i = theta^(-2i/hd),
  * where out is the forward output. pos == NULL: dinp += dout, dpos untouched. */
@@ -63,6 +79,12 @@ void rope_backward(float *dinp, int in_stride, float *dpos, const float *dout, c
 void attention_forward(float *out, float *att, const float *q, const float *k, const float *v,
                        int v_stride, const int *lengths, MaskKind kind, int B, int T, int H,
                        int hd);
+/* Grouped-query attention_forward: k (B, T, KVH*hd) contiguous and v (B*T rows
+ * of stride v_stride) hold KVH heads, KVH dividing H; query head h reads
+ * key/value head h / (H / KVH). KVH == H is attention_forward exactly. */
+void attention_forward_gqa(float *out, float *att, const float *q, const float *k,
+                           const float *v, int v_stride, const int *lengths, MaskKind kind,
+                           int B, int T, int H, int KVH, int hd);
 /* dq, dk (B, T, H*hd) += ; dv (rows of v_stride) += ; scratch: B*H*T*T floats. */
 void attention_backward(float *dq, float *dk, float *dv, int v_stride, float *scratch,
                         const float *dout, const float *q, const float *k, const float *v,

@@ -53,15 +53,24 @@ void attention_forward(float *out, float *att, const float *q, const float *k, c
                        int v_stride, const int *lengths, MaskKind kind, int B, int T, int H,
                        int hd)
 {
-    int C = H * hd;
+    attention_forward_gqa(out, att, q, k, v, v_stride, lengths, kind, B, T, H, H, hd);
+}
+
+/* attention_forward with KVH key/value heads: k (B, T, KVH*hd), v rows of
+ * stride v_stride; query head h uses key/value head h / (H / KVH). */
+void attention_forward_gqa(float *out, float *att, const float *q, const float *k,
+                           const float *v, int v_stride, const int *lengths, MaskKind kind,
+                           int B, int T, int H, int KVH, int hd)
+{
+    int C = H * hd, KC = KVH * hd, group = H / KVH;
     float scale = 1.0f / sqrtf((float)hd);
 #pragma omp parallel for schedule(static)
     for (int bh = 0; bh < B * H; bh++) {
-        int b = bh / H, h = bh % H;
+        int b = bh / H, h = bh % H, kvh = h / group;
         int len = lengths ? lengths[b] : T;
         const float *q_bh = q + (size_t)b * T * C + (size_t)h * hd;     /* rows of stride C */
-        const float *k_bh = k + (size_t)b * T * C + (size_t)h * hd;
-        const float *v_bh = v + (size_t)b * T * v_stride + (size_t)h * hd;
+        const float *k_bh = k + (size_t)b * T * KC + (size_t)kvh * hd;  /* rows of stride KC */
+        const float *v_bh = v + (size_t)b * T * v_stride + (size_t)kvh * hd;
         float *out_bh = out + (size_t)b * T * C + (size_t)h * hd;
         float *att_bh = att + (size_t)bh * T * T;                         /* (T, T) */
         for (int t0 = 0; t0 < T; t0 += ATT_QUERY_BLOCK) {
@@ -70,7 +79,7 @@ void attention_forward(float *out, float *att, const float *q, const float *k, c
             float *att_blk = att_bh + (size_t)t0 * T;
             /* att_blk[:, 0:kend] = scale * Q_blk K[0:kend]^T */
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, kend, hd, scale,
-                        q_bh + (size_t)t0 * C, C, k_bh, C, 0.0f, att_blk, T);
+                        q_bh + (size_t)t0 * C, C, k_bh, KC, 0.0f, att_blk, T);
             for (int t = t0; t < t1; t++)
                 softmax_row(att_bh + (size_t)t * T, mask_key_end(kind, t, len), T);
             /* out_blk = att_blk[:, 0:kend] V[0:kend] */

@@ -26,6 +26,20 @@ void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, 
     }
 }
 
+/* Per head, in place: each hd-vector h of row n of x (stride x_stride)
+ * becomes x * rstd * w (hd), rstd = 1 / sqrt(mean(x^2) + eps). */
+void rmsnorm_heads_forward(float *x, int x_stride, const float *w, float eps, int N, int H,
+                           int hd)
+{
+#pragma omp parallel for schedule(static)
+    for (int n = 0; n < N; n++)
+        for (int h = 0; h < H; h++) {
+            float *y = x + (size_t)n * x_stride + (size_t)h * hd;
+            float r = 1.0f / sqrtf(lane_dot(y, y, hd) / (float)hd + eps);
+            for (int c = 0; c < hd; c++) y[c] = y[c] * r * w[c];
+        }
+}
+
 /* With xhat = inp * rstd and g = w * dout (rows of C):
  *   dinp (N, C) += rstd * g - rstd * xhat * mean_c(g * xhat)
  *   dw (C)      += sum_n dout * xhat

@@ -41,12 +41,32 @@ static inline void fast_sincosf(float x, float *sin_out, float *cos_out)
 
 /* Fill inv_freq (hd/2) with f_i = 1 / theta^(2i/hd) rounded like PyTorch's
  * float32 `1.0 / (theta ** (arange(0, hd, 2).float() / hd))`. */
-static void rope_inv_freq(float *inv_freq, float theta, int hd)
+void rope_inv_freq(float *inv_freq, float theta, int hd)
 {
     for (int i = 0; i < hd / 2; i++) {
         float exponent = (float)(2 * i) / (float)hd;
         float power = (float)pow((double)theta, (double)exponent);
         inv_freq[i] = 1.0f / power;
+    }
+}
+
+/* inv_freq (hd/2): the plain frequencies, then Llama 3.1's scaling by
+ * wavelength, in float32 as Hugging Face's _compute_llama3_parameters. */
+void rope_inv_freq_llama3(float *inv_freq, float theta, int hd, float factor, float low,
+                          float high, int orig_max_pos)
+{
+    rope_inv_freq(inv_freq, theta, hd);
+    float orig = (float)orig_max_pos;
+    float low_wavelen = orig / low, high_wavelen = orig / high;
+    for (int i = 0; i < hd / 2; i++) {
+        float f = inv_freq[i];
+        float wavelen = 6.28318530717958647692f / f; /* 2 pi / f */
+        float scaled = wavelen > low_wavelen ? f / factor : f;
+        if (!(wavelen < high_wavelen) && !(wavelen > low_wavelen)) {
+            float s = (orig / wavelen - low) / (high - low);
+            scaled = (1.0f - s) * scaled / factor + s * scaled;
+        }
+        inv_freq[i] = scaled;
     }
 }
 
@@ -63,6 +83,15 @@ static void rope_angles(float *cs, float *sn, float p, const float *inv_freq, in
 void rope_forward(float *out, const float *inp, int in_stride, const float *pos, float theta,
                   int N, int H, int hd)
 {
+    float inv_freq[hd / 2 > 0 ? hd / 2 : 1];
+    if (pos) rope_inv_freq(inv_freq, theta, hd);
+    rope_forward_freq(out, inp, in_stride, pos, inv_freq, N, H, hd);
+}
+
+/* rope_forward with the frequency table inv_freq (hd/2) given. */
+void rope_forward_freq(float *out, const float *inp, int in_stride, const float *pos,
+                       const float *inv_freq, int N, int H, int hd)
+{
     int C = H * hd;
     if (!pos) {
 #pragma omp parallel for schedule(static)
@@ -71,8 +100,6 @@ void rope_forward(float *out, const float *inp, int in_stride, const float *pos,
         return;
     }
     int half = hd / 2;
-    float inv_freq[half];
-    rope_inv_freq(inv_freq, theta, hd);
 #pragma omp parallel for schedule(static)
     for (int n = 0; n < N; n++) {
         float cs[half], sn[half];

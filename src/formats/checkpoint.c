@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "base/finite.h"
+#include "formats/hf_model.h"
+#include "formats/hf_tokenizer.h"
 #include "formats/safetensors.h"
 #include "text/tokenizer.h"
 
@@ -328,9 +330,23 @@ static int info_from_file(const char *path, const StFile *f, CheckpointInfo *inf
     return 0;
 }
 
+/* A Hugging Face folder's description: its config, no vocabulary (that is
+ * the tokenizer's), and hf_config_manifest as the manifest. */
+static int hf_info(const HfConfig *hc, CheckpointInfo *info, SrError *err)
+{
+    memset(info, 0, sizeof *info);
+    info->cfg = hc->cfg;
+    info->manifest_json = hf_config_manifest(hc);
+    return info->manifest_json ? 0 : sr_fail(err, "out of memory");
+}
+
 int checkpoint_read_info(const char *path, CheckpointInfo *info, SrError *err)
 {
     memset(info, 0, sizeof *info);
+    if (hf_is_model_dir(path)) { /* a Hugging Face model folder */
+        HfConfig hc;
+        return hf_config_read(path, &hc, err) ? -1 : hf_info(&hc, info, err);
+    }
     StFile f;
     if (st_read(path, &f, err)) return -1;
     int rc = info_from_file(path, &f, info, err);
@@ -346,6 +362,9 @@ int checkpoint_save(const char *path, const Model *m, const char *const *vocab, 
     const ModelConfig *c = &m->cfg;
     SrError why;
     if (model_config_check(c, &why)) return sr_fail(err, "%s: bad model config: %s", path, why.msg);
+    if (model_forward_only(c))
+        return sr_fail(err, "%s: saving a Hugging Face architecture as a seqrep checkpoint is not "
+                       "supported", path);
     if (!isfinite(c->rope_theta) || !isfinite(c->norm_eps))
         return sr_fail(err, "%s: bad model config: rope_theta and norm_eps must be finite", path);
     if (n_vocab != c->vocab_size)
@@ -468,6 +487,15 @@ int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, Checkp
     CheckpointInfo local;
     CheckpointInfo *ci = info ? info : &local;
     memset(ci, 0, sizeof *ci);
+    if (hf_is_model_dir(path)) { /* a Hugging Face model folder */
+        HfConfig hc;
+        if (hf_model_load(path, m, max_batch, max_T, &hc, err)) return -1;
+        if (info && hf_info(&hc, info, err)) {
+            model_free(m);
+            return -1;
+        }
+        return 0;
+    }
 
     StFile f;
     if (st_read(path, &f, err)) return -1;
@@ -488,6 +516,7 @@ int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, Checkp
 int checkpoint_tokenizer(const CheckpointInfo *info, const char *path, Tokenizer *tok,
                          SrError *err)
 {
+    if (hf_is_model_dir(path)) return hf_load_tokenizer(path, tok, err);
     cJSON *manifest = cJSON_Parse(info->manifest_json ? info->manifest_json : "{}");
     int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
     const cJSON *kind = cJSON_GetObjectItem(manifest, "tokenizer");

@@ -22,6 +22,12 @@
 #include "engine/model.h"
 #include "text/tokenizer.h"
 
+/* A path that is a directory is read as a Hugging Face model folder
+ * (formats/hf_model.h) by checkpoint_read_info, checkpoint_load and
+ * checkpoint_tokenizer: its CheckpointInfo has the config, no vocabulary
+ * (n_vocab 0) and hf_config_manifest's JSON as the manifest, so every command
+ * that takes a checkpoint takes a folder. */
+
 /* What a checkpoint says about itself, without the weights. */
 typedef struct {
     ModelConfig cfg;

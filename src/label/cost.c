@@ -14,8 +14,8 @@ double cost_attention_pairs(MaskKind kind, int T)
 
 double cost_projection_flops_per_token(const ModelConfig *cfg)
 {
-    double C = cfg->d_model, F = cfg->d_ff;
-    return 2.0 * 3.0 * C * C + 2.0 * C * C + 2.0 * 2.0 * F * C + 2.0 * F * C;
+    double C = cfg->d_model, F = cfg->d_ff, Q = model_q_dim(cfg), K = model_kv_dim(cfg);
+    return 2.0 * C * (Q + 2.0 * K) + 2.0 * Q * C + 2.0 * 2.0 * F * C + 2.0 * F * C;
 }
 
 double cost_forward_flops(const ModelConfig *cfg, int T, int n_layers, const MaskKind *plan)
@@ -23,7 +23,7 @@ double cost_forward_flops(const ModelConfig *cfg, int T, int n_layers, const Mas
     double per_token = cost_projection_flops_per_token(cfg), total = 0.0;
     for (int l = 0; l < n_layers; l++) {
         MaskKind kind = plan ? plan[l] : MASK_CAUSAL;
-        total += (double)T * per_token + 4.0 * cfg->d_model * cost_attention_pairs(kind, T);
+        total += (double)T * per_token + 4.0 * model_q_dim(cfg) * cost_attention_pairs(kind, T);
     }
     return total;
 }

@@ -26,7 +26,9 @@
 /* Visible (query, key) pairs of one layer with T tokens. */
 double cost_attention_pairs(MaskKind kind, int T);
 
-/* FLOPs of the projections of one layer, per token: 8C^2 + 6FC. */
+/* FLOPs of the projections of one layer, per token: 8C^2 + 6FC (with
+ * grouped-query attention or a separate head size, q,k,v 2C(Q+2K) and
+ * o 2QC, Q = H*hd, K = KVH*hd; attention then 4Q per pair). */
 double cost_projection_flops_per_token(const ModelConfig *cfg);
 
 /* Forward FLOPs of T tokens through layers 0..n_layers-1 with the mask plan

@@ -138,8 +138,8 @@ int repo_copy_shared_weights(Model *dst, const Model *src, SrError *err)
                        b->n_layers, a->n_heads, b->n_heads, a->d_ff, b->d_ff, a->tied, b->tied);
     size_t sizes[MODEL_N_PARAM_TENSORS], shared = 0, repo = 0;
     model_param_sizes(a, sizes);
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS - 2; i++) shared += sizes[i]; /* all but wgc, wz */
-    repo = sizes[MODEL_N_PARAM_TENSORS - 2] + sizes[MODEL_N_PARAM_TENSORS - 1];
+    for (int i = 0; i < 9; i++) shared += sizes[i]; /* wte .. wlm: all before wgc, wz */
+    repo = sizes[9] + sizes[10];                    /* wgc, wz (ParamViews order) */
     memcpy(dst->params, src->params, shared * sizeof(float));
     if (a->repo && b->repo && a->repo_from == b->repo_from)
         memcpy(dst->params + shared, src->params + shared, repo * sizeof(float));

@@ -1,0 +1,356 @@
+/* hf_model.c — Hugging Face safetensors weights -> the Model's float32
+ * parameters, tensor by tensor through short-lived memory maps (see
+ * hf_model.h). */
+#include "formats/hf_model.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/text_file.h"
+
+/* One tensor the folder must hold and where it goes in the model. */
+typedef struct {
+    char name[96];
+    int ndim;
+    int64_t shape[2];
+    float *dest;
+    int found;
+} Want;
+
+/* Append a wanted tensor (name from fmt and layer; cols 0 = a vector). */
+static void want(Want *w, int *n, const char *fmt, int layer, int64_t rows, int64_t cols,
+                 float *dest)
+{
+    Want *e = &w[(*n)++];
+    snprintf(e->name, sizeof e->name, fmt, layer);
+    e->ndim = cols ? 2 : 1;
+    e->shape[0] = rows;
+    e->shape[1] = cols;
+    e->dest = dest;
+    e->found = 0;
+}
+
+/* Every tensor m needs, in Hugging Face names (caller frees); count in *n. */
+static Want *wanted_tensors(Model *m, int *n)
+{
+    const ModelConfig *c = &m->cfg;
+    const int64_t V = c->vocab_size, C = c->d_model, F = c->d_ff, hd = model_head_dim(c);
+    const int64_t Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
+    const int L = c->n_layers;
+    Want *w = calloc((size_t)(3 + 15 * L), sizeof *w);
+    if (!w) return NULL;
+    ParamViews *p = &m->p;
+    *n = 0;
+    want(w, n, "model.embed_tokens.weight", 0, V, C, p->wte);
+    for (int l = 0; l < L; l++) {
+        float *qkv = p->wqkv + (size_t)(l * W * C), *gu = p->wgu + (size_t)(l * 2 * F * C);
+        want(w, n, "model.layers.%d.input_layernorm.weight", l, C, 0, p->ln1w + l * C);
+        want(w, n, "model.layers.%d.self_attn.q_proj.weight", l, Q, C, qkv);
+        want(w, n, "model.layers.%d.self_attn.k_proj.weight", l, K, C, qkv + Q * C);
+        want(w, n, "model.layers.%d.self_attn.v_proj.weight", l, K, C, qkv + (Q + K) * C);
+        if (c->qkv_bias) {
+            float *b = p->bqkv + (size_t)(l * W);
+            want(w, n, "model.layers.%d.self_attn.q_proj.bias", l, Q, 0, b);
+            want(w, n, "model.layers.%d.self_attn.k_proj.bias", l, K, 0, b + Q);
+            want(w, n, "model.layers.%d.self_attn.v_proj.bias", l, K, 0, b + Q + K);
+        }
+        if (c->qk_norm) {
+            want(w, n, "model.layers.%d.self_attn.q_norm.weight", l, hd, 0, p->qnw + l * hd);
+            want(w, n, "model.layers.%d.self_attn.k_norm.weight", l, hd, 0, p->knw + l * hd);
+        }
+        want(w, n, "model.layers.%d.self_attn.o_proj.weight", l, C, Q, p->wo + (size_t)(l * C * Q));
+        want(w, n, "model.layers.%d.post_attention_layernorm.weight", l, C, 0, p->ln2w + l * C);
+        want(w, n, "model.layers.%d.mlp.gate_proj.weight", l, F, C, gu);
+        want(w, n, "model.layers.%d.mlp.up_proj.weight", l, F, C, gu + F * C);
+        want(w, n, "model.layers.%d.mlp.down_proj.weight", l, C, F, p->wdown + (size_t)(l * C * F));
+    }
+    want(w, n, "model.norm.weight", 0, C, 0, p->lnfw);
+    if (!c->tied) want(w, n, "lm_head.weight", 0, V, C, p->wlm);
+    return w;
+}
+
+/* ---- element conversion ------------------------------------------------------ */
+
+/* bfloat16 bits -> float: the high half of a float32. */
+static float bf16_to_f32(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* IEEE half bits -> float (subnormals, infinities and NaN included). */
+static float f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = h >> 10 & 0x1f, man = h & 0x3ff, u;
+    if (exp == 0x1f) {
+        u = sign | 0x7f800000u | man << 13;
+    } else if (exp == 0) {
+        if (man == 0) {
+            u = sign;
+        } else { /* subnormal: normalise */
+            int e = -1;
+            do { man <<= 1; e++; } while (!(man & 0x400));
+            u = sign | (uint32_t)(127 - 15 - e) << 23 | (man & 0x3ff) << 13;
+        }
+    } else {
+        u = sign | (exp + 127 - 15) << 23 | man << 13;
+    }
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* dest (n) = the n stored elements at src of the given dtype (4 = F32, 2 = BF16, 1 = F16). */
+static void convert(float *dest, const unsigned char *src, size_t n, int dtype)
+{
+    if (dtype == 4) {
+        memcpy(dest, src, n * sizeof(float));
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        uint16_t h;
+        memcpy(&h, src + 2 * i, 2);
+        dest[i] = dtype == 2 ? bf16_to_f32(h) : f16_to_f32(h);
+    }
+}
+
+/* ---- one safetensors file ---------------------------------------------------- */
+
+/* The header JSON of the open file fd (size bytes) at path; *data_start is
+ * where the tensor bytes begin. NULL after the error. */
+static cJSON *read_header(int fd, const char *path, off_t size, off_t *data_start, SrError *err)
+{
+    unsigned char len8[8];
+    if (size < 8 || pread(fd, len8, 8, 0) != 8)
+        return sr_fail(err, "%s: truncated (no header length)", path), NULL;
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; i--) n = n << 8 | len8[i];
+    if (n > (uint64_t)size - 8 || n > 100000000)
+        return sr_fail(err, "%s: header length %llu past the end of the file", path,
+                       (unsigned long long)n), NULL;
+    char *text = malloc(n + 1);
+    if (!text) return sr_fail(err, "%s: out of memory", path), NULL;
+    if (pread(fd, text, n, 8) != (ssize_t)n) {
+        free(text);
+        return sr_fail(err, "%s: read error", path), NULL;
+    }
+    text[n] = 0;
+    cJSON *h = cJSON_ParseWithOpts(text, NULL, 0);
+    free(text);
+    if (!cJSON_IsObject(h)) {
+        cJSON_Delete(h);
+        return sr_fail(err, "%s: the header is not a JSON object", path), NULL;
+    }
+    *data_start = (off_t)(8 + n);
+    return h;
+}
+
+/* Bytes per element of a dtype name we convert (4 F32, 2 BF16, 1 = F16 marker), 0 if none. */
+static int dtype_code(const char *name)
+{
+    if (strcmp(name, "F32") == 0) return 4;
+    if (strcmp(name, "BF16") == 0) return 2;
+    if (strcmp(name, "F16") == 0) return 1;
+    return 0;
+}
+
+/* "[a, b]" or "[a]" for messages. */
+static void dims_text(char *buf, size_t cap, int ndim, const int64_t *shape)
+{
+    if (ndim == 1) snprintf(buf, cap, "[%lld]", (long long)shape[0]);
+    else if (ndim == 2) snprintf(buf, cap, "[%lld, %lld]", (long long)shape[0], (long long)shape[1]);
+    else snprintf(buf, cap, "(%d dimensions)", ndim);
+}
+
+/* Check one header entry against what is wanted and convert its bytes from a
+ * map of just its range. */
+static int load_tensor(int fd, const char *path, off_t size, off_t data_start, const cJSON *t,
+                       Want *w, SrError *err)
+{
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(t, "dtype");
+    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(t, "shape");
+    const cJSON *offs = cJSON_GetObjectItemCaseSensitive(t, "data_offsets");
+    if (!cJSON_IsString(dt) || !cJSON_IsArray(shape) || !cJSON_IsArray(offs) ||
+        cJSON_GetArraySize(offs) != 2)
+        return sr_fail(err, "%s: tensor '%s' has a malformed header entry", path, t->string);
+    int code = dtype_code(dt->valuestring);
+    if (!code)
+        return sr_fail(err, "%s: tensor '%s' has dtype %s (F32, BF16 or F16 expected)", path,
+                       t->string, dt->valuestring);
+    int ndim = cJSON_GetArraySize(shape);
+    int64_t dims[2] = {0, 0};
+    int same = ndim == w->ndim;
+    for (int d = 0; d < ndim && d < 2; d++) dims[d] = (int64_t)cJSON_GetArrayItem(shape, d)->valuedouble;
+    for (int d = 0; same && d < ndim; d++) same = dims[d] == w->shape[d];
+    if (!same) {
+        char got[64], need[64];
+        dims_text(got, sizeof got, ndim, dims);
+        dims_text(need, sizeof need, w->ndim, w->shape);
+        return sr_fail(err, "%s: tensor '%s' has shape %s, but config.json needs %s", path,
+                       t->string, got, need);
+    }
+    size_t count = (size_t)w->shape[0] * (size_t)(w->ndim == 2 ? w->shape[1] : 1);
+    size_t elem = code == 4 ? 4 : 2;
+    double begin = cJSON_GetArrayItem(offs, 0)->valuedouble, end = cJSON_GetArrayItem(offs, 1)->valuedouble;
+    if (!(begin >= 0 && end - begin == (double)(count * elem) &&
+          data_start + end <= (double)size))
+        return sr_fail(err, "%s: tensor '%s' has data_offsets that do not fit its shape or the file",
+                       path, t->string);
+    off_t at = data_start + (off_t)begin;
+    long page = sysconf(_SC_PAGESIZE);
+    off_t map_at = at - at % page;
+    size_t map_len = (size_t)(at - map_at) + count * elem;
+    void *map = mmap(NULL, map_len ? map_len : 1, PROT_READ, MAP_PRIVATE, fd, map_at);
+    if (map == MAP_FAILED)
+        return sr_fail(err, "%s: cannot map tensor '%s' (%s)", path, t->string, strerror(errno));
+    convert(w->dest, (const unsigned char *)map + (at - map_at), count, code);
+    munmap(map, map_len ? map_len : 1);
+    w->found = 1;
+    return 0;
+}
+
+/* The wanted entry called name, or NULL. */
+static Want *find_want(Want *w, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(w[i].name, name) == 0) return &w[i];
+    return NULL;
+}
+
+/* 1 if name ends with suffix. */
+static int ends_with(const char *name, const char *suffix)
+{
+    size_t a = strlen(name), b = strlen(suffix);
+    return a >= b && strcmp(name + a - b, suffix) == 0;
+}
+
+/* Load every tensor of one safetensors file into the wanted slots. */
+static int load_file(const char *path, Want *w, int n, int tied, SrError *err)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return sr_fail(err, "%s: cannot open (%s)", path, strerror(errno));
+    struct stat st;
+    off_t data_start = 0;
+    cJSON *h = fstat(fd, &st) == 0 ? read_header(fd, path, st.st_size, &data_start, err)
+                                   : (sr_fail(err, "%s: cannot stat", path), NULL);
+    int rc = h ? 0 : -1;
+    for (const cJSON *t = h ? h->child : NULL; t && rc == 0; t = t->next) {
+        if (strcmp(t->string, "__metadata__") == 0 || ends_with(t->string, "rotary_emb.inv_freq"))
+            continue;
+        if (tied && strcmp(t->string, "lm_head.weight") == 0) continue; /* the embedding serves */
+        Want *slot = find_want(w, n, t->string);
+        if (!slot) rc = sr_fail(err, "%s: unexpected tensor '%s' for this config.json", path, t->string);
+        else if (slot->found) rc = sr_fail(err, "%s: tensor '%s' appears twice", path, t->string);
+        else rc = load_tensor(fd, path, st.st_size, data_start, t, slot, err);
+    }
+    cJSON_Delete(h);
+    close(fd);
+    return rc;
+}
+
+/* ---- the folder ------------------------------------------------------------ */
+
+/* The shard files the index names (*files, n_files; caller frees each and
+ * the array). The weight_map must name a string file for every tensor. */
+static int read_index(const char *dir, const char *index, char ***files, int *n_files,
+                      SrError *err)
+{
+    char *text = NULL;
+    size_t len;
+    *files = NULL;
+    *n_files = 0;
+    if (text_read_file(index, &text, &len, err)) return -1;
+    cJSON *o = cJSON_ParseWithOpts(text, NULL, 1);
+    free(text);
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(o, "weight_map");
+    if (!cJSON_IsObject(map)) {
+        cJSON_Delete(o);
+        return sr_fail(err, "%s: no 'weight_map' object", index);
+    }
+    int count = cJSON_GetArraySize(map), rc = 0;
+    char **out = calloc((size_t)count + 1, sizeof *out);
+    for (const cJSON *e = map->child; e && rc == 0 && out; e = e->next) {
+        if (!cJSON_IsString(e) || strchr(e->valuestring, '/')) {
+            rc = sr_fail(err, "%s: weight_map entry '%s' must name a file of the folder", index, e->string);
+            break;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->valuestring);
+        int seen = 0;
+        for (int i = 0; i < *n_files && !seen; i++) seen = strcmp(out[i], path) == 0;
+        if (seen) continue;
+        if (access(path, R_OK) != 0)
+            rc = sr_fail(err, "%s: shard '%s' (holding '%s') is missing", index, e->valuestring, e->string);
+        else if (!(out[(*n_files)++] = strdup(path)))
+            rc = sr_fail(err, "%s: out of memory", index);
+    }
+    if (!out) rc = sr_fail(err, "%s: out of memory", index);
+    cJSON_Delete(o);
+    *files = out;
+    return rc;
+}
+
+/* Free a list of n paths. */
+static void free_paths(char **files, int n)
+{
+    for (int i = 0; i < n; i++) free(files[i]);
+    free(files);
+}
+
+/* Load dir's weights (single file or index + shards) into m. */
+static int load_weights(const char *dir, Model *m, SrError *err)
+{
+    char single[4096], index[4096];
+    snprintf(single, sizeof single, "%s/model.safetensors", dir);
+    snprintf(index, sizeof index, "%s/model.safetensors.index.json", dir);
+    char **files = NULL;
+    int n_files = 0, rc = 0;
+    const char *listed_in = single; /* the file a missing tensor is reported against */
+    if (access(index, F_OK) == 0) {
+        rc = read_index(dir, index, &files, &n_files, err);
+        listed_in = index;
+    } else if (access(single, F_OK) == 0) {
+        files = calloc(1, sizeof *files);
+        if (files && (files[0] = strdup(single))) n_files = 1;
+        else rc = sr_fail(err, "%s: out of memory", dir);
+    } else {
+        rc = sr_fail(err, "%s: no model.safetensors or model.safetensors.index.json", dir);
+    }
+    int n = 0;
+    Want *w = rc == 0 ? wanted_tensors(m, &n) : NULL;
+    if (rc == 0 && !w) rc = sr_fail(err, "%s: out of memory", dir);
+    for (int i = 0; i < n_files && rc == 0; i++) rc = load_file(files[i], w, n, m->cfg.tied, err);
+    for (int i = 0; i < n && rc == 0; i++)
+        if (!w[i].found) rc = sr_fail(err, "%s: missing tensor '%s'", listed_in, w[i].name);
+    free(w);
+    free_paths(files, n_files);
+    return rc;
+}
+
+int hf_model_load(const char *dir, Model *m, int max_batch, int max_T, HfConfig *hc,
+                  SrError *err)
+{
+    memset(m, 0, sizeof *m);
+    HfConfig local;
+    if (!hc) hc = &local;
+    if (hf_config_read(dir, hc, err)) return -1;
+    SrError why;
+    if (model_create(m, &hc->cfg, max_batch, max_T, &why))
+        return sr_fail(err, "%s: %s", dir, why.msg);
+    if (load_weights(dir, m, err)) {
+        model_free(m);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* hf_model.h — a Hugging Face model folder (config.json plus model.safetensors
+ * or model.safetensors.index.json and its shards) loaded into a Model.
+ *
+ * Tensors (the real Hugging Face names; Q = H*hd, K = KVH*hd):
+ *   model.embed_tokens.weight                          (V, C)
+ *   model.layers.{l}.input_layernorm.weight            (C)
+ *   model.layers.{l}.self_attn.q_proj.weight           (Q, C)   .bias (Q) for Qwen2
+ *   model.layers.{l}.self_attn.{k,v}_proj.weight       (K, C)   .bias (K) for Qwen2
+ *   model.layers.{l}.self_attn.o_proj.weight           (C, Q)
+ *   model.layers.{l}.self_attn.{q,k}_norm.weight       (hd)     Qwen3
+ *   model.layers.{l}.post_attention_layernorm.weight   (C)
+ *   model.layers.{l}.mlp.{gate,up}_proj.weight         (F, C)
+ *   model.layers.{l}.mlp.down_proj.weight              (C, F)
+ *   model.norm.weight                                  (C)
+ *   lm_head.weight                                     (V, C), unless tied (then ignored)
+ * stored as F32, BF16 or F16 and converted to float32 one tensor at a time
+ * from a read-only memory map of just that tensor, unmapped right after, so
+ * the peak memory is the float32 model plus the largest stored tensor.
+ * "...rotary_emb.inv_freq" buffers of old exports are skipped; any other
+ * tensor, a missing one, a wrong shape or dtype, or a shard the index names
+ * but the folder lacks is a one-line error naming the file. */
+#ifndef SEQREP_HF_MODEL_H
+#define SEQREP_HF_MODEL_H
+
+#include "base/status.h"
+#include "engine/model.h"
+#include "formats/hf_config.h"
+
+/* Read dir's config (into *hc, may be NULL), create m for max_batch x max_T
+ * and load the weights. On failure nothing is left allocated. */
+int hf_model_load(const char *dir, Model *m, int max_batch, int max_T, HfConfig *hc,
+                  SrError *err);
+
+#endif

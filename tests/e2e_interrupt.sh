@@ -51,9 +51,11 @@ leftovers() { find "$1" -name '*.tmp*' | sort; }
 # was started ignoring) and the disk slow for files named like $slow; its
 # pid in $pid once it runs
 in_background() {
-    LD_PRELOAD=$preload FAULT_PATH=$slow FAULT_DELAY_MS=${delay:-30} python3 -c \
-        'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-        "$@" >bg_out.txt 2>bg_err.txt &
+    FAULT_PRELOAD=$preload FAULT_PATH=$slow FAULT_DELAY_MS=${delay:-30} python3 -c '
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.environ["LD_PRELOAD"] = os.environ.pop("FAULT_PRELOAD")  # for the command alone
+os.execv(sys.argv[1], sys.argv[1:])' "$@" >bg_out.txt 2>bg_err.txt &
     pid=$!
     # signals from here on reach the command, not python starting it
     tries=0

@@ -381,14 +381,21 @@ static void test_script_parse(void **unused)
     assert_int_equal(explorer_script_parse("<hover 1>", &ev, &n, &err), -1);
     assert_int_equal(explorer_script_parse("<resize 5x5>", &ev, &n, &err), -1);
     assert_int_equal(explorer_script_parse("a\x01", &ev, &n, &err), -1);
-    /* numbers that do not fit an int are refused, not wrapped (found by
-     * fuzzing: "<hover 1 4294967297>" hovered at y = 1) */
+    /* numbers that do not fit an int are refused, not wrapped or split
+     * (found by fuzzing: "<hover 1 4294967297>" hovered at y = 1, and a
+     * width-limited %9d read "<click1234567890>" as (123456789, 0)) */
     assert_int_equal(explorer_script_parse("<hover 1 4294967297>", &ev, &n, &err), -1);
     assert_string_equal(err.msg, "--script: unknown key name '<hover 1 4294967297>' at character 1");
     assert_int_equal(explorer_script_parse("<click 2147483648 0>", &ev, &n, &err), -1);
+    assert_int_equal(explorer_script_parse("<click 1234567890>", &ev, &n, &err), -1);
+    assert_int_equal(explorer_script_parse("<click1234567890>", &ev, &n, &err), -1);
     assert_int_equal(explorer_script_parse("<resize 4294968096x600>", &ev, &n, &err), -1);
-    assert_int_equal(explorer_script_parse("<hover 999999999 0>", &ev, &n, &err), 0);
-    assert_int_equal(ev[0].x, 999999999);
+    assert_int_equal(explorer_script_parse("<hover -1 5>", &ev, &n, &err), -1);
+    assert_int_equal(explorer_script_parse("<click 2147483647 0><resize 640x480>", &ev, &n, &err),
+                     0);
+    assert_int_equal(n, 2);
+    assert_int_equal(ev[0].x, 2147483647);
+    assert_true(ev[1].kind == SCRIPT_RESIZE && ev[1].x == 640 && ev[1].y == 480);
     free(ev);
 }
 

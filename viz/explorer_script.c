@@ -2,6 +2,8 @@
  * and mouse events into the list of events the window replays. Pure. */
 #include "explorer_script.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,40 @@ static int push_event(ScriptEvent **ev, int *n, int *cap, ScriptEvent e)
     }
     (*ev)[(*n)++] = e;
     return 0;
+}
+
+/* A decimal number 0..INT_MAX at *p (blanks before it skipped) into *v, *p
+ * moved past it; -1 when there is none or it does not fit. sscanf's %d is
+ * undefined past INT_MAX (glibc wrapped "<hover 1 4294967297>" to y = 1),
+ * and %9d split "<click 1234567890>" into (123456789, 0); both found by
+ * fuzzing. */
+static int read_number(const char **p, int *v)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t') s++;
+    if (*s < '0' || *s > '9') return -1;
+    errno = 0;
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (errno == ERANGE || x > INT_MAX) return -1;
+    *v = (int)x;
+    *p = end;
+    return 0;
+}
+
+/* name is "WORD X Y" (sep ' ') or "WORD XxY" (sep 'x'), blanks around the
+ * numbers allowed: the numbers into *x, *y; 0 or -1. */
+static int read_pair(const char *name, const char *word, char sep, int *x, int *y)
+{
+    size_t n = strlen(word);
+    if (strncmp(name, word, n) != 0 || (name[n] != ' ' && name[n] != '\t')) return -1;
+    const char *p = name + n;
+    if (read_number(&p, x)) return -1;
+    if (sep == ' ' && *p != ' ' && *p != '\t') return -1;
+    if (sep != ' ' && *p++ != sep) return -1;
+    if (read_number(&p, y)) return -1;
+    while (*p == ' ' || *p == '\t') p++;
+    return *p ? -1 : 0;
 }
 
 /* Parse the name inside <...> (without the brackets) into an event; 0 or -1. */
@@ -37,24 +73,19 @@ static int parse_named(const char *name, ScriptEvent *e)
             e->key = KEYS[i].key;
             return 0;
         }
-    /* %9d: at most nine digits, which always fit in an int; a plain %d is
-     * undefined for larger numbers (glibc wraps them: "<hover 1 4294967297>"
-     * hovered at y = 1; found by fuzzing), and a tenth digit is left over for
-     * %c, so such a name is refused */
-    char extra;
     if (strcmp(name, "shot") == 0) {
         e->kind = SCRIPT_SHOT;
         return 0;
     }
-    if (sscanf(name, "hover %9d %9d %c", &e->x, &e->y, &extra) == 2 && e->x >= 0 && e->y >= 0) {
+    if (read_pair(name, "hover", ' ', &e->x, &e->y) == 0) {
         e->kind = SCRIPT_HOVER;
         return 0;
     }
-    if (sscanf(name, "click %9d %9d %c", &e->x, &e->y, &extra) == 2 && e->x >= 0 && e->y >= 0) {
+    if (read_pair(name, "click", ' ', &e->x, &e->y) == 0) {
         e->kind = SCRIPT_CLICK;
         return 0;
     }
-    if (sscanf(name, "resize %9dx%9d %c", &e->x, &e->y, &extra) == 2 && e->x >= 16 && e->y >= 16 &&
+    if (read_pair(name, "resize", 'x', &e->x, &e->y) == 0 && e->x >= 16 && e->y >= 16 &&
         e->x <= 8192 && e->y <= 8192) {
         e->kind = SCRIPT_RESIZE;
         return 0;

@@ -3,14 +3,16 @@
  * or as a NUL-terminated string, and a loud stop when a harness finds a
  * property broken (libFuzzer saves the input as a crash).
  *
- * Files go to a per-process folder: $SEQREP_FUZZ_TMP, else /dev/shm (memory,
- * so the many small writes stay cheap) when it exists, else /tmp. */
+ * Files go to a per-process folder in $SEQREP_FUZZ_TMP, else /dev/shm (memory,
+ * so the many small writes stay cheap) when it exists, else /tmp; it is
+ * removed when the harness exits normally. */
 #ifndef SEQREP_FUZZ_UTIL_H
 #define SEQREP_FUZZ_UTIL_H
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,16 +36,43 @@
         }                                                                                 \
     } while (0)
 
-/* This process's scratch folder (made on first use), e.g. /dev/shm/seqrep-fuzz-123. */
+static char fuzz_dir_path[512];
+
+/* Remove path and, when it is a folder, everything in it. */
+static inline void fuzz_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        for (struct dirent *e; d && (e = readdir(d));) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+            char child[1024];
+            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+            fuzz_remove_tree(child);
+        }
+        if (d) closedir(d);
+    }
+    remove(path);
+}
+
+/* At exit: remove the scratch folder and what is in it. */
+static inline void fuzz_cleanup(void)
+{
+    if (fuzz_dir_path[0]) fuzz_remove_tree(fuzz_dir_path);
+}
+
+/* This process's scratch folder (made on first use, removed at exit), e.g.
+ * /dev/shm/seqrep-fuzz-123. */
 static inline const char *fuzz_dir(void)
 {
-    static char dir[512];
+    char *dir = fuzz_dir_path;
     if (dir[0]) return dir;
     const char *base = getenv("SEQREP_FUZZ_TMP");
     struct stat st;
     if (!base || !*base) base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
-    snprintf(dir, sizeof dir, "%s/seqrep-fuzz-%ld", base, (long)getpid());
+    snprintf(dir, sizeof fuzz_dir_path, "%s/seqrep-fuzz-%ld", base, (long)getpid());
     mkdir(dir, 0700);
+    atexit(fuzz_cleanup);
     return dir;
 }
 

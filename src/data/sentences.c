@@ -1,5 +1,6 @@
 /* sentences.c — distinct normalised sentences and their train / held-out
  * split (rules in sentences.h). */
+#include "base/fnv1a.h"
 #include "data/sentences.h"
 
 #include <stdint.h>
@@ -13,12 +14,7 @@
 /* FNV-1a hash of the NUL-terminated s. */
 static uint64_t hash_line(const char *s)
 {
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001B3ULL;
-    }
-    return h;
+    return fnv1a_bytes(s, strlen(s));
 }
 
 /* Words of a normalised line: its spaces plus one (0 for an empty line). */

@@ -1,5 +1,6 @@
 /* adapter.c — the head and LoRA adapters as a PEFT-named safetensors file
  * (see adapter.h). */
+#include "base/fnv1a.h"
 #include "formats/adapter.h"
 
 #include <cJSON.h>
@@ -23,13 +24,8 @@ typedef struct {
 
 void adapter_base_checksum(const Model *m, char hex[17])
 {
-    unsigned long long h = 1469598103934665603ULL;
-    const unsigned char *p = (const unsigned char *)m->params;
-    for (size_t i = 0; i < m->n_params * sizeof(float); i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    snprintf(hex, 17, "%016llx", h);
+    uint64_t h = fnv1a(FNV1A_START_SHORT, m->params, m->n_params * sizeof(float));
+    snprintf(hex, 17, "%016llx", (unsigned long long)h);
 }
 
 size_t adapter_lora_floats(const LoraConfig *cfg, int n_layers, int d_model)

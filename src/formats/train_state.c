@@ -1,5 +1,6 @@
 /* train_state.c — the training state file: weights, AdamW moments, step,
  * random-number state and settings, with a checksum over all of them. */
+#include "base/fnv1a.h"
 #include "formats/train_state.h"
 
 #include <inttypes.h>
@@ -13,23 +14,12 @@
 static const char *const FORMAT = "seqrep-train-state";
 static const char *const TENSOR_NAMES[3] = {"params", "adamw.m1", "adamw.m2"};
 
-/* FNV-1a 64 of n bytes of data, continuing from hash h. */
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 /* The checksum of the three tensors (n floats each) and the metadata values
  * step, rng, loss and settings, as 16 hex digits into hex[17]. */
 static void state_checksum(const float *const tensors[3], size_t n, const char *const values[4],
                            char hex[17])
 {
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = FNV1A_START;
     for (int t = 0; t < 3; t++) h = fnv1a(h, tensors[t], n * sizeof(float));
     for (int v = 0; v < 4; v++) h = fnv1a(h, values[v], strlen(values[v]) + 1);
     snprintf(hex, 17, "%016" PRIx64, h);

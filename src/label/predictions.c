@@ -1,5 +1,6 @@
 /* predictions.c — a predictions CoNLL file read back as per-sentence span
  * counts (see predictions.h). */
+#include "base/fnv1a.h"
 #include "label/predictions.h"
 
 #include <stdlib.h>
@@ -8,10 +9,10 @@
 #include "base/text_file.h"
 
 /* Fold the bytes of text and one separator byte into an FNV-1a hash. */
-static uint64_t fnv1a(uint64_t h, const char *text)
+static uint64_t fold_field(uint64_t h, const char *text)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) h = (h ^ *p) * 0x100000001b3ULL;
-    return (h ^ 0x1f) * 0x100000001b3ULL;
+    static const unsigned char separator = 0x1f;
+    return fnv1a(fnv1a(h, text, strlen(text)), &separator, 1);
 }
 
 /* The growing arrays of one sentence's gold and predicted tags. */
@@ -33,7 +34,7 @@ static int add_sentence(PredictionCounts *out, int *cap, const SentenceTags *st,
     SpanCounts *c = &out->counts[out->n_sents++];
     memset(c, 0, sizeof *c);
     span_counts_add(c, st->gold, st->pred, st->n);
-    out->gold_checksum = fnv1a(out->gold_checksum, ""); /* the sentence's end */
+    out->gold_checksum = fold_field(out->gold_checksum, ""); /* the sentence's end */
     return 0;
 }
 
@@ -54,7 +55,7 @@ static int read_lines(const char *path, char *text, PredictionCounts *out, SrErr
 {
     SentenceTags st = {0};
     int cap = 0, line_no = 0, rc = 0;
-    out->gold_checksum = 0xcbf29ce484222325ULL;
+    out->gold_checksum = FNV1A_START;
     for (char *save = NULL, *p = text; p && rc == 0; p = save) {
         char *end = strchr(p, '\n');
         save = end ? end + 1 : NULL;
@@ -86,7 +87,7 @@ static int read_lines(const char *path, char *text, PredictionCounts *out, SrErr
         st.gold[st.n] = col[1];
         st.pred[st.n++] = col[2];
         out->n_words++;
-        out->gold_checksum = fnv1a(fnv1a(out->gold_checksum, col[0]), col[1]);
+        out->gold_checksum = fold_field(fold_field(out->gold_checksum, col[0]), col[1]);
     }
     if (rc == 0 && st.n > 0) rc = add_sentence(out, &cap, &st, err);
     free(st.gold);

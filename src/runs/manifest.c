@@ -1,4 +1,5 @@
 /* manifest.c — provenance of results. */
+#include "base/fnv1a.h"
 #include "runs/manifest.h"
 
 #include <stdio.h>
@@ -64,11 +65,10 @@ int file_checksum(const char *path, char hex[17], SrError *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return sr_fail(err, "%s: cannot open for checksum", path);
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = FNV1A_START_SHORT;
     unsigned char buf[65536];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211ULL;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) h = fnv1a(h, buf, n);
     int bad = ferror(f);
     fclose(f);
     if (bad) return sr_fail(err, "%s: read error", path);

@@ -2,6 +2,7 @@
  * (the rules are in bpe.h). Two hash tables: one interns strings (words and
  * pieces) as ids, one counts adjacent piece pairs. After each merge only the
  * words that contain the merged pair are re-counted. */
+#include "base/fnv1a.h"
 #include "text/bpe.h"
 
 #include <stdint.h>
@@ -21,17 +22,6 @@ typedef struct {
     int n_slots;
 } StringTable;
 
-/* FNV-1a hash of s[0..n). */
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001B3ULL;
-    }
-    return h;
-}
-
 /* Release the table. */
 static void strings_free(StringTable *t)
 {
@@ -46,7 +36,7 @@ static void strings_free(StringTable *t)
 static int strings_slot(const StringTable *t, const char *s, size_t n)
 {
     size_t mask = (size_t)t->n_slots - 1;
-    size_t i = (size_t)hash_bytes(s, n) & mask;
+    size_t i = (size_t)fnv1a_bytes(s, n) & mask;
     for (;;) {
         int id = t->slots[i];
         if (id < 0 || (t->lens[id] == n && memcmp(t->strings[id], s, n) == 0)) return (int)i;

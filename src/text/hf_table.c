@@ -4,18 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fnv1a.h"
 #include "text/hf_model.h"
-
-/* FNV-1a hash of s[0..n). */
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001B3ULL;
-    }
-    return h;
-}
 
 /* Smallest power of two >= 2 n (and >= 16). */
 static int slots_for(long n)
@@ -36,7 +26,7 @@ int hf_table_build(HfTable *tab, const HfTokenizer *t, const unsigned char *use)
     size_t mask = (size_t)tab->n_slots - 1;
     for (int id = 0; id < t->n_ids; id++) {
         if (!t->text[id] || (use && !use[id])) continue;
-        size_t i = (size_t)hash_bytes(t->text[id], t->text_len[id]) & mask;
+        size_t i = (size_t)fnv1a_bytes(t->text[id], t->text_len[id]) & mask;
         while (tab->slots[i] >= 0) {
             int other = tab->slots[i];
             if (t->text_len[other] == t->text_len[id] &&
@@ -53,7 +43,7 @@ int hf_table_find(const HfTable *tab, const HfTokenizer *t, const char *s, size_
 {
     if (!tab->slots) return -1;
     size_t mask = (size_t)tab->n_slots - 1;
-    for (size_t i = (size_t)hash_bytes(s, n) & mask;; i = (i + 1) & mask) {
+    for (size_t i = (size_t)fnv1a_bytes(s, n) & mask;; i = (i + 1) & mask) {
         int id = tab->slots[i];
         if (id < 0) return -1;
         if (t->text_len[id] == n && memcmp(t->text[id], s, n) == 0) return id;

@@ -37,24 +37,10 @@ shift 2
 [ "${1:-}" = "--" ] && shift
 case $jobs in '' | *[!0-9]* | 0) die "JOBS must be a whole number >= 1 (got '$jobs')" ;; esac
 
-seqrep=${SEQREP:-build/seqrep}
-[ -x "$seqrep" ] || seqrep=$(command -v seqrep) || die "no seqrep binary: set SEQREP or run make"
-
-# where sweep puts the run files, and where collect writes the summary
+. "$(dirname "$0")/sweep_farm.sh"
+farm_seqrep
 base=${out%.csv}
-runs=$base.runs
-summary=$base.md
-prev=
-for a in "$@"; do
-    case $prev in --runs-dir) runs=$a ;; --summary) summary=$a ;; esac
-    case $a in
-        --runs-dir=*) runs=${a#--runs-dir=} ;;
-        --summary=*) summary=${a#--summary=} ;;
-        --out | --out=* | --jobs | --jobs=* | --plan | --stop-after | --stop-after=*)
-            die "${a%%=*} is set by this script; give the other options of seqrep sweep" ;;
-    esac
-    prev=$a
-done
+farm_scan "$out" "$@"
 
 parallel --version 2>/dev/null | grep -q "GNU parallel" || die "GNU parallel not found (Debian: apt-get install parallel)"
 

@@ -46,29 +46,16 @@ out=$1
 shift
 [ "${1:-}" = "--" ] && shift
 
-seqrep=${SEQREP:-build/seqrep}
-[ -x "$seqrep" ] || seqrep=$(command -v seqrep) || die "no seqrep binary: set SEQREP or run make"
+. "$(dirname "$0")/sweep_farm.sh"
+farm_seqrep
 seqrep=$(cd "$(dirname "$seqrep")" && pwd)/$(basename "$seqrep")
 cpus=${SEQREP_CPUS:-1}
 case $cpus in '' | *[!0-9]* | 0) die "SEQREP_CPUS must be a whole number >= 1 (got '$cpus')" ;; esac
 
-# where sweep puts the run files, and where collect writes the summary
 base=${out%.csv}
-runs=$base.runs
-summary=$base.md
+farm_scan "$out" "$@"
 threads=--threads=$cpus
-prev=
-for a in "$@"; do
-    case $prev in --runs-dir) runs=$a ;; --summary) summary=$a ;; esac
-    case $a in
-        --runs-dir=*) runs=${a#--runs-dir=} ;;
-        --summary=*) summary=${a#--summary=} ;;
-        --threads | --threads=*) threads= ;;
-        --out | --out=* | --jobs | --jobs=* | --plan | --stop-after | --stop-after=*)
-            die "${a%%=*} is set by this script; give the other options of seqrep sweep" ;;
-    esac
-    prev=$a
-done
+[ "$threads_given" = 1 ] && threads=
 
 command -v sbatch >/dev/null 2>&1 || die "sbatch not found (Debian: apt-get install slurm-client)"
 

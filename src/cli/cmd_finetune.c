@@ -264,6 +264,12 @@ static int run_finetune(const FinetuneOptions *o, FinetuneRun *run)
     if (!o->quiet)
         fprintf(stderr, "seqrep %s: best dev F1 %.2f at epoch %d; test F1 %.2f\n", CMD,
                 run->res.dev.f1, run->res.best_epoch, run->res.test.f1);
+    if (!o->quiet) {
+        const TrainedWeights *w = &run->res.best;
+        size_t head = (size_t)w->K * w->C + (size_t)w->K;
+        size_t trained = fc->adapter == ADAPTER_LORA ? w->n_lora + head : run->model.n_params + head;
+        cli_report_memory(CMD, &run->model, trained, run->res.exit_layer, 0);
+    }
     return 0;
 }
 

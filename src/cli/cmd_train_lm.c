@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "base/interrupt.h"
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "engine/model.h"
 #include "engine/threads.h"
@@ -544,6 +545,7 @@ static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
         run->val_loss = -1.0f; /* no held-out loss, as when the held-out part is too short */
     if (!o->quiet && run->val_loss >= 0.0f)
         fprintf(stderr, "validation loss %.4f (held-out last 5%%)\n", run->val_loss);
+    if (!o->quiet) cli_report_memory(CMD, &run->m, run->m.n_params, 0, 1);
     return 0;
 }
 

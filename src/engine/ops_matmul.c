@@ -30,20 +30,27 @@ static void thread_rows(int n, int id, int count, int *lo, int *hi)
 }
 
 /* out (N, OC) = inp (N, C) . w^T, w (OC, C). Each OpenMP thread runs one
- * single-threaded sgemm on its own block of rows (OpenBLAS's own threads are
- * turned off by threads_set: on these small shapes they cost more than they
- * give; docs/performance.md has the measurements). The result is fixed for a
- * fixed thread count; it is NOT bit-identical across thread counts, because
- * OpenBLAS's kernels may round a row differently when the call has a
- * different number of rows. */
+ * single-threaded sgemm on its own block (OpenBLAS's own threads are turned
+ * off by threads_set: on these small shapes they cost more than they give;
+ * docs/performance.md has the measurements): a block of the N rows when
+ * there are at least as many rows as outputs, else a block of the OC outputs,
+ * so that with few rows (a short sequence through a wide layer or the LM
+ * head) each thread reads only its part of w instead of all of it. The
+ * result is fixed for a fixed thread count; it is NOT bit-identical across
+ * thread counts, because OpenBLAS's kernels may round differently when the
+ * call has a different shape. */
 void matmul_forward(float *out, const float *inp, const float *w, int N, int C, int OC)
 {
     if (N <= 0 || OC <= 0) return;
+    int split_outputs = N < OC;
 #pragma omp parallel
     {
         int lo, hi;
-        thread_rows(N, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-        if (hi > lo)
+        thread_rows(split_outputs ? OC : N, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
+        if (hi > lo && split_outputs)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, N, hi - lo, C, 1.0f, inp, C,
+                        w + (size_t)lo * C, C, 0.0f, out + lo, OC);
+        else if (hi > lo)
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, hi - lo, OC, C, 1.0f,
                         inp + (size_t)lo * C, C, w, C, 0.0f, out + (size_t)lo * OC, OC);
     }

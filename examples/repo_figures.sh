@@ -4,7 +4,10 @@
 # position method, seed 1, one thread), a RePo language model read under
 # sequence repetition (repo-positions), and the figures drawn from their CSVs
 # into docs/repo/ (or $REPO_FIGURES_DIR), each with its numbers (.csv) and
-# manifest (.manifest.json) beside it. Results that exist are reused.
+# manifest (.manifest.json) beside it, a continued pre-training with and
+# without RePo layers, and the numbers of docs/repo.md's tables into
+# results/repo/ and results/md/repo-*.md (examples/repo_tables.py). Results
+# that exist are reused.
 #
 # Usage: sh examples/repo_figures.sh [BUILD_DIR]        (make repo-figures)
 # Intermediate results go to $REPO_WORK (default BUILD_DIR/repo-work).
@@ -48,4 +51,29 @@ echo "== 3. a RePo language model under sequence repetition (seqrep repo-positio
     --r 3 --threads 1 --out "$work/repeat-z.csv" --summary "$work/repeat-summary.csv"
 cp "$work/repeat-summary.csv" "$out/repeat-summary.csv"
 plot repo-repeat repeat --results "$work/repeat-z.csv" --layer 2 --head 1
-echo "wrote the figures of docs/repo.md into $out"
+
+echo "== 4. continued pre-training: a RoPE model continued as RoPE and with RePo layers (seqrep train-lm --init)"
+# validation loss of a checkpoint's training, from the line train-lm prints
+val_loss() { sed -n 's/^validation loss \([0-9.]*\) .*/\1/p' "$1"; }
+if [ ! -s "$work/continued.csv" ]; then
+    "$seqrep" train-lm --corpus "$work/corpus.txt" --out "$work/lm-rope200.safetensors" --steps 200 \
+        --threads 1 2> "$work/rope200.log"
+    for positions in rope repo; do
+        "$seqrep" train-lm --init "$work/lm-rope200.safetensors" --corpus "$work/corpus.txt" \
+            --out "$work/lm-rope200+$positions.safetensors" --positions "$positions" --steps 300 \
+            --threads 1 2> "$work/continued-$positions.log"
+    done
+    {
+        echo "label,validation_loss"
+        echo "none (the 200-step RoPE start),$(val_loss "$work/rope200.log")"
+        echo "rope,$(val_loss "$work/continued-rope.log")"
+        echo "\"repo (new RePo weights at Normal(0, 0.02))\",$(val_loss "$work/continued-repo.log")"
+    } > "$work/continued.csv.tmp" && mv "$work/continued.csv.tmp" "$work/continued.csv"
+fi
+
+echo "== 5. the numbers of the tables into results/repo/, the tables into results/md/"
+mkdir -p results/repo
+for f in kv needle table continued; do cp "$work/$f.csv" results/repo/; done
+for f in kv-attention kv-range needle-attention needle-range table-range; do cp "$work/fig/$f.csv" results/repo/; done
+/usr/bin/python3 examples/repo_tables.py results/repo
+echo "wrote the figures of docs/repo.md into $out and its tables into results/md/repo-*.md"

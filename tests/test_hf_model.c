@@ -133,7 +133,7 @@ static void test_configs(void **state)
     if (hf_config_read("golden/hf/llama3_rope", &hc, &err)) fail_msg("%s", err.msg);
     assert_int_equal(hc.cfg.rope_llama3, 1);
     assert_int_equal(hc.cfg.rope_original_max_pos, 64);
-    assert_true(model_forward_only(&hc.cfg));
+    assert_true(model_hf_features(&hc.cfg));
     assert_false(hf_is_model_dir("golden/hf/llama_gqa/config.json"));
     assert_true(hf_is_model_dir("golden/hf/llama_gqa"));
 }

@@ -88,6 +88,11 @@ int model_param_is_norm(int i)
     return i == 1 || i == 4 || i == 7 || i == 12 || i == 13; /* ln1w, ln2w, lnfw, qnw, knw */
 }
 
+int model_param_is_decayed(int i)
+{
+    return !model_param_is_norm(i) && i != 11; /* bqkv */
+}
+
 /* Point the views of a parameter-shaped buffer into base (all NULL when
  * base is NULL). */
 static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)

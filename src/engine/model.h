@@ -97,6 +97,10 @@ void model_param_sizes(const ModelConfig *cfg, size_t sizes[MODEL_N_PARAM_TENSOR
  * weight decay and are initialised to one. */
 int model_param_is_norm(int i);
 
+/* 1 if parameter view i gets weight decay: matrices and embeddings, not the
+ * norm weights or the q/k/v biases (1-D tensors, as PyTorch recipes do). */
+int model_param_is_decayed(int i);
+
 typedef enum {
     POS_ROPE = 0,  /* integer positions (ModelInput.positions), rotated by RoPE  */
     POS_NONE = 1,  /* no positional information (NoPE)                          */

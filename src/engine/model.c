@@ -83,6 +83,14 @@ void model_param_sizes(const ModelConfig *c, size_t s[MODEL_N_PARAM_TENSORS])
     s[13] = c->qk_norm ? L * hd : 0;           /* knw  */
 }
 
+size_t model_param_count(const ModelConfig *c)
+{
+    size_t s[MODEL_N_PARAM_TENSORS], n = 0;
+    model_param_sizes(c, s);
+    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) n += s[i];
+    return n;
+}
+
 int model_param_is_norm(int i)
 {
     return i == 1 || i == 4 || i == 7 || i == 12 || i == 13; /* ln1w, ln2w, lnfw, qnw, knw */

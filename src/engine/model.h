@@ -93,6 +93,9 @@ typedef struct {
 #define MODEL_N_PARAM_TENSORS 14
 void model_param_sizes(const ModelConfig *cfg, size_t sizes[MODEL_N_PARAM_TENSORS]);
 
+/* Parameters (floats) of a model of configuration c: the sum of model_param_sizes. */
+size_t model_param_count(const ModelConfig *c);
+
 /* 1 if parameter view i (ParamViews order) holds norm weights, which get no
  * weight decay and are initialised to one. */
 int model_param_is_norm(int i);

@@ -2,6 +2,7 @@
  * (engine/lora_merge.h) and an adapter file applied to a loaded base model
  * (formats/adapter_apply.h): the merged model's logits and attention equal
  * those of the model with the adapters attached (Model.lora) within 1e-5,
+ * also on a model with grouped-query attention and a separate head size,
  * an untrained adapter (B = 0) leaves every weight bit-identical, and a file
  * without adapters or of another base model is refused, naming the file,
  * with the model unchanged. */
@@ -22,25 +23,42 @@
 
 enum { TB = 2, TT = 6, TV = 13, TC = 8, TL = 3, TH = 2, TF = 12 };
 
-/* A small model with large random weights (random_model.h). */
-static void make_model(Model *m, unsigned long long seed)
+/* A small model with large random weights (random_model.h); with hf, the
+ * Hugging Face features: 2 query heads on 1 key/value head of size 6 (not
+ * 8 / 2), q/k/v biases and q/k norms, so q is 12 wide and k, v 6. */
+static void make_model_shaped(Model *m, unsigned long long seed, int hf)
 {
     ModelConfig c = {.vocab_size = TV, .d_model = TC, .n_layers = TL, .n_heads = TH, .d_ff = TF,
                      .max_seq_len = 16, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = 1};
+    if (hf) c.n_kv_heads = 1, c.head_dim = 6, c.qkv_bias = 1, c.qk_norm = 1;
     test_random_model(m, &c, TB, TT, seed);
 }
 
-/* Adapters of rank 3, alpha 6 on targets, dropout 0.2 (off at inference);
- * A and B random when randomise, otherwise as lora_create leaves them (B = 0). */
-static void make_lora(Lora *lo, unsigned targets, int randomise)
+static void make_model(Model *m, unsigned long long seed)
+{
+    make_model_shaped(m, seed, 0);
+}
+
+/* Adapters of rank 3, alpha 6 on targets of m's projections, dropout 0.2
+ * (off at inference); A and B random when randomise, otherwise as
+ * lora_create leaves them (B = 0). */
+static void make_lora_for(Lora *lo, const Model *m, unsigned targets, int randomise)
 {
     LoraConfig cfg = {.rank = 3, .alpha = 6.0f, .dropout = 0.2f, .targets = targets};
     SrError err;
-    assert_int_equal(lora_create(lo, &cfg, TL, TC, TB * TT, 99, &err), 0);
+    assert_int_equal(lora_create_dims(lo, &cfg, TL, TC, model_q_dim(&m->cfg),
+                                      model_kv_dim(&m->cfg), TB * TT, 99, &err), 0);
     if (randomise) {
         unsigned long long st = 5;
         test_fill_random(lo->params, (long)lo->n_params, &st, 0.4f);
     }
+}
+
+/* make_lora_for a model of seqrep's own shape (q, k, v, o all 8 x 8). */
+static void make_lora(Lora *lo, unsigned targets, int randomise)
+{
+    Model square = {.cfg = {.d_model = TC, .n_heads = TH}};
+    make_lora_for(lo, &square, targets, randomise);
 }
 
 static int IDS[TB * TT], LENGTHS[TB] = {TT, TT - 2};
@@ -87,14 +105,15 @@ static void outputs_free(Outputs o)
     free(o.att);
 }
 
-/* Merged adapters compute what attached ones do, for every target set. */
-static void merged_equals_attached(unsigned targets, const char *name)
+/* Merged adapters compute what attached ones do, for every target set (hf:
+ * on the Hugging Face shape of make_model_shaped). */
+static void merged_equals_attached(unsigned targets, const char *name, int hf)
 {
     Model attached, merged;
     Lora lo;
-    make_model(&attached, 1);
-    make_model(&merged, 1);
-    make_lora(&lo, targets, 1);
+    make_model_shaped(&attached, 1, hf);
+    make_model_shaped(&merged, 1, hf);
+    make_lora_for(&lo, &attached, targets, 1);
     attached.lora = &lo; /* lo.training is 0: no dropout, as at inference */
     Outputs want = run(&attached);
     SrError err;
@@ -110,9 +129,11 @@ static void merged_equals_attached(unsigned targets, const char *name)
     model_free(&attached), model_free(&merged);
 }
 
-static void test_merge_qkvo(void **s) { (void)s; merged_equals_attached(0xF, "q,k,v,o"); }
-static void test_merge_q_and_o(void **s) { (void)s; merged_equals_attached((1u << LORA_Q) | (1u << LORA_O), "q,o"); }
-static void test_merge_v_only(void **s) { (void)s; merged_equals_attached(1u << LORA_V, "v"); }
+static void test_merge_qkvo(void **s) { (void)s; merged_equals_attached(0xF, "q,k,v,o", 0); }
+static void test_merge_q_and_o(void **s) { (void)s; merged_equals_attached((1u << LORA_Q) | (1u << LORA_O), "q,o", 0); }
+static void test_merge_v_only(void **s) { (void)s; merged_equals_attached(1u << LORA_V, "v", 0); }
+static void test_merge_hf_qkvo(void **s) { (void)s; merged_equals_attached(0xF, "hf q,k,v,o", 1); }
+static void test_merge_hf_k_and_o(void **s) { (void)s; merged_equals_attached((1u << LORA_K) | (1u << LORA_O), "hf k,o", 1); }
 
 /* B = 0 (an untrained adapter): every weight stays bit-identical. */
 static void test_merge_untrained_is_the_base(void **state)
@@ -155,6 +176,7 @@ static void write_adapter(const char *path, const Model *base, const Lora *lo)
     AdapterFile a;
     memset(&a, 0, sizeof a);
     a.n_layers = TL, a.d_model = TC;
+    a.q_dim = model_q_dim(&base->cfg), a.kv_dim = model_kv_dim(&base->cfg);
     adapter_base_checksum(base, a.base_checksum);
     a.has_lora = lo != NULL;
     if (lo) {
@@ -230,15 +252,43 @@ static void test_apply_file(void **state)
     model_free(&base), model_free(&attached), model_free(&other);
 }
 
+/* The same through a file on the Hugging Face shape (q 12, k and v 6 wide):
+ * the tensors keep their shapes and the applied file computes as attached. */
+static void test_apply_hf_file(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/test_adapter_hf.%d.st", (int)getpid());
+    Model base, attached;
+    Lora lo;
+    make_model_shaped(&base, 6, 1);
+    make_model_shaped(&attached, 6, 1);
+    make_lora_for(&lo, &base, 0xF, 1);
+    write_adapter(path, &base, &lo);
+    attached.lora = &lo;
+    Outputs want = run(&attached);
+    SrError err;
+    if (adapter_apply(path, &base, NULL, &err)) fail_msg("%s", err.msg);
+    Outputs got = run(&base);
+    assert_true(max_diff("applied hf file", got, want) < 1e-5);
+    unlink(path);
+    outputs_free(want), outputs_free(got);
+    lora_free(&lo);
+    model_free(&base), model_free(&attached);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_qkvo),
         cmocka_unit_test(test_merge_q_and_o),
         cmocka_unit_test(test_merge_v_only),
+        cmocka_unit_test(test_merge_hf_qkvo),
+        cmocka_unit_test(test_merge_hf_k_and_o),
         cmocka_unit_test(test_merge_untrained_is_the_base),
         cmocka_unit_test(test_merge_other_depth),
         cmocka_unit_test(test_apply_file),
+        cmocka_unit_test(test_apply_hf_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
  * rms of the golden tensor). Early exit (n_run) and a folder's description
  * (checkpoint_read_info) are checked too. */
 #include "test_util.h"
+#include "golden_compare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,45 +20,6 @@
 #include "formats/checkpoint.h"
 #include "formats/hf_config.h"
 #include "formats/safetensors.h"
-
-#define GOLDEN_REL 1e-4
-
-/* Worst |a-b| / tolerance over n elements (<= 1 passes); prints the worst
- * element and the largest absolute difference. */
-static double compare(const char *name, const char *what, const float *got, const float *want,
-                      size_t n)
-{
-    double sq = 0.0, worst = 0.0, max_abs = 0.0;
-    for (size_t i = 0; i < n; i++) sq += (double)want[i] * want[i];
-    double rms = n ? sqrt(sq / (double)n) : 0.0;
-    size_t worst_i = 0;
-    for (size_t i = 0; i < n; i++) {
-        double a = got[i], b = want[i], diff = fabs(a - b);
-        if (!(diff <= max_abs)) max_abs = isnan(diff) ? INFINITY : diff;
-        if (diff == 0.0) continue;
-        double tol = GOLDEN_REL * ((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) + rms);
-        double ratio = tol > 0.0 ? diff / tol : INFINITY;
-        if (!(ratio <= worst)) {
-            worst = isnan(ratio) ? INFINITY : ratio;
-            worst_i = i;
-        }
-    }
-    printf("  %-13s %-9s max abs diff %.3g (%.3f of the tolerance)\n", name, what, max_abs, worst);
-    if (worst > 1.0)
-        fprintf(stderr, "  %s: %s mismatch at element %zu of %zu: C %.9g, golden %.9g\n", name,
-                what, worst_i, n, (double)got[worst_i], (double)want[worst_i]);
-    return worst;
-}
-
-/* The golden tensor called name with n elements of dtype. */
-static const StTensor *golden(const StFile *f, const char *name, StDtype dtype, size_t n)
-{
-    const StTensor *t = st_find(f, name);
-    if (!t) fail_msg("golden file lacks %s", name);
-    assert_int_equal(t->dtype, dtype);
-    assert_int_equal(t->nbytes, n * 4);
-    return t;
-}
 
 /* Load golden/hf/<name>, run its ids, compare logits and every hidden state. */
 static void run_case(const char *name)
@@ -77,16 +39,16 @@ static void run_case(const char *name)
     if (checkpoint_load(dir, &m, 1, T, &info, &err)) fail_msg("%s", err.msg);
     const ModelConfig *c = &m.cfg;
     int V = c->vocab_size, C = c->d_model, L = c->n_layers;
-    const StTensor *logits = golden(&g, "logits", ST_F32, (size_t)T * V);
-    const StTensor *hidden = golden(&g, "hidden", ST_F32, (size_t)(L + 1) * T * C);
+    const StTensor *logits = golden_find(&g, "logits", ST_F32, (size_t)T * V);
+    const StTensor *hidden = golden_find(&g, "hidden", ST_F32, (size_t)(L + 1) * T * C);
 
     ModelInput in = {.B = 1, .T = T, .ids = ids_t->data, .want_logits = 1};
     if (model_forward(&m, &in, &err)) fail_msg("%s", err.msg);
-    double worst = compare(name, "logits", m.a.logits, logits->data, (size_t)T * V);
+    double worst = golden_compare(name, "logits", m.a.logits, logits->data, (size_t)T * V);
     for (int l = 0; l <= L; l++) {
         char what[32];
         snprintf(what, sizeof what, "hidden %d", l);
-        double w = compare(name, what, model_hidden(&m, l),
+        double w = golden_compare(name, what, model_hidden(&m, l),
                            (const float *)hidden->data + (size_t)l * T * C, (size_t)T * C);
         if (w > worst) worst = w;
     }
@@ -95,7 +57,7 @@ static void run_case(const char *name)
     early.n_run = 1;
     early.want_logits = 0;
     if (model_forward(&m, &early, &err)) fail_msg("%s", err.msg);
-    double w = compare(name, "exit 1", model_hidden(&m, 1), (const float *)hidden->data + (size_t)T * C,
+    double w = golden_compare(name, "exit 1", model_hidden(&m, 1), (const float *)hidden->data + (size_t)T * C,
                        (size_t)T * C);
     if (w > worst) worst = w;
     assert_true(strstr(info.manifest_json, "\"format\":\"huggingface\"") != NULL);
@@ -133,7 +95,7 @@ static void test_configs(void **state)
     if (hf_config_read("golden/hf/llama3_rope", &hc, &err)) fail_msg("%s", err.msg);
     assert_int_equal(hc.cfg.rope_llama3, 1);
     assert_int_equal(hc.cfg.rope_original_max_pos, 64);
-    assert_true(model_forward_only(&hc.cfg));
+    assert_true(model_hf_features(&hc.cfg));
     assert_false(hf_is_model_dir("golden/hf/llama_gqa/config.json"));
     assert_true(hf_is_model_dir("golden/hf/llama_gqa"));
 }

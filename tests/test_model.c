@@ -1,7 +1,8 @@
 /* test_model.c — the whole model: finite-difference gradients in every mask
- * and position plan, padding isolation, early exit, reproducibility, the
- * optimiser (which skips a non-finite gradient) and schedule, and a tiny model
- * learning a task to near-zero loss. */
+ * and position plan and with the Hugging Face features (grouped-query
+ * attention, head_dim, biases, q/k norms, Llama 3.1 RoPE), padding isolation,
+ * early exit, reproducibility, the optimiser (which skips a non-finite
+ * gradient) and schedule, and a tiny model learning a task to near-zero loss. */
 #include "test_util.h"
 
 #include <math.h>
@@ -151,6 +152,64 @@ static void test_grad_full_real(void **s) { (void)s; gradient_check("full", ALL_
 static void test_grad_repo(void **s) { (void)s; gradient_check_repo("causal", NULL, 1, 1); }
 static const PosKind REPO_MIXED[TL] = {POS_REPO, POS_NONE, POS_REPO};
 static void test_grad_repo_mixed(void **s) { (void)s; gradient_check_repo("middle", REPO_MIXED, 0, 0); }
+
+/* The Hugging Face features together: 2 query heads sharing 1 key/value
+ * head, head size 6 (not 8 / 2), q/k/v biases, per-head q/k norms, Llama 3.1
+ * RoPE frequencies (orig 16, low 1, high 4: one frequency kept, one divided
+ * by the factor, one smoothed between), an untied head. */
+static void make_hf_model(Model *m)
+{
+    ModelConfig c = small_config(0);
+    c.n_kv_heads = 1;
+    c.head_dim = 6;
+    c.qkv_bias = 1;
+    c.qk_norm = 1;
+    c.rope_llama3 = 1;
+    c.rope_factor = 4.0f;
+    c.rope_low_freq_factor = 1.0f;
+    c.rope_high_freq_factor = 4.0f;
+    c.rope_original_max_pos = 16;
+    SrError err;
+    assert_int_equal(model_create(m, &c, TB, TT, &err), 0);
+    unsigned long long st = 4321;
+    test_fill_random(m->params, (long)m->n_params, &st, 0.5f);
+    for (int i = 0; i < TL * 6; i++) m->p.qnw[i] = 1.0f + 0.3f * m->p.qnw[i];
+    for (int i = 0; i < TL * 6; i++) m->p.knw[i] = 1.0f + 0.3f * m->p.knw[i];
+}
+
+/* Finite differences of every bias, q_norm and k_norm weight, every shared
+ * key/value row of wqkv, and a sample of the rest, on the model above. */
+static void test_grad_hf_features(void **s)
+{
+    (void)s;
+    Model m;
+    Batch b;
+    make_hf_model(&m);
+    make_batch(&b, "causal", NULL);
+    loss_of(&m, &b);
+    model_zero_grad(&m);
+    model_backward(&m, b.targets, -1);
+    float *grads = malloc(m.n_params * sizeof(float));
+    memcpy(grads, m.grads, m.n_params * sizeof(float));
+    size_t Q = 12, K = 6, W = Q + 2 * K;
+    for (size_t i = 0; i < TL * W; i++) {
+        size_t k = (size_t)(m.p.bqkv - m.params) + i;
+        check_one(&m, &b, &m.params[k], grads[k], "bqkv", (long)i);
+    }
+    for (size_t i = 0; i < TL * 6; i++) {
+        size_t kq = (size_t)(m.p.qnw - m.params) + i, kk = (size_t)(m.p.knw - m.params) + i;
+        check_one(&m, &b, &m.params[kq], grads[kq], "q_norm", (long)i);
+        check_one(&m, &b, &m.params[kk], grads[kk], "k_norm", (long)i);
+    }
+    for (int l = 0; l < TL; l++)
+        for (size_t i = Q * TC; i < W * TC; i += 2) { /* k and v rows: one head, two readers */
+            size_t k = (size_t)(m.p.wqkv - m.params) + (size_t)l * W * TC + i;
+            check_one(&m, &b, &m.params[k], grads[k], "wqkv k/v", (long)k);
+        }
+    for (size_t i = 0; i < m.n_params; i += 11) check_one(&m, &b, &m.params[i], grads[i], "param", (long)i);
+    free(grads);
+    model_free(&m);
+}
 
 /* A RePo layer whose positions are forced to the token index is exactly a
  * RoPE layer; and rotating by the z it computed equals giving that z as
@@ -433,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_grad_full_real),
         cmocka_unit_test(test_grad_repo),
         cmocka_unit_test(test_grad_repo_mixed),
+        cmocka_unit_test(test_grad_hf_features),
         cmocka_unit_test(test_repo_equals_rope_at_index),
         cmocka_unit_test(test_middle_plan),
         cmocka_unit_test(test_padding_isolated),

@@ -201,10 +201,17 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
 {
     SrError err;
     FinetuneConfig *fc = &o->fc;
-    if (hf_is_model_dir(o->model))
-        return args_error(CMD, "%s: fine-tuning a Hugging Face model folder: not yet (the backward "
-                          "pass of grouped-query attention, biases, q/k norms and scaled RoPE is "
-                          "not written; probe, attnflow, plot and explore run it forward)", o->model);
+    /* a Hugging Face folder: LoRA at any size; every weight (16 bytes a
+     * parameter with gradients and AdamW moments) only up to 50M parameters */
+    const size_t full_finetune_max_params = 50000000;
+    if (hf_is_model_dir(o->model) && fc->adapter != ADAPTER_LORA) {
+        HfConfig hc;
+        if (hf_config_read(o->model, &hc, &err)) return args_error(CMD, "%s", err.msg);
+        size_t n_params = model_param_count(&hc.cfg);
+        if (n_params > full_finetune_max_params)
+            return args_error(CMD, "%s: %.1fM parameters is too large for full fine-tuning here "
+                              "(at most 50M); use --adapter lora", o->model, n_params / 1e6);
+    }
     if (label_task_load(&run->task, o->model, o->train, o->dev, o->test, &err))
         return args_error(CMD, "%s", err.msg);
     const ModelConfig cfg = run->task.info.cfg;

@@ -66,7 +66,7 @@ float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
     model_param_sizes(&m->cfg, sizes);
     size_t start = 0;
     for (int t = 0; t < MODEL_N_PARAM_TENSORS; t++) {
-        float wd = model_param_is_norm(t) ? 0.0f : cfg->weight_decay; /* norms are not decayed */
+        float wd = model_param_is_decayed(t) ? cfg->weight_decay : 0.0f; /* not norms, biases */
         adamw_update_tensor(cfg, m->params + start, m->grads + start, m->m1 + start, m->m2 + start,
                       (long)sizes[t], clip, lr, wd, step);
         start += sizes[t];

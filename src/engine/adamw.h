@@ -8,7 +8,7 @@
 
 typedef struct {
     float beta1, beta2, eps;
-    float weight_decay;   /* applied to matrices and embeddings, never to norm weights */
+    float weight_decay;   /* applied to matrices and embeddings, never to norm weights or biases */
     float grad_clip;      /* clip the global gradient norm to this; <= 0 disables */
 } AdamWConfig;
 

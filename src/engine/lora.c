@@ -41,59 +41,81 @@ int lora_config_check(const LoraConfig *cfg, int d_model, SrError *err)
     return 0;
 }
 
-/* Index of adapter (layer, t) among the adapters switched on, or -1. */
-static int adapter_index(const Lora *lo, int layer, LoraTarget t)
+int lora_in_dim(const Lora *lo, LoraTarget t)
 {
-    if (!(lo->cfg.targets & (1u << t))) return -1;
-    int per_layer = 0, before = 0;
-    for (int k = 0; k < LORA_N_TARGETS; k++)
-        if (lo->cfg.targets & (1u << k)) {
-            if (k < (int)t) before++;
-            per_layer++;
-        }
-    return layer * per_layer + before;
+    return t == LORA_O ? lo->q_dim : lo->d_model;
 }
 
-/* Floats of one adapter: A (rank, C) and B (C, rank). */
-static size_t adapter_size(const Lora *lo)
+int lora_out_dim(const Lora *lo, LoraTarget t)
 {
-    return 2 * (size_t)lo->cfg.rank * (size_t)lo->d_model;
+    if (t == LORA_Q) return lo->q_dim;
+    if (t == LORA_O) return lo->d_model;
+    return lo->kv_dim;
+}
+
+/* Floats of the adapter on target t: A (rank, in) and B (out, rank). */
+static size_t adapter_size(const Lora *lo, LoraTarget t)
+{
+    return (size_t)lo->cfg.rank * ((size_t)lora_in_dim(lo, t) + (size_t)lora_out_dim(lo, t));
+}
+
+/* Sum over the targets switched on before target t (all of them when t is
+ * LORA_N_TARGETS) of width(t'), where width is the adapter's floats
+ * (what == 0), its input width (1) or its rank (2). */
+static size_t targets_before(const Lora *lo, int t, int what)
+{
+    size_t sum = 0;
+    for (int k = 0; k < t; k++) {
+        if (!(lo->cfg.targets & (1u << k))) continue;
+        sum += what == 0 ? adapter_size(lo, (LoraTarget)k)
+               : what == 1 ? (size_t)lora_in_dim(lo, (LoraTarget)k) : (size_t)lo->cfg.rank;
+    }
+    return sum;
 }
 
 float *lora_a(const Lora *lo, int layer, LoraTarget t, int grads)
 {
-    int i = adapter_index(lo, layer, t);
-    if (i < 0) return NULL;
-    return (grads ? lo->grads : lo->params) + (size_t)i * adapter_size(lo);
+    if (!(lo->cfg.targets & (1u << t))) return NULL;
+    size_t off = (size_t)layer * targets_before(lo, LORA_N_TARGETS, 0) + targets_before(lo, t, 0);
+    return (grads ? lo->grads : lo->params) + off;
 }
 
 float *lora_b(const Lora *lo, int layer, LoraTarget t, int grads)
 {
     float *a = lora_a(lo, layer, t, grads);
-    return a ? a + (size_t)lo->cfg.rank * lo->d_model : NULL;
+    return a ? a + (size_t)lo->cfg.rank * lora_in_dim(lo, t) : NULL;
 }
 
 int lora_create(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int max_rows,
                 unsigned long long seed, SrError *err)
+{
+    return lora_create_dims(lo, cfg, n_layers, d_model, d_model, d_model, max_rows, seed, err);
+}
+
+int lora_create_dims(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int q_dim,
+                     int kv_dim, int max_rows, unsigned long long seed, SrError *err)
 {
     memset(lo, 0, sizeof *lo);
     if (lora_config_check(cfg, d_model, err)) return -1;
     lo->cfg = *cfg;
     lo->n_layers = n_layers;
     lo->d_model = d_model;
+    lo->q_dim = q_dim;
+    lo->kv_dim = kv_dim;
     lo->max_rows = max_rows;
-    int n_targets = 0;
-    for (int k = 0; k < LORA_N_TARGETS; k++) n_targets += (cfg->targets >> k) & 1u;
-    lo->n_params = (size_t)n_layers * (size_t)n_targets * adapter_size(lo);
-    size_t slots = (size_t)n_layers * LORA_N_TARGETS * (size_t)max_rows;
+    lo->n_params = (size_t)n_layers * targets_before(lo, LORA_N_TARGETS, 0);
+    size_t in_rows = (size_t)n_layers * targets_before(lo, LORA_N_TARGETS, 1) * (size_t)max_rows;
+    size_t rank_rows = (size_t)n_layers * targets_before(lo, LORA_N_TARGETS, 2) * (size_t)max_rows;
+    int widest = d_model > q_dim ? d_model : q_dim;
+    widest = widest > kv_dim ? widest : kv_dim;
     lo->params = calloc(lo->n_params, sizeof(float));
     lo->grads = calloc(lo->n_params, sizeof(float));
     lo->m1 = calloc(lo->n_params, sizeof(float));
     lo->m2 = calloc(lo->n_params, sizeof(float));
-    lo->keep = malloc(slots * (size_t)d_model);
-    lo->xdrop = malloc(sizeof(float) * slots * (size_t)d_model);
-    lo->u = malloc(sizeof(float) * slots * (size_t)cfg->rank);
-    lo->tmp = malloc(sizeof(float) * (size_t)max_rows * (size_t)d_model);
+    lo->keep = malloc(in_rows);
+    lo->xdrop = malloc(sizeof(float) * in_rows);
+    lo->u = malloc(sizeof(float) * rank_rows);
+    lo->tmp = malloc(sizeof(float) * (size_t)max_rows * (size_t)widest);
     lo->du = malloc(sizeof(float) * (size_t)max_rows * (size_t)cfg->rank);
     if (!lo->params || !lo->grads || !lo->m1 || !lo->m2 || !lo->keep || !lo->xdrop || !lo->u || !lo->tmp || !lo->du) {
         lora_free(lo);
@@ -101,12 +123,13 @@ int lora_create(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int 
     }
     Rng init;
     rng_seed(&init, seed);
-    float bound = 1.0f / sqrtf((float)d_model);
     for (int l = 0; l < n_layers; l++)
         for (int t = 0; t < LORA_N_TARGETS; t++) {
             float *a = lora_a(lo, l, (LoraTarget)t, 0);
             if (!a) continue;
-            for (size_t j = 0; j < (size_t)cfg->rank * d_model; j++)
+            int in = lora_in_dim(lo, (LoraTarget)t);
+            float bound = 1.0f / sqrtf((float)in);
+            for (size_t j = 0; j < (size_t)cfg->rank * in; j++)
                 a[j] = bound * (2.0f * rng_uniform(&init) - 1.0f);
         }
     rng_seed(&lo->rng, seed ^ 0x9E3779B97F4A7C15ULL);
@@ -127,19 +150,22 @@ void lora_free(Lora *lo)
     memset(lo, 0, sizeof *lo);
 }
 
-/* The per-(layer, target) slot of a (L, 4, max_rows, width) activation. */
-static size_t slot(const Lora *lo, int layer, LoraTarget t, int width)
+/* Offset of the (layer, target) slot of the saved inputs (rank == 0: the
+ * max_rows x in rows of xdrop and keep) or of u (rank == 1: max_rows x rank). */
+static size_t slot(const Lora *lo, int layer, LoraTarget t, int rank)
 {
-    return ((size_t)layer * LORA_N_TARGETS + (size_t)t) * (size_t)lo->max_rows * (size_t)width;
+    int what = rank ? 2 : 1;
+    size_t per_layer = targets_before(lo, LORA_N_TARGETS, what);
+    return ((size_t)layer * per_layer + targets_before(lo, t, what)) * (size_t)lo->max_rows;
 }
 
 void lora_forward(Lora *lo, int layer, LoraTarget t, const float *x, float *y, int y_stride, int N)
 {
     const float *a = lora_a(lo, layer, t, 0), *b = lora_b(lo, layer, t, 0);
     if (!a) return;
-    int C = lo->d_model, R = lo->cfg.rank;
-    float *xd = lo->xdrop + slot(lo, layer, t, C), *u = lo->u + slot(lo, layer, t, R);
-    uint8_t *keep = lo->keep + slot(lo, layer, t, C);
+    int C = lora_in_dim(lo, t), OC = lora_out_dim(lo, t), R = lo->cfg.rank;
+    float *xd = lo->xdrop + slot(lo, layer, t, 0), *u = lo->u + slot(lo, layer, t, 1);
+    uint8_t *keep = lo->keep + slot(lo, layer, t, 0);
     float p = lo->cfg.dropout;
     size_t n = (size_t)N * C;
     if (lo->training && p > 0.0f) {
@@ -152,12 +178,12 @@ void lora_forward(Lora *lo, int layer, LoraTarget t, const float *x, float *y, i
         memcpy(xd, x, n * sizeof(float));
     }
     matmul_forward(u, xd, a, N, C, R);
-    matmul_forward(lo->tmp, u, b, N, R, C);
+    matmul_forward(lo->tmp, u, b, N, R, OC);
     float s = lo->cfg.alpha / (float)R;
     for (int r = 0; r < N; r++) {
         float *yr = y + (size_t)r * y_stride;
-        const float *tr = lo->tmp + (size_t)r * C;
-        for (int j = 0; j < C; j++) yr[j] += s * tr[j];
+        const float *tr = lo->tmp + (size_t)r * OC;
+        for (int j = 0; j < OC; j++) yr[j] += s * tr[j];
     }
 }
 
@@ -167,15 +193,15 @@ void lora_backward(Lora *lo, int layer, LoraTarget t, const float *dy, int dy_st
     const float *a = lora_a(lo, layer, t, 0), *b = lora_b(lo, layer, t, 0);
     if (!a) return;
     float *da = lora_a(lo, layer, t, 1), *db = lora_b(lo, layer, t, 1);
-    int C = lo->d_model, R = lo->cfg.rank;
-    const float *xd = lo->xdrop + slot(lo, layer, t, C), *u = lo->u + slot(lo, layer, t, R);
-    const uint8_t *keep = lo->keep + slot(lo, layer, t, C);
+    int C = lora_in_dim(lo, t), OC = lora_out_dim(lo, t), R = lo->cfg.rank;
+    const float *xd = lo->xdrop + slot(lo, layer, t, 0), *u = lo->u + slot(lo, layer, t, 1);
+    const uint8_t *keep = lo->keep + slot(lo, layer, t, 0);
     float s = lo->cfg.alpha / (float)R;
-    /* tmp = s * dy: the gradient of B u */
+    /* tmp = s * dy (N, OC): the gradient of B u */
     for (int r = 0; r < N; r++)
-        for (int j = 0; j < C; j++) lo->tmp[(size_t)r * C + j] = s * dy[(size_t)r * dy_stride + j];
+        for (int j = 0; j < OC; j++) lo->tmp[(size_t)r * OC + j] = s * dy[(size_t)r * dy_stride + j];
     memset(lo->du, 0, sizeof(float) * (size_t)N * R);
-    matmul_backward(lo->du, db, lo->tmp, u, b, N, R, C);
+    matmul_backward(lo->du, db, lo->tmp, u, b, N, R, OC);
     memset(lo->tmp, 0, sizeof(float) * (size_t)N * C);
     matmul_backward(lo->tmp, da, lo->du, xd, a, N, C, R);
     size_t n = (size_t)N * C;

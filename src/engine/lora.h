@@ -1,11 +1,12 @@
 /* lora.h — low-rank adapters (LoRA, as PEFT applies them) on the attention
  * projections q, k, v and o of every layer.
  *
- * For a target projection y = W x (W: (C, C), frozen) the adapter adds
- *     y += (alpha / rank) * B A dropout(x)      A: (rank, C), B: (C, rank)
- * A starts uniform in [-1/sqrt(C), 1/sqrt(C)] (PEFT's Kaiming-uniform with
- * a = sqrt(5)) and B at zero, so an untrained adapter leaves the model exactly
- * as it was. Dropout (inverted: kept inputs are scaled by 1 / (1 - p)) is
+ * For a target projection y = W x (W: (out, in), frozen) the adapter adds
+ *     y += (alpha / rank) * B A dropout(x)      A: (rank, in), B: (out, rank)
+ * with in = C and out = H*hd (q) or KVH*hd (k, v), and in = H*hd, out = C
+ * for o (all C in seqrep's own models). A starts uniform in
+ * [-1/sqrt(in), 1/sqrt(in)] (PEFT's Kaiming-uniform with a = sqrt(5)) and B
+ * at zero, so an untrained adapter leaves the model exactly as it was. Dropout (inverted: kept inputs are scaled by 1 / (1 - p)) is
  * drawn anew on every forward while `training` is 1 and is off otherwise.
  *
  * The adapter's weights live in one buffer of their own, so an optimiser can
@@ -36,14 +37,15 @@ typedef struct {
 typedef struct Lora {
     LoraConfig cfg;
     int n_layers, d_model, max_rows;
+    int q_dim, kv_dim; /* H*hd and KVH*hd of the model (both d_model in seqrep's own) */
     size_t n_params;   /* floats in params (and in grads) */
     float *params;     /* A and B of every adapter */
     float *grads;      /* same layout */
     float *m1, *m2;    /* AdamW moments, same layout (zero at the start) */
-    uint8_t *keep;     /* (L, 4, max_rows, C) 1 where dropout kept the input (training) */
-    float *xdrop;      /* (L, 4, max_rows, C) the dropped, scaled input of each adapter */
-    float *u;          /* (L, 4, max_rows, rank) A dropout(x) */
-    float *tmp;        /* (max_rows, C) scratch */
+    uint8_t *keep;     /* per layer and target on: (max_rows, in) 1 where dropout kept the input */
+    float *xdrop;      /* per layer and target on: (max_rows, in) the dropped, scaled input */
+    float *u;          /* per layer and target on: (max_rows, rank) A dropout(x) */
+    float *tmp;        /* (max_rows, widest of C, q_dim, kv_dim) scratch */
     float *du;         /* (max_rows, rank) scratch */
     int training;      /* 1: draw dropout masks */
     Rng rng;           /* dropout stream */
@@ -56,22 +58,31 @@ int lora_parse_targets(const char *text, unsigned *targets, SrError *err);
  * dropout in [0, 1), at least one target. */
 int lora_config_check(const LoraConfig *cfg, int d_model, SrError *err);
 
-/* Allocate adapters for n_layers layers of width d_model and forward calls
- * of up to max_rows = B * T rows. Weights start as described above. */
+/* Allocate adapters for n_layers layers of width d_model (q, k, v, o all
+ * (C, C)) and forward calls of up to max_rows = B * T rows. Weights start as
+ * described above. */
 int lora_create(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int max_rows,
                 unsigned long long seed, SrError *err);
+/* lora_create for a model whose queries are q_dim = H*hd wide and whose
+ * keys and values are kv_dim = KVH*hd wide (Hugging Face models). */
+int lora_create_dims(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int q_dim,
+                     int kv_dim, int max_rows, unsigned long long seed, SrError *err);
+
+/* Input and output width of the projection target t adapts. */
+int lora_in_dim(const Lora *lo, LoraTarget t);
+int lora_out_dim(const Lora *lo, LoraTarget t);
 void lora_free(Lora *lo);
 
-/* A (rank, C) and B (C, rank) of one adapter, in params (or grads when
+/* A (rank, in) and B (out, rank) of one adapter, in params (or grads when
  * grads is 1); NULL when the target is off. */
 float *lora_a(const Lora *lo, int layer, LoraTarget t, int grads);
 float *lora_b(const Lora *lo, int layer, LoraTarget t, int grads);
 
-/* y (N rows, stride y_stride) += (alpha / rank) B A dropout(x), x (N, C). */
+/* y (N rows of out, stride y_stride) += (alpha / rank) B A dropout(x), x (N, in). */
 void lora_forward(Lora *lo, int layer, LoraTarget t, const float *x, float *y, int y_stride, int N);
 
-/* From dy (N rows, stride dy_stride), the gradient of the adapter's output:
- * grads of A and B += their gradients, dx (N, C) += the gradient of x. */
+/* From dy (N rows of out, stride dy_stride), the gradient of the adapter's
+ * output: grads of A and B += their gradients, dx (N, in) += the gradient of x. */
 void lora_backward(Lora *lo, int layer, LoraTarget t, const float *dy, int dy_stride, float *dx,
                    int N);
 

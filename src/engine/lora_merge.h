@@ -4,9 +4,10 @@
  * rounding.
  *
  * For every adapter on layer l and target t of q, k, v, o:
- *     W_t += (alpha / rank) B A          W_t: (C, C), B: (C, rank), A: (rank, C)
- * where W_q, W_k, W_v are the row blocks 0, C, 2C of the layer's wqkv (3C, C)
- * and W_o its wo (C, C). An adapter whose B is zero leaves W_t as it was. */
+ *     W_t += (alpha / rank) B A          W_t: (out, in), B: (out, rank), A: (rank, in)
+ * where W_q, W_k, W_v are the row blocks 0, Q, Q+K of the layer's wqkv
+ * (Q+2K, C) and W_o its wo (C, Q) (Q = H*hd, K = KVH*hd; both C in seqrep's
+ * own models). An adapter whose B is zero leaves W_t as it was. */
 #ifndef SEQREP_LORA_MERGE_H
 #define SEQREP_LORA_MERGE_H
 
@@ -15,7 +16,7 @@
 #include "engine/model.h"
 
 /* Add every adapter of lo into m's weights as above; lo is only read (its
- * cfg, n_layers, d_model and params: its forward buffers may be absent).
+ * cfg, n_layers, d_model, q_dim, kv_dim and params: its forward buffers may be absent).
  * -1 with err when lo was made for another depth or width. */
 int lora_merge(Model *m, const Lora *lo, SrError *err);
 

@@ -7,7 +7,6 @@
 #include "engine/model.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +34,7 @@ int model_config_check(const ModelConfig *c, SrError *err)
                             c->rope_original_max_pos > 0))
         return sr_fail(err, "llama3 rope scaling needs factor > 0, 0 < low_freq_factor < "
                        "high_freq_factor and original_max_position_embeddings > 0");
-    if (model_forward_only(c) && c->repo)
+    if (model_hf_features(c) && c->repo)
         return sr_fail(err, "RePo layers cannot be combined with Hugging Face model features");
     if (c->d_ff <= 0) return sr_fail(err, "d_ff must be positive, got %d", c->d_ff);
     if (c->max_seq_len <= 0)
@@ -57,7 +56,7 @@ int model_config_check(const ModelConfig *c, SrError *err)
     return 0;
 }
 
-int model_forward_only(const ModelConfig *c)
+int model_hf_features(const ModelConfig *c)
 {
     return model_kv_heads(c) != c->n_heads || c->head_dim != 0 || c->qkv_bias || c->qk_norm ||
            c->rope_llama3;
@@ -84,14 +83,32 @@ void model_param_sizes(const ModelConfig *c, size_t s[MODEL_N_PARAM_TENSORS])
     s[13] = c->qk_norm ? L * hd : 0;           /* knw  */
 }
 
+size_t model_param_count(const ModelConfig *c)
+{
+    size_t s[MODEL_N_PARAM_TENSORS], n = 0;
+    model_param_sizes(c, s);
+    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) n += s[i];
+    return n;
+}
+
 int model_param_is_norm(int i)
 {
     return i == 1 || i == 4 || i == 7 || i == 12 || i == 13; /* ln1w, ln2w, lnfw, qnw, knw */
 }
 
-/* Point the views of a parameter-shaped buffer into base. */
+int model_param_is_decayed(int i)
+{
+    return !model_param_is_norm(i) && i != 11; /* bqkv */
+}
+
+/* Point the views of a parameter-shaped buffer into base (all NULL when
+ * base is NULL). */
 static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)
 {
+    if (!base) {
+        memset(v, 0, sizeof *v);
+        return;
+    }
     size_t s[MODEL_N_PARAM_TENSORS];
     model_param_sizes(c, s);
     float **views[MODEL_N_PARAM_TENSORS] = {&v->wte,   &v->ln1w, &v->wqkv, &v->wo,
@@ -106,7 +123,7 @@ static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)
 }
 
 /* Sizes (floats) of the activation views for max_batch x max_T, in ActViews order. */
-#define N_ACT 23
+#define N_ACT 25
 static void act_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_ACT])
 {
     size_t C = c->d_model, L = c->n_layers, F = c->d_ff, V = c->vocab_size, H = c->n_heads;
@@ -136,21 +153,24 @@ static void act_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_A
     s[k++] = c->repo ? L * BT * H : 0; /* repo_z */
     s[k++] = KVH != H ? BT * KVH : 0;  /* rope_pos_kv */
     s[k++] = c->rope_llama3 ? (size_t)model_head_dim(c) / 2 : 0; /* inv_freq */
+    s[k++] = c->qk_norm ? L * BT * (Q + K) : 0;   /* qk_pre */
+    s[k++] = c->qk_norm ? L * BT * (H + KVH) : 0; /* qk_rstd */
 }
 
-#define N_GACT 14
+#define N_GACT 15
 static void gact_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_GACT])
 {
     size_t C = c->d_model, F = c->d_ff, L = c->n_layers, H = c->n_heads;
+    size_t Q = model_q_dim(c), K = model_kv_dim(c);
     size_t P = c->repo ? model_repo_dim(c) : 0;
     size_t k = 0;
     s[k++] = BT * C;     /* dres */
     s[k++] = BT * C;     /* dres2 */
     s[k++] = BT * C;     /* dln */
-    s[k++] = BT * 3 * C; /* dqkv */
-    s[k++] = BT * C;     /* dqrot */
-    s[k++] = BT * C;     /* dkrot */
-    s[k++] = BT * C;     /* datty */
+    s[k++] = BT * (Q + 2 * K); /* dqkv */
+    s[k++] = BT * Q;     /* dqrot */
+    s[k++] = BT * K;     /* dkrot */
+    s[k++] = BT * Q;     /* datty */
     s[k++] = BT * 2 * F; /* dgu */
     s[k++] = BT * F;     /* dswi */
     s[k++] = BHTT;       /* datt */
@@ -158,6 +178,7 @@ static void gact_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_
     s[k++] = c->repo ? BT * H : 0; /* dz */
     s[k++] = BT * P;     /* dr */
     s[k++] = BT * 2 * P; /* dgc */
+    s[k++] = c->qk_norm ? BT * (Q + K) : 0; /* dqk */
 }
 
 int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
@@ -204,13 +225,14 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
                          &m->a.krot, &m->a.att,      &m->a.atty,     &m->a.res_mid, &m->a.ln2,
                          &m->a.ln2_rstd, &m->a.gu,   &m->a.swi,      &m->a.lnf,    &m->a.lnf_rstd,
                          &m->a.logits, &m->a.losses, &m->a.rope_pos, &m->a.repo_gc,
-                         &m->a.repo_r, &m->a.repo_z, &m->a.rope_pos_kv, &m->a.inv_freq};
+                         &m->a.repo_r, &m->a.repo_z, &m->a.rope_pos_kv, &m->a.inv_freq,
+                         &m->a.qk_pre, &m->a.qk_rstd};
     float *base = m->acts;
     for (int i = 0; i < N_ACT; i++) { *av[i] = base; base += as[i]; }
     float **gv[N_GACT] = {&m->ga.dres,  &m->ga.dres2, &m->ga.dln, &m->ga.dqkv,
                           &m->ga.dqrot, &m->ga.dkrot, &m->ga.datty, &m->ga.dgu,
                           &m->ga.dswi,  &m->ga.datt,  &m->ga.dreal_pos, &m->ga.dz,
-                          &m->ga.dr,    &m->ga.dgc};
+                          &m->ga.dr,    &m->ga.dgc,   &m->ga.dqk};
     base = m->gacts;
     for (int i = 0; i < N_GACT; i++) { *gv[i] = base; base += gs[i]; }
     if (cfg->rope_llama3)
@@ -229,6 +251,21 @@ void model_free(Model *m)
     free(m->acts);
     free(m->gacts);
     memset(m, 0, sizeof *m);
+}
+
+int model_freeze_base(Model *m, int frozen, SrError *err)
+{
+    m->frozen_base = frozen ? 1 : 0;
+    if (frozen) {
+        free(m->grads);
+        m->grads = NULL;
+    } else if (!m->grads) {
+        m->grads = calloc(m->n_params, sizeof(float));
+        if (!m->grads)
+            return sr_fail(err, "out of memory for the gradients of %zu parameters", m->n_params);
+    }
+    point_param_views(&m->g, m->grads, &m->cfg);
+    return 0;
 }
 
 void model_init_weights(Model *m, unsigned long long seed)
@@ -318,11 +355,12 @@ static void repo_forward(Model *m, int l, const float *ln1, int N)
     matmul_forward(z, r, m->p.wz + (size_t)k * H * P, N, P, H);
 }
 
-/* Where a base weight's gradient goes: g itself, or NULL (not computed) when
- * the base is frozen (Model.frozen_base). */
-static float *base_grad(const Model *m, float *g)
+/* Where a base weight's gradient goes: the gradient view g at offset (floats),
+ * or NULL (not computed) when the base is frozen (Model.frozen_base) or its
+ * gradients are freed (model_freeze_base). */
+static float *base_grad(const Model *m, float *g, size_t offset)
 {
-    return m->frozen_base ? NULL : g;
+    return m->frozen_base || !g ? NULL : g + offset;
 }
 
 /* Backward of repo_forward: from dz (N, H) into the RePo weights' gradients
@@ -333,11 +371,11 @@ static void repo_backward(Model *m, int l, const float *ln1, const float *dz, fl
     int C = c->d_model, H = c->n_heads, P = model_repo_dim(c), k = l - c->repo_from;
     const float *gc = m->a.repo_gc + l * slab(m, 2 * P), *r = m->a.repo_r + l * slab(m, P);
     memset(m->ga.dr, 0, (size_t)N * P * sizeof(float));
-    matmul_backward(m->ga.dr, base_grad(m, m->g.wz + (size_t)k * H * P), dz, r,
+    matmul_backward(m->ga.dr, base_grad(m, m->g.wz, (size_t)k * H * P), dz, r,
                     m->p.wz + (size_t)k * H * P, N, P, H);
     memset(m->ga.dgc, 0, (size_t)N * 2 * P * sizeof(float));
     swiglu_backward(m->ga.dgc, m->ga.dr, gc, N, P);
-    matmul_backward(dln1, base_grad(m, m->g.wgc + (size_t)k * 2 * P * C), m->ga.dgc, ln1,
+    matmul_backward(dln1, base_grad(m, m->g.wgc, (size_t)k * 2 * P * C), m->ga.dgc, ln1,
                     m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
 }
 
@@ -355,11 +393,9 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
     if (in->n_run < 0 || in->n_run > c->n_layers)
         return sr_fail(err, "exit layer %d is outside 0..%d", in->n_run, c->n_layers);
     if (m->lora && (m->lora->max_rows < in->B * in->T || m->lora->n_layers != c->n_layers ||
-                    m->lora->d_model != c->d_model))
+                    m->lora->d_model != c->d_model || m->lora->q_dim != model_q_dim(c) ||
+                    m->lora->kv_dim != model_kv_dim(c)))
         return sr_fail(err, "the LoRA adapters do not fit this model or batch");
-    if (m->lora && model_forward_only(c))
-        return sr_fail(err, "LoRA adapters on a model with grouped-query attention, biases, "
-                       "q/k norms or scaled RoPE: not supported yet");
     for (long i = 0; i < (long)in->B * in->T; i++)
         if (in->ids[i] < 0 || in->ids[i] >= c->vocab_size)
             return sr_fail(err, "token id %d at position %ld is outside the vocabulary (0..%d)",
@@ -404,7 +440,9 @@ static void model_rope(const Model *m, float *out, const float *inp, int in_stri
 }
 
 /* The attention input of layer l in qkv (N, W = Q+2K): q/k/v biases added
- * (cfg.qkv_bias), then q and k normalised per head (cfg.qk_norm). */
+ * (cfg.qkv_bias), then q and k normalised per head (cfg.qk_norm), their
+ * values before the norm kept in qk_pre[l] (N, Q+K) and the norm's rstd in
+ * qk_rstd[l] (N, H+KVH) for the backward. */
 static void qkv_extras(const Model *m, int l, float *qkv, int N)
 {
     const ModelConfig *c = &m->cfg;
@@ -416,10 +454,22 @@ static void qkv_extras(const Model *m, int l, float *qkv, int N)
             for (int j = 0; j < W; j++) qkv[(size_t)n * W + j] += bias[j];
     }
     if (c->qk_norm) {
-        rmsnorm_heads_forward(qkv, W, m->p.qnw + (size_t)l * hd, c->norm_eps, N, c->n_heads, hd);
-        rmsnorm_heads_forward(qkv + Q, W, m->p.knw + (size_t)l * hd, c->norm_eps, N,
-                              model_kv_heads(c), hd);
+        int H = c->n_heads, KVH = model_kv_heads(c);
+        float *pre = m->a.qk_pre + l * slab(m, Q + K), *rstd = m->a.qk_rstd + l * slab(m, H + KVH);
+#pragma omp parallel for schedule(static)
+        for (int n = 0; n < N; n++)
+            memcpy(pre + (size_t)n * (Q + K), qkv + (size_t)n * W, (size_t)(Q + K) * sizeof(float));
+        rmsnorm_heads_forward(qkv, W, rstd, m->p.qnw + (size_t)l * hd, c->norm_eps, N, H, hd);
+        rmsnorm_heads_forward(qkv + Q, W, rstd + (size_t)N * H, m->p.knw + (size_t)l * hd,
+                              c->norm_eps, N, KVH, hd);
     }
+}
+
+/* Column where the q, k or v projection starts in a row of qkv (Q+2K wide). */
+static size_t qkv_offset(const ModelConfig *c, LoraTarget t)
+{
+    return t == LORA_Q ? 0 : t == LORA_K ? (size_t)model_q_dim(c)
+                                         : (size_t)model_q_dim(c) + (size_t)model_kv_dim(c);
 }
 
 int model_forward(Model *m, const ModelInput *in, SrError *err)
@@ -459,7 +509,7 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
         matmul_forward(qkv, ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
         if (m->lora)
             for (int t = LORA_Q; t <= LORA_V; t++)
-                lora_forward(m->lora, l, (LoraTarget)t, ln1, qkv + (size_t)t * C, 3 * C, N);
+                lora_forward(m->lora, l, (LoraTarget)t, ln1, qkv + qkv_offset(c, (LoraTarget)t), W, N);
         qkv_extras(m, l, qkv, N);
         model_rope(m, qrot, qkv, W, pos, N, H, hd);
         model_rope(m, krot, qkv + Q, W, layer_key_positions(m, pos), N, KVH, hd);
@@ -496,22 +546,68 @@ float model_lm_loss(Model *m, const int *targets, int ignore)
 
 void model_zero_grad(Model *m)
 {
-    memset(m->grads, 0, m->n_params * sizeof(float));
+    if (m->grads) memset(m->grads, 0, m->n_params * sizeof(float));
 }
 
 /* ---- backward ----------------------------------------------------------------- */
+
+/* Rotate back the gradients of layer l's rotated queries dqrot (N, Q) and keys
+ * dkrot (N, K), with the model's frequencies, into dq (rows of dq_stride, then
+ * the keys at column Q): dqkv itself, or dqk before the per-head norms. dpos
+ * (N, H) collects the gradient of real-valued or RePo positions, or is NULL. */
+static void rope_back(Model *m, int l, float *dq, int dq_stride, float *dpos, const float *pos,
+                      int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c), Q = model_q_dim(c);
+    const float *qrot = m->a.qrot + l * slab(m, Q), *krot = m->a.krot + l * slab(m, KVH * hd);
+    const float *kpos = layer_key_positions(m, pos);
+    if (c->rope_llama3) {
+        rope_backward_freq(dq, dq_stride, dpos, m->ga.dqrot, qrot, pos, m->a.inv_freq, N, H, hd);
+        rope_backward_freq(dq + Q, dq_stride, dpos, m->ga.dkrot, krot, kpos, m->a.inv_freq, N, KVH,
+                           hd);
+    } else {
+        rope_backward(dq, dq_stride, dpos, m->ga.dqrot, qrot, pos, c->rope_theta, N, H, hd);
+        rope_backward(dq + Q, dq_stride, dpos, m->ga.dkrot, krot, kpos, c->rope_theta, N, KVH, hd);
+    }
+}
+
+/* Backward of qkv_extras for layer l: from ga.dqk (N, Q+K), the gradient of q
+ * and k after their norms, through the per-head norms into dqkv (N, Q+2K),
+ * then the bias gradients (column sums of dqkv, rows in order). */
+static void qkv_extras_backward(Model *m, int l, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c);
+    int Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
+    if (c->qk_norm) {
+        const float *pre = m->a.qk_pre + l * slab(m, Q + K);
+        const float *rstd = m->a.qk_rstd + l * slab(m, H + KVH);
+        rmsnorm_heads_backward(m->ga.dqkv, W, base_grad(m, m->g.qnw, (size_t)l * hd), m->ga.dqk,
+                               Q + K, pre, Q + K, m->p.qnw + (size_t)l * hd, rstd, N, H, hd);
+        rmsnorm_heads_backward(m->ga.dqkv + Q, W, base_grad(m, m->g.knw, (size_t)l * hd),
+                               m->ga.dqk + Q, Q + K, pre + Q, Q + K, m->p.knw + (size_t)l * hd,
+                               rstd + (size_t)N * H, N, KVH, hd);
+    }
+    float *dbias = c->qkv_bias ? base_grad(m, m->g.bqkv, (size_t)l * W) : NULL;
+    if (dbias) {
+#pragma omp parallel for schedule(static)
+        for (int j = 0; j < W; j++) {
+            float sum = 0.0f;
+            for (int n = 0; n < N; n++) sum += m->ga.dqkv[(size_t)n * W + j];
+            dbias[j] += sum;
+        }
+    }
+}
 
 /* Backward through layers n_run-1 .. 0 and the embedding, starting from
  * ga.dres = d loss / d res[n_run] (B, T, C). */
 static void backward_layers(Model *m)
 {
     const ModelConfig *c = &m->cfg;
-    if (model_forward_only(c)) { /* callers check model_forward_only; this is a bug */
-        fprintf(stderr, "seqrep: internal error: backward of a forward-only model\n");
-        abort();
-    }
     const ModelInput *in = &m->in;
-    int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = C / H, F = c->d_ff;
+    int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = model_head_dim(c), F = c->d_ff;
+    int KVH = model_kv_heads(c), Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
     int N = B * T;
     ActViews *a = &m->a;
     GradActViews *ga = &m->ga;
@@ -524,9 +620,9 @@ static void backward_layers(Model *m)
     for (int l = m->n_run - 1; l >= 0; l--) {
         const float *res = a->res + l * slab(m, C);
         const float *ln1 = a->ln1 + l * slab(m, C), *ln1_rstd = a->ln1_rstd + l * slab(m, 1);
-        const float *qkv = a->qkv + l * slab(m, 3 * C);
-        const float *qrot = a->qrot + l * slab(m, C), *krot = a->krot + l * slab(m, C);
-        const float *att = a->att + l * att_slab(m), *atty = a->atty + l * slab(m, C);
+        const float *qkv = a->qkv + l * slab(m, W);
+        const float *qrot = a->qrot + l * slab(m, Q), *krot = a->krot + l * slab(m, K);
+        const float *att = a->att + l * att_slab(m), *atty = a->atty + l * slab(m, Q);
         const float *res_mid = a->res_mid + l * slab(m, C);
         const float *ln2 = a->ln2 + l * slab(m, C), *ln2_rstd = a->ln2_rstd + l * slab(m, 1);
         const float *gu = a->gu + l * slab(m, 2 * F), *swi = a->swi + l * slab(m, F);
@@ -540,46 +636,54 @@ static void backward_layers(Model *m)
         /* MLP sublayer, reversed; dres_below collects d res_mid */
         memcpy(dres_below, dres, (size_t)N * C * sizeof(float));
         memset(ga->dswi, 0, (size_t)N * F * sizeof(float));
-        matmul_backward(ga->dswi, base_grad(m, m->g.wdown + (size_t)l * C * F), dres, swi,
+        matmul_backward(ga->dswi, base_grad(m, m->g.wdown, (size_t)l * C * F), dres, swi,
                         m->p.wdown + (size_t)l * C * F, N, F, C);
         memset(ga->dgu, 0, (size_t)N * 2 * F * sizeof(float));
         swiglu_backward(ga->dgu, ga->dswi, gu, N, F);
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
-        matmul_backward(ga->dln, base_grad(m, m->g.wgu + (size_t)l * 2 * F * C), ga->dgu, ln2,
+        matmul_backward(ga->dln, base_grad(m, m->g.wgu, (size_t)l * 2 * F * C), ga->dgu, ln2,
                         m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
-        rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w + (size_t)l * C), ga->dln, res_mid,
+        rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w, (size_t)l * C), ga->dln, res_mid,
                          m->p.ln2w + (size_t)l * C, ln2_rstd, N, C);
 
         /* attention sublayer, reversed; dres_below then holds d res */
-        memset(ga->datty, 0, (size_t)N * C * sizeof(float));
-        matmul_backward(ga->datty, base_grad(m, m->g.wo + (size_t)l * C * C), dres_below, atty,
-                        m->p.wo + (size_t)l * C * C, N, C, C);
+        memset(ga->datty, 0, (size_t)N * Q * sizeof(float));
+        matmul_backward(ga->datty, base_grad(m, m->g.wo, (size_t)l * C * Q), dres_below, atty,
+                        m->p.wo + (size_t)l * C * Q, N, Q, C);
         if (m->lora) lora_backward(m->lora, l, LORA_O, dres_below, C, ga->datty, N);
-        memset(ga->dqrot, 0, (size_t)N * C * sizeof(float));
-        memset(ga->dkrot, 0, (size_t)N * C * sizeof(float));
-        memset(ga->dqkv, 0, (size_t)N * 3 * C * sizeof(float));
-        attention_backward(ga->dqrot, ga->dkrot, ga->dqkv + 2 * C, 3 * C, ga->datt, ga->datty,
-                           qrot, krot, qkv + 2 * C, att, in->lengths, layer_mask(m, l), B, T, H, hd);
-        rope_backward(ga->dqkv, 3 * C, dpos, ga->dqrot, qrot, pos, c->rope_theta, N, H, hd);
-        rope_backward(ga->dqkv + C, 3 * C, dpos, ga->dkrot, krot, pos, c->rope_theta, N, H, hd);
+        memset(ga->dqrot, 0, (size_t)N * Q * sizeof(float));
+        memset(ga->dkrot, 0, (size_t)N * K * sizeof(float));
+        memset(ga->dqkv, 0, (size_t)N * W * sizeof(float));
+        attention_backward_gqa(ga->dqrot, ga->dkrot, ga->dqkv + Q + K, W, ga->datt, ga->datty,
+                               qrot, krot, qkv + Q + K, att, in->lengths, layer_mask(m, l), B, T,
+                               H, KVH, hd);
+        if (c->qk_norm) { /* rotate back into dqk, then through the norms into dqkv */
+            memset(ga->dqk, 0, (size_t)N * (Q + K) * sizeof(float));
+            rope_back(m, l, ga->dqk, Q + K, dpos, pos, N);
+        } else {
+            rope_back(m, l, ga->dqkv, W, dpos, pos, N);
+        }
+        qkv_extras_backward(m, l, N);
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
         /* frozen base: nothing below layer 0 wants the gradient of its input */
         int want_dx = !(m->frozen_base && l == 0);
-        matmul_backward(want_dx ? ga->dln : NULL, base_grad(m, m->g.wqkv + (size_t)l * 3 * C * C),
-                        ga->dqkv, ln1, m->p.wqkv + (size_t)l * 3 * C * C, N, C, 3 * C);
+        matmul_backward(want_dx ? ga->dln : NULL, base_grad(m, m->g.wqkv, (size_t)l * W * C),
+                        ga->dqkv, ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
         if (m->lora)
             for (int t = LORA_Q; t <= LORA_V; t++)
-                lora_backward(m->lora, l, (LoraTarget)t, ga->dqkv + (size_t)t * C, 3 * C, ga->dln, N);
+                lora_backward(m->lora, l, (LoraTarget)t, ga->dqkv + qkv_offset(c, (LoraTarget)t),
+                              W, ga->dln, N);
         if (learned_z) repo_backward(m, l, ln1, ga->dz, ga->dln, N);
         if (want_dx)
-            rmsnorm_backward(dres_below, base_grad(m, m->g.ln1w + (size_t)l * C), ga->dln, res,
+            rmsnorm_backward(dres_below, base_grad(m, m->g.ln1w, (size_t)l * C), ga->dln, res,
                              m->p.ln1w + (size_t)l * C, ln1_rstd, N, C);
 
         float *swap = dres;
         dres = dres_below;
         dres_below = swap;
     }
-    if (!m->frozen_base) embedding_backward(m->g.wte, dres, in->ids, N, C);
+    float *dwte = base_grad(m, m->g.wte, 0);
+    if (dwte) embedding_backward(dwte, dres, in->ids, N, C);
 }
 
 void model_backward(Model *m, const int *targets, int ignore)
@@ -590,9 +694,9 @@ void model_backward(Model *m, const int *targets, int ignore)
     /* logits hold the probabilities after model_lm_loss; turn them into dlogits in place */
     crossentropy_backward(m->a.logits, m->a.logits, targets, ignore, scale, N, V);
     memset(m->ga.dln, 0, (size_t)N * C * sizeof(float));
-    matmul_backward(m->ga.dln, base_grad(m, m->g.wlm), m->a.logits, m->a.lnf, m->p.wlm, N, C, V);
+    matmul_backward(m->ga.dln, base_grad(m, m->g.wlm, 0), m->a.logits, m->a.lnf, m->p.wlm, N, C, V);
     memset(m->ga.dres, 0, (size_t)N * C * sizeof(float));
-    rmsnorm_backward(m->ga.dres, base_grad(m, m->g.lnfw), m->ga.dln, model_hidden(m, m->n_run),
+    rmsnorm_backward(m->ga.dres, base_grad(m, m->g.lnfw, 0), m->ga.dln, model_hidden(m, m->n_run),
                      m->p.lnfw, m->a.lnf_rstd, N, C);
     backward_layers(m);
 }

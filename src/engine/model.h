@@ -50,10 +50,11 @@ static inline int model_head_dim(const ModelConfig *c) { return c->head_dim ? c-
 static inline int model_q_dim(const ModelConfig *c) { return c->n_heads * model_head_dim(c); }
 static inline int model_kv_dim(const ModelConfig *c) { return model_kv_heads(c) * model_head_dim(c); }
 
-/* 1 if the configuration uses a feature the backward pass does not cover
- * (grouped-query attention, a separate head size, biases, q/k norms, scaled
- * RoPE): such a model runs forward only, and training and LoRA refuse it. */
-int model_forward_only(const ModelConfig *c);
+/* 1 if the configuration uses a Hugging Face feature (grouped-query
+ * attention, a separate head size, biases, q/k norms, scaled RoPE). Forward,
+ * backward, LoRA and merges cover them all; such a model cannot carry RePo
+ * layers or be saved as a seqrep checkpoint. */
+int model_hf_features(const ModelConfig *c);
 
 /* RePo (context re-positioning, Li, Zhao & Sproat): a RePo layer computes a
  * real-valued position per token and head from the hidden state h that feeds
@@ -92,9 +93,16 @@ typedef struct {
 #define MODEL_N_PARAM_TENSORS 14
 void model_param_sizes(const ModelConfig *cfg, size_t sizes[MODEL_N_PARAM_TENSORS]);
 
+/* Parameters (floats) of a model of configuration c: the sum of model_param_sizes. */
+size_t model_param_count(const ModelConfig *c);
+
 /* 1 if parameter view i (ParamViews order) holds norm weights, which get no
  * weight decay and are initialised to one. */
 int model_param_is_norm(int i);
+
+/* 1 if parameter view i gets weight decay: matrices and embeddings, not the
+ * norm weights or the q/k/v biases (1-D tensors, as PyTorch recipes do). */
+int model_param_is_decayed(int i);
 
 typedef enum {
     POS_ROPE = 0,  /* integer positions (ModelInput.positions), rotated by RoPE  */
@@ -147,6 +155,8 @@ typedef struct {
     float *repo_z;   /* (L, B, T, H) RePo positions z */
     float *rope_pos_kv; /* (B, T, KVH) integer positions for the keys when KVH != H */
     float *inv_freq;    /* (hd/2) RoPE frequencies when cfg.rope_llama3 */
+    float *qk_pre;      /* (L, B, T, Q+K) q and k before their per-head norm, when cfg.qk_norm */
+    float *qk_rstd;     /* (L, B, T, H+KVH) the norm's rstd per query then key head, when cfg.qk_norm */
 } ActViews;
 
 /* Gradient scratch for the backward pass, sized like the activations. */
@@ -154,10 +164,10 @@ typedef struct {
     float *dres;     /* (B, T, C) gradient of the current residual */
     float *dres2;    /* (B, T, C) */
     float *dln;      /* (B, T, C) */
-    float *dqkv;     /* (B, T, 3C) */
-    float *dqrot;    /* (B, T, C) */
-    float *dkrot;    /* (B, T, C) */
-    float *datty;    /* (B, T, C) */
+    float *dqkv;     /* (B, T, Q+2K) */
+    float *dqrot;    /* (B, T, Q) */
+    float *dkrot;    /* (B, T, K) */
+    float *datty;    /* (B, T, Q) */
     float *dgu;      /* (B, T, 2F) */
     float *dswi;     /* (B, T, F) */
     float *datt;     /* (B, H, T, T) attention backward scratch */
@@ -165,6 +175,7 @@ typedef struct {
     float *dz;       /* (B, T, H) gradient of a RePo layer's positions */
     float *dr;       /* (B, T, P) */
     float *dgc;      /* (B, T, 2P) */
+    float *dqk;      /* (B, T, Q+K) gradient of q and k after their per-head norm, when cfg.qk_norm */
 } GradActViews;
 
 struct Lora; /* low-rank adapters on q, k, v, o (lora.h) */
@@ -174,7 +185,8 @@ typedef struct {
     int max_batch, max_T;
     size_t n_params;           /* floats in params */
     float *params;  ParamViews p;   /* one buffer */
-    float *grads;   ParamViews g;   /* same layout */
+    float *grads;   ParamViews g;   /* same layout; NULL (and every view NULL) while the
+                                       base is frozen by model_freeze_base */
     float *m1, *m2;            /* AdamW moments, same layout (allocated by adamw) */
     float *acts;    ActViews a;
     float *gacts;   GradActViews ga;
@@ -186,13 +198,20 @@ typedef struct {
     int frozen_base;           /* 1: backward computes no gradient of the model's own
                                   weights (m->grads is left as it is): only the
                                   gradients the adapters need flow, none below
-                                  layer 0; 0 = all (default) */
+                                  layer 0; 0 = all (default). model_freeze_base
+                                  sets it and frees m->grads as well */
 } Model;
 
 /* Allocate parameters, gradients and activations for batches up to
  * max_batch x max_T. Parameters are left zero; call model_init_weights. */
 int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err);
 void model_free(Model *m);
+
+/* Freeze (frozen 1) or unfreeze (0) the model's own weights: frozen, the
+ * parameter gradients (n_params floats) are freed and m->g points nowhere,
+ * so a LoRA run holds no gradient of the base; unfrozen, they are allocated
+ * again (zero) if missing. -1 with err when out of memory. */
+int model_freeze_base(Model *m, int frozen, SrError *err);
 
 /* Normal(0, 0.02) for matrices and embeddings (seeded), ones for norm weights. */
 void model_init_weights(Model *m, unsigned long long seed);
@@ -204,7 +223,7 @@ int model_forward(Model *m, const ModelInput *in, SrError *err);
  * whose target is not `ignore`; turns logits into probabilities. */
 float model_lm_loss(Model *m, const int *targets, int ignore);
 
-/* Zero all parameter gradients. */
+/* Zero all parameter gradients (nothing while they are freed). */
 void model_zero_grad(Model *m);
 
 /* Backward from the loss of model_lm_loss: accumulates parameter gradients

@@ -38,10 +38,16 @@ void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, 
 void rmsnorm_backward(float *dinp, float *dw, const float *dout, const float *inp,
                       const float *w, const float *rstd, int N, int C);
 /* In place, per head (Qwen3's q_norm / k_norm): each of the H vectors of hd
- * values of row n of x (N rows, stride x_stride) becomes x * rstd * w (hd).
- * Forward only. */
-void rmsnorm_heads_forward(float *x, int x_stride, const float *w, float eps, int N, int H,
-                           int hd);
+ * values of row n of x (N rows, stride x_stride) becomes x * rstd * w (hd);
+ * rstd (N, H) is saved for the backward unless NULL. */
+void rmsnorm_heads_forward(float *x, int x_stride, float *rstd, const float *w, float eps, int N,
+                           int H, int hd);
+/* Its backward from x, the input before the norm (rows of x_stride), and
+ * rstd (N, H): dinp (rows of dinp_stride) += the rmsnorm_backward rule per
+ * head vector; dw (hd) += sum over rows and heads of dout * xhat. */
+void rmsnorm_heads_backward(float *dinp, int dinp_stride, float *dw, const float *dout,
+                            int dout_stride, const float *x, int x_stride, const float *w,
+                            const float *rstd, int N, int H, int hd);
 
 /* ---- rotary position embedding ----------------------------------------------
  * Rotates each head's vector by a real-valued position per token and head,
@@ -69,6 +75,10 @@ void rope_inv_freq_llama3(float *inv_freq, float theta, int hd, float factor, fl
  * where out is the forward output. pos == NULL: dinp += dout, dpos untouched. */
 void rope_backward(float *dinp, int in_stride, float *dpos, const float *dout, const float *out,
                    const float *pos, float theta, int N, int H, int hd);
+/* rope_backward with the frequencies given: inv_freq (hd/2) replaces theta^(-2i/hd). */
+void rope_backward_freq(float *dinp, int in_stride, float *dpos, const float *dout,
+                        const float *out, const float *pos, const float *inv_freq, int N, int H,
+                        int hd);
 
 /* ---- multi-head scaled dot-product attention -------------------------------
  * q, k: (B, T, H*hd) contiguous (already rotated); v: B*T rows of H*hd with row
@@ -90,6 +100,13 @@ void attention_backward(float *dq, float *dk, float *dv, int v_stride, float *sc
                         const float *dout, const float *q, const float *k, const float *v,
                         const float *att, const int *lengths, MaskKind kind, int B, int T,
                         int H, int hd);
+/* Grouped-query attention_backward: dk (B, T, KVH*hd) and dv (rows of
+ * v_stride) of a key/value head sum the gradients of the H / KVH query heads
+ * that read it. KVH == H is attention_backward exactly. */
+void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float *scratch,
+                            const float *dout, const float *q, const float *k, const float *v,
+                            const float *att, const int *lengths, MaskKind kind, int B, int T,
+                            int H, int KVH, int hd);
 
 /* ---- SwiGLU -----------------------------------------------------------------
  * gu (N, 2F): gate in columns [0, F), up in [F, 2F).  out (N, F) = silu(gate) * up. */

@@ -105,46 +105,64 @@ void attention_backward(float *dq, float *dk, float *dv, int v_stride, float *sc
                         const float *att, const int *lengths, MaskKind kind, int B, int T,
                         int H, int hd)
 {
-    int C = H * hd;
+    attention_backward_gqa(dq, dk, dv, v_stride, scratch, dout, q, k, v, att, lengths, kind, B,
+                           T, H, H, hd);
+}
+
+/* attention_backward with KVH key/value heads (k, dk: (B, T, KVH*hd); v, dv:
+ * rows of v_stride): the gradient of a shared key/value head is the sum over
+ * the H / KVH query heads of its group. Work is split over (batch, key/value
+ * head) pairs, and the heads of a group are summed in order inside a pair,
+ * so the result does not depend on the thread count. */
+void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float *scratch,
+                            const float *dout, const float *q, const float *k, const float *v,
+                            const float *att, const int *lengths, MaskKind kind, int B, int T,
+                            int H, int KVH, int hd)
+{
+    int C = H * hd, KC = KVH * hd, group = H / KVH;
     float scale = 1.0f / sqrtf((float)hd);
 #pragma omp parallel for schedule(static)
-    for (int bh = 0; bh < B * H; bh++) {
-        int b = bh / H, h = bh % H;
+    for (int bk = 0; bk < B * KVH; bk++) {
+        int b = bk / KVH, kvh = bk % KVH;
         int len = lengths ? lengths[b] : T;
-        size_t head_off = (size_t)b * T * C + (size_t)h * hd;
-        size_t vhead_off = (size_t)b * T * v_stride + (size_t)h * hd;
-        const float *att_bh = att + (size_t)bh * T * T;
-        float *ds_bh = scratch + (size_t)bh * T * T;
-        for (int t0 = 0; t0 < T; t0 += ATT_QUERY_BLOCK) {
-            int t1 = t0 + ATT_QUERY_BLOCK < T ? t0 + ATT_QUERY_BLOCK : T;
-            int rows = t1 - t0, kend = block_key_end(kind, t1, len);
-            const float *att_blk = att_bh + (size_t)t0 * T;
-            const float *dout_blk = dout + head_off + (size_t)t0 * C;
-            float *ds_blk = ds_bh + (size_t)t0 * T;
-            if (dq || dk) {
-                /* ds_blk[:, 0:kend] = dO_blk V[0:kend]^T  (= datt) */
-                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, kend, hd, 1.0f,
-                            dout_blk, C, v + vhead_off, v_stride, 0.0f, ds_blk, T);
-                for (int t = t0; t < t1; t++) {
-                    const float *arow = att_bh + (size_t)t * T;
-                    float *ds = ds_bh + (size_t)t * T;
-                    int end = mask_key_end(kind, t, len);
-                    float weighted = lane_dot(arow, ds, end);
-                    for (int s = 0; s < end; s++) ds[s] = arow[s] * (ds[s] - weighted);
-                    for (int s = end; s < kend; s++) ds[s] = 0.0f;
+        size_t khead_off = (size_t)b * T * KC + (size_t)kvh * hd;
+        size_t vhead_off = (size_t)b * T * v_stride + (size_t)kvh * hd;
+        for (int h = kvh * group; h < (kvh + 1) * group; h++) {
+            int bh = b * H + h;
+            size_t head_off = (size_t)b * T * C + (size_t)h * hd;
+            const float *att_bh = att + (size_t)bh * T * T;
+            float *ds_bh = scratch + (size_t)bh * T * T;
+            for (int t0 = 0; t0 < T; t0 += ATT_QUERY_BLOCK) {
+                int t1 = t0 + ATT_QUERY_BLOCK < T ? t0 + ATT_QUERY_BLOCK : T;
+                int rows = t1 - t0, kend = block_key_end(kind, t1, len);
+                const float *att_blk = att_bh + (size_t)t0 * T;
+                const float *dout_blk = dout + head_off + (size_t)t0 * C;
+                float *ds_blk = ds_bh + (size_t)t0 * T;
+                if (dq || dk) {
+                    /* ds_blk[:, 0:kend] = dO_blk V[0:kend]^T  (= datt) */
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, kend, hd, 1.0f,
+                                dout_blk, C, v + vhead_off, v_stride, 0.0f, ds_blk, T);
+                    for (int t = t0; t < t1; t++) {
+                        const float *arow = att_bh + (size_t)t * T;
+                        float *ds = ds_bh + (size_t)t * T;
+                        int end = mask_key_end(kind, t, len);
+                        float weighted = lane_dot(arow, ds, end);
+                        for (int s = 0; s < end; s++) ds[s] = arow[s] * (ds[s] - weighted);
+                        for (int s = end; s < kend; s++) ds[s] = 0.0f;
+                    }
+                    if (dq)
+                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, kend,
+                                    scale, ds_blk, T, k + khead_off, KC, 1.0f,
+                                    dq + head_off + (size_t)t0 * C, C);
+                    if (dk)
+                        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kend, hd, rows,
+                                    scale, ds_blk, T, q + head_off + (size_t)t0 * C, C, 1.0f,
+                                    dk + khead_off, KC);
                 }
-                if (dq)
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, kend, scale,
-                                ds_blk, T, k + head_off, C, 1.0f, dq + head_off + (size_t)t0 * C,
-                                C);
-                if (dk)
-                    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kend, hd, rows, scale,
-                                ds_blk, T, q + head_off + (size_t)t0 * C, C, 1.0f, dk + head_off,
-                                C);
+                if (dv)
+                    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kend, hd, rows, 1.0f,
+                                att_blk, T, dout_blk, C, 1.0f, dv + vhead_off, v_stride);
             }
-            if (dv)
-                cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kend, hd, rows, 1.0f,
-                            att_blk, T, dout_blk, C, 1.0f, dv + vhead_off, v_stride);
         }
     }
 }

@@ -27,9 +27,10 @@ void rmsnorm_forward(float *out, float *rstd, const float *inp, const float *w, 
 }
 
 /* Per head, in place: each hd-vector h of row n of x (stride x_stride)
- * becomes x * rstd * w (hd), rstd = 1 / sqrt(mean(x^2) + eps). */
-void rmsnorm_heads_forward(float *x, int x_stride, const float *w, float eps, int N, int H,
-                           int hd)
+ * becomes x * rstd * w (hd), rstd = 1 / sqrt(mean(x^2) + eps); rstd (N, H)
+ * is saved when not NULL. */
+void rmsnorm_heads_forward(float *x, int x_stride, float *rstd, const float *w, float eps, int N,
+                           int H, int hd)
 {
 #pragma omp parallel for schedule(static)
     for (int n = 0; n < N; n++)
@@ -37,7 +38,49 @@ void rmsnorm_heads_forward(float *x, int x_stride, const float *w, float eps, in
             float *y = x + (size_t)n * x_stride + (size_t)h * hd;
             float r = 1.0f / sqrtf(lane_dot(y, y, hd) / (float)hd + eps);
             for (int c = 0; c < hd; c++) y[c] = y[c] * r * w[c];
+            if (rstd) rstd[(size_t)n * H + h] = r;
         }
+}
+
+/* Backward of rmsnorm_heads_forward, the rule of rmsnorm_backward applied
+ * to every head vector: with xhat = x * rstd and g = w * dout,
+ *   dinp += rstd * g - rstd * xhat * mean_c(g * xhat)   (rows of stride dinp_stride)
+ *   dw (hd) += sum over rows and heads of dout * xhat
+ * x: the input before the norm (rows of x_stride), dout rows of dout_stride,
+ * rstd (N, H). The dw sum runs over rows and heads in order (one thread per
+ * column block), so it does not depend on the thread count. */
+void rmsnorm_heads_backward(float *dinp, int dinp_stride, float *dw, const float *dout,
+                            int dout_stride, const float *x, int x_stride, const float *w,
+                            const float *rstd, int N, int H, int hd)
+{
+    if (dinp) {
+#pragma omp parallel for schedule(static)
+        for (int n = 0; n < N; n++)
+            for (int h = 0; h < H; h++) {
+                const float *xv = x + (size_t)n * x_stride + (size_t)h * hd;
+                const float *g = dout + (size_t)n * dout_stride + (size_t)h * hd;
+                float *dx = dinp + (size_t)n * dinp_stride + (size_t)h * hd;
+                float r = rstd[(size_t)n * H + h], dot = 0.0f;
+                for (int c = 0; c < hd; c++) dot += (w[c] * g[c]) * xv[c];
+                float mean = dot * r / (float)hd;
+                for (int c = 0; c < hd; c++) dx[c] += r * (w[c] * g[c]) - r * (xv[c] * r) * mean;
+            }
+    }
+    if (dw) {
+        int n_blocks = (hd + RMSNORM_DW_BLOCK - 1) / RMSNORM_DW_BLOCK;
+#pragma omp parallel for schedule(static)
+        for (int blk = 0; blk < n_blocks; blk++) {
+            int c0 = blk * RMSNORM_DW_BLOCK;
+            int c1 = c0 + RMSNORM_DW_BLOCK < hd ? c0 + RMSNORM_DW_BLOCK : hd;
+            for (int n = 0; n < N; n++)
+                for (int h = 0; h < H; h++) {
+                    const float *xv = x + (size_t)n * x_stride + (size_t)h * hd;
+                    const float *g = dout + (size_t)n * dout_stride + (size_t)h * hd;
+                    float r = rstd[(size_t)n * H + h];
+                    for (int c = c0; c < c1; c++) dw[c] += g[c] * (xv[c] * r);
+                }
+        }
+    }
 }
 
 /* With xhat = inp * rstd and g = w * dout (rows of C):

@@ -128,6 +128,17 @@ void rope_forward_freq(float *out, const float *inp, int in_stride, const float 
 void rope_backward(float *dinp, int in_stride, float *dpos, const float *dout, const float *out,
                    const float *pos, float theta, int N, int H, int hd)
 {
+    float inv_freq[hd / 2 > 0 ? hd / 2 : 1];
+    if (pos) rope_inv_freq(inv_freq, theta, hd);
+    rope_backward_freq(dinp, in_stride, dpos, dout, out, pos, inv_freq, N, H, hd);
+}
+
+/* rope_backward with the frequency table inv_freq (hd/2) given (the scaled
+ * Llama 3.1 frequencies, say). */
+void rope_backward_freq(float *dinp, int in_stride, float *dpos, const float *dout,
+                        const float *out, const float *pos, const float *inv_freq, int N, int H,
+                        int hd)
+{
     int C = H * hd;
     if (!pos) {
         if (!dinp) return;
@@ -140,8 +151,6 @@ void rope_backward(float *dinp, int in_stride, float *dpos, const float *dout, c
         return;
     }
     int half = hd / 2;
-    float inv_freq[half];
-    rope_inv_freq(inv_freq, theta, hd);
 #pragma omp parallel for schedule(static)
     for (int n = 0; n < N; n++) {
         float cs[half], sn[half];

@@ -30,10 +30,34 @@ void adapter_base_checksum(const Model *m, char hex[17])
 
 size_t adapter_lora_floats(const LoraConfig *cfg, int n_layers, int d_model)
 {
-    size_t per_target = 2 * (size_t)cfg->rank * (size_t)d_model, n = 0;
-    for (int t = 0; t < LORA_N_TARGETS; t++)
-        if (cfg->targets & (1u << t)) n += per_target;
+    return adapter_lora_floats_dims(cfg, n_layers, d_model, d_model, d_model);
+}
+
+/* Input and output width of target t's projection (lora_in_dim, lora_out_dim). */
+static void target_dims(int t, int d_model, int q_dim, int kv_dim, int *in, int *out)
+{
+    Lora shape = {.d_model = d_model, .q_dim = q_dim, .kv_dim = kv_dim};
+    *in = lora_in_dim(&shape, (LoraTarget)t);
+    *out = lora_out_dim(&shape, (LoraTarget)t);
+}
+
+size_t adapter_lora_floats_dims(const LoraConfig *cfg, int n_layers, int d_model, int q_dim,
+                                int kv_dim)
+{
+    size_t n = 0;
+    for (int t = 0; t < LORA_N_TARGETS; t++) {
+        int in, out;
+        target_dims(t, d_model, q_dim, kv_dim, &in, &out);
+        if (cfg->targets & (1u << t)) n += (size_t)cfg->rank * ((size_t)in + (size_t)out);
+    }
     return n * (size_t)n_layers;
+}
+
+/* a's query and key/value widths (d_model where a leaves them 0). */
+static void file_dims(const AdapterFile *a, int *q_dim, int *kv_dim)
+{
+    *q_dim = a->q_dim ? a->q_dim : a->d_model;
+    *kv_dim = a->kv_dim ? a->kv_dim : a->d_model;
 }
 
 /* The tensors of a, in file order (adapters by layer, then q, k, v, o, A
@@ -47,20 +71,23 @@ static AdapterTensor *list_tensors(const AdapterFile *a, int *n)
     int count = 2 * per_layer * a->n_layers + 2;
     AdapterTensor *ts = calloc((size_t)count, sizeof *ts);
     if (!ts) return NULL;
-    int k = 0, R = a->lora.rank, C = a->d_model;
+    int k = 0, R = a->lora.rank, C = a->d_model, Q, KV;
+    file_dims(a, &Q, &KV);
     float *w = a->lora_w;
     for (int l = 0; l < a->n_layers && per_layer; l++)
         for (int t = 0; t < LORA_N_TARGETS; t++) {
             if (!(a->lora.targets & (1u << t))) continue;
+            int in, out;
+            target_dims(t, C, Q, KV, &in, &out);
             for (int ab = 0; ab < 2; ab++, k++) {
                 snprintf(ts[k].name, sizeof ts[k].name,
                          "base_model.model.model.layers.%d.self_attn.%c_proj.lora_%c.weight", l,
                          TARGET_NAMES[t], ab ? 'B' : 'A');
                 ts[k].ndim = 2;
-                ts[k].shape[0] = ab ? C : R;
-                ts[k].shape[1] = ab ? R : C;
+                ts[k].shape[0] = ab ? out : R;
+                ts[k].shape[1] = ab ? R : in;
                 ts[k].data = w;
-                w += (size_t)R * C;
+                w += (size_t)R * (ab ? out : in);
             }
         }
     ts[k] = (AdapterTensor){"classifier.weight", 2, {a->n_labels, C}, a->head_W};
@@ -81,7 +108,13 @@ static char *labels_json(const AdapterFile *a)
 
 int adapter_write(const char *path, const AdapterFile *a, SrError *err)
 {
-    int n = 0;
+    int q_dim, kv_dim, n = 0;
+    file_dims(a, &q_dim, &kv_dim);
+    if (a->has_lora &&
+        a->n_lora != adapter_lora_floats_dims(&a->lora, a->n_layers, a->d_model, q_dim, kv_dim))
+        return sr_fail(err, "%s: %zu adapter floats do not fit %d layers of width %d with q "
+                            "width %d and k/v width %d", path, a->n_lora, a->n_layers, a->d_model,
+                       q_dim, kv_dim);
     AdapterTensor *list = list_tensors(a, &n);
     StTensor *ts = calloc((size_t)(n > 0 ? n : 1), sizeof *ts);
     char *labels = labels_json(a);
@@ -197,7 +230,9 @@ static int read_meta(const char *path, const StFile *f, const Model *base, Adapt
             lora_config_check(&a->lora, a->d_model, &e))
             return sr_fail(err, "%s: bad LoRA metadata (%s)", path,
                            targets ? e.msg : "no lora_targets");
-        a->n_lora = adapter_lora_floats(&a->lora, a->n_layers, a->d_model);
+        a->q_dim = model_q_dim(&base->cfg);
+        a->kv_dim = model_kv_dim(&base->cfg);
+        a->n_lora = adapter_lora_floats_dims(&a->lora, a->n_layers, a->d_model, a->q_dim, a->kv_dim);
     }
     cJSON *labels = cJSON_Parse(st_meta(f, "labels") ? st_meta(f, "labels") : "");
     int n = cJSON_IsArray(labels) ? cJSON_GetArraySize(labels) : 0;

@@ -3,9 +3,11 @@
  * named the way PEFT names them.
  *
  * Tensors (F32):
- *     base_model.model.model.layers.L.self_attn.X_proj.lora_A.weight  (rank, C)
- *     base_model.model.model.layers.L.self_attn.X_proj.lora_B.weight  (C, rank)
- *                      for every layer L and every target X of q, k, v, o
+ *     base_model.model.model.layers.L.self_attn.X_proj.lora_A.weight  (rank, in)
+ *     base_model.model.model.layers.L.self_attn.X_proj.lora_B.weight  (out, rank)
+ *                      for every layer L and every target X of q, k, v, o;
+ *                      in and out as lora.h says (all C unless the base has
+ *                      grouped-query attention or a separate head size)
  *     classifier.weight  (K, C)      classifier.bias  (K)
  * Metadata (strings): format "pt", seqrep.adapter "lora" | "none",
  * lora_rank, lora_alpha, lora_dropout, lora_targets ("q,k,v,o"; adapter lora
@@ -27,6 +29,7 @@
 
 typedef struct {
     int n_layers, d_model;         /* of the base model */
+    int q_dim, kv_dim;             /* its H*hd and KVH*hd; 0 = d_model (seqrep's own models) */
     char base_checksum[17];        /* adapter_base_checksum of the base model */
     int has_lora;                  /* 1: adapters (lora, lora_w) are part of the file */
     LoraConfig lora;
@@ -45,12 +48,17 @@ void adapter_base_checksum(const Model *m, char hex[17]);
 /* Floats of the adapters cfg puts on n_layers layers of width d_model (the
  * size of Lora.params). */
 size_t adapter_lora_floats(const LoraConfig *cfg, int n_layers, int d_model);
+/* The same for a model whose queries are q_dim and keys/values kv_dim wide. */
+size_t adapter_lora_floats_dims(const LoraConfig *cfg, int n_layers, int d_model, int q_dim,
+                                int kv_dim);
 
-/* Write a atomically to path (the caller's buffers are only read). */
+/* Write a atomically to path (the caller's buffers are only read); refused
+ * when a->n_lora is not the adapters' size for a's widths. */
 int adapter_write(const char *path, const AdapterFile *a, SrError *err);
 
 /* Read path into *a (new buffers: adapter_free), checked against base: depth,
- * width, checksum, tensor names and shapes. On failure *a is empty. */
+ * width, checksum, tensor names and shapes (q_dim and kv_dim are base's).
+ * On failure *a is empty. */
 int adapter_read(const char *path, const Model *base, AdapterFile *a, SrError *err);
 
 /* Release what adapter_read allocated; zero *a. */

@@ -16,8 +16,8 @@ int adapter_apply(const char *path, Model *m, LoraConfig *applied, SrError *err)
                             "only a head)", path);
     }
     /* a view of the file's adapters in Lora.params layout: all lora_merge reads */
-    Lora view = {.cfg = a.lora, .n_layers = a.n_layers, .d_model = a.d_model, .n_params = a.n_lora,
-                 .params = a.lora_w};
+    Lora view = {.cfg = a.lora, .n_layers = a.n_layers, .d_model = a.d_model, .q_dim = a.q_dim,
+                 .kv_dim = a.kv_dim, .n_params = a.n_lora, .params = a.lora_w};
     int rc = lora_merge(m, &view, err);
     if (rc == 0 && applied) *applied = a.lora;
     adapter_free(&a);

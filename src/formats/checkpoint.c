@@ -362,7 +362,7 @@ int checkpoint_save(const char *path, const Model *m, const char *const *vocab, 
     const ModelConfig *c = &m->cfg;
     SrError why;
     if (model_config_check(c, &why)) return sr_fail(err, "%s: bad model config: %s", path, why.msg);
-    if (model_forward_only(c))
+    if (model_hf_features(c))
         return sr_fail(err, "%s: saving a Hugging Face architecture as a seqrep checkpoint is not "
                        "supported", path);
     if (!isfinite(c->rope_theta) || !isfinite(c->norm_eps))

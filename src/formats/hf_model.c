@@ -16,39 +16,33 @@
 
 #include "base/text_file.h"
 
-/* One tensor the folder must hold and where it goes in the model. */
+/* One tensor the folder must hold, where it goes, and whether it was read. */
 typedef struct {
-    char name[96];
-    int ndim;
-    int64_t shape[2];
-    float *dest;
+    HfTensorView view;
     int found;
 } Want;
 
-/* Append a wanted tensor (name from fmt and layer; cols 0 = a vector). */
-static void want(Want *w, int *n, const char *fmt, int layer, int64_t rows, int64_t cols,
+/* Append a tensor view (name from fmt and layer; cols 0 = a vector). */
+static void want(HfTensorView *w, int *n, const char *fmt, int layer, int64_t rows, int64_t cols,
                  float *dest)
 {
-    Want *e = &w[(*n)++];
+    HfTensorView *e = &w[(*n)++];
     snprintf(e->name, sizeof e->name, fmt, layer);
     e->ndim = cols ? 2 : 1;
     e->shape[0] = rows;
     e->shape[1] = cols;
     e->dest = dest;
-    e->found = 0;
 }
 
-/* Every tensor m needs, in Hugging Face names (caller frees); count in *n. */
-static Want *wanted_tensors(Model *m, int *n)
+/* Every tensor of m's configuration, in file order, pointing into p (see
+ * hf_model.h); returns the count. */
+int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
 {
     const ModelConfig *c = &m->cfg;
     const int64_t V = c->vocab_size, C = c->d_model, F = c->d_ff, hd = model_head_dim(c);
     const int64_t Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
     const int L = c->n_layers;
-    Want *w = calloc((size_t)(3 + 15 * L), sizeof *w);
-    if (!w) return NULL;
-    ParamViews *p = &m->p;
-    *n = 0;
+    int count = 0, *n = &count;
     want(w, n, "model.embed_tokens.weight", 0, V, C, p->wte);
     for (int l = 0; l < L; l++) {
         float *qkv = p->wqkv + (size_t)(l * W * C), *gu = p->wgu + (size_t)(l * 2 * F * C);
@@ -74,6 +68,22 @@ static Want *wanted_tensors(Model *m, int *n)
     }
     want(w, n, "model.norm.weight", 0, C, 0, p->lnfw);
     if (!c->tied) want(w, n, "lm_head.weight", 0, V, C, p->wlm);
+    return count;
+}
+
+/* Every tensor m needs, in Hugging Face names, pointing into m->p (caller
+ * frees); count in *n. */
+static Want *wanted_tensors(Model *m, int *n)
+{
+    HfTensorView *views = calloc((size_t)HF_MAX_TENSORS(m->cfg.n_layers), sizeof *views);
+    Want *w = calloc((size_t)HF_MAX_TENSORS(m->cfg.n_layers), sizeof *w);
+    if (!views || !w) {
+        free(views), free(w);
+        return NULL;
+    }
+    *n = hf_tensor_views(m, &m->p, views);
+    for (int i = 0; i < *n; i++) w[i].view = views[i];
+    free(views);
     return w;
 }
 
@@ -190,17 +200,17 @@ static int load_tensor(int fd, const char *path, off_t size, off_t data_start, c
                        t->string, dt->valuestring);
     int ndim = cJSON_GetArraySize(shape);
     int64_t dims[2] = {0, 0};
-    int same = ndim == w->ndim;
+    int same = ndim == w->view.ndim;
     for (int d = 0; d < ndim && d < 2; d++) dims[d] = (int64_t)cJSON_GetArrayItem(shape, d)->valuedouble;
-    for (int d = 0; same && d < ndim; d++) same = dims[d] == w->shape[d];
+    for (int d = 0; same && d < ndim; d++) same = dims[d] == w->view.shape[d];
     if (!same) {
         char got[64], need[64];
         dims_text(got, sizeof got, ndim, dims);
-        dims_text(need, sizeof need, w->ndim, w->shape);
+        dims_text(need, sizeof need, w->view.ndim, w->view.shape);
         return sr_fail(err, "%s: tensor '%s' has shape %s, but config.json needs %s", path,
                        t->string, got, need);
     }
-    size_t count = (size_t)w->shape[0] * (size_t)(w->ndim == 2 ? w->shape[1] : 1);
+    size_t count = (size_t)w->view.shape[0] * (size_t)(w->view.ndim == 2 ? w->view.shape[1] : 1);
     size_t elem = code == 4 ? 4 : 2;
     double begin = cJSON_GetArrayItem(offs, 0)->valuedouble, end = cJSON_GetArrayItem(offs, 1)->valuedouble;
     if (!(begin >= 0 && end - begin == (double)(count * elem) &&
@@ -214,7 +224,7 @@ static int load_tensor(int fd, const char *path, off_t size, off_t data_start, c
     void *map = mmap(NULL, map_len ? map_len : 1, PROT_READ, MAP_PRIVATE, fd, map_at);
     if (map == MAP_FAILED)
         return sr_fail(err, "%s: cannot map tensor '%s' (%s)", path, t->string, strerror(errno));
-    convert(w->dest, (const unsigned char *)map + (at - map_at), count, code);
+    convert(w->view.dest, (const unsigned char *)map + (at - map_at), count, code);
     munmap(map, map_len ? map_len : 1);
     w->found = 1;
     return 0;
@@ -224,7 +234,7 @@ static int load_tensor(int fd, const char *path, off_t size, off_t data_start, c
 static Want *find_want(Want *w, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(w[i].name, name) == 0) return &w[i];
+        if (strcmp(w[i].view.name, name) == 0) return &w[i];
     return NULL;
 }
 
@@ -332,7 +342,7 @@ static int load_weights(const char *dir, Model *m, SrError *err)
     if (rc == 0 && !w) rc = sr_fail(err, "%s: out of memory", dir);
     for (int i = 0; i < n_files && rc == 0; i++) rc = load_file(files[i], w, n, m->cfg.tied, err);
     for (int i = 0; i < n && rc == 0; i++)
-        if (!w[i].found) rc = sr_fail(err, "%s: missing tensor '%s'", listed_in, w[i].name);
+        if (!w[i].found) rc = sr_fail(err, "%s: missing tensor '%s'", listed_in, w[i].view.name);
     free(w);
     free_paths(files, n_files);
     return rc;

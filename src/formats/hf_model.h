@@ -22,9 +22,28 @@
 #ifndef SEQREP_HF_MODEL_H
 #define SEQREP_HF_MODEL_H
 
+#include <stdint.h>
+
 #include "base/status.h"
 #include "engine/model.h"
 #include "formats/hf_config.h"
+
+/* One tensor of a folder: its Hugging Face name and shape, and the float32
+ * buffer it maps to inside a ParamViews. */
+typedef struct {
+    char name[96];
+    int ndim;           /* 1 or 2 */
+    int64_t shape[2];   /* rows, columns (0 for a vector) */
+    float *dest;        /* (shape[0] * shape[1] or shape[0]) floats inside the views */
+} HfTensorView;
+
+/* Most tensors a folder of n_layers layers holds. */
+#define HF_MAX_TENSORS(n_layers) (3 + 15 * (n_layers))
+
+/* Fill out (HF_MAX_TENSORS(L) entries) with every tensor m's configuration
+ * has, pointing into the views p (m->p for the weights, m->g for their
+ * gradients, or any buffer of the parameter layout); returns the count. */
+int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *out);
 
 /* Read dir's config (into *hc, may be NULL), create m for max_batch x max_T
  * and load the weights. On failure nothing is left allocated. */

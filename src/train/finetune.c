@@ -257,7 +257,8 @@ static int alloc_best(const Trainer *t, FinetuneResult *res)
     return w->W && w->b && (!t->has_lora || w->lora_w) ? 0 : -1;
 }
 
-/* Release what trainer_open made and take the adapters off m. */
+/* Release what trainer_open made and take the adapters off m (the base's
+ * gradients stay freed until a full fine-tuning run asks for them). */
 static void trainer_close(Trainer *t, Model *m)
 {
     readout_batch_free(&t->b);
@@ -289,15 +290,17 @@ static int trainer_open(Trainer *t, Model *m, const LabelSet *ls, const Labelled
         if (w > max_words) max_words = w;
     }
     t->has_lora = cfg->adapter == ADAPTER_LORA;
-    if (!t->has_lora && !m->m1 && adamw_create(m, err)) return -1;
+    /* full fine-tuning needs the base's gradients (a LoRA run before freed them) */
+    if (!t->has_lora && (model_freeze_base(m, 0, err) || (!m->m1 && adamw_create(m, err))))
+        return -1;
     if (t->has_lora) {
-        if (lora_create(&t->lo, &cfg->lora, N, C, m->max_batch * m->max_T,
-                        cfg->seed * 3 + 1 + (1ULL << 40), err)) {
+        if (lora_create_dims(&t->lo, &cfg->lora, N, C, model_q_dim(&m->cfg), model_kv_dim(&m->cfg),
+                             m->max_batch * m->max_T, cfg->seed * 3 + 1 + (1ULL << 40), err)) {
             t->has_lora = 0;
             return -1;
         }
         m->lora = &t->lo;
-        m->frozen_base = 1;
+        model_freeze_base(m, 1, err); /* frees the base's gradients; cannot fail */
     }
     Rng init_rng;
     rng_seed(&init_rng, cfg->seed * 3 + 1);

@@ -162,8 +162,10 @@ void finetune_result_free(FinetuneResult *res);
 /* Fine-tune m (sized for cfg->batch rows and the longest laid-out sentence
  * of all three splits) on train, evaluating dev and test after every epoch.
  * Without an adapter m's parameters are changed and AdamW moments are
- * created if m has none; with ADAPTER_LORA m is left as it was (m->lora and
- * m->frozen_base are set during the run and cleared after it). */
+ * created if m has none (and its gradients allocated again if a LoRA run
+ * freed them); with ADAPTER_LORA m's weights are left as they were (m->lora
+ * and m->frozen_base are set during the run and cleared after it) and its
+ * gradient buffer is freed (model_freeze_base). */
 int finetune_run(Model *m, const LabelSet *ls, const LabelledSplit *train,
                  const LabelledSplit *dev, const LabelledSplit *test, const FinetuneConfig *cfg,
                  FinetuneResult *res, SrError *err);

@@ -26,7 +26,7 @@ w = 2 pi / f: f / factor where w > orig / low_freq_factor; f where
 w < orig / high_freq_factor; otherwise (1 - s) f / factor + s f with
 s = (orig / w - low_freq_factor) / (high_freq_factor - low_freq_factor).
 
-Only torch, numpy and the standard library are used.
+Only torch, numpy, the standard library and model_ref.lora_name are used.
 """
 import json
 import math
@@ -35,6 +35,8 @@ import struct
 
 import numpy as np
 import torch
+
+from model_ref import lora_name  # PEFT's adapter names
 
 
 def layer_shapes(cfg):
@@ -115,9 +117,22 @@ def rope(x, freqs, positions):
     return x * torch.cos(angle) + rotated * torch.sin(angle)
 
 
-def forward(cfg, params, ids, dtype=torch.float64):
+def adapted(x, w, lora, layer, proj):
+    """x W^T plus, when lora = {"scale": s, "weights": {...}} holds an adapter
+    on (layer, proj), s * (x A^T) B^T (A: (rank, in), B: (out, rank))."""
+    y = x @ w.T
+    if lora is not None and lora_name(layer, proj, "A") in lora["weights"]:
+        a = lora["weights"][lora_name(layer, proj, "A")]
+        b = lora["weights"][lora_name(layer, proj, "B")]
+        y = y + lora["scale"] * ((x @ a.T) @ b.T)
+    return y
+
+
+def forward(cfg, params, ids, dtype=torch.float64, lora=None):
     """ids (T) -> (logits (T, V), hidden (L+1, T, C)): the residual stream
-    after the embedding and after every layer, then the logits."""
+    after the embedding and after every layer, then the logits. lora: LoRA
+    adapters on q, k, v, o (see adapted), or None. Differentiable in params
+    and the adapters."""
     P = {k: v.to(dtype) for k, v in params.items()}
     C, H = cfg["hidden_size"], cfg["num_attention_heads"]
     KVH = cfg.get("num_key_value_heads", H)
@@ -135,7 +150,7 @@ def forward(cfg, params, ids, dtype=torch.float64):
         h = rms_norm(x, P[p + "input_layernorm.weight"], eps)
         proj = {}
         for n in "qkv":
-            y = h @ P[p + "self_attn.%s_proj.weight" % n].T
+            y = adapted(h, P[p + "self_attn.%s_proj.weight" % n], lora, l, n)
             if arch == "Qwen2ForCausalLM":
                 y = y + P[p + "self_attn.%s_proj.bias" % n]
             proj[n] = y
@@ -153,7 +168,7 @@ def forward(cfg, params, ids, dtype=torch.float64):
         scores = scores.masked_fill(~causal, float("-inf"))
         att = torch.softmax(scores, dim=-1)
         out = torch.einsum("hts,shd->thd", att, v).reshape(T, H * hd)
-        x = x + out @ P[p + "self_attn.o_proj.weight"].T
+        x = x + adapted(out, P[p + "self_attn.o_proj.weight"], lora, l, "o")
         h = rms_norm(x, P[p + "post_attention_layernorm.weight"], eps)
         gate = h @ P[p + "mlp.gate_proj.weight"].T
         up = h @ P[p + "mlp.up_proj.weight"].T

@@ -13,20 +13,42 @@ shards), and golden.safetensors: "ids" (I32, (T)), "logits" (F32, (T, V)) and
 "hidden" (F32, (L+1, T, C): the residual stream after the embedding and after
 each layer), computed in float64 from the weights as stored (BF16 and F16
 weights rounded first). tests/test_hf_model.c compares the C loader and model
-with them under the golden tolerance of model_ref.worst_violation. A case is
-kept only if float32 agrees with float64 to MARGIN of that tolerance.
+with them under the golden tolerance of model_ref.worst_violation.
+train.safetensors holds, for the next-token targets of those ids, the loss,
+every gradient and the weights after two AdamW steps (TRAIN_HYPER) of
+full training ("full.*") and of LoRA training on q, k, v, o with the base
+frozen ("lora.*": rank 4, alpha 8, the adapters' start in "lora.init.*");
+tests/test_hf_train.c compares the C backward and optimiser with them. A case
+is kept only if float32 agrees with float64 to MARGIN of that tolerance
+(TRAIN_MARGIN for the training files).
 """
+import math
 import os
 import sys
+
+import numpy as np
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hf_ref  # noqa: E402
 import model_ref  # noqa: E402
+from make_golden import HYPER, LORA, LORA_B_STD  # noqa: E402  the same recipe as tests/golden
 
 IDS = [1, 17, 5, 42, 99, 3, 64, 7, 23, 88, 11, 2]
 MARGIN = 0.1
+# training golden files: next-token targets of IDS, the last position ignored
+TARGETS = IDS[1:] + [model_ref.IGNORE]
+# make_golden's recipe but for eps: with eps 1e-8 AdamW's first step is about
+# sign(g), which flips between float32 and float64 where a gradient of these
+# 12-token batches is near zero (float32 then missed float64 by up to 12 times
+# the tolerance after two steps); with eps 1e-3 the update is a smooth
+# function of the gradient.
+TRAIN_HYPER = dict(HYPER, eps=1e-3)
+# float32 must agree with float64 to this fraction of the tolerance in the
+# training files: their embedding gradients (most rows exactly zero, so the
+# tensor's rms floor is small) come to 0.51 in float32 for llama_gqa.
+TRAIN_MARGIN = 0.6
 
 
 def llama(**kw):
@@ -99,6 +121,91 @@ def write_case(outdir, name, cfg, dtype, shards, seed):
         ("logits", logits.to(torch.float32)),
         ("hidden", hidden.to(torch.float32)),
     ], {"generator": "tests/reference/make_hf_golden.py"})
+    return max(worst, write_training(folder, name, cfg, params, seed))
+
+
+def lora_init(cfg, seed):
+    """LoRA adapters {peft name: float32 tensor} on q, k, v, o of every layer:
+    A (rank, in) uniform in +-1/sqrt(in), B (out, rank) ~ Normal(0, LORA_B_STD)
+    (non-zero, as after some training, so that A has a gradient too)."""
+    C, H = cfg["hidden_size"], cfg["num_attention_heads"]
+    KVH = cfg.get("num_key_value_heads", H)
+    hd = cfg.get("head_dim") or C // H
+    dims = {"q": (C, H * hd), "k": (C, KVH * hd), "v": (C, KVH * hd), "o": (H * hd, C)}
+    gen = torch.Generator().manual_seed(seed)
+    r, weights = LORA["rank"], {}
+    for l in range(cfg["num_hidden_layers"]):
+        for proj in LORA["targets"].split(","):
+            n_in, n_out = dims[proj]
+            a = (torch.rand(r, n_in, generator=gen) * 2.0 - 1.0) / math.sqrt(n_in)
+            weights[hf_ref.lora_name(l, proj, "A")] = a
+            weights[hf_ref.lora_name(l, proj, "B")] = torch.randn(n_out, r, generator=gen) * LORA_B_STD
+    return weights
+
+
+def train_two_steps(cfg, params0, lora0, dtype):
+    """Loss and gradients of the first step, then two AdamW steps (TRAIN_HYPER) on
+    the same ids and TARGETS, in dtype: of every weight (lora0 None) or of the
+    adapters alone, the base frozen. Returns {"loss", "loss_step2", "grads",
+    "after2"} (gradients and weights as float64 numpy arrays by name)."""
+    base = {k: v.detach().clone().to(dtype).requires_grad_(lora0 is None)
+            for k, v in params0.items()}
+    trained = base
+    lora = None
+    if lora0 is not None:
+        trained = {k: v.detach().clone().to(dtype).requires_grad_(True) for k, v in lora0.items()}
+        lora = {"scale": LORA["alpha"] / LORA["rank"], "weights": trained}
+    targets = torch.tensor(TARGETS)
+    state, out = {}, {}
+    for step in (1, 2):
+        for w in trained.values():
+            w.grad = None
+        logits, _ = hf_ref.forward(cfg, base, IDS, dtype, lora)
+        loss = model_ref.lm_loss(logits, targets)
+        loss.backward()
+        grads = {k: w.grad.detach().clone() for k, w in trained.items()}
+        if step == 1:
+            out["loss"] = loss.item()
+            out["grads"] = {k: g.double().numpy() for k, g in grads.items()}
+        else:
+            out["loss_step2"] = loss.item()
+        model_ref.adamw_step(trained, grads, state, TRAIN_HYPER, TRAIN_HYPER["lr"], step)
+    out["after2"] = {k: w.detach().double().numpy() for k, w in trained.items()}
+    return out
+
+
+def write_training(folder, name, cfg, params, seed):
+    """folder/train.safetensors: the golden loss, gradients and weights after
+    two AdamW steps of full training ("full.*") and of LoRA training with the
+    base frozen ("lora.*", adapters from "lora.init.*"), in float64 from the
+    stored weights. Returns the float32 check's worst ratio."""
+    lora0 = lora_init(cfg, seed + 1000)
+    tensors, worst = [("targets", torch.tensor(TARGETS, dtype=torch.int32))], 0.0
+    meta = {"generator": "tests/reference/make_hf_golden.py", "ignore": str(model_ref.IGNORE),
+            "lr": repr(TRAIN_HYPER["lr"]), "lora_rank": str(LORA["rank"]),
+            "lora_alpha": repr(LORA["alpha"]), "lora_targets": LORA["targets"]}
+    for key in ("beta1", "beta2", "eps", "weight_decay", "grad_clip"):
+        meta[key] = repr(TRAIN_HYPER[key])
+    for kind, start in (("full", None), ("lora", lora0)):
+        r64 = train_two_steps(cfg, params, start, torch.float64)
+        r32 = train_two_steps(cfg, params, start, torch.float32)
+        pairs = [(np.array([r32["loss"]]), np.array([r64["loss"]])),
+                 (np.array([r32["loss_step2"]]), np.array([r64["loss_step2"]]))]
+        pairs += [(r32[part][k], r64[part][k]) for part in ("grads", "after2") for k in r64[part]]
+        w = max(model_ref.worst_violation(a, b) for a, b in pairs)
+        if w > TRAIN_MARGIN:
+            raise RuntimeError("%s %s training: float32 differs from float64 by %.3f of the "
+                               "tolerance" % (name, kind, w))
+        worst = max(worst, w)
+        meta[kind + ".loss"] = repr(r64["loss"])
+        meta[kind + ".loss_step2"] = repr(r64["loss_step2"])
+        if start is not None:
+            tensors += [("lora.init." + k, v) for k, v in start.items()]
+        tensors += [("%s.grad.%s" % (kind, k), torch.from_numpy(v).to(torch.float32))
+                    for k, v in r64["grads"].items()]
+        tensors += [("%s.after2.%s" % (kind, k), torch.from_numpy(v).to(torch.float32))
+                    for k, v in r64["after2"].items()]
+    hf_ref.write_safetensors(os.path.join(folder, "train.safetensors"), tensors, meta)
     return worst
 
 

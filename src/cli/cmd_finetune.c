@@ -383,7 +383,8 @@ static int save_trained(const FinetuneOptions *o, const FinetuneRun *run, SrErro
                      .has_lora = o->fc.adapter == ADAPTER_LORA, .lora = w->lora,
                      .n_lora = w->n_lora, .lora_w = w->lora_w, .n_labels = w->K,
                      .labels = run->task.labels.names, .head_W = w->W, .head_b = w->b,
-                     .exit_layer = o->fc.exit_layer, .r = o->fc.r};
+                     .exit_layer = o->fc.exit_layer, .r = o->fc.r,
+                     .q_dim = model_q_dim(&run->model.cfg), .kv_dim = model_kv_dim(&run->model.cfg)};
     memcpy(a.base_checksum, run->base_checksum, sizeof a.base_checksum);
     snprintf(a.method, sizeof a.method, "%s", method_name(o->fc.method));
     return adapter_write(o->save, &a, err);

@@ -468,19 +468,6 @@ const char *tokenizer_word(const Tokenizer *tok, int id)
     return (id >= 0 && id < tok->n_words) ? tok->words[id] : NULL;
 }
 
-/* ---- special tokens ------------------------------------------------------------ */
-
-TokenizerSpecials tokenizer_specials(const Tokenizer *tok)
-{
-    if (!tok->hf) return (TokenizerSpecials){TOK_BOS, TOK_EOS, TOK_SEP, TOK_PAD};
-    TokenizerSpecials s = {hf_bos_id(tok->hf), hf_named_id(tok->hf, HF_NAMED_EOS),
-                           hf_named_id(tok->hf, HF_NAMED_SEP), hf_named_id(tok->hf, HF_NAMED_PAD)};
-    if (s.eos < 0) s.eos = hf_eos_id(tok->hf);
-    if (s.sep < 0) s.sep = s.eos;
-    if (s.pad < 0) s.pad = s.eos >= 0 ? s.eos : 0;
-    return s;
-}
-
 /* ---- encoding ------------------------------------------------------------------ */
 
 /* Longest continuation piece looked up, in bytes without the "##": longer
@@ -777,42 +764,4 @@ char *tokenizer_decode(const Tokenizer *tok, const int *ids, long n, int flags)
     }
     out[len] = '\0';
     return out;
-}
-
-/* Copy text[0..n) into buf (cap >= 1 bytes), cut at a UTF-8 character
- * boundary when it does not fit. */
-static void copy_label(char *buf, size_t cap, const char *text, size_t n)
-{
-    if (n >= cap) {
-        n = cap - 1;
-        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80) n--;
-    }
-    memcpy(buf, text, n);
-    buf[n] = '\0';
-}
-
-const char *tokenizer_piece_label(const Tokenizer *tok, int id, char *buf, size_t cap)
-{
-    if (cap == 0) return buf;
-    const char *word = tokenizer_word(tok, id);
-    if (!word) {
-        copy_label(buf, cap, "?", 1);
-        return buf;
-    }
-    char *decoded = tok->hf ? hf_decode(tok->hf, &id, 1, 0) : NULL;
-    const char *text = decoded ? decoded : word;
-    size_t start = 0, end = strlen(text);
-    if (decoded) {
-        while (start < end && text_is_separator_byte((unsigned char)text[start])) start++;
-        while (end > start && text_is_separator_byte((unsigned char)text[end - 1])) end--;
-        /* nothing readable left, or a lone U+FFFD (a byte of a longer character) */
-        if (end == start || (end - start == 3 && memcmp(text + start, "\xEF\xBF\xBD", 3) == 0)) {
-            text = word;
-            start = 0;
-            end = strlen(word);
-        }
-    }
-    copy_label(buf, cap, text + start, end - start);
-    free(decoded);
-    return buf;
 }

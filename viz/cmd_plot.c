@@ -224,7 +224,8 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     char *text, source[400];
     if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
     AttentionData *d = &f->attention;
-    int rc = attention_data_from_model(d, o->model, o->adapter, text, r, bos, sep, positions, o->mask, seed, err);
+    int rc = attention_data_from_model(d, o->model, o->adapter, text, r, &bos, o->bos != NULL, sep, positions,
+                                       o->mask, seed, err);
     if (rc == 0) {
         int layer = o->layer >= 0 ? o->layer : d->n_layers - 1;
         rc = attention_select(d, layer, head, err);
@@ -408,8 +409,8 @@ static int build_repo_z(Figure *f, const PlotOptions *o, cJSON *manifest, long l
         char *text, source[400], described[1200];
         if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
         AttentionData a;
-        int rc = attention_data_from_model(&a, o->model, o->adapter, text, r, bos, sep, positions, o->mask, seed,
-                                           err);
+        int rc = attention_data_from_model(&a, o->model, o->adapter, text, r, &bos, o->bos != NULL, sep,
+                                           positions, o->mask, seed, err);
         if (rc == 0) {
             repo_z_source(described, sizeof described, o->model, o->adapter, text, source, r, bos, sep, o->mask);
             rc = repo_z_data_from_attention(&f->repo_z, &a, o->layer, head, described, err);

@@ -530,7 +530,8 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {"caption", ARG_STRING, &o->caption, "replace the caption", 0, 0, 0},
         {"n", ARG_INT, &o->n, "mask, proportion: tokens in the sentence", 0, 1, 0},
         {"r", ARG_STRING, &o->r, "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8", 0, 0, 0},
-        option_bos(&o->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy)"),
+        option_bos(&o->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy, none when the "
+                              "tokenizer adds no BOS)"),
         option_sep(&o->sep, "none | token (default none)"),
         option_copy_positions(&o->copy_positions),
         {"model", ARG_STRING, &o->model, "attention, repo-z, repo-repeat: checkpoint (.safetensors) or (attention) Hugging Face model folder", 0, 0, 0},

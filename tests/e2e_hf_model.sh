@@ -15,6 +15,7 @@
 set -u
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_begin "$@"
+ignore_fontconfig_leaks
 
 golden="$here/golden/hf"
 for case in llama_gqa mistral qwen2_bias qwen3_qknorm llama3_rope; do

@@ -247,7 +247,7 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     }
     d->scale = scale;
     char checksum[17];
-    if (file_checksum(o->model, checksum, err) != 0) snprintf(checksum, sizeof checksum, "?");
+    if (model_checksum(o->model, checksum, err) != 0) snprintf(checksum, sizeof checksum, "?");
     attention_data_describe(d, f->overview, o->model, o->adapter, checksum, *seed, text, source, r, bos, sep,
                             o->mask);
     add_model_run(manifest, o, text, r, bos, sep, positions);

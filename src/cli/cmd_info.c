@@ -53,10 +53,7 @@ static int read_report(const char *path, InfoReport *rep)
     SrError err;
     rep->path = path;
     rep->folder = hf_is_model_dir(path);
-    char config[4096];
-    snprintf(config, sizeof config, "%s/config.json", path);
-    if (checkpoint_read_info(path, &rep->info, &err) ||
-        file_checksum(rep->folder ? config : path, rep->checksum, &err))
+    if (checkpoint_read_info(path, &rep->info, &err) || model_checksum(path, rep->checksum, &err))
         return args_error(CMD, "%s", err.msg);
     size_t sizes[MODEL_N_PARAM_TENSORS];
     model_param_sizes(&rep->info.cfg, sizes);

@@ -35,8 +35,8 @@
  * encode (add_bos = the special tokens its post-processor adds, maybe none),
  * word pieces (in context, see tokenizer_word_pieces_at) and decode (PLAIN
  * and PRETTY alike: the tokenizer's own decoder) go through it. The fixed
- * ids TOK_BOS etc. of words.h do not apply to it; corpus encoding
- * (tokenizer_encode_lines) fails with a message.
+ * ids TOK_BOS etc. of words.h do not apply to it: tokenizer_specials gives
+ * its own; corpus encoding (tokenizer_encode_lines) fails with a message.
  *
  * Ownership. A Tokenizer owns copies of all its words; tokenizer_free
  * releases them. Functions returning memory (decode,

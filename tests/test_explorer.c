@@ -669,7 +669,8 @@ static void test_worker_matches_plot_path(void **unused)
     assert_true(results >= 1);
     /* exactly the maps `seqrep plot attention` computes for the same input */
     AttentionData want;
-    assert_int_equal(attention_data_from_model(&want, path, NULL, "the red fox", 2, REPEAT_BOS_PER_COPY,
+    RepeatBos bos = REPEAT_BOS_PER_COPY;
+    assert_int_equal(attention_data_from_model(&want, path, NULL, "the red fox", 2, &bos, 1,
                                                REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN, NULL, NULL, &err),
                      0);
     assert_int_equal(d.T, 12);

@@ -73,6 +73,7 @@ static void test_mistral(void **state) { (void)state; run_case("mistral"); }
 static void test_qwen2_bias(void **state) { (void)state; run_case("qwen2_bias"); }
 static void test_qwen3_qknorm(void **state) { (void)state; run_case("qwen3_qknorm"); }
 static void test_llama3_rope(void **state) { (void)state; run_case("llama3_rope"); }
+static void test_llama_tokenizer(void **state) { (void)state; run_case("llama_tokenizer"); }
 
 /* The configs come out as config.json says: heads, head size, features. */
 static void test_configs(void **state)
@@ -105,7 +106,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_llama_gqa),    cmocka_unit_test(test_mistral),
         cmocka_unit_test(test_qwen2_bias),   cmocka_unit_test(test_qwen3_qknorm),
-        cmocka_unit_test(test_llama3_rope),  cmocka_unit_test(test_configs),
+        cmocka_unit_test(test_llama3_rope),  cmocka_unit_test(test_llama_tokenizer),
+        cmocka_unit_test(test_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

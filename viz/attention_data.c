@@ -9,6 +9,7 @@
 #include "engine/model.h"
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
+#include "label/readout.h"
 #include "paint_attention.h"
 #include "text/tokenizer.h"
 
@@ -173,11 +174,20 @@ static long long manifest_seed(const char *manifest_json)
 int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLayout *lay,
                                 const Tokenizer *tok, const MaskKind *plan, SrError *err)
 {
+    enum { LABEL_BYTES = 64 };
     const char **tokens = malloc(sizeof *tokens * (size_t)lay->T);
-    if (!tokens) return sr_fail(err, "out of memory");
-    for (int t = 0; t < lay->T; t++) tokens[t] = tokenizer_word(tok, lay->ids[t]);
+    char *labels = malloc((size_t)LABEL_BYTES * (size_t)lay->T);
+    if (!tokens || !labels) {
+        free(tokens);
+        free(labels);
+        return sr_fail(err, "out of memory");
+    }
+    for (int t = 0; t < lay->T; t++)
+        tokens[t] = tok->hf ? tokenizer_piece_label(tok, lay->ids[t], labels + (size_t)t * LABEL_BYTES, LABEL_BYTES)
+                            : tokenizer_word(tok, lay->ids[t]);
     int rc = attention_data_init(d, m->cfg.n_layers, m->cfg.n_heads, lay, tokens, NULL, plan, err);
     free(tokens);
+    free(labels);
     if (rc) return -1;
     size_t one = (size_t)d->n_heads * lay->T * lay->T;
     for (int l = 0; l < d->n_layers; l++) memcpy(d->att + l * one, model_attention(m, l), sizeof(float) * one);
@@ -189,7 +199,7 @@ int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLa
 }
 
 int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
-                              const char *text, int r, RepeatBos bos, RepeatSep sep,
+                              const char *text, int r, RepeatBos *bos, int bos_given, RepeatSep sep,
                               RepeatPositions positions, const char *mask_plan, long long *seed,
                               SrError *err)
 {
@@ -202,7 +212,9 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     int *ids = NULL, rc = -1;
     if (checkpoint_read_info(model_path, &info, err)) return -1;
     if (seed) *seed = manifest_seed(info.manifest_json);
-    if (checkpoint_tokenizer(&info, model_path, &tok, err)) goto done;
+    if (checkpoint_tokenizer(&info, model_path, &tok, err) ||
+        readout_choose_bos(&tok, bos_given ? repeat_bos_name(*bos) : NULL, *bos, sep, bos, err))
+        goto done;
     const ModelConfig cfg = info.cfg;
     plan = malloc(sizeof(MaskKind) * (size_t)cfg.n_layers);
     if (!plan) {
@@ -219,7 +231,7 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
         sr_fail(err, "the sentence has no tokens");
         goto done;
     }
-    int max_n = repeat_max_n(cfg.max_seq_len, r, bos, sep);
+    int max_n = repeat_max_n(cfg.max_seq_len, r, *bos, sep);
     if (n > max_n) {
         sr_fail(err, "the sentence has %ld tokens; with r = %d the model's %d positions hold at most %d",
                 n, r, cfg.max_seq_len, max_n);
@@ -231,7 +243,8 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
         goto done;
     }
     tokenizer_encode(&tok, text, 0, ids, n);
-    if (repeat_build(ids, (int)n, r, bos, sep, ATTENTION_MAX_T, &lay, err)) goto done;
+    if (repeat_build_ids(ids, (int)n, r, *bos, sep, readout_repeat_ids(&tok), ATTENTION_MAX_T, &lay, err))
+        goto done;
     if (positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
     if (adapter_load_model(model_path, adapter_path, &m, 1, lay.T, err)) goto done;
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = plan};

@@ -57,7 +57,8 @@ static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText 
         {"r", ARG_INT, &t->r, "repetitions to start with (default 1, or 0 when 1 does not fit)", 0, 0, 0},
         {"layer", ARG_INT, &t->layer, "layer to start on (default the last)", 0, 0, 0},
         {"head", ARG_STRING, &t->head, "head number or mean (default mean)", 0, 0, 0},
-        option_bos(&t->bos, "none | once | per-copy (default per-copy, as plot attention)"),
+        option_bos(&t->bos, "none | once | per-copy (default per-copy, as plot attention; none when the "
+                            "tokenizer adds no BOS)"),
         option_sep(&t->sep, "none | token (default none)"),
         option_copy_positions(&t->copy_positions),
         option_mask(&o->src.mask, "mask plan: causal | middle | full | layer list (default causal)"),
@@ -107,7 +108,8 @@ static int check_options(ExplorerOptions *o, const ExploreText *t)
     if (!o->src.data == !o->src.text)
         return args_error(CMD, "give either --data FILE.conll or --text \"a sentence\"");
     if (t->sentence != 0 && !o->src.data) return args_error(CMD, "--sentence needs --data");
-    if (option_parse_bos(CMD, t->bos, &o->bos) || option_parse_sep(CMD, t->sep, &o->sep) ||
+    o->bos_given = t->bos != NULL;
+    if (option_parse_bos(CMD, t->bos ? t->bos : "per-copy", &o->bos) || option_parse_sep(CMD, t->sep, &o->sep) ||
         option_parse_copy_positions(CMD, t->copy_positions, &o->src.copy_positions))
         return 2;
     if (parse_head(t->head, &o->head))
@@ -143,7 +145,7 @@ int cmd_explore(int argc, char **argv)
 {
     ExplorerOptions o;
     memset(&o, 0, sizeof o);
-    ExploreText t = {.bos = "per-copy", .sep = "none", .copy_positions = "run", .head = "mean", .scale = "fixed", .theme = "light",
+    ExploreText t = {.bos = NULL, .sep = "none", .copy_positions = "run", .head = "mean", .scale = "fixed", .theme = "light",
                      .size = "1280x860", .view = "attention", .save_dir = ".", .cost = NULL,
                      .sentence = 0, .r = -1, .layer = -1};
     int rc = parse_options(argc, argv, &o, &t);

@@ -224,7 +224,8 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     char *text, source[400];
     if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
     AttentionData *d = &f->attention;
-    int rc = attention_data_from_model(d, o->model, o->adapter, text, r, bos, sep, positions, o->mask, seed, err);
+    int rc = attention_data_from_model(d, o->model, o->adapter, text, r, &bos, o->bos != NULL, sep, positions,
+                                       o->mask, seed, err);
     if (rc == 0) {
         int layer = o->layer >= 0 ? o->layer : d->n_layers - 1;
         rc = attention_select(d, layer, head, err);
@@ -246,7 +247,7 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
     }
     d->scale = scale;
     char checksum[17];
-    if (file_checksum(o->model, checksum, err) != 0) snprintf(checksum, sizeof checksum, "?");
+    if (model_checksum(o->model, checksum, err) != 0) snprintf(checksum, sizeof checksum, "?");
     attention_data_describe(d, f->overview, o->model, o->adapter, checksum, *seed, text, source, r, bos, sep,
                             o->mask);
     add_model_run(manifest, o, text, r, bos, sep, positions);
@@ -408,8 +409,8 @@ static int build_repo_z(Figure *f, const PlotOptions *o, cJSON *manifest, long l
         char *text, source[400], described[1200];
         if (attention_sentence(o, &text, source, sizeof source, err)) return -1;
         AttentionData a;
-        int rc = attention_data_from_model(&a, o->model, o->adapter, text, r, bos, sep, positions, o->mask, seed,
-                                           err);
+        int rc = attention_data_from_model(&a, o->model, o->adapter, text, r, &bos, o->bos != NULL, sep,
+                                           positions, o->mask, seed, err);
         if (rc == 0) {
             repo_z_source(described, sizeof described, o->model, o->adapter, text, source, r, bos, sep, o->mask);
             rc = repo_z_data_from_attention(&f->repo_z, &a, o->layer, head, described, err);
@@ -529,7 +530,8 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {"caption", ARG_STRING, &o->caption, "replace the caption", 0, 0, 0},
         {"n", ARG_INT, &o->n, "mask, proportion: tokens in the sentence", 0, 1, 0},
         {"r", ARG_STRING, &o->r, "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8", 0, 0, 0},
-        option_bos(&o->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy)"),
+        option_bos(&o->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy, none when the "
+                              "tokenizer adds no BOS)"),
         option_sep(&o->sep, "none | token (default none)"),
         option_copy_positions(&o->copy_positions),
         {"model", ARG_STRING, &o->model, "attention, repo-z, repo-repeat: checkpoint (.safetensors) or (attention) Hugging Face model folder", 0, 0, 0},

@@ -281,7 +281,7 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
         sr_fail(err, "SDL: no user events left");
         goto done;
     }
-    if (explorer_worker_start(&e->worker, o->src.model, o->src.adapter, &e->in.tok, o->src.mask, o->bos, o->sep,
+    if (explorer_worker_start(&e->worker, o->src.model, o->src.adapter, &e->in.tok, o->src.mask, e->st.bos, o->sep,
                               o->src.copy_positions, max_T, 0,
                               wake_event_loop, e, err))
         goto done;

@@ -71,7 +71,7 @@ int explorer_input_load(ExplorerInput *in, const ExplorerSources *src, SrError *
     const cJSON *seed = cJSON_GetObjectItem(manifest, "seed");
     if (cJSON_IsNumber(seed)) in->seed = (long long)seed->valuedouble;
     cJSON_Delete(manifest);
-    if (file_checksum(src->model, in->checksum, err) != 0) snprintf(in->checksum, sizeof in->checksum, "?");
+    if (model_checksum(src->model, in->checksum, err) != 0) snprintf(in->checksum, sizeof in->checksum, "?");
     if (checkpoint_tokenizer(&in->info, src->model, &in->tok, err)) goto fail;
 
     if (src->text) {

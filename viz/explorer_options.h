@@ -12,7 +12,8 @@
 
 typedef struct {
     ExplorerSources src;
-    RepeatBos bos;
+    RepeatBos bos;               /* --bos, or per-copy when not given            */
+    int bos_given;               /* 0: the tokenizer settles bos (readout_choose_bos) */
     RepeatSep sep;
     const char *save_dir;        /* where s, v and <shot> write ("." by default)   */
     const char *script;          /* --script, or NULL (interactive)               */

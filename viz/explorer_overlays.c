@@ -112,12 +112,13 @@ static void mask_tooltip(const Explorer *e, int q, int k, char *out, size_t cap)
 {
     const MaskData *m = &e->fig.mask;
     const RepeatLayout *lay = &e->mask_layout;
-    char tq[80], tk[80];
+    char tq[80], tk[80], label[64];
     int pos[2] = {q, k};
     char *dst[2] = {tq, tk};
     for (int i = 0; i < 2; i++) {
         int t = pos[i];
-        const char *word = tokenizer_word(&e->in.tok, lay->ids[t]);
+        const char *word = e->in.tok.hf ? tokenizer_piece_label(&e->in.tok, lay->ids[t], label, sizeof label)
+                                        : tokenizer_word(&e->in.tok, lay->ids[t]);
         if (lay->copy[t] >= 0) snprintf(dst[i], 80, "%d '%.30s' (copy %d)", t, word ? word : "?", lay->copy[t] + 1);
         else snprintf(dst[i], 80, "%d '%.30s' (no copy)", t, word ? word : "?");
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "file_list.h"
+#include "label/readout.h"
 
 int explorer_load_results(Explorer *e, SrError *err)
 {
@@ -58,7 +59,10 @@ int explorer_initial_state(Explorer *e, int max_T, SrError *err)
     const ExplorerOptions *o = e->o;
     ExplorerState *s = &e->st;
     const ModelConfig *c = &e->in.info.cfg;
-    explorer_state_init(s, c->n_layers, c->n_heads, e->in.n_sentences, e->in.n_tokens, max_T, o->bos, o->sep);
+    RepeatBos bos;
+    if (readout_choose_bos(&e->in.tok, o->bos_given ? repeat_bos_name(o->bos) : NULL, o->bos, o->sep, &bos, err))
+        return -1;
+    explorer_state_init(s, c->n_layers, c->n_heads, e->in.n_sentences, e->in.n_tokens, max_T, bos, o->sep);
     s->has_results[VIEW_LAYERS] = e->has_layers;
     s->has_results[VIEW_EXIT] = e->has_exit;
     s->has_results[VIEW_FLOW] = e->has_flow;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explorer_frame.h"
+#include "label/readout.h"
 
 void explorer_drop_attention(Explorer *e)
 {
@@ -74,8 +75,8 @@ static int update_mask(Explorer *e)
     int s = e->st.sentence;
     SrError err;
     if (mask_data_build(&e->fig.mask, e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep, &err)) return -1;
-    if (repeat_build(e->in.ids[s], e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep, 0, &e->mask_layout,
-                     &err)) {
+    if (repeat_build_ids(e->in.ids[s], e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep,
+                         readout_repeat_ids(&e->in.tok), 0, &e->mask_layout, &err)) {
         mask_data_free(&e->fig.mask);
         return -1;
     }

@@ -14,6 +14,7 @@
 #include "engine/threads.h"
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
+#include "label/readout.h"
 
 struct ExplorerWorker {
     Model model;                 /* touched by the worker thread only      */
@@ -44,7 +45,8 @@ struct ExplorerWorker {
 static int compute(ExplorerWorker *w, const int *ids, int n, int r, AttentionData *d, SrError *err)
 {
     RepeatLayout lay;
-    if (repeat_build(ids, n, r, w->bos, w->sep, w->model.max_T, &lay, err)) return -1;
+    if (repeat_build_ids(ids, n, r, w->bos, w->sep, readout_repeat_ids(w->tok), w->model.max_T, &lay, err))
+        return -1;
     if (w->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = w->plan};
     int rc = model_forward(&w->model, &in, err) ? -1

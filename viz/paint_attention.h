@@ -59,13 +59,15 @@ int attention_data_init(AttentionData *d, int n_layers, int n_heads, const Repea
 
 /* Load a checkpoint (with the LoRA adapters of adapter_path, a file of
  * finetune --save, merged in; NULL = none), tokenize `text` with its
- * vocabulary, repeat it (r, bos, sep, positions running on or restarting in
- * each copy), run the model with the mask plan (NULL = causal) and fill d.
+ * vocabulary, repeat it (r, *bos, sep, positions running on or restarting in
+ * each copy; the specials with the tokenizer's own ids; when bos_given is 0
+ * and the tokenizer puts no BOS, *bos becomes none, see readout_choose_bos),
+ * run the model with the mask plan (NULL = causal) and fill d.
  * Fails with a message on a bad checkpoint or adapter file, an empty
  * sentence or one that does not fit the model. *seed (may be NULL) gets the
  * training seed from the checkpoint's manifest (-1 if none). */
 int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
-                              const char *text, int r, RepeatBos bos, RepeatSep sep,
+                              const char *text, int r, RepeatBos *bos, int bos_given, RepeatSep sep,
                               RepeatPositions positions, const char *mask_plan, long long *seed,
                               SrError *err);
 
@@ -86,7 +88,8 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
 void attention_adapter_words(char *out, size_t cap, const char *adapter_path);
 
 /* Fill d from m's last forward (batch 1) over the repeated input lay: the
- * attention of every layer and head, the token labels from tok, the mask
+ * attention of every layer and head, the token labels from tok
+ * (tokenizer_piece_label), the mask
  * plan (NULL = causal) and, for a RePo model, the positions z. 0 or -1. */
 int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLayout *lay,
                                 const Tokenizer *tok, const MaskKind *plan, SrError *err);

@@ -3,11 +3,13 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "base/atomic_file.h"
 #include "base/peak_rss.h"
 #include "data/conll.h"
 #include "engine/memory_floor.h"
+#include "formats/hf_model.h"
 #include "label/readout.h"
 #include "options/args.h"
 #include "options/rows.h"
@@ -38,6 +40,22 @@ int cli_task_max_length(const char *command, const LabelTask *task, const int *r
             if (T > *max_T) *max_T = T;
         }
     return 0;
+}
+
+int cli_default_bos(const char *command, const CheckpointInfo *info, const char *model,
+                    const char *bos_text, RepeatSep sep, RepeatBos *bos)
+{
+    if (bos_text) return option_parse_bos(command, bos_text, bos);
+    *bos = REPEAT_BOS_PER_COPY;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/tokenizer.json", model);
+    if (!hf_is_model_dir(model) || access(path, F_OK) != 0) return 0;
+    Tokenizer tok;
+    SrError err;
+    int rc = checkpoint_tokenizer(info, model, &tok, &err) ||
+             readout_choose_bos(&tok, NULL, REPEAT_BOS_PER_COPY, sep, bos, &err);
+    tokenizer_free(&tok);
+    return rc ? args_error(command, "%s", err.msg) : 0;
 }
 
 int cli_write_predictions(const char *path, const LabelTask *task, const int *pred, SrError *err)

@@ -46,6 +46,14 @@ int cli_write_manifest(const char *result, cJSON *manifest, char **written, SrEr
 
 /* A new plan of n_layers masks (*plan, caller frees) read from --mask text.
  * 0, or 2 after the error line (out of memory, or option_parse_mask's). */
+/* The bos mode of a command that does not otherwise need the tokenizer
+ * (cost): bos_text when given (NULL = not given), else per-copy, or none
+ * when the model is a Hugging Face folder whose tokenizer.json puts no BOS
+ * (readout_choose_bos; a folder without tokenizer.json keeps per-copy).
+ * 0, or 2 after the error line. */
+int cli_default_bos(const char *command, const CheckpointInfo *info, const char *model,
+                    const char *bos_text, RepeatSep sep, RepeatBos *bos);
+
 int cli_mask_plan(const char *command, const char *text, int n_layers, MaskKind **plan);
 
 /* One line on stderr: this process's peak RSS against the memory floor of a

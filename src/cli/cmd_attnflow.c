@@ -27,6 +27,7 @@
 #include "formats/checkpoint.h"
 #include "options/args.h"
 #include "options/rows.h"
+#include "label/readout.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
 #include "text/tokenizer.h"
@@ -207,7 +208,7 @@ typedef struct {
 /* Parse argv into o: 0, 1 after --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, AttnflowOptions *o)
 {
-    *o = (AttnflowOptions){.bos_text = "per-copy", .sep_text = "none", .mask_text = "causal",
+    *o = (AttnflowOptions){.sep_text = "none", .mask_text = "causal",
                            .positions_text = "run"};
     ArgSpec specs[] = {
         {"model", ARG_STRING, &o->model, "checkpoint (.safetensors) or Hugging Face model folder", 1, 0, 0},
@@ -215,7 +216,8 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
         {"data", ARG_STRING, &o->data, "CoNLL file (first column = word), or text with --text", 1, 0, 0},
         {"r", ARG_INT, &o->r, "repetitions: k = r + 1 copies of each sentence", 1, 0, 0},
         {"text", ARG_FLAG, &o->as_text, "--data has one sentence per line", 0, 0, 0},
-        option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm)"),
+        option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm; none "
+                                 "when the tokenizer adds no BOS)"),
         option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
         option_copy_positions(&o->positions_text),
         option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
@@ -227,19 +229,20 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
                              "[--mask PLAN] [--out FILE]",
                         specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
-    if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
+    if (o->bos_text && option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
     if (option_parse_copy_positions(CMD, o->positions_text, &o->copy_positions)) return 2;
     return 0;
 }
 
-/* Read the checkpoint's description and tokenizer and the mask plan. 0 or 2
- * after the error line. */
-static int load_checkpoint(const AttnflowOptions *o, AttnflowRun *run)
+/* Read the checkpoint's description and tokenizer and the mask plan; settle
+ * o->bos for the tokenizer (readout_choose_bos). 0 or 2 after the error line. */
+static int load_checkpoint(AttnflowOptions *o, AttnflowRun *run)
 {
     SrError err;
     if (checkpoint_read_info(o->model, &run->info, &err) ||
-        checkpoint_tokenizer(&run->info, o->model, &run->tok, &err))
+        checkpoint_tokenizer(&run->info, o->model, &run->tok, &err) ||
+        readout_choose_bos(&run->tok, o->bos_text, REPEAT_BOS_PER_COPY, o->sep, &o->bos, &err))
         return args_error(CMD, "%s", err.msg);
     return cli_mask_plan(CMD, o->mask_text, run->info.cfg.n_layers, &run->plan);
 }
@@ -304,7 +307,8 @@ static int run_flow(const AttnflowOptions *o, AttnflowRun *run)
     for (int i = 0; i < run->n_runs; i++) {
         const TokenizedSentence *one = &run->runs[i];
         RepeatLayout lay;
-        if (repeat_build(one->ids, one->n, o->r, o->bos, o->sep, run->max_T, &lay, &err))
+        if (repeat_build_ids(one->ids, one->n, o->r, o->bos, o->sep, readout_repeat_ids(&run->tok),
+                             run->max_T, &lay, &err))
             return args_error(CMD, "%s:%d: %s", o->data, one->line, err.msg);
         if (o->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
         ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions,

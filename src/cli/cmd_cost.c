@@ -40,7 +40,7 @@ typedef struct {
 /* Parse argv into o: 0, 1 after --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, CostOptions *o)
 {
-    *o = (CostOptions){.r_text = "0,1,2,4,8", .mask_text = "causal", .bos_text = "per-copy",
+    *o = (CostOptions){.r_text = "0,1,2,4,8", .mask_text = "causal",
                        .sep_text = "none", .n = 20, .repeats = 20};
     ArgSpec specs[] = {
         {"model", ARG_STRING, &o->model, "checkpoint (.safetensors) or Hugging Face model folder: its configuration and weights", 1, 0, 0},
@@ -48,7 +48,8 @@ static int parse_options(int argc, char **argv, CostOptions *o)
         {"r", ARG_STRING, &o->r_text, "repetitions: list such as 0,1,2,4,8 (default)", 0, 0, 0},
         {"exit", ARG_INT, &o->exit_layer, "exit layer L = 1..N (default N)", 0, 1, 0},
         option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
-        option_bos(&o->bos_text, "none | once | per-copy (default per-copy)"),
+        option_bos(&o->bos_text, "none | once | per-copy (default per-copy; none for a folder whose "
+                                 "tokenizer adds no BOS)"),
         option_sep(&o->sep_text, "none | token (default none)"),
         {"repeats", ARG_INT, &o->repeats, "timed forward passes per row; 0 = no timing (default 20)", 0, 0, 0},
         option_threads(&o->threads),
@@ -56,18 +57,20 @@ static int parse_options(int argc, char **argv, CostOptions *o)
     int rc = args_parse(CMD, "--model M [--n N] [--r 0,1,2,4,8] [--exit L] [--mask PLAN]", specs,
                         ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
-    if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
+    if (o->bos_text && option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
     return option_parse_r_list(CMD, o->r_text, &o->r_values, &o->n_r);
 }
 
-/* Read the checkpoint's configuration, the exit layer and the mask plan;
+/* Read the checkpoint's configuration, the bos mode (cli_default_bos), the
+ * exit layer and the mask plan;
  * load the weights when the rows are timed, sized for the longest input that
  * fits. 0 or 2 after the error line. */
-static int load(const CostOptions *o, CostRun *run)
+static int load(CostOptions *o, CostRun *run)
 {
     SrError err;
     if (checkpoint_read_info(o->model, &run->info, &err)) return args_error(CMD, "%s", err.msg);
+    if (cli_default_bos(CMD, &run->info, o->model, o->bos_text, o->sep, &o->bos)) return 2;
     const ModelConfig cfg = run->info.cfg;
     const int N = cfg.n_layers;
     if (o->exit_layer > N) return args_error(CMD, "--exit %d is outside 1..%d", o->exit_layer, N);

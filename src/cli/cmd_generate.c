@@ -2,7 +2,11 @@
  * text from a trained language model, so a user sees what it learned.
  *
  * Training put <bos> before every line, so each sample starts from <bos>
- * followed by the prompt and stops where the model opens the next line. */
+ * followed by the prompt and stops where the model opens the next line. A
+ * Hugging Face folder uses its tokenizer's own BOS and EOS (tokenizer.h
+ * tokenizer_specials); with a tokenizer that puts no BOS (Qwen) a sample
+ * starts from the prompt alone. --greedy takes the likeliest token at every
+ * step; otherwise tokens are drawn with --temperature and --top-k. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +22,19 @@
 
 static const char *CMD = "generate";
 
-/* Draw a token from logits (V) with temperature and top-k (0 = all). */
-static int sample_token(const float *logits, int V, float temperature, int top_k, Rng *rng,
-                        float *scratch)
+/* The likeliest token of logits (V) among those allowed[v] marks. */
+static int greedy_token(const float *logits, int V, const unsigned char *allowed)
+{
+    int best = -1;
+    for (int v = 0; v < V; v++)
+        if (allowed[v] && (best < 0 || logits[v] > logits[best])) best = v;
+    return best;
+}
+
+/* Draw a token from logits (V) with temperature and top-k (0 = all), among
+ * those allowed[v] marks; -1 if none is. */
+static int sample_token(const float *logits, int V, const unsigned char *allowed,
+                        float temperature, int top_k, Rng *rng, float *scratch)
 {
     float max = logits[0];
     for (int v = 1; v < V; v++) max = logits[v] > max ? logits[v] : max;
@@ -37,7 +51,7 @@ static int sample_token(const float *logits, int V, float temperature, int top_k
     }
     double total = 0.0;
     for (int v = 0; v < V; v++) {
-        scratch[v] = (logits[v] >= threshold && v != TOK_PAD && v != TOK_UNK)
+        scratch[v] = (logits[v] >= threshold && allowed[v])
                          ? expf((logits[v] - max) / temperature) : 0.0f;
         total += scratch[v];
     }
@@ -47,13 +61,13 @@ static int sample_token(const float *logits, int V, float temperature, int top_k
         if (scratch[v] > 0.0f && u < acc) return v;
     }
     for (int v = V - 1; v >= 0; v--) if (scratch[v] > 0.0f) return v;
-    return TOK_EOS;
+    return -1;
 }
 
 /* The options of `seqrep generate`. */
 typedef struct {
     const char *path, *prompt;
-    int lines, max_tokens, top_k, seed;
+    int lines, max_tokens, top_k, seed, greedy;
     float temperature;
 } GenerateOptions;
 
@@ -64,9 +78,13 @@ typedef struct {
     CheckpointInfo info;
     Tokenizer tok;
     int T_max;
+    TokenizerSpecials specials; /* the tokenizer's own BOS (maybe none) and EOS */
+    int n_start;    /* 1: a <bos> opens the context, 0: the tokenizer has none */
     long n_prompt;  /* tokens of the prompt */
-    int *ctx;       /* (1 + n_prompt + max_tokens) <bos>, prompt, continuation */
-    float *scratch; /* (vocabulary) */
+    int *ctx;       /* (n_start + n_prompt + max_tokens) <bos>, prompt, continuation */
+    int V;          /* the model's vocabulary (rows of logits) */
+    unsigned char *allowed; /* (V) 1 for ids a sample may take: they have text */
+    float *scratch; /* (V) */
 } GenerateRun;
 
 /* Parse argv into o: 0, 1 after --help, 2 after the error line. */
@@ -80,6 +98,7 @@ static int parse_options(int argc, char **argv, GenerateOptions *o)
         {"max-tokens", ARG_INT, &o->max_tokens, "longest continuation (default 40)", 0, 1, 0},
         {"temperature", ARG_FLOAT, &o->temperature, "softmax temperature (default 0.8)", 0, 0, 0},
         {"top-k", ARG_INT, &o->top_k, "sample among the k likeliest, 0 = all (default 20)", 0, 0, 0},
+        {"greedy", ARG_FLAG, &o->greedy, "take the likeliest token at every step (no sampling)", 0, 0, 0},
         option_seed(&o->seed, "random seed (default 1)"),
     };
     int npos = 0;
@@ -89,6 +108,17 @@ static int parse_options(int argc, char **argv, GenerateOptions *o)
     if (npos != 1) return args_error(CMD, "expects one checkpoint path (see --help)");
     if (!(o->temperature > 0.0f)) return args_error(CMD, "--temperature must be positive");
     return 0;
+}
+
+/* allowed (V) for tok: not <pad> or <unk> for the house tokenizers; for a
+ * Hugging Face one every id with a spelling (ids past the tokenizer, where
+ * the embedding is padded, have none). */
+static void mark_allowed(const Tokenizer *tok, int V, unsigned char *allowed)
+{
+    for (int v = 0; v < V; v++) {
+        const char *word = tokenizer_word(tok, v);
+        allowed[v] = tok->hf ? (word && word[0] != '\0') : (v != TOK_PAD && v != TOK_UNK && word != NULL);
+    }
 }
 
 /* Load the model for one row of its whole context and its tokenizer, and
@@ -102,33 +132,44 @@ static int load(const GenerateOptions *o, GenerateRun *run)
     if (checkpoint_load(o->path, &run->model, 1, run->T_max, &run->info, &err) ||
         checkpoint_tokenizer(&run->info, o->path, &run->tok, &err))
         return args_error(CMD, "%s", err.msg);
+    run->specials = tokenizer_specials(&run->tok);
+    run->n_start = run->specials.bos >= 0;
     run->n_prompt = tokenizer_encode(&run->tok, o->prompt, 0, NULL, 0);
-    long cap = 1 + run->n_prompt + o->max_tokens;
+    if (run->n_start + run->n_prompt == 0)
+        return args_error(CMD, "%s: the tokenizer puts no BOS token, so --prompt must give some text",
+                          o->path);
+    run->V = run->info.cfg.vocab_size;
+    long cap = run->n_start + run->n_prompt + o->max_tokens;
     run->ctx = malloc((size_t)cap * sizeof(int));
-    run->scratch = malloc((size_t)run->tok.n_words * sizeof(float));
-    if (!run->ctx || !run->scratch) return args_error(CMD, "out of memory");
+    run->scratch = malloc((size_t)run->V * sizeof(float));
+    run->allowed = malloc((size_t)run->V);
+    if (!run->ctx || !run->scratch || !run->allowed) return args_error(CMD, "out of memory");
+    mark_allowed(&run->tok, run->V, run->allowed);
     return 0;
 }
 
-/* Draw one line after <bos> and the prompt, stopping at <bos>, <eos> or
- * --max-tokens, and print it. 0 or 2 after the error line. */
+/* Draw one line after <bos> (when the tokenizer has one) and the prompt,
+ * stopping at <bos>, <eos> or --max-tokens, and print it decoded by the
+ * tokenizer. 0 or 2 after the error line. */
 static int sample_line(const GenerateOptions *o, GenerateRun *run, Rng *rng)
 {
-    const int V = run->tok.n_words;
+    const int V = run->V;
     SrError err;
-    run->ctx[0] = TOK_BOS;
-    tokenizer_encode(&run->tok, o->prompt, 0, run->ctx + 1, run->n_prompt);
-    long n = 1 + run->n_prompt;
+    if (run->n_start) run->ctx[0] = run->specials.bos;
+    tokenizer_encode(&run->tok, o->prompt, 0, run->ctx + run->n_start, run->n_prompt);
+    long n = run->n_start + run->n_prompt;
     for (int step = 0; step < o->max_tokens; step++) {
         long T = n < run->T_max ? n : run->T_max; /* the most recent window the model can see */
         ModelInput in = {.B = 1, .T = (int)T, .ids = run->ctx + n - T, .want_logits = 1};
         if (model_forward(&run->model, &in, &err)) return args_error(CMD, "%s", err.msg);
-        int next = sample_token(run->model.a.logits + (size_t)(T - 1) * V, V, o->temperature,
-                                o->top_k, rng, run->scratch);
-        if (next == TOK_BOS || next == TOK_EOS) break;
+        const float *last = run->model.a.logits + (size_t)(T - 1) * V;
+        int next = o->greedy ? greedy_token(last, V, run->allowed)
+                             : sample_token(last, V, run->allowed, o->temperature, o->top_k, rng,
+                                            run->scratch);
+        if (next < 0 || next == run->specials.bos || next == run->specials.eos) break;
         run->ctx[n++] = next;
     }
-    char *text = tokenizer_decode(&run->tok, run->ctx + 1, n - 1,
+    char *text = tokenizer_decode(&run->tok, run->ctx + run->n_start, n - run->n_start,
                                   TOKENIZER_DECODE_PRETTY | TOKENIZER_DECODE_SKIP_SPECIAL);
     printf("%s\n", text ? text : "");
     free(text);
@@ -148,6 +189,7 @@ int cmd_generate(int argc, char **argv)
     for (int line = 0; line < o.lines && rc == 0; line++) rc = sample_line(&o, &run, &rng);
     free(run.ctx);
     free(run.scratch);
+    free(run.allowed);
     tokenizer_free(&run.tok);
     checkpoint_info_free(&run.info);
     model_free(&run.model);

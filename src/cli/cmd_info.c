@@ -1,8 +1,10 @@
 /* cmd_info.c — `seqrep info MODEL`: configuration, parameter count, file
  * checksum and the manifest of how the checkpoint was made; MODEL may be a
- * Hugging Face model folder (its config as the manifest). */
+ * Hugging Face model folder (its config as the manifest, and a line on its
+ * tokenizer). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cJSON.h>
 
@@ -11,6 +13,7 @@
 #include "formats/hf_config.h"
 #include "options/args.h"
 #include "runs/manifest.h"
+#include "text/tokenizer.h"
 
 static const char *CMD = "info";
 
@@ -50,16 +53,39 @@ static int read_report(const char *path, InfoReport *rep)
     SrError err;
     rep->path = path;
     rep->folder = hf_is_model_dir(path);
-    char config[4096];
-    snprintf(config, sizeof config, "%s/config.json", path);
-    if (checkpoint_read_info(path, &rep->info, &err) ||
-        file_checksum(rep->folder ? config : path, rep->checksum, &err))
+    if (checkpoint_read_info(path, &rep->info, &err) || model_checksum(path, rep->checksum, &err))
         return args_error(CMD, "%s", err.msg);
     size_t sizes[MODEL_N_PARAM_TENSORS];
     model_param_sizes(&rep->info.cfg, sizes);
     rep->n_params = 0;
     for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) rep->n_params += sizes[i];
     return 0;
+}
+
+/* The "tokenizer" line of a folder: its tokenizer.json's ids and the BOS it
+ * puts (so the default --bos of probe, attnflow, plot and explore), or why
+ * there is none to use. */
+static void print_folder_tokenizer(const InfoReport *rep)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/tokenizer.json", rep->path);
+    if (access(path, F_OK) != 0) {
+        printf("tokenizer    none (no tokenizer.json: only info and cost work)\n");
+        return;
+    }
+    Tokenizer tok;
+    SrError err;
+    if (checkpoint_tokenizer(&rep->info, rep->path, &tok, &err)) {
+        printf("tokenizer    not usable: %s\n", err.msg);
+        return;
+    }
+    TokenizerSpecials sp = tokenizer_specials(&tok);
+    const char *bos = tokenizer_word(&tok, sp.bos), *eos = tokenizer_word(&tok, sp.eos);
+    printf("tokenizer    tokenizer.json, %d ids, ", tok.n_words);
+    if (bos) printf("BOS %s (default --bos per-copy)", bos);
+    else printf("no BOS (default --bos none)");
+    printf(", EOS %s\n", eos ? eos : "none");
+    tokenizer_free(&tok);
 }
 
 /* Print everything as one JSON object; takes over manifest (may be NULL). */
@@ -110,6 +136,7 @@ static void print_text(const InfoReport *rep, const cJSON *manifest)
     printf("rope_theta   %g\n", c->rope_theta);
     printf("norm_eps     %g\n", c->norm_eps);
     printf("lm head      %s\n", c->tied ? "tied to the embedding" : "separate");
+    if (rep->folder) print_folder_tokenizer(rep);
     printf("positions    ");  /* each layer's default: RoPE, none or RePo */
     for (int l = 0; l < c->n_layers; l++) {
         int repo = c->repo && l >= c->repo_from, none = l < 64 && (c->nope_layers >> l & 1);

@@ -166,7 +166,7 @@ typedef struct {
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, ProbeOptions *o)
 {
-    *o = (ProbeOptions){.r_text = "0,1,2,4", .copies_text = "last,first", .bos_text = "per-copy", .positions_text = "run",
+    *o = (ProbeOptions){.r_text = "0,1,2,4", .copies_text = "last,first", .positions_text = "run",
                         .sep_text = "none", .mask_text = "causal", .seed = 1, .epochs = 10,
                         .batch = 16, .lr = 1e-2f, .l2 = 1e-4f};
     ArgSpec specs[] = {
@@ -185,7 +185,8 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
         {"l2", ARG_FLOAT, &o->l2, "probe L2 penalty (default 1e-4)", 0, 0, 0},
         {"batch", ARG_INT, &o->batch, "sentences per forward pass (default 16)", 0, 1, 0},
         option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
-        option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper)"),
+        option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper; none when the "
+                                 "tokenizer adds no BOS)"),
         option_sep(&o->sep_text, "none | token (default none, as the paper)"),
         option_copy_positions(&o->positions_text),
         option_threads(&o->threads),
@@ -195,7 +196,7 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
                              "[--copies last,first] [--predictions FILE] [--seed S] [--epochs E]",
                         specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
-    if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
+    if (o->bos_text && option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
     if (option_parse_copy_positions(CMD, o->positions_text, &o->copy_positions)) return 2;
     if (parse_copies(o->copies_text, o->copies, &o->n_copies))
@@ -206,11 +207,13 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
 }
 
 /* Load the task and the model, sized for a batch of the longest input over
- * every r; read the mask plan. 0 or 2 after the error line. */
-static int load_task_and_model(const ProbeOptions *o, ProbeRun *run)
+ * every r; read the mask plan; settle o->bos for the model's tokenizer
+ * (readout_choose_bos). 0 or 2 after the error line. */
+static int load_task_and_model(ProbeOptions *o, ProbeRun *run)
 {
     SrError err;
-    if (label_task_load(&run->task, o->model, o->train, o->dev, o->test, &err))
+    if (label_task_load(&run->task, o->model, o->train, o->dev, o->test, &err) ||
+        readout_choose_bos(&run->task.tok, o->bos_text, REPEAT_BOS_PER_COPY, o->sep, &o->bos, &err))
         return args_error(CMD, "%s", err.msg);
     const ModelConfig cfg = run->task.info.cfg;
     cli_warn_unknown_tags(CMD, &run->task, (SplitPaths){o->train, o->dev, o->test});

@@ -67,8 +67,6 @@ static int count_layers(const char *model, void *ctx, int *n_layers, SrError *er
             return 0;
         }
     CheckpointInfo info = {0};
-    if (hf_is_model_dir(model))
-        return sr_fail(err, "%s: fine-tuning a Hugging Face model folder: not yet", model);
     if (checkpoint_read_info(model, &info, err)) return -1;
     *n_layers = info.cfg.n_layers;
     checkpoint_info_free(&info);

@@ -516,7 +516,7 @@ int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, Checkp
 int checkpoint_tokenizer(const CheckpointInfo *info, const char *path, Tokenizer *tok,
                          SrError *err)
 {
-    if (hf_is_model_dir(path)) return hf_load_tokenizer(path, tok, err);
+    if (hf_is_model_dir(path)) return hf_load_tokenizer(path, info->cfg.vocab_size, tok, err);
     cJSON *manifest = cJSON_Parse(info->manifest_json ? info->manifest_json : "{}");
     int lowercase = cJSON_IsTrue(cJSON_GetObjectItem(manifest, "lowercase"));
     const cJSON *kind = cJSON_GetObjectItem(manifest, "tokenizer");

@@ -1,9 +1,32 @@
-/* hf_tokenizer.c — STUB, to be replaced when tokenizer.json support is merged
- * (see hf_tokenizer.h): it refuses every folder. */
+/* hf_tokenizer.c — a model folder's tokenizer (see hf_tokenizer.h). */
 #include "formats/hf_tokenizer.h"
 
-int hf_load_tokenizer(const char *dir, Tokenizer *out, SrError *err)
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "text/tokenizer_hf.h"
+
+int hf_load_tokenizer(const char *dir, int vocab_size, Tokenizer *out, SrError *err)
 {
-    (void)out;
-    return sr_fail(err, "%s/tokenizer.json: tokenizer.json support: not yet", dir);
+    memset(out, 0, sizeof *out);
+    size_t n = strlen(dir) + sizeof "/tokenizer.json";
+    char *path = malloc(n);
+    if (!path) return sr_fail(err, "%s: out of memory", dir);
+    snprintf(path, n, "%s/tokenizer.json", dir);
+    struct stat st;
+    int rc = 0;
+    if (stat(path, &st) != 0)
+        rc = sr_fail(err, "%s: missing; this command needs the folder's tokenizer (tokenizer.json "
+                     "of the Hugging Face model)", path);
+    else if (tokenizer_from_hf(out, path, err))
+        rc = -1;
+    else if (out->n_words > vocab_size) {
+        rc = sr_fail(err, "%s: %d token ids, but config.json's vocab_size is %d (ids beyond the "
+                     "embedding)", path, out->n_words, vocab_size);
+        tokenizer_free(out);
+    }
+    free(path);
+    return rc;
 }

@@ -11,6 +11,22 @@ ReadoutLayout readout_layout_paper(int r)
     return (ReadoutLayout){r, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN};
 }
 
+RepeatIds readout_repeat_ids(const Tokenizer *tok)
+{
+    TokenizerSpecials specials = tokenizer_specials(tok);
+    return (RepeatIds){specials.bos, specials.sep};
+}
+
+int readout_choose_bos(const Tokenizer *tok, const char *bos_text, RepeatBos fallback,
+                       RepeatSep sep, RepeatBos *bos, SrError *err)
+{
+    RepeatIds ids = readout_repeat_ids(tok);
+    if (!bos_text) *bos = ids.bos >= 0 ? fallback : REPEAT_BOS_NONE;
+    else if (repeat_parse_bos(bos_text, bos))
+        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", bos_text);
+    return repeat_check_ids(*bos, sep, ids, err);
+}
+
 const char *read_copy_name(ReadCopy copy)
 {
     return copy == READ_FIRST_COPY ? "first" : "last";
@@ -75,6 +91,8 @@ int readout_prepare(PiecedData *out, const Dataset *d, const Tokenizer *tok, SrE
 {
     memset(out, 0, sizeof *out);
     const char *src = d->source ? d->source : "data";
+    out->ids = readout_repeat_ids(tok);
+    out->pad_id = tokenizer_specials(tok).pad;
     out->source = strdup(src);
     out->sents = calloc((size_t)(d->n_sents > 0 ? d->n_sents : 1), sizeof *out->sents);
     out->word_start = calloc((size_t)(d->n_sents > 0 ? d->n_sents : 1), sizeof(long));
@@ -223,14 +241,14 @@ int readout_batch_build(ReadoutBatch *b, const PiecedData *pd, const int *sent, 
     for (int i = 0; i < n; i++) {
         const PiecedSentence *ps = &pd->sents[sent[i]];
         RepeatLayout rl;
-        if (repeat_build(ps->pieces, ps->n_pieces, lay.r, lay.bos, lay.sep, 0, &rl, err))
+        if (repeat_build_ids(ps->pieces, ps->n_pieces, lay.r, lay.bos, lay.sep, pd->ids, 0, &rl, err))
             return -1;
         if (lay.copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&rl);
         int *row_ids = b->ids + (size_t)i * T, *row_pos = b->positions + (size_t)i * T;
         memcpy(row_ids, rl.ids, sizeof(int) * (size_t)rl.T);
         memcpy(row_pos, rl.positions, sizeof(int) * (size_t)rl.T);
         for (int t = rl.T; t < T; t++) {
-            row_ids[t] = TOK_PAD;
+            row_ids[t] = pd->pad_id;
             row_pos[t] = 0;
         }
         b->lengths[i] = rl.T;

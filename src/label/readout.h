@@ -44,6 +44,8 @@ typedef struct {
     long *word_start;       /* (n_sents) */
     int max_pieces;         /* most tokens in one sentence */
     char *source;           /* file name for messages (owned) */
+    RepeatIds ids;          /* the tokenizer's <bos> and <sep> ids (readout_repeat_ids) */
+    int pad_id;             /* the tokenizer's filler id after a row's end */
 } PiecedData;
 
 /* How a sentence is laid out: k = r + 1 copies, <bos> and <sep> as repeat.h. */
@@ -57,6 +59,19 @@ typedef struct {
 /* The paper's layout for r repetitions: <bos> per copy, no separator. */
 ReadoutLayout readout_layout_paper(int r);
 
+/* The <bos> and <sep> ids repetition puts for tok: its own specials
+ * (tokenizer_specials; TOK_BOS and TOK_SEP for the house tokenizers). */
+RepeatIds readout_repeat_ids(const Tokenizer *tok);
+
+/* The bos mode of a run on tok: bos_text ("none" | "once" | "per-copy")
+ * when given (NULL = not given), else `fallback` (the command's default)
+ * when tok puts a BOS first and none when it puts none (a Qwen tokenizer:
+ * the paper's code repeats the tokenized sentence, which then has no BOS).
+ * Fails naming --bos or --sep (repeat_check_ids) when the mode, or sep,
+ * needs a special token tok lacks, and on a bad bos_text. */
+int readout_choose_bos(const Tokenizer *tok, const char *bos_text, RepeatBos fallback,
+                       RepeatSep sep, RepeatBos *bos, SrError *err);
+
 /* Which copy the features are read from. */
 typedef enum { READ_LAST_COPY = 0, READ_FIRST_COPY = 1 } ReadCopy;
 
@@ -64,7 +79,8 @@ typedef enum { READ_LAST_COPY = 0, READ_FIRST_COPY = 1 } ReadCopy;
 const char *read_copy_name(ReadCopy copy);
 int read_copy_parse(const char *text, ReadCopy *out);
 
-/* Cut every sentence of d into pieces with tok. Fails on an empty sentence
+/* Cut every sentence of d into pieces with tok (and keep tok's special ids
+ * for batches: ids, pad_id). Fails on an empty sentence
  * (naming file and line) or when out of memory; on failure *out is empty. */
 int readout_prepare(PiecedData *out, const Dataset *d, const Tokenizer *tok, SrError *err);
 /* Release a PiecedData; *pd becomes empty. */

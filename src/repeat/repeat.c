@@ -47,10 +47,33 @@ static void put_token(RepeatLayout *lay, int t, int id, RepeatTokenKind kind, in
     lay->word[t] = word;
 }
 
+RepeatIds repeat_ids_house(void)
+{
+    return (RepeatIds){TOK_BOS, TOK_SEP};
+}
+
+int repeat_check_ids(RepeatBos bos, RepeatSep sep, RepeatIds ids, SrError *err)
+{
+    if (bos != REPEAT_BOS_NONE && ids.bos < 0)
+        return sr_fail(err, "--bos %s: the tokenizer has no BOS token; use --bos none",
+                       repeat_bos_name(bos));
+    if (sep == REPEAT_SEP_TOKEN && ids.sep < 0)
+        return sr_fail(err, "--sep token: the tokenizer has no separator or end-of-sequence token; "
+                       "use --sep none");
+    return 0;
+}
+
 int repeat_build(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, int max_T,
                  RepeatLayout *out, SrError *err)
 {
+    return repeat_build_ids(words, n, r, bos, sep, repeat_ids_house(), max_T, out, err);
+}
+
+int repeat_build_ids(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, RepeatIds ids,
+                     int max_T, RepeatLayout *out, SrError *err)
+{
     memset(out, 0, sizeof *out);
+    if (repeat_check_ids(bos, sep, ids, err)) return -1;
     if (n < 1) return sr_fail(err, "repeat: the sentence must have at least one token (n = %d)", n);
     if (r < 0) return sr_fail(err, "repeat: the number of repetitions must be >= 0 (r = %d)", r);
     int64_t T64 = repeat_length(n, r, bos, sep);
@@ -77,9 +100,9 @@ int repeat_build(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, i
     }
     int t = 0;
     for (int c = 0; c < k; c++) {
-        if (c > 0 && sep == REPEAT_SEP_TOKEN) put_token(&lay, t++, TOK_SEP, REPEAT_SEP, -1, -1);
+        if (c > 0 && sep == REPEAT_SEP_TOKEN) put_token(&lay, t++, ids.sep, REPEAT_SEP, -1, -1);
         if (bos == REPEAT_BOS_PER_COPY || (bos == REPEAT_BOS_ONCE && c == 0))
-            put_token(&lay, t++, TOK_BOS, REPEAT_BOS, -1, -1);
+            put_token(&lay, t++, ids.bos, REPEAT_BOS, -1, -1);
         lay.copy_start[c] = t;
         for (int i = 0; i < n; i++) put_token(&lay, t++, words ? words[i] : -1, REPEAT_WORD, c, i);
     }

@@ -21,7 +21,10 @@
  * including the <bos> the tokenizer put in front of it. "once" is the
  * alternative of a single <bos> at the very start of the input.
  *
- * The specials carry the tokenizer's ids TOK_BOS and TOK_SEP (tokenizer.h).
+ * The specials carry the ids the caller gives (RepeatIds, from the
+ * tokenizer's own specials: text/tokenizer.h tokenizer_specials);
+ * repeat_build uses the house tokenizers' TOK_BOS and TOK_SEP (words.h).
+ * Nothing here knows a tokenizer: the ids are plain inputs.
  *
  * Attribution of special tokens: <bos> and <sep> belong to NO copy. Their copy
  * index and word index are -1 and their kind says which special they are.
@@ -80,6 +83,16 @@ typedef struct {
     int *first_rows;  /* (n) row of word i in the first copy (for contrast)    */
 } RepeatLayout;
 
+/* The ids put for <bos> and <sep>; -1 = the tokenizer has none (then a
+ * layout that needs it is refused). */
+typedef struct {
+    int bos;
+    int sep;
+} RepeatIds;
+
+/* TOK_BOS and TOK_SEP, the ids of the house word and BPE tokenizers. */
+RepeatIds repeat_ids_house(void);
+
 /* Total length T = k n + (special tokens) for n words and r repetitions, in
  * 64-bit so that absurd sizes can be refused instead of overflowing.
  * Returns -1 if n < 1 or r < 0. */
@@ -89,11 +102,23 @@ int64_t repeat_length(int64_t n, int64_t r, RepeatBos bos, RepeatSep sep);
 int64_t repeat_n_special(int64_t k, RepeatBos bos, RepeatSep sep);
 
 /* Build the layout for words (n ids; may be NULL when only the layout is
- * wanted, then word ids are -1) repeated k = r + 1 times. Fails with a message
+ * wanted, then word ids are -1) repeated k = r + 1 times, the specials with
+ * the house ids (repeat_ids_house). Fails with a message
  * if n < 1, r < 0, or T would exceed max_T (pass 0 for no limit other than
  * INT_MAX). On failure out is left zeroed. */
 int repeat_build(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, int max_T,
                  RepeatLayout *out, SrError *err);
+
+/* The same with the special ids of the caller's tokenizer. Fails, naming
+ * the option, when bos puts a <bos> and ids.bos < 0 ("--bos per-copy: the
+ * tokenizer has no BOS token; use --bos none") or sep is token and
+ * ids.sep < 0. */
+int repeat_build_ids(const int *words, int n, int r, RepeatBos bos, RepeatSep sep, RepeatIds ids,
+                     int max_T, RepeatLayout *out, SrError *err);
+
+/* 0 if ids has every special the layout bos / sep puts, else -1 with the
+ * message of repeat_build_ids. */
+int repeat_check_ids(RepeatBos bos, RepeatSep sep, RepeatIds ids, SrError *err);
 
 void repeat_free(RepeatLayout *lay);
 

@@ -1,5 +1,6 @@
 /* manifest.c — provenance of results. */
 #include "base/fnv1a.h"
+#include "formats/hf_model.h"
 #include "runs/manifest.h"
 
 #include <stdio.h>
@@ -74,6 +75,14 @@ int file_checksum(const char *path, char hex[17], SrError *err)
     if (bad) return sr_fail(err, "%s: read error", path);
     snprintf(hex, 17, "%016llx", (unsigned long long)h);
     return 0;
+}
+
+int model_checksum(const char *path, char hex[17], SrError *err)
+{
+    if (!hf_is_model_dir(path)) return file_checksum(path, hex, err);
+    char config[4200];
+    snprintf(config, sizeof config, "%s/config.json", path);
+    return file_checksum(config, hex, err);
 }
 
 char *path_with_suffix(const char *path, const char *suffix)

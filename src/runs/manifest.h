@@ -20,6 +20,10 @@ const char *manifest_git_commit(void);
 /* FNV-1a 64-bit checksum of a whole file, as 16 hex digits into hex[17]. */
 int file_checksum(const char *path, char hex[17], SrError *err);
 
+/* The checksum of a model: file_checksum of a checkpoint file, or of a
+ * Hugging Face model folder's config.json (what `seqrep info` shows). */
+int model_checksum(const char *path, char hex[17], SrError *err);
+
 /* Record an input file: "key": path and "key_checksum": its FNV-1a 64
  * checksum (left out when the file cannot be read). */
 void manifest_add_file(cJSON *manifest, const char *key, const char *path);

@@ -427,6 +427,11 @@ static int apply_config(HfTokenizer *t, const cJSON *cfg, const char *cfg_path, 
         if (id < 0) return sr_fail(err, "%s: %s is true but %s is missing or unknown", cfg_path, ADD[k], TOKEN[k]);
         if (set_one(ids, n, id)) return sr_fail(err, "%s: out of memory", cfg_path);
     }
+    static const char *const NAMED[HF_N_NAMED] = {"eos_token", "sep_token", "pad_token"};
+    for (int k = 0; k < HF_N_NAMED; k++) {
+        const char *name = config_token(cfg, NAMED[k]);
+        t->named[k] = name ? hf_token_id(t, name, strlen(name)) : -1;
+    }
     return 0;
 }
 
@@ -460,6 +465,7 @@ HfTokenizer *hf_tokenizer_load(const char *path, SrError *err)
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(t->path, n + 32, "%s/tokenizer.json", path);
     t->words_take_space = 1;
     t->unk_id = -1;
+    for (int k = 0; k < HF_N_NAMED; k++) t->named[k] = -1;
     cJSON *root = NULL, *cfg = NULL;
     if (read_json(t->path, &root, err)) goto fail;
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
@@ -541,3 +547,4 @@ int hf_is_special(const HfTokenizer *t, int id)
 int hf_bos_id(const HfTokenizer *t) { return t->n_prefix ? t->prefix[0] : -1; }
 int hf_eos_id(const HfTokenizer *t) { return t->n_suffix ? t->suffix[t->n_suffix - 1] : -1; }
 int hf_words_take_space(const HfTokenizer *t) { return t->words_take_space; }
+int hf_named_id(const HfTokenizer *t, HfNamedToken which) { return t->named[which]; }

@@ -64,6 +64,7 @@ struct HfTokenizer {
     int *prefix, *suffix;  /* ids put first / last with specials */
     int n_prefix, n_suffix;
     int words_take_space;  /* see hf_words_take_space */
+    int named[HF_N_NAMED]; /* tokenizer_config.json's eos/sep/pad_token ids, -1 = none */
 };
 
 /* The code point that byte b (0..255) stands for in byte-level BPE (GPT-2's

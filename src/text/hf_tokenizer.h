@@ -60,6 +60,15 @@ int hf_is_special(const HfTokenizer *t, int id);
 int hf_bos_id(const HfTokenizer *t);
 int hf_eos_id(const HfTokenizer *t);
 
+/* The special tokens tokenizer_config.json names (a string or
+ * {"content": s}), whether or not encode adds them. */
+typedef enum { HF_NAMED_EOS = 0, HF_NAMED_SEP = 1, HF_NAMED_PAD = 2, HF_N_NAMED = 3 } HfNamedToken;
+
+/* Id of the eos_token / sep_token / pad_token of tokenizer_config.json, or
+ * -1 when the file is absent, names none, or names a token not in the
+ * vocabulary. */
+int hf_named_id(const HfTokenizer *t, HfNamedToken which);
+
 /* Encode text[0..len) into ids[0..max_ids) (the special tokens of the
  * post-processor first and last when with_specials). Returns the number of
  * ids the text needs (only the first max_ids are written, ids may be NULL

@@ -35,8 +35,8 @@
  * encode (add_bos = the special tokens its post-processor adds, maybe none),
  * word pieces (in context, see tokenizer_word_pieces_at) and decode (PLAIN
  * and PRETTY alike: the tokenizer's own decoder) go through it. The fixed
- * ids TOK_BOS etc. of words.h do not apply to it; corpus encoding
- * (tokenizer_encode_lines) fails with a message.
+ * ids TOK_BOS etc. of words.h do not apply to it: tokenizer_specials gives
+ * its own; corpus encoding (tokenizer_encode_lines) fails with a message.
  *
  * Ownership. A Tokenizer owns copies of all its words; tokenizer_free
  * releases them. Functions returning memory (decode,
@@ -129,6 +129,24 @@ int tokenizer_word_id(const Tokenizer *tok, const char *word);
 /* The token with this id, or NULL if id is outside 0..V-1. */
 const char *tokenizer_word(const Tokenizer *tok, int id);
 
+/* ---- special tokens ---------------------------------------------------------- */
+
+/* The ids of a tokenizer's own special tokens, as sequence repetition,
+ * batching and generation need them; -1 = the tokenizer has none. */
+typedef struct {
+    int bos; /* what encode puts first (house: TOK_BOS; Hugging Face: its
+                post-processor's / tokenizer_config's first special, -1 for
+                Qwen, which adds none) */
+    int eos; /* end of text: TOK_EOS; tokenizer_config's eos_token, else the
+                last special encode adds, else -1 */
+    int sep; /* between copies: TOK_SEP; sep_token, else the eos above, else -1 */
+    int pad; /* filler after a row (always >= 0, below n_words): TOK_PAD;
+                pad_token, else the eos, else 0 */
+} TokenizerSpecials;
+
+/* The special ids of tok (see TokenizerSpecials). */
+TokenizerSpecials tokenizer_specials(const Tokenizer *tok);
+
 /* ---- encoding ------------------------------------------------------------- */
 
 /* Encode a NUL-terminated text into ids[0..max_ids): <bos> first if add_bos,
@@ -193,5 +211,14 @@ int tokenizer_word_pieces_at(const Tokenizer *tok, const char *word, int index, 
  * are written as "<unk>". In subword mode a "##" piece is joined to the one
  * before it without its "##". */
 char *tokenizer_decode(const Tokenizer *tok, const int *ids, long n, int flags);
+
+/* A readable label of token id for a figure's axis or a table, written
+ * into buf (cap bytes, cut at a UTF-8 boundary): the word for the house
+ * tokenizers; for a Hugging Face one the id decoded by the tokenizer's
+ * decoder ("Ġworld" -> "world", "<0x41>" -> "A"), white space at either end
+ * dropped, and the stored spelling when that leaves nothing (a piece of
+ * spaces, or a byte that is only part of a character); "?" for an id
+ * outside the vocabulary. Returns buf. */
+const char *tokenizer_piece_label(const Tokenizer *tok, int id, char *buf, size_t cap);
 
 #endif

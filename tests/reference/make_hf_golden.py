@@ -21,8 +21,19 @@ frozen ("lora.*": rank 4, alpha 8, the adapters' start in "lora.init.*");
 tests/test_hf_train.c compares the C backward and optimiser with them. A case
 is kept only if float32 agrees with float64 to MARGIN of that tolerance
 (TRAIN_MARGIN for the training files).
+
+The case llama_tokenizer also holds a tokenizer (tokenizer.json and
+tokenizer_config.json of tests/golden/tokenizers/tiny_bytelevel, 278 ids, in
+a model of vocab_size 288 whose last rows have no token, as real models pad
+their embedding) and greedy.txt: what `seqrep generate DIR --prompt
+"hello world" --greedy --max-tokens 8 --lines 1` must print, the greedy
+continuation computed here in float64 (ids without a token never taken,
+stopping at the BOS or EOS), decoded by byte-level BPE. e2e_hf_model.sh runs
+every command on it.
 """
+import json
 import math
+import shutil
 import os
 import sys
 
@@ -88,7 +99,56 @@ def cases():
                                             "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                                             "original_max_position_embeddings": 64},
                               torch_dtype="bfloat16"), torch.bfloat16, 2, 25),
+        ("llama_tokenizer", llama(hidden_size=32, intermediate_size=64, num_attention_heads=4,
+                                  num_key_value_heads=2, vocab_size=288, max_position_embeddings=256,
+                                  tie_word_embeddings=True), torch.float32, 1, 26),
     ]
+
+
+TOKENIZER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden", "tokenizers",
+                         "tiny_bytelevel")
+PROMPT_IDS = [274, 259, 264]  # <|start|> hello Ġworld: "hello world" with the template's BOS
+GREEDY_STEPS = 8
+GREEDY_MIN_GAP = 1e-3         # the likeliest logit leads the next by at least this
+
+
+def byte_level_text(pieces):
+    """The text of byte-level BPE pieces (GPT-2's bytes_to_unicode reversed)."""
+    keep = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
+    chars, extra = {}, 0
+    for b in range(256):
+        if b in keep:
+            chars[chr(b)] = b
+        else:
+            chars[chr(256 + extra)] = b
+            extra += 1
+    raw = bytes(chars[c] for piece in pieces for c in piece)
+    return raw.decode("utf-8", errors="replace")
+
+
+def write_tokenizer_case(folder, cfg, params):
+    """Copy the tokenizer into folder and write greedy.txt (see the module doc)."""
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(os.path.join(TOKENIZER, name), os.path.join(folder, name))
+    tok = json.load(open(os.path.join(TOKENIZER, "tokenizer.json")))
+    text = {i: t for t, i in tok["model"]["vocab"].items()}
+    special = {a["id"] for a in tok["added_tokens"] if a["special"]}
+    for a in tok["added_tokens"]:
+        text[a["id"]] = a["content"]
+    bos, eos = 274, 275
+    ids = list(PROMPT_IDS)
+    for _ in range(GREEDY_STEPS):
+        logits, _ = hf_ref.forward(cfg, params, ids, torch.float64)
+        row = [(float(v), i) for i, v in enumerate(logits[-1]) if i in text]
+        row.sort(reverse=True)
+        if row[0][0] - row[1][0] < GREEDY_MIN_GAP:
+            raise RuntimeError("greedy step %d: the top two logits are too close" % len(ids))
+        if row[0][1] in (bos, eos):
+            break
+        ids.append(row[0][1])
+    kept = [i for i in ids[1:] if i not in special]
+    with open(os.path.join(folder, "greedy.txt"), "w") as f:
+        f.write(byte_level_text([text[i] for i in kept]) + "\n")
 
 
 SHAPES = {
@@ -121,6 +181,9 @@ def write_case(outdir, name, cfg, dtype, shards, seed):
         ("logits", logits.to(torch.float32)),
         ("hidden", hidden.to(torch.float32)),
     ], {"generator": "tests/reference/make_hf_golden.py"})
+    if name == "llama_tokenizer":  # a tokenizer case: no training goldens
+        write_tokenizer_case(folder, cfg, params)
+        return worst
     return max(worst, write_training(folder, name, cfg, params, seed))
 
 

@@ -121,15 +121,14 @@ static void mark_allowed(const Tokenizer *tok, int V, unsigned char *allowed)
     }
 }
 
-/* Load the model for one row of its whole context and its tokenizer, and
- * allocate the context and scratch. 0 or 2 after the error line. */
+/* Load the tokenizer, then the model for one row as long as the prompt and
+ * its continuation (or the model's whole context, when shorter: generation
+ * then slides over the most recent window), and allocate the context and
+ * scratch. 0 or 2 after the error line. */
 static int load(const GenerateOptions *o, GenerateRun *run)
 {
     SrError err;
-    if (checkpoint_read_info(o->path, &run->info, &err)) return args_error(CMD, "%s", err.msg);
-    run->T_max = run->info.cfg.max_seq_len;
-    checkpoint_info_free(&run->info);
-    if (checkpoint_load(o->path, &run->model, 1, run->T_max, &run->info, &err) ||
+    if (checkpoint_read_info(o->path, &run->info, &err) ||
         checkpoint_tokenizer(&run->info, o->path, &run->tok, &err))
         return args_error(CMD, "%s", err.msg);
     run->specials = tokenizer_specials(&run->tok);
@@ -138,8 +137,12 @@ static int load(const GenerateOptions *o, GenerateRun *run)
     if (run->n_start + run->n_prompt == 0)
         return args_error(CMD, "%s: the tokenizer puts no BOS token, so --prompt must give some text",
                           o->path);
-    run->V = run->info.cfg.vocab_size;
     long cap = run->n_start + run->n_prompt + o->max_tokens;
+    run->T_max = cap < run->info.cfg.max_seq_len ? (int)cap : run->info.cfg.max_seq_len;
+    checkpoint_info_free(&run->info);
+    if (checkpoint_load(o->path, &run->model, 1, run->T_max, &run->info, &err))
+        return args_error(CMD, "%s", err.msg);
+    run->V = run->info.cfg.vocab_size;
     run->ctx = malloc((size_t)cap * sizeof(int));
     run->scratch = malloc((size_t)run->V * sizeof(float));
     run->allowed = malloc((size_t)run->V);

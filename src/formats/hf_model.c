@@ -16,6 +16,10 @@
 
 #include "base/text_file.h"
 
+/* Elements of a tensor mapped and converted at a time (16 Mi: 32 MiB of
+ * BF16, 64 MiB of F32). */
+enum { MAP_WINDOW_ELEMENTS = 16 * 1024 * 1024 };
+
 /* One tensor the folder must hold, where it goes, and whether it was read. */
 typedef struct {
     HfTensorView view;
@@ -217,15 +221,23 @@ static int load_tensor(int fd, const char *path, off_t size, off_t data_start, c
           data_start + end <= (double)size))
         return sr_fail(err, "%s: tensor '%s' has data_offsets that do not fit its shape or the file",
                        path, t->string);
+    /* map and convert the tensor a window at a time, so that no more than
+     * one window of the file is resident beside the float32 weights */
     off_t at = data_start + (off_t)begin;
     long page = sysconf(_SC_PAGESIZE);
-    off_t map_at = at - at % page;
-    size_t map_len = (size_t)(at - map_at) + count * elem;
-    void *map = mmap(NULL, map_len ? map_len : 1, PROT_READ, MAP_PRIVATE, fd, map_at);
-    if (map == MAP_FAILED)
-        return sr_fail(err, "%s: cannot map tensor '%s' (%s)", path, t->string, strerror(errno));
-    convert(w->view.dest, (const unsigned char *)map + (at - map_at), count, code);
-    munmap(map, map_len ? map_len : 1);
+    size_t done = 0;
+    do {
+        size_t n = count - done < MAP_WINDOW_ELEMENTS ? count - done : MAP_WINDOW_ELEMENTS;
+        off_t from = at + (off_t)(done * elem);
+        off_t map_at = from - from % page;
+        size_t map_len = (size_t)(from - map_at) + n * elem;
+        void *map = mmap(NULL, map_len ? map_len : 1, PROT_READ, MAP_PRIVATE, fd, map_at);
+        if (map == MAP_FAILED)
+            return sr_fail(err, "%s: cannot map tensor '%s' (%s)", path, t->string, strerror(errno));
+        convert(w->view.dest + done, (const unsigned char *)map + (from - map_at), n, code);
+        munmap(map, map_len ? map_len : 1);
+        done += n;
+    } while (done < count);
     w->found = 1;
     return 0;
 }

@@ -408,6 +408,10 @@ int hf_word_pieces(const HfTokenizer *t, const char *word, int index, int *ids, 
     } else if (k == 0) {
         k = hf_encode(t, " ", 1, 0, ids, max_ids);
     }
+    if (k == 0) { /* not even " " has a piece: id 0 stands in, so every word has one */
+        if (max_ids > 0) ids[0] = 0;
+        k = 1;
+    }
     free(text);
     return k < 0 || k > 0x7fffffff ? -1 : (int)k;
 }

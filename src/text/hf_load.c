@@ -11,6 +11,10 @@
 #include "base/utf8.h"
 #include "text/hf_model.h"
 
+/* Ids of a tokenizer.json lie below this (real vocabularies have at most
+ * some 260 thousand; every id costs memory up to the largest). */
+enum { HF_MAX_IDS = 1 << 22 };
+
 /* A string member of o, or NULL when absent or not a string. */
 static const char *str_of(const cJSON *o, const char *key)
 {
@@ -63,14 +67,15 @@ static int load_ids(HfTokenizer *t, const cJSON *model, const cJSON *added, SrEr
     int max_id = -1;
     const cJSON *e;
     cJSON_ArrayForEach(e, vocab) {
-        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble > 1e8)
-            return sr_fail(err, "%s: model.vocab['%s'] is not an id", t->path, e->string);
+        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble >= HF_MAX_IDS)
+            return sr_fail(err, "%s: model.vocab['%s'] is not an id (0..%d)", t->path, e->string,
+                           HF_MAX_IDS - 1);
         if (e->valueint > max_id) max_id = e->valueint;
     }
     int i = 0;
     cJSON_ArrayForEach(e, added) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
-        if (!cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble > 1e8 || !str_of(e, "content"))
+        if (!cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble >= HF_MAX_IDS || !str_of(e, "content"))
             return sr_fail(err, "%s: added_tokens[%d] has no id or content", t->path, i);
         if (id->valueint > max_id) max_id = id->valueint;
         i++;

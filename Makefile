@@ -4,6 +4,7 @@
 #   make demo       install missing packages, build, run the demo
 #   make test       install missing packages, build, run every test (also under ASan+UBSan)
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (see tests/fuzz/README.md)
+#   make soak       the explorer over 2,000 scripted keys under ASan (tests/e2e_soak.sh)
 #   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make golden     regenerate tests/golden/ (and tests/golden/hf/) with the PyTorch reference
@@ -50,7 +51,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e test-fuzz fuzz fuzz-build fuzz-seeds bench golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -150,6 +151,18 @@ test-e2e: $(BUILD)/seqrep $(FAULT_SHIM)
 test-asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  test-unit test-e2e
+
+# The explorer over a long session (tests/e2e_soak.sh): 2,000 scripted keys
+# on a 200-token sentence under ASan + LeakSanitizer; the frame-time and
+# memory bounds are checked here only, never in make test (docs/reliability.md).
+SOAK_KEYS ?= 2000
+SOAK_MAX_FRAME_MS ?= 2000
+SOAK_RSS_GROWTH_KB ?= 16384
+soak: deps-test
+	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  build-asan/seqrep
+	SOAK_KEYS=$(SOAK_KEYS) SOAK_MAX_FRAME_MS=$(SOAK_MAX_FRAME_MS) SOAK_RSS_GROWTH_KB=$(SOAK_RSS_GROWTH_KB) \
+	  sh tests/e2e_soak.sh build-asan/seqrep
 
 # ---- fuzzing (tests/fuzz/README.md) ----------------------------------------
 # One libFuzzer harness per parser, tests/fuzz/fuzz_NAME.c, linked with the

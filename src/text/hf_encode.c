@@ -182,7 +182,10 @@ static int pre_step(const HfStep *st, const Pieces *in, int first, Pieces *out)
 {
     size_t total = 0;
     for (long i = 0; i < in->n; i++) total += in->len[i];
-    size_t rep = st->a ? strlen(st->a) : 0, cap = 3 * total + (size_t)(in->n + 1) * (rep + 2) + 1;
+    /* a byte grows to at most 3 (byte-level) or rep bytes (a space -> the
+     * Metaspace replacement, which may be longer than "\u2581") */
+    size_t rep = st->a ? strlen(st->a) : 0, grow = rep > 3 ? rep : 3;
+    size_t cap = grow * total + (size_t)(in->n + 1) * (rep + 2) + 1;
     long max_pieces = (long)total + in->n + 1;
     memset(out, 0, sizeof *out);
     out->buf = malloc(cap);

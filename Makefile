@@ -5,6 +5,7 @@
 #   make test       install missing packages, build, run every test (also under ASan+UBSan, and
 #                   the unit tests built for AVX2 only)
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (see tests/fuzz/README.md)
+#   make soak       the explorer over 2,000 scripted keys under ASan (tests/e2e_soak.sh)
 #   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make isa-mix    which vector width the base training step runs in (perf samples)
@@ -54,7 +55,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -160,6 +161,23 @@ test-asan:
 # vector path of a machine without AVX-512 stays correct on one that has it
 test-avx2:
 	$(MAKE) BUILD=build-avx2 OPT="-O3 -march=x86-64-v3" test-unit
+
+# The explorer over a long session (tests/e2e_soak.sh): 2,000 scripted keys
+# on a 200-token sentence under ASan + LeakSanitizer; the frame-time and
+# memory bounds are checked here only, never in make test (docs/reliability.md).
+# The plain build runs it too: its memory is the program's own, without
+# ASan's quarantine (16 MB here, so it fills within the first minute).
+SOAK_KEYS ?= 2000
+SOAK_MAX_FRAME_MS ?= 2000
+SOAK_RSS_GROWTH_KB ?= 8192
+soak: deps-test
+	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  build-asan/seqrep
+	$(MAKE) build/seqrep
+	ASAN_OPTIONS=quarantine_size_mb=16 SOAK_KEYS=$(SOAK_KEYS) SOAK_MAX_FRAME_MS=$(SOAK_MAX_FRAME_MS) \
+	  SOAK_RSS_GROWTH_KB=$(SOAK_RSS_GROWTH_KB) sh tests/e2e_soak.sh build-asan/seqrep
+	SOAK_KEYS=$(SOAK_KEYS) SOAK_MAX_FRAME_MS=$(SOAK_MAX_FRAME_MS) SOAK_RSS_GROWTH_KB=$(SOAK_RSS_GROWTH_KB) \
+	  sh tests/e2e_soak.sh build/seqrep
 
 # ---- fuzzing (tests/fuzz/README.md) ----------------------------------------
 # One libFuzzer harness per parser, tests/fuzz/fuzz_NAME.c, linked with the

@@ -16,6 +16,7 @@
 #include "explorer_keys.h"
 #include "explorer_names.h"
 #include "explorer_script.h"
+#include "explorer_script_file.h"
 #include "explorer_state.h"
 #include "explorer_worker.h"
 #include "formats/checkpoint.h"
@@ -338,6 +339,39 @@ static void test_guided_walk(void **unused)
 }
 
 /* ---- --script --------------------------------------------------------------------- */
+
+/* A script file: LF, CRLF and a byte-order mark replay the events of the
+ * same string; an error names the file and the line. */
+static void test_script_file(void **unused)
+{
+    (void)unused;
+    char path[] = "/tmp/seqrep-script-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char text[] = "\xef\xbb\xbf<right>a s\r\n<resize 700x500> 2\n\r\n<hover 3 4>q";
+    assert_int_equal(write(fd, text, sizeof text - 1), (long)(sizeof text - 1));
+    close(fd);
+    ScriptEvent *got, *want;
+    int n_got, n_want;
+    SrError err;
+    assert_int_equal(explorer_script_read_file(path, &got, &n_got, &err), 0);
+    assert_int_equal(explorer_script_parse("<right>a s <resize 700x500> 2 <hover 3 4>q", &want, &n_want, &err), 0);
+    assert_int_equal(n_got, n_want);
+    assert_memory_equal(got, want, sizeof *got * (size_t)n_want);
+    free(got);
+    free(want);
+
+    FILE *f = fopen(path, "wb");
+    fputs("ab\r\ncd\r\n<fly>\r\n", f);
+    fclose(f);
+    assert_int_equal(explorer_script_read_file(path, &got, &n_got, &err), -1);
+    char expect[128];
+    snprintf(expect, sizeof expect, "%s:3: unknown key name '<fly>' at character 1", path);
+    assert_string_equal(err.msg, expect);
+    assert_int_equal(explorer_script_read_file("/nonexistent/keys.txt", &got, &n_got, &err), -1);
+    assert_non_null(strstr(err.msg, "/nonexistent/keys.txt"));
+    remove(path);
+}
 
 static void test_script_parse(void **unused)
 {
@@ -724,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_hover_and_pin),
         cmocka_unit_test(test_guided_walk),
         cmocka_unit_test(test_script_parse),
+        cmocka_unit_test(test_script_file),
         cmocka_unit_test(test_save_names_never_overwrite),
         cmocka_unit_test(test_shell_quote),
         cmocka_unit_test(test_command_line),

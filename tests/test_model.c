@@ -5,6 +5,7 @@
  * gradient) and schedule, and a tiny model learning a task to near-zero loss. */
 #include "test_util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,6 +367,45 @@ static void test_bad_inputs(void **s)
     model_free(&m);
 }
 
+/* Sizes whose products would wrap around size_t or int (a config.json can
+ * claim any of them) are refused with a message before anything is
+ * allocated, instead of allocating a wrapped-around small buffer. */
+static void test_sizes_overflow(void **s)
+{
+    (void)s;
+    Model m;
+    SrError err;
+    ModelConfig c = small_config(0);
+    c.vocab_size = INT_MAX;           /* V x C x 4 bytes, twice (untied): past 2^64 */
+    c.d_model = INT_MAX - 3;         /* head size 2^30 - 2, even */
+    c.n_heads = 2;
+    c.head_dim = 0;
+    c.d_ff = 8;
+    assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
+    assert_non_null(strstr(err.msg, "too large"));
+    assert_null(m.params);
+
+    c = small_config(1);
+    c.n_heads = 1 << 16;              /* Q = n_heads x head_dim = 2^32: past INT_MAX */
+    c.n_kv_heads = 1 << 16;
+    c.head_dim = 1 << 16;
+    assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
+    assert_non_null(strstr(err.msg, "too large"));
+
+    c = small_config(1);
+    c.n_layers = INT_MAX;             /* L x (...) x C: the per-layer stacks */
+    c.d_ff = INT_MAX / 2;
+    c.max_seq_len = INT_MAX;
+    assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
+    assert_non_null(strstr(err.msg, "too large"));
+    assert_int_equal(model_create(&m, &c, INT_MAX, INT_MAX, &err), -1);
+    assert_non_null(strstr(err.msg, "too large"));
+
+    c = small_config(1);              /* the small model still fits */
+    assert_int_equal(model_create(&m, &c, 2, 16, &err), 0);
+    model_free(&m);
+}
+
 /* The schedule warms up linearly and decays by a cosine to lr_min. */
 static void test_lr_schedule(void **s)
 {
@@ -498,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_padding_isolated),
         cmocka_unit_test(test_early_exit_and_positions),
         cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_sizes_overflow),
         cmocka_unit_test(test_lr_schedule),
         cmocka_unit_test(test_adamw_first_step),
         cmocka_unit_test(test_adamw_skips_nonfinite),

@@ -69,6 +69,8 @@ static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText 
         {"size", ARG_STRING, &t->size, "window size WxH in pixels (default 1280x860)", 0, 0, 0},
         {"save-dir", ARG_STRING, &t->save_dir, "where s and v save frames (default .)", 0, 0, 0},
         {"script", ARG_STRING, &o->script, "keys to replay, then exit, e.g. \"<right>a s c q\" (see docs/explorer.md)", 0, 0, 0},
+        {"script-file", ARG_STRING, &o->script_file, "file of --script lines to replay, then exit (LF or CRLF)", 0, 0, 0},
+        {"frame-times", ARG_STRING, &o->frame_times, "CSV to write: each frame's draw time and the resident memory after it", 0, 0, 0},
         {"layers", ARG_STRING, &o->src.layers, "probe CSV(s), comma-separated: the layers view (p)", 0, 0, 0},
         {"baselines", ARG_STRING, &o->src.baselines, "fine-tune/sweep CSV(s), comma-separated: references in the layers view", 0, 0, 0},
         {"exit", ARG_STRING, &o->src.exit, "fine-tune or sweep CSV(s), comma-separated: the exit view (e)", 0, 0, 0},
@@ -108,6 +110,7 @@ static int check_options(ExplorerOptions *o, const ExploreText *t)
     if (!o->src.data == !o->src.text)
         return args_error(CMD, "give either --data FILE.conll or --text \"a sentence\"");
     if (t->sentence != 0 && !o->src.data) return args_error(CMD, "--sentence needs --data");
+    if (o->script && o->script_file) return args_error(CMD, "give either --script or --script-file");
     o->bos_given = t->bos != NULL;
     if (option_parse_bos(CMD, t->bos ? t->bos : "per-copy", &o->bos) || option_parse_sep(CMD, t->sep, &o->sep) ||
         option_parse_copy_positions(CMD, t->copy_positions, &o->src.copy_positions))

@@ -21,6 +21,7 @@
 #include "explorer_overlays.h"
 #include "explorer_save.h"
 #include "explorer_script.h"
+#include "explorer_script_file.h"
 #include "explorer_setup.h"
 #include "explorer_views.h"
 #include "explorer_window.h"
@@ -88,6 +89,17 @@ static int render(Explorer *e, SrError *err)
     return 0;
 }
 
+/* render, timed into e->times when --frame-times is on and the frame is
+ * drawn (something was stale). 0 or -1. */
+static int render_timed(Explorer *e, SrError *err)
+{
+    if (!e->o->frame_times || !(e->figure_stale || e->frame_stale)) return render(e, err);
+    double began = frame_times_now();
+    if (render(e, err)) return -1;
+    if (frame_times_add(&e->times, began)) return sr_fail(err, "%s: out of memory", e->o->frame_times);
+    return 0;
+}
+
 /* Act on one key; returns 1 to quit, 0 to go on, -1 (err) when a save
  * failed in a script. */
 static int handle_key(Explorer *e, int key, SrError *err)
@@ -100,7 +112,7 @@ static int handle_key(Explorer *e, int key, SrError *err)
         SrError save_err;
         if (explorer_save_view(e, (bits & EXPLORER_SAVE_PNG) ? "png" : "svg", &save_err)) {
             snprintf(e->st.message, sizeof e->st.message, "%s", save_err.msg);
-            if (e->o->script) return sr_fail(err, "%s", save_err.msg);
+            if (e->o->script || e->o->script_file) return sr_fail(err, "%s", save_err.msg);
         }
     }
     if (bits & EXPLORER_PRINT_COMMAND) explorer_print_command(e);
@@ -237,21 +249,21 @@ static void explorer_free(Explorer *e)
  * (each event waits until the maps it needs are computed and shown). */
 static int event_loop(Explorer *e, const ScriptEvent *script, int n_script, SrError *err)
 {
-    int next = 0;
+    int next = 0, scripted = e->o->script || e->o->script_file; /* even with no events */
     for (;;) {
         SDL_Event ev;
         int waited = 0;
-        while (waited ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, script ? 5 : 250)) {
+        while (waited ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, scripted ? 5 : 250)) {
             waited = 1;
             int rc = handle_event(e, &ev, err);
             if (rc) return rc < 0 ? -1 : 0;
         }
         explorer_take_maps(e);
         if (explorer_worker_pending(e->worker)) e->frame_stale = 1; /* keep the badge */
-        if (render(e, err)) return -1;
-        if (!script || explorer_worker_pending(e->worker)) continue;
+        if (render_timed(e, err)) return -1;
+        if (!scripted || explorer_worker_pending(e->worker)) continue;
         explorer_take_maps(e); /* a result published since the look above */
-        if (render(e, err)) return -1;
+        if (render_timed(e, err)) return -1;
         if (next == n_script) return 0;
         int rc = play(e, &script[next++], err);
         if (rc) return rc < 0 ? -1 : 0;
@@ -265,7 +277,9 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     e->o = o;
     ScriptEvent *script = NULL;
     int n_script = 0, rc = -1, sdl_up = 0;
+    frame_times_start(&e->times);
     if (o->script && explorer_script_parse(o->script, &script, &n_script, err)) goto done;
+    if (o->script_file && explorer_script_read_file(o->script_file, &script, &n_script, err)) goto done;
     if (explorer_input_load(&e->in, &o->src, err)) goto done;
     int max_T = e->in.info.cfg.max_seq_len < ATTENTION_MAX_T ? e->in.info.cfg.max_seq_len : ATTENTION_MAX_T;
     if (explorer_load_results(e, err) || explorer_initial_state(e, max_T, err)) goto done;
@@ -300,7 +314,9 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     SDL_StartTextInput();
     explorer_request_maps(e);
     rc = event_loop(e, script, n_script, err);
+    if (rc == 0 && o->frame_times) rc = frame_times_write(&e->times, o->frame_times, err);
 done:
+    frame_times_free(&e->times);
     explorer_free(e);
     if (sdl_up) SDL_Quit();
     free(script);

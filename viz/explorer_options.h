@@ -17,6 +17,8 @@ typedef struct {
     RepeatSep sep;
     const char *save_dir;        /* where s, v and <shot> write ("." by default)   */
     const char *script;          /* --script, or NULL (interactive)               */
+    const char *script_file;     /* --script-file: the same kept in a file, or NULL */
+    const char *frame_times;     /* --frame-times: CSV of draw times, or NULL     */
     int width, height;           /* window size in pixels (--size)                */
     int sentence, r, layer, head;/* the first view: r -1 = 1 when it fits, layer -1
                                     = the last, head -1 = mean                     */

@@ -10,6 +10,7 @@
 #include <SDL.h>
 #include <cairo.h>
 
+#include "explorer_frame_times.h"
 #include "explorer_input.h"
 #include "explorer_options.h"
 #include "explorer_state.h"
@@ -42,6 +43,7 @@ typedef struct {
     int figure_stale;           /* repaint the figure layer before showing        */
     int frame_stale;            /* redraw the overlays and show                   */
     int mouse_x, mouse_y, mouse_in;
+    FrameTimes times;           /* --frame-times: the frames drawn so far         */
 } Explorer;
 
 #endif

@@ -6,6 +6,7 @@
  * backward pass in exactly the reverse order of the forward. */
 #include "engine/model.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,24 @@ static void gact_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_
     s[k++] = c->qk_norm ? BT * (Q + K) : 0; /* dqk */
 }
 
+/* 1 when the buffers of cfg for max_batch x max_T would need more floats than
+ * size_t holds (or a fused width Q + 2K or 2F past INT_MAX): an upper bound
+ * of the sums of model_param_sizes, act_sizes and gact_sizes, counted in
+ * double, which does not wrap. Anything over 2^60 bytes counts as too large. */
+static int sizes_overflow(const ModelConfig *c, int max_batch, int max_T)
+{
+    double V = c->vocab_size, C = c->d_model, L = c->n_layers, F = c->d_ff, H = c->n_heads;
+    double hd = c->head_dim ? c->head_dim : (double)c->d_model / c->n_heads;
+    double Q = H * hd, K = (c->n_kv_heads ? c->n_kv_heads : c->n_heads) * hd, W = Q + 2 * K;
+    double BT = (double)max_batch * max_T, BHTT = BT * H * max_T;
+    if (W > INT_MAX || 2 * F > INT_MAX) return 1;
+    double params = 2 * V * C + L * (2 * C + W * C + C * Q + 3 * F * C + W + 2 * hd + 3 * C * C) + C;
+    double acts = (L + 1) * BT * C + L * BT * (4 * C + 2 + W + 2 * Q + K + 3 * F + H) + L * BHTT +
+                  BT * (C + V + 2 + 2 * H);
+    double gacts = BT * (9 * C + 3 * F + H * L + H + C) + BHTT;
+    return (2 * params + acts + gacts) * sizeof(float) > 1152921504606846976.0; /* 2^60 */
+}
+
 int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
 {
     memset(m, 0, sizeof *m);
@@ -190,6 +209,10 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
     if (max_T > cfg->max_seq_len)
         return sr_fail(err, "sequence length %d exceeds the model's max_seq_len %d", max_T,
                        cfg->max_seq_len);
+    if (sizes_overflow(cfg, max_batch, max_T))
+        return sr_fail(err, "the model's sizes (vocab_size %d, d_model %d, d_ff %d, n_layers %d, "
+                       "n_heads %d, length %d) are too large to allocate", cfg->vocab_size,
+                       cfg->d_model, cfg->d_ff, cfg->n_layers, cfg->n_heads, max_T);
     threads_set(0); /* OpenBLAS single-threaded inside our OpenMP threads */
     m->cfg = *cfg;
     m->max_batch = max_batch;

@@ -147,7 +147,7 @@ static int get_fields(const char *file, const cJSON *o, HfConfig *hc, int defaul
         return sr_fail(err, "%s: 'hidden_act' %s is not supported (only \"silu\")", file,
                        cJSON_IsString(act) ? act->valuestring : "(not a string)");
     c->n_kv_heads = kv == c->n_heads ? 0 : kv;
-    c->head_dim = hd * c->n_heads == c->d_model ? 0 : hd;
+    c->head_dim = (long long)hd * c->n_heads == c->d_model ? 0 : hd;
     if (kv == 0) return sr_fail(err, "%s: 'num_key_value_heads' is 0", file);
     return 0;
 }

@@ -182,7 +182,10 @@ static int pre_step(const HfStep *st, const Pieces *in, int first, Pieces *out)
 {
     size_t total = 0;
     for (long i = 0; i < in->n; i++) total += in->len[i];
-    size_t rep = st->a ? strlen(st->a) : 0, cap = 3 * total + (size_t)(in->n + 1) * (rep + 2) + 1;
+    /* a byte grows to at most 3 (byte-level) or rep bytes (a space -> the
+     * Metaspace replacement, which may be longer than "\u2581") */
+    size_t rep = st->a ? strlen(st->a) : 0, grow = rep > 3 ? rep : 3;
+    size_t cap = grow * total + (size_t)(in->n + 1) * (rep + 2) + 1;
     long max_pieces = (long)total + in->n + 1;
     memset(out, 0, sizeof *out);
     out->buf = malloc(cap);
@@ -407,6 +410,10 @@ int hf_word_pieces(const HfTokenizer *t, const char *word, int index, int *ids, 
         k = 1;
     } else if (k == 0) {
         k = hf_encode(t, " ", 1, 0, ids, max_ids);
+    }
+    if (k == 0) { /* not even " " has a piece: id 0 stands in, so every word has one */
+        if (max_ids > 0) ids[0] = 0;
+        k = 1;
     }
     free(text);
     return k < 0 || k > 0x7fffffff ? -1 : (int)k;

@@ -8,7 +8,12 @@
 #include <sys/stat.h>
 
 #include "base/text_file.h"
+#include "base/utf8.h"
 #include "text/hf_model.h"
+
+/* Ids of a tokenizer.json lie below this (real vocabularies have at most
+ * some 260 thousand; every id costs memory up to the largest). */
+enum { HF_MAX_IDS = 1 << 22 };
 
 /* A string member of o, or NULL when absent or not a string. */
 static const char *str_of(const cJSON *o, const char *key)
@@ -62,18 +67,20 @@ static int load_ids(HfTokenizer *t, const cJSON *model, const cJSON *added, SrEr
     int max_id = -1;
     const cJSON *e;
     cJSON_ArrayForEach(e, vocab) {
-        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble > 1e8)
-            return sr_fail(err, "%s: model.vocab['%s'] is not an id", t->path, e->string);
+        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble >= HF_MAX_IDS)
+            return sr_fail(err, "%s: model.vocab['%s'] is not an id (0..%d)", t->path, e->string,
+                           HF_MAX_IDS - 1);
         if (e->valueint > max_id) max_id = e->valueint;
     }
     int i = 0;
     cJSON_ArrayForEach(e, added) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
-        if (!cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble > 1e8 || !str_of(e, "content"))
+        if (!cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble >= HF_MAX_IDS || !str_of(e, "content"))
             return sr_fail(err, "%s: added_tokens[%d] has no id or content", t->path, i);
         if (id->valueint > max_id) max_id = id->valueint;
         i++;
     }
+    if (max_id < 0) return sr_fail(err, "%s: model.vocab and added_tokens are empty", t->path);
     if (reserve_ids(t, max_id + 1)) return sr_fail(err, "%s: out of memory", t->path);
     unsigned char *in_vocab = calloc((size_t)t->n_ids, 1);
     if (!in_vocab) return sr_fail(err, "%s: out of memory", t->path);
@@ -341,6 +348,9 @@ static int push_template_ids(HfTokenizer *t, const cJSON *specials, const char *
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(entry, "ids");
     int found = 0;
     cJSON_ArrayForEach(e, list) {
+        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble >= t->n_ids)
+            return sr_fail(err, "%s: post_processor: special token '%s' has an id outside the vocabulary",
+                           t->path, name);
         int *grown = realloc(*ids, sizeof(int) * (size_t)(*n + 1));
         if (!grown) return sr_fail(err, "%s: out of memory", t->path);
         *ids = grown;
@@ -382,6 +392,9 @@ static int load_post(HfTokenizer *t, const cJSON *o, const char *key, SrError *e
         const cJSON *ci = cJSON_GetArrayItem(cls, 1), *si = cJSON_GetArrayItem(sep, 1);
         if (!cJSON_IsNumber(ci) || !cJSON_IsNumber(si))
             return sr_fail(err, "%s: %s: cls and sep must be [token, id]", t->path, key);
+        if (!(ci->valuedouble >= 0 && ci->valuedouble < t->n_ids && si->valuedouble >= 0 &&
+              si->valuedouble < t->n_ids))
+            return sr_fail(err, "%s: %s: the id of cls or sep is outside the vocabulary", t->path, key);
         if (set_one(&t->prefix, &t->n_prefix, ci->valueint) || set_one(&t->suffix, &t->n_suffix, si->valueint))
             return sr_fail(err, "%s: out of memory", t->path);
         return 0;
@@ -441,6 +454,12 @@ static int read_json(const char *path, cJSON **root, SrError *err)
     char *text;
     size_t len;
     if (text_read_file(path, &text, &len, err)) return -1;
+    size_t valid = utf8_valid_prefix(text, len);
+    if (valid < len) { /* as the Hugging Face library, which reads JSON as UTF-8 */
+        free(text);
+        *root = NULL;
+        return sr_fail(err, "%s: not valid UTF-8 (at byte %zu)", path, valid);
+    }
     *root = cJSON_ParseWithLength(text, len);
     free(text);
     if (!*root || !cJSON_IsObject(*root)) {

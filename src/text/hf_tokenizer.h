@@ -93,7 +93,8 @@ int hf_words_take_space(const HfTokenizer *t);
  * alone; no special tokens. Pre-tokens never cross words, so the pieces of a
  * sentence are the concatenation of its words' pieces. Writes at most
  * max_ids ids and returns the number needed (>= 1: a word that yields no
- * piece, such as "", gets the tokenizer's unk id, else the pieces of " ").
+ * piece, such as "", gets the tokenizer's unk id, else the pieces of " ", else
+ * id 0).
  * -1 when out of memory. */
 int hf_word_pieces(const HfTokenizer *t, const char *word, int index, int *ids, int max_ids);
 

@@ -11,6 +11,7 @@
 
 #include "base/atomic_file.h"
 #include "base/text_file.h"
+#include "base/utf8.h"
 #include "text/bpe.h"
 #include "text/hf_tokenizer.h"
 
@@ -165,6 +166,12 @@ static int tokenizer_init_checked(Tokenizer *tok, const char *const *words, cons
                 return sr_fail(err, "%s: token contains white space or a control byte: '%s'", where,
                                shown);
             }
+        }
+        size_t valid = utf8_valid_prefix(words[i], len);
+        if (valid < len) { /* it could never match UTF-8 text, and checkpoints hold it as JSON */
+            tokenizer_free(tok);
+            return sr_fail(err, "%s: token is not UTF-8 (byte 0x%02X)", where,
+                           (unsigned char)words[i][valid]);
         }
         if (i < TOK_N_SPECIAL &&
             (len != strlen(tokenizer_special_name(i)) || memcmp(words[i], tokenizer_special_name(i), len) != 0)) {

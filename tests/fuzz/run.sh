@@ -33,6 +33,9 @@ mkdir -p "$build/artifacts" "$build/logs"
 limits="-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048"
 runs=""
 [ -n "${FUZZ_RUNS:-}" ] && runs="-runs=$FUZZ_RUNS"
+# one input at a time: OpenMP and OpenBLAS threads would only spin (twice
+# the inputs per second of hf_index with one thread)
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 tmp_base=/tmp
 [ -d /dev/shm ] && tmp_base=/dev/shm
 SEQREP_FUZZ_TMP=$(mktemp -d "$tmp_base/seqrep-fuzz-run.XXXXXX") || exit 1

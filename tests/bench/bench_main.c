@@ -83,6 +83,14 @@ int main(int argc, char **argv)
     if (!part || strcmp(part, "finetune") == 0) failed |= bench_finetune_table(reps, threads);
     if (!part || strcmp(part, "exit") == 0) failed |= bench_exit_table(reps, threads);
     if (!part || strcmp(part, "hf") == 0) failed |= bench_hf_table(reps, threads, with_torch);
+    FmaPeaks after = {0, 0};
+    if (bench_in_child(peaks_in_child, &pj, &after, sizeof after, &rss) == 0) {
+        double widest_after = after.avx512 > 0 ? after.avx512 : after.avx2;
+        printf("measured FMA peak again at the end: %.1f GFLOP/s (widest)%s\n", widest_after,
+               widest_after > 1.1 * widest || widest_after < 0.9 * widest
+                   ? ": more than 10% off the start, the CPUs were not the benchmark's all along"
+                   : "");
+    }
     printf("load average at end: %.2f\n", bench_load_average());
     return failed ? 1 : 0;
 }

@@ -54,6 +54,20 @@ tmp=$out.tmp.$$
     echo "it, and a damaged state is refused. \`--steps\` may only grow: the cosine decay is then"
     echo "recomputed over the new total from the saved step on (the warm-up stays the saved one"
     echo "unless \`--warmup\` is given). Without \`--save-every\` and \`--resume\` nothing changes."
+    echo
+    echo "## Sweeps beyond one process"
+    echo
+    echo "\`seqrep sweep ... --plan\` prints one \`seqrep finetune\` command per run still missing"
+    echo "from the sweep CSV, and stops. Two scripts hand that plan to existing engines and then"
+    echo "merge the finished runs with \`seqrep collect\` into the CSV a serial sweep writes"
+    echo "(docs/sweeps.md; \`tests/e2e_farm.sh\` checks both give the serial sweep's rows):"
+    echo
+    echo '\`\`\`sh'
+    echo "# GNU parallel (Debian parallel), 2 runs at a time on this machine"
+    echo "sh examples/sweep_parallel.sh 2 sweep.csv --data data/nlupp --model lm.safetensors --recipe paper"
+    echo "# a Slurm job array (Debian slurm-wlm), one array task per run"
+    echo "sh examples/sweep_slurm.sh sweep.csv --data data/nlupp --model lm.safetensors --recipe paper"
+    echo '\`\`\`'
 } >"$tmp"
 mv "$tmp" "$out"
 echo "wrote $out"

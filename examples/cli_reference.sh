@@ -62,12 +62,12 @@ tmp=$out.tmp.$$
     echo "merge the finished runs with \`seqrep collect\` into the CSV a serial sweep writes"
     echo "(docs/sweeps.md; \`tests/e2e_farm.sh\` checks both give the serial sweep's rows):"
     echo
-    echo '\`\`\`sh'
+    echo '```sh'
     echo "# GNU parallel (Debian parallel), 2 runs at a time on this machine"
     echo "sh examples/sweep_parallel.sh 2 sweep.csv --data data/nlupp --model lm.safetensors --recipe paper"
     echo "# a Slurm job array (Debian slurm-wlm), one array task per run"
     echo "sh examples/sweep_slurm.sh sweep.csv --data data/nlupp --model lm.safetensors --recipe paper"
-    echo '\`\`\`'
+    echo '```'
 } >"$tmp"
 mv "$tmp" "$out"
 echo "wrote $out"

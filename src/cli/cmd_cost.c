@@ -97,8 +97,14 @@ static int print_rows(const CostOptions *o, CostRun *run)
     double base = cost_forward_flops(&cfg, (int)repeat_length(o->n, 0, o->bos, o->sep), N, run->plan);
     printf("seqrep cost: %s (C %d, F %d, N %d), n = %d tokens, mask %s, exit L = %d\n", o->model,
            cfg.d_model, cfg.d_ff, N, o->n, o->mask_text, L);
-    printf("FLOPs: matrix products only (projections 8C^2+6FC per token and layer, attention 4C per\n"
-           "visible query-key pair: T(T+1)/2 causal, T^2 bidirectional); no LM head.\n\n");
+    if (model_q_dim(&cfg) == cfg.d_model && model_kv_dim(&cfg) == cfg.d_model)
+        printf("FLOPs: matrix products only (projections 8C^2+6FC per token and layer, attention 4C per\n"
+               "visible query-key pair: T(T+1)/2 causal, T^2 bidirectional); no LM head.\n\n");
+    else /* grouped-query attention or a head size apart from C / H */
+        printf("FLOPs: matrix products only (projections 2C(2Q+2K)+6FC per token and layer, Q = %d and\n"
+               "K = %d the query and key/value widths; attention 4Q per visible query-key pair:\n"
+               "T(T+1)/2 causal, T^2 bidirectional); no LM head.\n\n",
+               model_q_dim(&cfg), model_kv_dim(&cfg));
     printf("%4s %4s %6s %14s %14s %9s %12s %12s %12s\n", "r", "k", "T", "MFLOPs(N)", "MFLOPs(L)",
            "speed-up", "L vs r=0,N", "ms(N)", "ms(L)");
     for (int i = 0; i < o->n_r; i++) {

@@ -4,7 +4,8 @@ outputs, from the reference of hf_ref.py.
 Usage:
   make_hf_golden.py OUTDIR [CASE...]     the golden cases into OUTDIR/<case>/
   make_hf_golden.py --random SHAPE DIR   one random folder of a real model's
-                                         shape (smollm2-135m, qwen3-0.6b), BF16,
+                                         shape (smollm2-135m, qwen3-0.6b,
+                                         tinyllama-1.1b, qwen2-0.5b), BF16,
                                          no golden outputs (for measuring)
 
 Each golden folder holds config.json (real field names), the weights in the
@@ -161,6 +162,15 @@ SHAPES = {
                         num_attention_heads=16, num_key_value_heads=8, head_dim=128,
                         vocab_size=151936, max_position_embeddings=40960,
                         rope_theta=1000000.0, rms_norm_eps=1e-6, tie_word_embeddings=True,
+                        torch_dtype="bfloat16"),
+    "tinyllama-1.1b": llama(hidden_size=2048, intermediate_size=5632, num_hidden_layers=22,
+                            num_attention_heads=32, num_key_value_heads=4, vocab_size=32000,
+                            max_position_embeddings=2048, torch_dtype="bfloat16"),
+    "qwen2-0.5b": llama(architectures=["Qwen2ForCausalLM"], model_type="qwen2",
+                        hidden_size=896, intermediate_size=4864, num_hidden_layers=24,
+                        num_attention_heads=14, num_key_value_heads=2, vocab_size=151936,
+                        max_position_embeddings=32768, rope_theta=1000000.0, rms_norm_eps=1e-6,
+                        tie_word_embeddings=True, use_sliding_window=False,
                         torch_dtype="bfloat16"),
 }
 

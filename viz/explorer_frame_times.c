@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/atomic_file.h"
+#include "base/rss.h"
 
 double frame_times_now(void)
 {
@@ -20,18 +21,6 @@ void frame_times_start(FrameTimes *ft)
 {
     memset(ft, 0, sizeof *ft);
     ft->start = frame_times_now();
-}
-
-long frame_times_rss_kb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    long kb = -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "VmRSS:", 6) == 0 && sscanf(line + 6, "%ld", &kb) == 1) break;
-    fclose(f);
-    return kb;
 }
 
 int frame_times_add(FrameTimes *ft, double began)
@@ -50,7 +39,7 @@ int frame_times_add(FrameTimes *ft, double began)
     double now = frame_times_now();
     ft->t_s[ft->n] = now - ft->start;
     ft->ms[ft->n] = (now - began) * 1000.0;
-    ft->rss_kb[ft->n] = frame_times_rss_kb();
+    ft->rss_kb[ft->n] = rss_now_kib();
     ft->n++;
     return 0;
 }

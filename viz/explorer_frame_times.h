@@ -24,9 +24,6 @@ void frame_times_start(FrameTimes *ft);
  * -1 when out of memory. */
 int frame_times_add(FrameTimes *ft, double began);
 
-/* This process's resident set (VmRSS of /proc/self/status) in kB, or -1. */
-long frame_times_rss_kb(void);
-
 /* Write the frames as CSV (frame,t_s,ms,rss_kb), atomically, and print one
  * summary line on stderr: frames, median and max ms, VmRSS at the first
  * frame, at the first frame after 60 s and at the last. 0 or -1 (err names

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "base/atomic_file.h"
-#include "base/peak_rss.h"
+#include "base/rss.h"
 #include "data/conll.h"
 #include "engine/memory_floor.h"
 #include "formats/hf_model.h"
@@ -121,7 +121,7 @@ void cli_report_memory(const char *command, const Model *m, size_t n_trained, in
 {
     MemoryFloor floor = memory_floor_training(&m->cfg, m->max_batch, m->max_T, n_trained, n_run,
                                               with_lm_head);
-    double rss = peak_rss_bytes();
+    double rss = rss_peak_bytes();
     fprintf(stderr, "seqrep %s: peak RSS %.1f MiB; floor %.1f MiB (weights %.1f, trained state %.1f, "
                     "activations %.1f, gradients %.1f): %.2fx\n",
             command, bytes_to_mib(rss), bytes_to_mib(floor.total), bytes_to_mib(floor.weights),

@@ -36,7 +36,6 @@
 #include "base/interrupt.h"
 #include "cli/commands.h"
 #include "formats/checkpoint.h"
-#include "formats/hf_config.h"
 #include "label/methods.h"
 #include "label/readout.h"
 #include "label/task.h"

@@ -41,7 +41,7 @@ FmaPeaks bench_fma_peaks(int threads);
 int bench_train_table(const char *only, int reps, int threads, int with_torch, double widest_peak);
 
 /* Fine-tuning tokens/s at r = 0, 1, 4, 8 and probe feature extraction. */
-int bench_finetune_table(int reps, int threads);
+int bench_finetune_table(int threads);
 
 /* Early exit: forward time at L = N/4, N/2, 3N/4 against the FLOP ratio. */
 int bench_exit_table(int reps, int threads);
@@ -50,8 +50,9 @@ int bench_exit_table(int reps, int threads);
 int bench_hf_table(int reps, int threads, int with_torch);
 
 /* Analytic FLOPs of one forward pass over B sequences of T tokens through
- * layers 0..n_run-1 (0 = all), with or without the LM head: 2 per multiply-add
- * of every projection, attention over the causal visible pairs only. */
+ * layers 0..n_run-1 (0 = all), with or without the LM head: label/cost.h's
+ * count (2 per multiply-add of every projection, attention over the causal
+ * visible pairs only) plus 2 C V per token for the head. */
 double bench_forward_flops(const ModelConfig *c, int B, int T, int n_run, int with_lm_head);
 
 #endif

@@ -205,9 +205,8 @@ fail:
     return -1;
 }
 
-int bench_finetune_table(int reps, int threads)
+int bench_finetune_table(int threads)
 {
-    (void)reps; /* one epoch is many steps already */
     static const int r_values[] = {0, 1, 4, 8};
     printf("fine-tuning (paper recipe, one epoch of %d NLU++-length sentences, house LM shape):\n",
            N_TRAIN);

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     int failed = 0;
     if (!part || strcmp(part, "train") == 0)
         failed |= bench_train_table(config, reps, threads, with_torch, widest);
-    if (!part || strcmp(part, "finetune") == 0) failed |= bench_finetune_table(reps, threads);
+    if (!part || strcmp(part, "finetune") == 0) failed |= bench_finetune_table(threads);
     if (!part || strcmp(part, "exit") == 0) failed |= bench_exit_table(reps, threads);
     if (!part || strcmp(part, "hf") == 0) failed |= bench_hf_table(reps, threads, with_torch);
     FmaPeaks after = {0, 0};

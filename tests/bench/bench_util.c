@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "label/cost.h"
 
 double bench_now(void)
 {
@@ -101,13 +102,7 @@ int bench_in_child(int (*fn)(const void *arg, void *result), const void *arg, vo
 
 double bench_forward_flops(const ModelConfig *c, int B, int T, int n_run, int with_lm_head)
 {
-    double C = c->d_model, F = c->d_ff, V = c->vocab_size;
-    double Q = model_q_dim(c), K = model_kv_dim(c), hd = model_head_dim(c);
-    double L = n_run > 0 && n_run < c->n_layers ? n_run : c->n_layers;
-    double tokens = (double)B * T;
-    double per_layer_matmul = 2.0 * ((Q + 2 * K) * C + C * Q + 2 * F * C + F * C);
-    double matmul = tokens * (L * per_layer_matmul + (with_lm_head ? 2.0 * C * V : 0.0));
-    double visible_pairs = (double)T * (T + 1) / 2.0; /* per sequence and head */
-    double attention = L * B * visible_pairs * c->n_heads * 2.0 * (2.0 * hd); /* q.k and att.v */
-    return matmul + attention;
+    int L = n_run > 0 && n_run < c->n_layers ? n_run : c->n_layers;
+    double lm_head = with_lm_head ? 2.0 * c->d_model * c->vocab_size * T : 0.0;
+    return (double)B * (cost_forward_flops(c, T, L, NULL) + lm_head);
 }

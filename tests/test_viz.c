@@ -15,6 +15,7 @@
 #include "test_util.h"
 
 #include "colormap.h"
+#include "explorer_overlays.h"
 #include "export.h"
 #include "figures.h"
 #include "results_csv.h"
@@ -349,6 +350,59 @@ static void test_every_figure_exports(void **state)
             free(text);
             figure_free(&f);
         }
+}
+
+/* ---- text large enough to read when projected ------------------------ */
+
+/* Draw every figure kind (and the attention overview) at w x h and return
+ * the smallest font size any of them asked figure_font() for. */
+static double smallest_text_of_every_figure(int w, int h)
+{
+    figure_font_smallest_reset();
+    for (int kind = 0; kind < FIGURE_COUNT; kind++)
+        for (int overview = 0; overview <= (kind == FIGURE_ATTENTION); overview++) {
+            Figure f;
+            make_figure(&f, kind, overview);
+            cairo_surface_t *img = render(&f, w, h);
+            cairo_surface_destroy(img);
+            figure_free(&f);
+        }
+    return figure_font_smallest();
+}
+
+/* Every text of every figure is at least 18 px at 1280 x 720 and at least
+ * FIGURE_SMALLEST_TEXT (25) px at 1600 x 1000, also with a long sentence
+ * whose token labels must be thinned out; the explorer's overlays are at
+ * least 18 px in a 1280 x 720 window. */
+static void test_text_floor(void **state)
+{
+    (void)state;
+    double at_lab = smallest_text_of_every_figure(1280, 720);
+    print_message("smallest text at 1280x720: %.2f px\n", at_lab);
+    if (at_lab < 18.0 - 1e-9) fail_msg("smallest text at 1280x720 is %.2f px", at_lab);
+    double at_full = smallest_text_of_every_figure(1600, 1000);
+    if (at_full < FIGURE_SMALLEST_TEXT - 1e-9) fail_msg("smallest text at 1600x1000 is %.2f px", at_full);
+    /* a long sentence: thinned labels, not smaller ones */
+    Figure f;
+    memset(&f, 0, sizeof f);
+    f.kind = FIGURE_ATTENTION;
+    make_attention_sized(&f.attention, 30, 3);
+    figure_font_smallest_reset();
+    cairo_surface_t *img = render(&f, 1280, 720);
+    cairo_surface_destroy(img);
+    assert_true(figure_font_smallest() >= 18.0 - 1e-9);
+    AttentionLayout L;
+    img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 720);
+    cairo_t *cr = cairo_create(img);
+    attention_layout(cr, &f.attention, 1280, 720, &L);
+    cairo_destroy(cr);
+    cairo_surface_destroy(img);
+    assert_true(L.label_font >= 18.0 - 1e-9);
+    assert_true(L.label_step > 1);
+    assert_true(L.label_step * L.cell >= 1.1 * L.label_font - 1e-9); /* labels do not overlap */
+    figure_free(&f);
+    assert_true(explorer_overlay_text_size(1280, 720) >= 18.0 - 1e-9);
+    assert_true(explorer_overlay_text_size(800, 600) >= 18.0 - 1e-9);
 }
 
 /* ---- colours at known places ------------------------------------------- */
@@ -838,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_argb_to_rgba),
         cmocka_unit_test(test_csv_reader),
         cmocka_unit_test(test_every_figure_exports),
+        cmocka_unit_test(test_text_floor),
         cmocka_unit_test(test_mask_colours),
         cmocka_unit_test(test_mask_png_round_trip),
         cmocka_unit_test(test_attention_colours),

@@ -4,6 +4,7 @@
  * help. Saved figures never contain them; <shot> does. */
 #include "explorer_overlays.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,9 +130,17 @@ static void mask_tooltip(const Explorer *e, int q, int k, char *out, size_t cap)
              *block ? " (" : "", block, *block ? " block)" : "");
 }
 
+/* The text size of the overlays in a w x h window: the figures' smallest
+ * text at that size, and never less than at 1280 x 720 (18 px), so the help
+ * and the tooltips read when the window is projected. */
+double explorer_overlay_text_size(double w, double h)
+{
+    return figure_font_size(TEXT_SMALL, fmax(figure_unit(w, h), figure_unit(1280, 720)));
+}
+
 void explorer_draw_overlays(Explorer *e, cairo_t *cr)
 {
-    double size = 13;
+    double size = explorer_overlay_text_size(e->width, e->height);
     char text[1200];
     int ready = explorer_prepare_figure(e) == 0;
     if (ready && e->st.view == VIEW_ATTENTION) draw_pinned(e, cr, size);

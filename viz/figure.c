@@ -90,14 +90,29 @@ double figure_unit(double w, double h)
     return u > 0.05 ? u : 0.05;
 }
 
+/* Sizes in figure units of TEXT_TITLE, LABEL, TICK, CAPTION and SMALL. */
 double figure_font_size(TextRole role, double unit)
 {
-    static const double size[] = {38, 30, 26, 22, 20};
+    static const double size[] = {38, 30, 26, FIGURE_SMALLEST_TEXT, FIGURE_SMALLEST_TEXT};
     return size[role] * unit;
+}
+
+/* The smallest size figure_font() was asked for since the last reset. */
+static double smallest_font_asked = HUGE_VAL;
+
+void figure_font_smallest_reset(void)
+{
+    smallest_font_asked = HUGE_VAL;
+}
+
+double figure_font_smallest(void)
+{
+    return smallest_font_asked;
 }
 
 void figure_font(cairo_t *cr, const FigureStyle *s, double size, int bold)
 {
+    if (size < smallest_font_asked) smallest_font_asked = size;
     cairo_select_font_face(cr, s->font, CAIRO_FONT_SLANT_NORMAL,
                            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, size);

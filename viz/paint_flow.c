@@ -5,10 +5,13 @@
 #include "legend.h"
 #include "paint_flow.h"
 
+/* The colour of a category's bar part. Neighbours in the stack differ in
+ * luminance by at least 0.2 (sRGB weights), so a black-and-white print still
+ * tells them apart (test_viz: test_light_theme_grayscale). */
 Rgb flow_category_colour(FlowCategory c)
 {
-    static const int colour[FLOW_N_CATEGORIES] = {OKABE_BLUE, OKABE_SKY_BLUE, OKABE_ORANGE,
-                                                  OKABE_VERMILLION, OKABE_PURPLE};
+    static const int colour[FLOW_N_CATEGORIES] = {OKABE_BLUE, OKABE_YELLOW, OKABE_VERMILLION,
+                                                  OKABE_SKY_BLUE, OKABE_BLACK};
     return palette_okabe_ito(colour[(int)c % FLOW_N_CATEGORIES]);
 }
 

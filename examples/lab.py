@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""lab.py — run the course lab of docs/lab/README.md and check its numbers.
+
+The student sheet is the script: every ```sh block under a step is run, in
+order, and every "we saw" table (in the student or the instructor sheet)
+names the file and column its number is read from. So the sheet cannot rot:
+`make lab` runs every step and fails when a quoted number is no longer what
+the step produces (within the tolerance the sheet states); `make test` runs
+the fast part (the steps marked fast, and the numbers read from committed
+results, which need no run).
+
+A sheet is markdown with these conventions:
+
+    <!-- lab-setup -->            the next ```sh block runs before every step
+    <!-- lab-step N fast|slow -->  starts step N; its ```sh blocks are its commands
+    | what | read from | we saw | ± |   a "we saw" table; "read from" is
+        `FILE` COLUMN (KEY=VALUE, ...) [mean|min|max]
+    over the rows of the CSV FILE that match every KEY=VALUE; one matching row,
+    or an aggregate named at the end. The file must be named in the commands
+    of the step the table belongs to (the step that produces the number).
+
+Usage: python3 examples/lab.py [--build DIR] [--fast] [--step N[,N]] [--check-only]
+                               [--figures DIR] [--record] [SHEET...]
+  --build DIR    the seqrep build whose binary the steps run (default build)
+  --fast         only the fast steps, and the numbers of committed files
+  --step LIST    only these steps (their numbers are checked, the others not)
+  --check-only   run nothing: check the numbers against the files there are
+  --figures DIR  copy every lab/NAME.png the sheets show as figures/NAME.png into DIR
+  --record       write the measured numbers into the sheets' "we saw" column
+                 (the tolerance column is kept): for the author of the sheet
+Exit status: 0 all checks pass, 1 a check or a step failed, 2 bad input.
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+STEP_MARK = re.compile(r"<!--\s*lab-step\s+(\d+)\s+(fast|slow)\s*-->")
+SETUP_MARK = re.compile(r"<!--\s*lab-setup\s*-->")
+FENCE = re.compile(r"^```(\S*)\s*$")
+SOURCE = re.compile(r"^`([^`]+)`\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+\(([^)]*)\))?(?:\s+(mean|min|max))?$")
+FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([A-Za-z0-9_.-]+\.png)\)")
+STEP_BUDGET_S = 300
+
+
+def fail(msg):
+    """Print a one-line error naming the file, line or option; exit 2."""
+    print("lab: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+class Check:
+    """One quoted number: where it is read from, what the sheet says, the tolerance."""
+
+    def __init__(self, sheet, line, step, what, path, column, where, agg, quoted, decimals, tol):
+        self.sheet, self.line, self.step, self.what = sheet, line, step, what
+        self.path, self.column, self.where, self.agg = path, column, where, agg
+        self.quoted, self.decimals, self.tol = quoted, decimals, tol
+
+    def agrees(self, value):
+        """True when value, rounded as the sheet quotes it, is within the tolerance."""
+        return abs(round(value, self.decimals) - self.quoted) <= self.tol + 1e-9
+
+    def committed(self):
+        """True when the number comes from a committed file (not from lab/)."""
+        return not self.path.startswith("lab/")
+
+
+def parse_number(text, sheet, line):
+    """A quoted number such as 97.3, +5.2 or 0.333; exit 2 if it is not one."""
+    try:
+        return float(text.replace("+", "").replace("±", "").strip())
+    except ValueError:
+        fail("%s:%d: '%s' is not a number" % (sheet, line, text.strip()))
+
+
+def parse_sheet(path):
+    """Read a sheet: (setup commands, {step: (fast, [commands])}, [Check])."""
+    try:
+        lines = open(path, encoding="utf-8").read().split("\n")
+    except OSError as e:
+        fail("%s: %s" % (path, e.strerror))
+    setup, steps, checks = [], {}, []
+    step, want_setup, in_block, block, block_kind = None, False, False, [], ""
+    header = None
+    for no, text in enumerate(lines, 1):
+        if in_block:
+            if text.startswith("```"):
+                in_block = False
+                if block_kind == "sh":
+                    if want_setup:
+                        setup.append("\n".join(block))
+                        want_setup = False
+                    elif step is not None:
+                        steps[step][1].append("\n".join(block))
+            else:
+                block.append(text)
+            continue
+        m = FENCE.match(text)
+        if m:
+            in_block, block, block_kind = True, [], m.group(1)
+            continue
+        if SETUP_MARK.search(text):
+            want_setup = True
+            continue
+        m = STEP_MARK.search(text)
+        if m:
+            step = int(m.group(1))
+            if step in steps:
+                fail("%s:%d: step %d is marked twice" % (path, no, step))
+            steps[step] = (m.group(2) == "fast", [])
+            continue
+        if text.startswith("## ") and not m:
+            header = None
+        cells = [c.strip() for c in text.strip().strip("|").split("|")] if text.startswith("|") else None
+        if cells and len(cells) == 4 and cells[1].lower() == "read from":
+            header = no
+            continue
+        if cells is None:
+            header = None
+            continue
+        if header and cells and set(cells[0]) <= set("-: "):
+            continue
+        if header and cells:
+            if len(cells) != 4:
+                fail("%s:%d: a 'we saw' row has %d cells, not 4" % (path, no, len(cells)))
+            src = SOURCE.match(cells[1])
+            if not src:
+                fail("%s:%d: 'read from' must be `FILE` COLUMN (KEY=VALUE, ...) [mean|min|max], got '%s'"
+                     % (path, no, cells[1]))
+            if step is None:
+                fail("%s:%d: a 'we saw' table before any <!-- lab-step N --> mark" % (path, no))
+            where = {}
+            for pair in (src.group(3) or "").split(","):
+                if pair.strip():
+                    if "=" not in pair:
+                        fail("%s:%d: filter '%s' is not KEY=VALUE" % (path, no, pair.strip()))
+                    k, v = pair.split("=", 1)
+                    where[k.strip()] = v.strip()
+            decimals = len(cells[2].split(".")[1]) if "." in cells[2] else 0
+            checks.append(Check(path, no, step, cells[0], src.group(1), src.group(2), where, src.group(4),
+                                parse_number(cells[2], path, no), decimals, parse_number(cells[3], path, no)))
+    return setup, steps, checks
+
+
+def read_value(check):
+    """The number a check reads from its CSV, or an error string."""
+    try:
+        with open(check.path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        return None, "%s: %s" % (check.path, e.strerror)
+    if rows and check.column not in rows[0]:
+        return None, "%s has no column %s" % (check.path, check.column)
+    for key in check.where:
+        if rows and key not in rows[0]:
+            return None, "%s has no column %s" % (check.path, key)
+    hits = [r for r in rows if all(r[k] == v for k, v in check.where.items())]
+    if not hits:
+        return None, "%s: no row with %s" % (check.path, check.where)
+    try:
+        values = [float(r[check.column]) for r in hits]
+    except ValueError:
+        return None, "%s: column %s is not a number" % (check.path, check.column)
+    if check.agg == "mean":
+        return sum(values) / len(values), None
+    if check.agg == "min":
+        return min(values), None
+    if check.agg == "max":
+        return max(values), None
+    if len(values) != 1:
+        return None, "%s: %d rows match %s (name mean, min or max)" % (check.path, len(values), check.where)
+    return values[0], None
+
+
+def run_step(number, setup, commands, build, log_dir):
+    """Run one step's commands after the setup in one sh -e; (ok, seconds)."""
+    script = "\n".join(setup) + '\nexport PATH="%s:$PATH"\n' % os.path.abspath(build) + "\n".join(commands)
+    os.makedirs(log_dir, exist_ok=True)
+    log_path = os.path.join(log_dir, "step%d.log" % number)
+    start = time.time()
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(["sh", "-e", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, errors="replace")
+        for text in proc.stdout:
+            log.write(text)
+            sys.stdout.write("   " + text)
+        proc.wait()
+    seconds = time.time() - start
+    return proc.returncode == 0, seconds, log_path
+
+
+def record(sheets, measured):
+    """Write measured numbers into the 'we saw' cells of their rows."""
+    for sheet in sheets:
+        lines = open(sheet, encoding="utf-8").read().split("\n")
+        for (path, line), value in measured.items():
+            if path != sheet:
+                continue
+            cells = lines[line - 1].split("|")
+            old = cells[3].strip()
+            decimals = len(old.split(".")[1]) if "." in old else 0
+            text = ("%+.*f" if old.startswith("+") or old.startswith("-") else "%.*f") % (decimals, value)
+            cells[3] = " %s " % text
+            lines[line - 1] = "|".join(cells)
+        tmp = sheet + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        os.replace(tmp, sheet)
+
+
+def main(argv):
+    """Parse options, run the steps asked for, check the numbers, report."""
+    build, fast, only, check_only, figures, do_record, sheets = "build", False, None, False, None, False, []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--build", "--step", "--figures"):
+            if i + 1 >= len(argv):
+                fail("option %s needs a value" % a)
+            value = argv[i + 1]
+            if a == "--build":
+                build = value
+            elif a == "--figures":
+                figures = value
+            else:
+                try:
+                    only = {int(s) for s in value.split(",")}
+                except ValueError:
+                    fail("option --step: '%s' is not a list of step numbers" % value)
+            i += 2
+            continue
+        if a == "--fast":
+            fast = True
+        elif a == "--check-only":
+            check_only = True
+        elif a == "--record":
+            do_record = True
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        elif a.startswith("--"):
+            fail("unknown option %s" % a)
+        else:
+            sheets.append(a)
+        i += 1
+    sheets = sheets or ["docs/lab/README.md", "docs/lab/instructor.md"]
+    setup, steps, checks = [], {}, []
+    for n, sheet in enumerate(sheets):
+        s_setup, s_steps, s_checks = parse_sheet(sheet)
+        if n == 0:
+            setup, steps = s_setup, s_steps
+        elif s_setup or any(cmds for _, cmds in s_steps.values()):
+            fail("%s: only the first sheet (the student's) may hold commands" % sheet)
+        checks += s_checks
+    if not steps:
+        fail("%s: no <!-- lab-step N fast|slow --> marks" % sheets[0])
+    for c in checks:
+        if c.step not in steps:
+            fail("%s:%d: step %d is not a step of %s" % (c.sheet, c.line, c.step, sheets[0]))
+        if c.path not in "\n".join(steps[c.step][1]):
+            fail("%s:%d: %s is not named by the commands of step %d (the step that quotes a number makes it)"
+                 % (c.sheet, c.line, c.path, c.step))
+    chosen = [n for n in sorted(steps) if (only is None or n in only) and (not fast or steps[n][0])]
+    failed = []
+    if not check_only:
+        for n in chosen:
+            print("== lab step %d (%s)" % (n, "fast" if steps[n][0] else "slow"), flush=True)
+            ok, seconds, log_path = run_step(n, setup, steps[n][1], build, "lab/logs")
+            note = "" if seconds <= STEP_BUDGET_S else " (over the sheet's 5 minutes)"
+            print("== lab step %d: %s in %.0f s%s; log %s" % (n, "done" if ok else "FAILED", seconds, note, log_path))
+            if not ok:
+                failed.append("step %d failed (see %s)" % (n, log_path))
+    # which numbers to check: those of the steps run, and every committed one
+    if check_only:
+        todo = [c for c in checks if only is None or c.step in only]
+    else:
+        todo = [c for c in checks if c.step in chosen or c.committed()]
+    measured = {}
+    print("%-5s %-52s %10s %10s %7s  %s" % ("step", "quantity", "sheet", "measured", "±", "check"))
+    for c in todo:
+        value, err = read_value(c)
+        if err:
+            failed.append("%s:%d: %s" % (c.sheet, c.line, err))
+            print("%-5d %-52s %10g %10s %7g  %s" % (c.step, c.what[:52], c.quoted, "-", c.tol, "MISSING"))
+            continue
+        measured[(c.sheet, c.line)] = value
+        ok = c.agrees(value)
+        print("%-5d %-52s %10g %10.4g %7g  %s" % (c.step, c.what[:52], c.quoted, value, c.tol, "ok" if ok else "DIFFERS"))
+        if not ok:
+            failed.append("%s:%d: %s: the sheet says %g ± %g, step %d gave %.4g"
+                          % (c.sheet, c.line, c.what, c.quoted, c.tol, c.step, value))
+    if do_record:
+        record(sheets, measured)
+        print("lab: recorded %d numbers into %s" % (len(measured), ", ".join(sheets)))
+    if figures:
+        os.makedirs(figures, exist_ok=True)
+        for sheet in sheets:
+            for name in sorted(set(FIGURE.findall(open(sheet, encoding="utf-8").read()))):
+                source = os.path.join("lab", name)
+                if os.path.exists(source):
+                    shutil.copyfile(source, os.path.join(figures, name))
+                else:
+                    failed.append("%s shows figures/%s, but no step wrote %s" % (sheet, name, source))
+    for f in failed:
+        print("lab: " + f, file=sys.stderr)
+    agreeing = sum(1 for c in todo if (c.sheet, c.line) in measured and c.agrees(measured[(c.sheet, c.line)]))
+    print("lab: %d of %d numbers as the sheets say; %d steps run" % (agreeing, len(todo),
+                                                                     0 if check_only else len(chosen)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

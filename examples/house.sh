@@ -94,6 +94,9 @@ print("%s,%d,%d,%d,%d,%d,%d,%d,%.0f,%.0f,%d,%.4f,%.2f" % (objective, cfg["n_laye
 PY
 done
 cp "$out/samples.txt" results/house/samples.txt
+# the weights' hash: house_grid.sh adds rows to the committed sweeps only for
+# these very models (a machine of another CPU trains the same ones: make house)
+python3 "$(dirname "$0")/house_hash.py" "$out/causal.safetensors" "$out/mlm.safetensors" >results/house/weights.sha256
 awk -F, 'NR == 1 { print "| model | layers | width | heads | d_ff | vocabulary | steps | tokens seen | train s | tokens/s | held-out tokens | held-out loss | perplexity |";
                    print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"; next }
          { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' \

@@ -42,6 +42,18 @@ for f in causal mlm; do
         { echo "house_grid: $house/$f.safetensors is missing: run make house first" >&2; exit 2; }
 done
 [ -d "$nlupp/banking" ] || { echo "house_grid: no NLU++ at $nlupp (give NLUPP=/path/to/nlupp)" >&2; exit 2; }
+# the committed rows belong to the models whose hash results/house/weights.sha256
+# holds (written by house.sh); other models would mix two grids in one file
+if [ -s "$out/weights.sha256" ]; then
+    python3 examples/house_hash.py "$house/causal.safetensors" "$house/mlm.safetensors" >"$out/weights.now" ||
+        exit 2
+    if ! cmp -s "$out/weights.now" "$out/weights.sha256"; then
+        rm -f "$out/weights.now"
+        echo "house_grid: the house models in $house are not the ones of $out/weights.sha256 (the committed grid's); train them with make house, or move $out aside to start a new grid" >&2
+        exit 2
+    fi
+    rm -f "$out/weights.now"
+fi
 mkdir -p "$out/lr" "$out/probe" "$out/logs" results/md
 lm="$house/causal.safetensors"
 mlm="$house/mlm.safetensors"

@@ -14,7 +14,7 @@ for path in sys.argv[1:]:
     try:
         with open(path, "rb") as f:
             n = struct.unpack("<Q", f.read(8))[0]
-            header = f.read(n)
+            f.seek(8 + n)  # past the JSON header: only the tensor bytes count
             digest = hashlib.sha256()
             for chunk in iter(lambda: f.read(1 << 20), b""):
                 digest.update(chunk)

@@ -113,8 +113,6 @@ def parse_sheet(path):
                 fail("%s:%d: step %d is marked twice" % (path, no, step))
             steps[step] = (m.group(2) == "fast", [])
             continue
-        if text.startswith("## ") and not m:
-            header = None
         cells = [c.strip() for c in text.strip().strip("|").split("|")] if text.startswith("|") else None
         if cells and len(cells) == 4 and cells[1].lower() == "read from":
             header = no
@@ -193,17 +191,18 @@ def run_step(number, setup, commands, build, log_dir):
     return proc.returncode == 0, seconds, log_path
 
 
-def record(sheets, measured):
-    """Write measured numbers into the 'we saw' cells of their rows."""
+def record(sheets, checks, measured):
+    """Write measured numbers into the 'we saw' cells of their rows, at the
+    precision the sheet quotes them."""
     for sheet in sheets:
         lines = open(sheet, encoding="utf-8").read().split("\n")
-        for (path, line), value in measured.items():
-            if path != sheet:
+        for c in checks:
+            if c.sheet != sheet or (c.sheet, c.line) not in measured:
                 continue
+            value, line = measured[(c.sheet, c.line)], c.line
             cells = lines[line - 1].split("|")
             old = cells[3].strip()
-            decimals = len(old.split(".")[1]) if "." in old else 0
-            text = ("%+.*f" if old.startswith("+") or old.startswith("-") else "%.*f") % (decimals, value)
+            text = ("%+.*f" if old.startswith("+") or old.startswith("-") else "%.*f") % (c.decimals, value)
             cells[3] = " %s " % text
             lines[line - 1] = "|".join(cells)
         tmp = sheet + ".tmp"
@@ -294,7 +293,7 @@ def main(argv):
             failed.append("%s:%d: %s: the sheet says %g ± %g, step %d gave %.4g"
                           % (c.sheet, c.line, c.what, c.quoted, c.tol, c.step, value))
     if do_record:
-        record(sheets, measured)
+        record(sheets, todo, measured)
         print("lab: recorded %d numbers into %s" % (len(measured), ", ".join(sheets)))
     if figures:
         os.makedirs(figures, exist_ok=True)

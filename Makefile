@@ -257,8 +257,8 @@ corpus: deps-corpus
 HOUSE_BUILD ?= build-house
 HOUSE_RUN = OPENBLAS_CORETYPE=Haswell HOUSE_THREADS=2
 house: deps-corpus
-	$(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all
-	$(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
+	start=$$(date +%s) && $(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all && \
+	HOUSE_START=$$start $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
 
 # the course lab (docs/lab/README.md, docs/lab/instructor.md): lab-setup
 # builds seqrep and the house LMs once, before the lab; lab runs every step of

@@ -46,6 +46,7 @@ fi
 mkdir -p "$out"
 
 # train OBJECTIVE: pre-train (or resume, or keep) $out/OBJECTIVE.safetensors
+trained=""
 train() {
     objective=$1
     model="$out/$objective.safetensors"
@@ -61,6 +62,7 @@ train() {
         --d-ff "$d_ff" --seq-len "$seq_len" --batch "$batch" --steps "$steps" --lr "$lr" \
         --threads "$threads" --seed 1 --save-every 250 $resume
     date -u +%FT%TZ >"$out/$objective.done"
+    trained="$trained $objective"
 }
 
 start=$(date +%s)
@@ -96,8 +98,37 @@ PY
 done
 cp "$out/samples.txt" results/house/samples.txt
 # the weights' hash: house_grid.sh adds rows to the committed sweeps only for
-# these very models (a machine of another CPU trains the same ones: make house)
-python3 "$(dirname "$0")/house_hash.py" "$out/causal.safetensors" "$out/mlm.safetensors" >results/house/weights.sha256
+# the models of results/house/weights.sha256 (a machine of another CPU trains
+# the same ones: make house). The first models write it; later ones are
+# compared with it, and a difference is said, not written over.
+python3 "$(dirname "$0")/house_hash.py" "$out/causal.safetensors" "$out/mlm.safetensors" >"$out/weights.sha256"
+same=yes
+if [ ! -s results/house/weights.sha256 ]; then
+    cp "$out/weights.sha256" results/house/weights.sha256
+elif ! cmp -s "$out/weights.sha256" results/house/weights.sha256; then
+    same=no
+    echo "house: WARNING: these models differ from those of results/house/weights.sha256 (the committed grid's):" >&2
+    diff results/house/weights.sha256 "$out/weights.sha256" >&2 || true
+fi
+# one row of results/house/runs.csv for each run that trained: the machine,
+# the training times and the wall clock (make house passes HOUSE_START, the
+# time its build began; without it the row counts from this script's start)
+if [ -n "$trained" ]; then
+    cpu=$(awk -F': ' '$1 ~ /^model name/ { print $2; exit }' /proc/cpuinfo | tr -d ',')
+    isa=$(grep -qw avx512f /proc/cpuinfo && echo avx512 || { grep -qw avx2 /proc/cpuinfo && echo avx2 || echo other; })
+    [ -s results/house/runs.csv ] ||
+        echo "date,cpu,isa,cores,trained,causal_train_s,mlm_train_s,wall_s,wall_from,same_weights" >results/house/runs.csv
+    from=build; begin=${HOUSE_START:-}
+    [ -n "$begin" ] || { from=house.sh; begin=$start; }
+    awk -F, -v d="$(date -u +%F)" -v cpu="$cpu" -v isa="$isa" -v cores="$(nproc)" -v t="$(echo $trained | tr ' ' '+')" \
+        -v wall="$(($(date +%s) - begin))" -v from="$from" -v same="$same" \
+        'NR > 1 { s[$1] = $9 } END { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", d, cpu, isa, cores, t, s["causal"], s["mlm"], wall, from, same }' \
+        results/house/house.csv >>results/house/runs.csv
+fi
+awk -F, 'NR == 1 { print "| date | CPU | widest vectors | cores | trained | causal train s | MLM train s | wall clock s | counted from | same weights |";
+                   print "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |"; next }
+         { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' \
+    results/house/runs.csv >results/md/house-runs.md
 awk -F, 'NR == 1 { print "| model | layers | width | heads | d_ff | vocabulary | steps | tokens seen | train s | tokens/s | held-out tokens | held-out loss | perplexity |";
                    print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"; next }
          { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' \

@@ -27,7 +27,12 @@ Usage: python3 examples/lab.py [--build DIR] [--fast] [--step N[,N]] [--check-on
   --check-only   run nothing: check the numbers against the files there are
   --figures DIR  copy every lab/NAME.png the sheets show as figures/NAME.png into DIR
   --record       write the measured numbers into the sheets' "we saw" column
-                 (the tolerance column is kept): for the author of the sheet
+                 (the tolerance column is kept), and the steps' times of
+                 lab/timings.csv into results/lab/timings.csv and the table
+                 results/md/lab-timings.md (docs/lab/instructor.md): for the
+                 author of the sheet
+Every run of steps writes their times to lab/timings.csv (one row a step; the
+rows of steps not run are kept).
 Exit status: 0 all checks pass, 1 a check or a step failed, 2 bad input.
 """
 import csv
@@ -191,6 +196,62 @@ def run_step(number, setup, commands, build, log_dir):
     return proc.returncode == 0, seconds, log_path
 
 
+def cpu_name():
+    """The CPU's model name and widest vector extension, as /proc/cpuinfo says."""
+    name, flags = "unknown", ""
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8", errors="replace"):
+            key, _, value = line.partition(":")
+            if key.strip() == "model name" and name == "unknown":
+                name = value.strip()
+            elif key.strip() == "flags" and not flags:
+                flags = value.split()
+    except OSError:
+        pass
+    isa = "avx512" if "avx512f" in flags else "avx2" if "avx2" in flags else "other"
+    return "%s (%s, %d cores)" % (name, isa, os.cpu_count() or 0)
+
+
+TIMING_FIELDS = ["step", "mode", "seconds", "ok", "date", "cpu"]
+
+
+def write_timings(path, rows):
+    """Merge rows {step: row} into the timings CSV at path (by step), via a temporary file."""
+    merged = {}
+    if os.path.exists(path):
+        with open(path, newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                merged[int(r["step"])] = r
+    merged.update(rows)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=TIMING_FIELDS)
+        w.writeheader()
+        for step in sorted(merged):
+            w.writerow({k: merged[step][k] for k in TIMING_FIELDS})
+    os.replace(tmp, path)
+
+
+def record_timings(source, csv_path, md_path):
+    """Copy the timings CSV source to csv_path and write its table to md_path."""
+    if not os.path.exists(source):
+        return "no %s: run the steps first" % source
+    with open(source, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    write_timings(csv_path, {int(r["step"]): r for r in rows})
+    lines = ["| step | fast or slow | seconds here | ran | date | machine |",
+             "| ---: | --- | ---: | --- | --- | --- |"]
+    for r in rows:
+        lines.append("| %s | %s | %.0f | %s | %s | %s |" % (r["step"], r["mode"], float(r["seconds"]),
+                                                        "yes" if r["ok"] == "1" else "FAILED", r["date"], r["cpu"]))
+    os.makedirs(os.path.dirname(md_path), exist_ok=True)
+    with open(md_path + ".tmp", "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(md_path + ".tmp", md_path)
+    return None
+
+
 def record(sheets, checks, measured):
     """Write measured numbers into the 'we saw' cells of their rows, at the
     precision the sheet quotes them."""
@@ -266,6 +327,7 @@ def main(argv):
     chosen = [n for n in sorted(steps) if (only is None or n in only) and (not fast or steps[n][0])]
     failed = []
     if not check_only:
+        timings, cpu = {}, cpu_name()
         for n in chosen:
             print("== lab step %d (%s)" % (n, "fast" if steps[n][0] else "slow"), flush=True)
             ok, seconds, log_path = run_step(n, setup, steps[n][1], build, "lab/logs")
@@ -273,6 +335,9 @@ def main(argv):
             print("== lab step %d: %s in %.0f s%s; log %s" % (n, "done" if ok else "FAILED", seconds, note, log_path))
             if not ok:
                 failed.append("step %d failed (see %s)" % (n, log_path))
+            timings[n] = {"step": n, "mode": "fast" if steps[n][0] else "slow", "seconds": "%.1f" % seconds,
+                          "ok": int(ok), "date": time.strftime("%Y-%m-%d", time.gmtime()), "cpu": cpu}
+        write_timings("lab/timings.csv", timings)
     # which numbers to check: those of the steps run, and every committed one
     if check_only:
         todo = [c for c in checks if only is None or c.step in only]
@@ -295,6 +360,11 @@ def main(argv):
     if do_record:
         record(sheets, todo, measured)
         print("lab: recorded %d numbers into %s" % (len(measured), ", ".join(sheets)))
+        err = record_timings("lab/timings.csv", "results/lab/timings.csv", "results/md/lab-timings.md")
+        if err:
+            failed.append(err)
+        else:
+            print("lab: recorded the steps' times into results/lab/timings.csv and results/md/lab-timings.md")
     if figures:
         os.makedirs(figures, exist_ok=True)
         for sheet in sheets:

@@ -251,6 +251,40 @@ static void assert_colour(cairo_surface_t *s, double x, double y, Rgb c)
                  want[1], want[2]);
 }
 
+/* Pixel (x, y) is a masked cell's: the masked grey or its hatch lines. */
+static void assert_masked(cairo_surface_t *s, double x, double y, const FigureStyle *style)
+{
+    unsigned char got[3], base[3], hatch[3];
+    pixel(s, x, y, got);
+    rgb_to_bytes(figure_masked(style), base);
+    rgb_to_bytes(figure_hatch(style), hatch);
+    if (memcmp(got, base, 3) != 0 && memcmp(got, hatch, 3) != 0)
+        fail_msg("pixel (%.0f, %.0f) is %d,%d,%d, expected masked %d,%d,%d or hatch %d,%d,%d", x, y, got[0],
+                 got[1], got[2], base[0], base[1], base[2], hatch[0], hatch[1], hatch[2]);
+}
+
+/* The pixels of [x0, x1) x [y0, y1) read as masked: at least a quarter the
+ * masked grey, at least a tenth its hatch lines, and those two together at
+ * least three quarters (cell separators may take the rest). */
+static void assert_hatched(cairo_surface_t *s, int x0, int y0, int x1, int y1, const FigureStyle *style)
+{
+    unsigned char got[3], base[3], hatch[3];
+    rgb_to_bytes(figure_masked(style), base);
+    rgb_to_bytes(figure_hatch(style), hatch);
+    long n = 0, n_base = 0, n_hatch = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            pixel(s, x, y, got);
+            n++;
+            n_base += memcmp(got, base, 3) == 0;
+            n_hatch += memcmp(got, hatch, 3) == 0;
+        }
+    assert_true(n > 100);
+    if (4 * n_base < n || 10 * n_hatch < n || 4 * (n_base + n_hatch) < 3 * n)
+        fail_msg("region (%d, %d)-(%d, %d): %ld pixels, %ld masked grey, %ld hatch", x0, y0, x1, y1, n, n_base,
+                 n_hatch);
+}
+
 /* Not blank: many pixels differ from the corner's background and there are
  * many distinct colours. */
 static void assert_not_blank(cairo_surface_t *s)
@@ -419,6 +453,7 @@ static void test_mask_colours(void **state)
     assert_int_equal(d->n_masked, 3);
     for (int s = 0; s < 2; s++) {
         int w = s ? 700 : 1500, h = s ? 540 : 1150;
+        f.mask.meta.style.theme = s ? THEME_DARK : THEME_LIGHT;
         cairo_surface_t *img = render(&f, w, h);
         cairo_t *cr = cairo_create(img);
         MaskLayout L;
@@ -432,10 +467,14 @@ static void test_mask_colours(void **state)
         int causal_q = d->copy_start[1] + 2, causal_k = d->copy_start[1] + 1;
         int bos_q = d->copy_start[1] + 1, bos_k = 0;
         assert_colour(img, L.grid.x + (full_k + 0.5) * cs, L.grid.y + (full_q + 0.5) * cs, mask_block_colour(BLOCK_FULL));
-        assert_colour(img, L.grid.x + (masked_k + 0.5) * cs, L.grid.y + (masked_q + 0.5) * cs, figure_masked(&d->meta.style));
+        assert_masked(img, L.grid.x + (masked_k + 0.5) * cs, L.grid.y + (masked_q + 0.5) * cs, &d->meta.style);
         assert_colour(img, L.grid.x + (causal_k + 0.5) * cs, L.grid.y + (causal_q + 0.5) * cs, mask_block_colour(BLOCK_CAUSAL));
         assert_colour(img, L.grid.x + (bos_k + 0.5) * cs, L.grid.y + (bos_q + 0.5) * cs, mask_special_colour());
         /* cell lookup agrees with the layout */
+        /* the whole masked block (copy 0 looking at copy 2) is hatched */
+        assert_hatched(img, (int)(L.grid.x + d->copy_start[2] * cs) + 2, (int)(L.grid.y + d->copy_start[0] * cs) + 2,
+                       (int)(L.grid.x + (d->copy_start[2] + d->n) * cs) - 2,
+                       (int)(L.grid.y + (d->copy_start[0] + d->n) * cs) - 2, &d->meta.style);
         int q, k;
         assert_int_equal(mask_cell_at(&L, d, L.grid.x + (full_k + 0.5) * cs, L.grid.y + (full_q + 0.5) * cs, &q, &k), 1);
         assert_int_equal(q, full_q);
@@ -468,10 +507,12 @@ static void test_mask_png_round_trip(void **state)
     cairo_surface_destroy(scratch);
     int mq = f.mask.copy_start[0], mk = f.mask.copy_start[2] + 1;
     int x = (int)(L.grid.x + (mk + 0.5) * L.cell), y = (int)(L.grid.y + (mq + 0.5) * L.cell);
-    unsigned char want[3];
+    unsigned char want[3], hatch[3];
     rgb_to_bytes(figure_masked(&f.mask.meta.style), want);
-    assert_memory_equal(img + ((size_t)y * w + x) * 4, want, 3);
-    assert_int_equal(img[((size_t)y * w + x) * 4 + 3], 255);
+    rgb_to_bytes(figure_hatch(&f.mask.meta.style), hatch);
+    const unsigned char *got = img + ((size_t)y * w + x) * 4;
+    assert_true(memcmp(got, want, 3) == 0 || memcmp(got, hatch, 3) == 0);
+    assert_int_equal(got[3], 255);
     rgb_to_bytes(figure_background(&f.mask.meta.style), want);
     assert_memory_equal(img, want, 3); /* the corner is the dark background */
     stbi_image_free(img);
@@ -529,14 +570,15 @@ static void test_attention_colours(void **state)
          * (0, 5) is masked */
         assert_colour(img, L.map.x + 0.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(255));
         assert_colour(img, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(0));
-        assert_colour(img, L.map.x + 5.5 * cs, L.map.y + 0.5 * cs, figure_masked(&d->meta.style));
+        assert_masked(img, L.map.x + 5.5 * cs, L.map.y + 0.5 * cs, &d->meta.style);
         /* the colour bar's ends are the colour map's ends */
         double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
         assert_true(band >= 1.5);
         assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));
         assert_colour(img, cx, L.colourbar.y + L.colourbar.h - band / 2, colormap_viridis_entry(0));
-        assert_colour(img, L.masked_swatch.x + L.masked_swatch.w / 2, L.masked_swatch.y + L.masked_swatch.h / 2,
-                      figure_masked(&d->meta.style));
+        assert_hatched(img, (int)L.masked_swatch.x + 3, (int)L.masked_swatch.y + 3,
+                       (int)(L.masked_swatch.x + L.masked_swatch.w) - 3,
+                       (int)(L.masked_swatch.y + L.masked_swatch.h) - 3, &d->meta.style);
         int q, k;
         assert_int_equal(attention_cell_at(&L, d, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, &q, &k), 1);
         assert_int_equal(q, 3);
@@ -585,7 +627,7 @@ static void test_overview_colours(void **state)
     double cs = L.panel / f.attention.T;
     /* panel (layer 0, head 0): key 0 of query 2 is 1, key 5 of query 0 masked */
     assert_colour(img, L.grid.x + 0.5 * cs, L.grid.y + 2.5 * cs, colormap_viridis_entry(255));
-    assert_colour(img, L.grid.x + 5.5 * cs, L.grid.y + 0.5 * cs, figure_masked(&f.attention.meta.style));
+    assert_masked(img, L.grid.x + 5.5 * cs, L.grid.y + 0.5 * cs, &f.attention.meta.style);
     double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
     assert_true(band >= 1.5);
     assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));
@@ -821,6 +863,11 @@ static void test_light_theme_grayscale(void **state)
     }
     FigureStyle light = {THEME_LIGHT, FIGURE_DEFAULT_FONT};
     assert_true(luminance(figure_background(&light)) - luminance(figure_foreground(&light)) > 0.8);
+    /* masked cells keep their hatch in gray, in both themes */
+    for (int theme = 0; theme < 2; theme++) {
+        FigureStyle s = {theme, FIGURE_DEFAULT_FONT};
+        assert_true(fabs(luminance(figure_hatch(&s)) - luminance(figure_masked(&s))) >= 0.2);
+    }
     assert_true(luminance(figure_background(&light)) - luminance(figure_muted(&light)) > 0.5);
 }
 

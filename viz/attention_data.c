@@ -294,8 +294,8 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
     snprintf(d->meta.caption, sizeof d->meta.caption,
              "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s)%s on "
              "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s; "
-             "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; grey "
-             "cells are masked.",
+             "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; hatched "
+             "grey cells are masked.",
              what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, r + 1, r,
              repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal",
              d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",

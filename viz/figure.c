@@ -83,6 +83,33 @@ Rgb figure_masked(const FigureStyle *s)
     return s->theme == THEME_DARK ? rgb_bytes(92, 92, 92) : rgb_bytes(200, 200, 200);
 }
 
+Rgb figure_hatch(const FigureStyle *s)
+{
+    /* 0.2 from the masked grey in luminance, either side of it */
+    return s->theme == THEME_DARK ? rgb_bytes(150, 150, 150) : rgb_bytes(140, 140, 140);
+}
+
+void figure_hatch_path(cairo_t *cr, const FigureStyle *s, double unit)
+{
+    cairo_save(cr);
+    cairo_clip(cr);
+    double x1, y1, x2, y2;
+    cairo_clip_extents(cr, &x1, &y1, &x2, &y2);
+    if (x2 > x1 && y2 > y1) {
+        double gap = fmax(4.0, 10 * unit);
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+        rgb_set(cr, figure_hatch(s));
+        cairo_set_line_width(cr, fmax(1.0, 2 * unit));
+        /* the lines x + y = c * gap that cross the extents */
+        for (double c = floor((x1 + y1) / gap); c * gap <= x2 + y2; c += 1) {
+            cairo_move_to(cr, c * gap - y1, y1);
+            cairo_line_to(cr, c * gap - y2, y2);
+        }
+        cairo_stroke(cr);
+    }
+    cairo_restore(cr);
+}
+
 double figure_unit(double w, double h)
 {
     double u = (w < h ? w : h) / 1000.0;

@@ -63,6 +63,14 @@ Rgb figure_foreground(const FigureStyle *s);  /* text, axes, outlines         */
 Rgb figure_muted(const FigureStyle *s);       /* caption text, grid lines     */
 Rgb figure_grid(const FigureStyle *s);        /* light grid lines             */
 Rgb figure_masked(const FigureStyle *s);      /* a masked cell: its own grey  */
+Rgb figure_hatch(const FigureStyle *s);       /* the lines across masked cells */
+
+/* Hatch the current path as masked: diagonal lines in figure_hatch(s), 2
+ * units wide and 10 apart, on a grid anchored at the origin so that pieces
+ * hatched one by one join up; the path is consumed. The caller has filled
+ * the path with figure_masked(s) already. Masked cells thus differ from every
+ * flat colour by texture too, which a black-and-white print keeps. */
+void figure_hatch_path(cairo_t *cr, const FigureStyle *s, double unit);
 
 /* ---- sizes ----------------------------------------------------------------- */
 

@@ -142,9 +142,14 @@ void legend_draw(cairo_t *cr, const FigureStyle *s, double unit, const LegendEnt
                         cy, 10 * unit, en->colour, figure_background(s), 2 * unit);
             break;
         case LEGEND_PATCH:
+        case LEGEND_HATCH:
             rgb_set(cr, en->colour);
             cairo_rectangle(cr, x0 + swatch / 2 - 0.4 * row, cy - 0.4 * row, 0.8 * row, 0.8 * row);
             cairo_fill_preserve(cr);
+            if (en->kind == LEGEND_HATCH) {
+                figure_hatch_path(cr, s, unit);
+                cairo_rectangle(cr, x0 + swatch / 2 - 0.4 * row, cy - 0.4 * row, 0.8 * row, 0.8 * row);
+            }
             rgb_set(cr, en->outline ? figure_foreground(s) : en->colour);
             cairo_set_line_width(cr, 2 * unit);
             cairo_stroke(cr);

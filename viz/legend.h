@@ -35,7 +35,8 @@ typedef enum {
     LEGEND_LINE = 0,   /* a line segment (with marker unless MARKER_NONE) */
     LEGEND_MARKER = 1, /* a marker alone                                  */
     LEGEND_PATCH = 2,  /* a filled square                                 */
-    LEGEND_BAND = 3    /* a translucent band with its centre line         */
+    LEGEND_BAND = 3,   /* a translucent band with its centre line         */
+    LEGEND_HATCH = 4   /* a filled square hatched as masked cells are     */
 } LegendKind;
 
 typedef struct {

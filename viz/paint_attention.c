@@ -18,7 +18,7 @@ static Rgb cell_colour(const AttentionData *d, int layer, int head, int q, int k
 }
 
 void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head, double lo,
-                        double hi, FigureRect rect, double line_width)
+                        double hi, FigureRect rect, double line_width, double unit)
 {
     int T = d->T;
     double cs = rect.w / T;
@@ -58,6 +58,23 @@ void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head
         }
         cairo_surface_destroy(img);
     }
+    cairo_restore(cr);
+    /* the masked cells hatched, as one path of runs along each row */
+    cairo_save(cr);
+    for (int q = 0; q < T; q++)
+        for (int k = 0; k < T;) {
+            if (attention_visible(d, layer, q, k)) {
+                k++;
+                continue;
+            }
+            int end = k;
+            while (end < T && !attention_visible(d, layer, q, end)) end++;
+            double x0 = round(rect.x + k * cs), x1 = round(rect.x + end * cs);
+            double y0 = round(rect.y + q * cs), y1 = round(rect.y + (q + 1) * cs);
+            cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+            k = end;
+        }
+    figure_hatch_path(cr, &d->meta.style, unit);
     cairo_restore(cr);
     if (line_width > 0 && d->k > 1) {
         /* copy boundaries: a dark line under a light one shows on every colour */
@@ -142,6 +159,8 @@ void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, 
     rgb_set(cr, figure_masked(s));
     cairo_rectangle(cr, swatch.x, swatch.y, swatch.w, swatch.h);
     cairo_fill_preserve(cr);
+    figure_hatch_path(cr, s, unit);
+    cairo_rectangle(cr, swatch.x, swatch.y, swatch.w, swatch.h);
     rgb_set(cr, figure_foreground(s));
     cairo_stroke(cr);
     figure_font(cr, s, font, 0);
@@ -235,7 +254,7 @@ int paint_attention(cairo_t *cr, const AttentionData *d, double w, double h)
     figure_frame(cr, &d->meta, w, h, &content);
     double lo, hi;
     attention_range(d, d->layer, d->head, &lo, &hi);
-    attention_draw_map(cr, d, d->layer, d->head, lo, hi, L.map, L.cell >= 6 * u ? 2.5 * u : 1.5 * u);
+    attention_draw_map(cr, d, d->layer, d->head, lo, hi, L.map, L.cell >= 6 * u ? 2.5 * u : 1.5 * u, u);
     rgb_set(cr, figure_foreground(s));
     cairo_set_line_width(cr, 1.5 * u);
     cairo_rectangle(cr, L.map.x, L.map.y, L.map.w, L.map.h);

@@ -6,7 +6,7 @@
  * layout. Two painters read the same data:
  *   paint_attention           one layer and one head (or the mean over
  *                             heads), tokens on both axes, copy boundaries,
- *                             masked cells grey, a colour bar with ticks;
+ *                             masked cells grey and hatched, a colour bar with ticks;
  *   paint_attention_overview  a layer x head grid of small maps (plus the
  *                             mean over heads), one shared colour bar.
  * Colour: viridis. Scales: fixed 0..1 (default), per head (the shown map's
@@ -156,10 +156,10 @@ void attention_overview_layout(cairo_t *cr, const AttentionData *d, double w, do
 int paint_attention_overview(cairo_t *cr, const AttentionData *d, double w, double h);
 
 /* Shared by both painters: draw the map of (layer, head) with range lo..hi
- * into rect (T x T cells; masked cells grey), with the copy boundaries as
- * lines of width line_width (0 = none). */
+ * into rect (T x T cells; masked cells grey and hatched at scale unit), with
+ * the copy boundaries as lines of width line_width (0 = none). */
 void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head, double lo,
-                        double hi, FigureRect rect, double line_width);
+                        double hi, FigureRect rect, double line_width, double unit);
 
 /* Shared by both painters: draw the vertical colour bar in `bar` with tick
  * labels right of it and `label` rotated beside them (for d's scale and the

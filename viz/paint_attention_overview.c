@@ -62,7 +62,7 @@ int paint_attention_overview(cairo_t *cr, const AttentionData *d, double w, doub
             double lo, hi;
             attention_range(d, l, head, &lo, &hi);
             FigureRect r = panel_rect(&L, d, l, col);
-            attention_draw_map(cr, d, l, head, lo, hi, r, L.panel > 120 * u ? 1.5 * u : 0.8 * u);
+            attention_draw_map(cr, d, l, head, lo, hi, r, L.panel > 120 * u ? 1.5 * u : 0.8 * u, u);
             int selected = l == d->layer && (head == d->head || (d->n_heads == 1 && d->head <= 0));
             rgb_set(cr, selected ? palette_okabe_ito(OKABE_VERMILLION) : figure_foreground(s));
             cairo_set_line_width(cr, selected ? 5 * u : 1 * u);

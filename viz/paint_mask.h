@@ -5,7 +5,7 @@
  * with the chosen <bos>/<sep> options), rows = queries, columns = keys. Word
  * cells are coloured by the kind of their n x n block (blocks.h): full
  * blocks in blue, causal (diagonal) blocks in orange; visible cells of a
- * <bos>/<sep> row or column in green; masked cells in the masked grey. Each
+ * <bos>/<sep> row or column in green; masked cells in the masked grey, hatched. Each
  * block is outlined, and the counted share of full blocks is printed beside
  * the closed form (k-1)/(k+1). */
 #ifndef SEQREP_VIZ_PAINT_MASK_H

@@ -582,12 +582,23 @@ static void test_last_copy_filter(void **unused)
     uint8_t out[36];
     attention_last_copy_visible(&d, out);
     /* rows 4, 5 (words of the last copy) see keys 1, 2 (words of copy 1);
-     * nothing else survives: not the <bos> keys, not the own copy */
+     * nothing else survives: not the <bos> keys, not the own copy. The
+     * cells the causal mask lets through but the filter hides are marked
+     * so, the masked ones stay masked */
     for (int q = 0; q < 6; q++)
         for (int k = 0; k < 6; k++) {
-            int want = (q == 4 || q == 5) && (k == 1 || k == 2);
+            int want = (q == 4 || q == 5) && (k == 1 || k == 2) ? ATTENTION_SHOWN
+                       : k <= q                                 ? ATTENTION_FILTERED
+                                                                : ATTENTION_MASKED;
             assert_int_equal(out[q * 6 + k], want);
         }
+    /* the tooltip tells a hidden cell from a masked one */
+    memcpy(d.visible, out, sizeof out);
+    char text[256];
+    explorer_attention_tooltip(&d, 0, 0, 4, 4, text, sizeof text);
+    assert_string_equal(text, "query 4 'red' (copy 2)\nkey 4 'red' (copy 2)\nhidden by the b filter");
+    explorer_attention_tooltip(&d, 0, 0, 4, 5, text, sizeof text);
+    assert_string_equal(text, "query 4 'red' (copy 2)\nkey 5 'fox' (copy 2)\nmasked");
     attention_data_free(&d);
 }
 

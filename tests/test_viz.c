@@ -612,6 +612,52 @@ static void test_attention_colours(void **state)
     figure_free(&f);
 }
 
+/* With the `b` filter, a cell the mask lets through but the filter hides is
+ * plain grey, a masked cell hatched, a kept cell its viridis colour; the
+ * caption says what plain grey means. */
+static void test_attention_filtered_plain(void **state)
+{
+    (void)state;
+    Figure f;
+    make_figure(&f, FIGURE_ATTENTION, 0);
+    AttentionData *d = &f.attention;
+    size_t n = (size_t)d->n_layers * d->T * d->T;
+    uint8_t *kept = malloc(n);
+    assert_non_null(kept);
+    attention_last_copy_visible(d, kept);
+    memcpy(d->visible, kept, n);
+    free(kept);
+    attention_data_describe(d, 0, "m.safetensors", NULL, "0", 1, "a b c", "test", 1, REPEAT_BOS_PER_COPY,
+                            REPEAT_SEP_NONE, NULL);
+    assert_non_null(strstr(d->meta.caption, "plain grey cells are visible but hidden"));
+    cairo_surface_t *img = render(&f, 1280, 720);
+    cairo_t *cr = cairo_create(img);
+    AttentionLayout L;
+    attention_layout(cr, d, 1280, 720, &L);
+    cairo_destroy(cr);
+    double cs = L.cell;
+    /* (query 3, key 0): copy 1 looking at its <bos>, hidden; (0, 5) masked;
+     * (6, 1): the last copy's 'b' at copy 1's 'a', kept */
+    assert_true(attention_filtered(d, d->layer, 3, 0));
+    unsigned char hatch[3], got[3];
+    rgb_to_bytes(figure_hatch(&d->meta.style), hatch);
+    for (int y = (int)(L.map.y + 3 * cs) + 2; y < (int)(L.map.y + 4 * cs) - 2; y++)
+        for (int x = (int)L.map.x + 2; x < (int)(L.map.x + cs) - 2; x++) {
+            assert_colour(img, x, y, figure_masked(&d->meta.style));
+            pixel(img, x, y, got);
+            assert_memory_not_equal(got, hatch, 3);
+        }
+    assert_hatched(img, (int)(L.map.x + 5 * cs) + 2, (int)L.map.y + 2, (int)(L.map.x + 6 * cs) - 2,
+                   (int)(L.map.y + cs) - 2, &d->meta.style);
+    assert_true(attention_visible(d, d->layer, 6, 1));
+    pixel(img, L.map.x + 1.5 * cs, L.map.y + 6.5 * cs, got);
+    unsigned char grey[3];
+    rgb_to_bytes(figure_masked(&d->meta.style), grey);
+    assert_memory_not_equal(got, grey, 3);
+    cairo_surface_destroy(img);
+    figure_free(&f);
+}
+
 static void test_overview_colours(void **state)
 {
     (void)state;
@@ -974,6 +1020,7 @@ int main(void)
         cmocka_unit_test(test_mask_colours),
         cmocka_unit_test(test_mask_png_round_trip),
         cmocka_unit_test(test_attention_colours),
+        cmocka_unit_test(test_attention_filtered_plain),
         cmocka_unit_test(test_overview_colours),
         cmocka_unit_test(test_layers_mean_and_std),
         cmocka_unit_test(test_exit_points_and_pareto),

@@ -125,7 +125,21 @@ double attention_value(const AttentionData *d, int layer, int head, int query, i
 
 int attention_visible(const AttentionData *d, int layer, int query, int key)
 {
-    return d->visible[((size_t)layer * d->T + query) * d->T + key];
+    return d->visible[((size_t)layer * d->T + query) * d->T + key] == ATTENTION_SHOWN;
+}
+
+int attention_filtered(const AttentionData *d, int layer, int query, int key)
+{
+    return d->visible[((size_t)layer * d->T + query) * d->T + key] == ATTENTION_FILTERED;
+}
+
+/* 1 if any cell of d is hidden by the `b` filter. */
+static int any_filtered(const AttentionData *d)
+{
+    size_t n = (size_t)d->n_layers * d->T * d->T;
+    for (size_t i = 0; i < n; i++)
+        if (d->visible[i] == ATTENTION_FILTERED) return 1;
+    return 0;
 }
 
 void attention_range(const AttentionData *d, int layer, int head, double *lo, double *hi)
@@ -295,11 +309,14 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
              "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s)%s on "
              "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s; "
              "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; hatched "
-             "grey cells are masked.",
+             "grey cells are masked%s.",
              what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, r + 1, r,
              repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal",
              d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",
-             colour);
+             colour,
+             any_filtered(d) ? "; plain grey cells are visible but hidden, to show only what the last copy's "
+                               "words take from earlier copies"
+                             : "");
 }
 
 /* Write text as one double-quoted CSV field ("" for a quote inside). */
@@ -354,6 +371,7 @@ void attention_last_copy_visible(const AttentionData *d, uint8_t *out)
             for (size_t k = 0; k < T; k++) {
                 size_t i = ((size_t)l * T + q) * T + k;
                 int keep = d->copy[q] == last && d->copy[k] >= 0 && d->copy[k] < last;
-                out[i] = keep ? d->visible[i] : 0;
+                if (d->visible[i] == ATTENTION_MASKED) out[i] = ATTENTION_MASKED;
+                else out[i] = keep ? ATTENTION_SHOWN : ATTENTION_FILTERED;
             }
 }

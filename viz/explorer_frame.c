@@ -27,7 +27,9 @@ void explorer_attention_tooltip(const AttentionData *d, int layer, int head, int
     char q[80], k[80];
     describe_token(d, query, q, sizeof q);
     describe_token(d, key, k, sizeof k);
-    if (!attention_visible(d, layer, query, key))
+    if (attention_filtered(d, layer, query, key))
+        snprintf(out, cap, "query %s\nkey %s\nhidden by the b filter", q, k);
+    else if (!attention_visible(d, layer, query, key))
         snprintf(out, cap, "query %s\nkey %s\nmasked", q, k);
     else
         snprintf(out, cap, "query %s\nkey %s\np = %.4f", q, k, attention_value(d, layer, head, query, key));

@@ -13,7 +13,7 @@
 /* Colour of one cell. */
 static Rgb cell_colour(const AttentionData *d, int layer, int head, int q, int k, double lo, double hi)
 {
-    if (!attention_visible(d, layer, q, k)) return figure_masked(&d->meta.style);
+    if (!attention_visible(d, layer, q, k)) return figure_masked(&d->meta.style); /* hatched later if masked */
     return colormap_viridis(attention_colour_position(d, attention_value(d, layer, head, q, k), lo, hi));
 }
 
@@ -63,12 +63,12 @@ void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head
     cairo_save(cr);
     for (int q = 0; q < T; q++)
         for (int k = 0; k < T;) {
-            if (attention_visible(d, layer, q, k)) {
+            if (attention_visible(d, layer, q, k) || attention_filtered(d, layer, q, k)) {
                 k++;
                 continue;
             }
             int end = k;
-            while (end < T && !attention_visible(d, layer, q, end)) end++;
+            while (end < T && !attention_visible(d, layer, q, end) && !attention_filtered(d, layer, q, end)) end++;
             double x0 = round(rect.x + k * cs), x1 = round(rect.x + end * cs);
             double y0 = round(rect.y + q * cs), y1 = round(rect.y + (q + 1) * cs);
             cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);

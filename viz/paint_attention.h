@@ -33,11 +33,17 @@
 
 typedef enum { SCALE_FIXED = 0, SCALE_PER_HEAD = 1, SCALE_LOG = 2 } AttentionScale;
 
+/* What a cell of an attention map shows (AttentionData.visible). */
+enum { ATTENTION_MASKED = 0, ATTENTION_SHOWN = 1, ATTENTION_FILTERED = 2 };
+
 typedef struct {
     FigureMeta meta;
     int n_layers, n_heads, T;
     float *att;         /* (L, H, T, T) attention probabilities, row = query */
-    uint8_t *visible;   /* (L, T, T) 1 where layer l's mask lets query see key */
+    uint8_t *visible;   /* (L, T, T) ATTENTION_SHOWN where layer l's mask lets
+                         * query see key, ATTENTION_MASKED where it does not,
+                         * ATTENTION_FILTERED where it does but the `b` filter
+                         * hides the cell                                      */
     char **tokens;      /* (T) owned token labels                             */
     int *copy;          /* (T) copy of each position, -1 for <bos>/<sep>       */
     int k;              /* copies                                             */
@@ -105,8 +111,11 @@ const char *attention_scale_name(AttentionScale s);
 /* Probability at (layer, head, query, key); head -1 = mean over heads. */
 double attention_value(const AttentionData *d, int layer, int head, int query, int key);
 
-/* 1 if key is visible to query in layer. */
+/* 1 if key is visible to query in layer (and not filtered out). */
 int attention_visible(const AttentionData *d, int layer, int query, int key);
+
+/* 1 if the cell is visible under the mask but hidden by the `b` filter. */
+int attention_filtered(const AttentionData *d, int layer, int query, int key);
 
 /* The colour-scale range of a map: [0, 1] (fixed), the min..max over its
  * visible cells (per head), or [log10 floor, 0] (log, in log10 units). */
@@ -170,7 +179,8 @@ void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, 
                               int relative);
 
 /* The `b` filter: out (L, T, T) = d's visible cells whose query is a word of
- * the last copy and whose key a word of an earlier copy; everything else 0. */
+ * the last copy and whose key a word of an earlier copy; the other visible
+ * cells ATTENTION_FILTERED, masked cells ATTENTION_MASKED. */
 void attention_last_copy_visible(const AttentionData *d, uint8_t *out);
 
 #endif

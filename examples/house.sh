@@ -14,8 +14,9 @@
 #
 # The size is the one examples/house_sizes.sh chose (docs/house.md): 4 layers,
 # width 128, 4 heads, SwiGLU 352, 8,000 byte-pair pieces, 1,800 steps of
-# 4 x 512 tokens each, 15-17 minutes a model on two cores here (make house
-# runs it from a build for x86-64-v3 with OpenBLAS's Haswell kernels).
+# 4 x 512 tokens each, 8 to 17 minutes a model on two cores
+# (results/house/runs.csv; make house runs it from a build for x86-64-v3 with
+# OpenBLAS's Haswell kernels).
 # HOUSE_LAYERS, HOUSE_D_MODEL, HOUSE_HEADS, HOUSE_D_FF, HOUSE_SEQ_LEN,
 # HOUSE_BATCH, HOUSE_STEPS, HOUSE_VOCAB, HOUSE_LR, HOUSE_THREADS override it.
 # The numbers go to results/house/ and results/md/house.md (docs/house.md).

@@ -592,8 +592,9 @@ static void test_last_copy_filter(void **unused)
                                                                 : ATTENTION_MASKED;
             assert_int_equal(out[q * 6 + k], want);
         }
-    /* the tooltip tells a hidden cell from a masked one */
-    memcpy(d.visible, out, sizeof out);
+    /* in place, the same; the tooltip tells a hidden cell from a masked one */
+    attention_last_copy_visible(&d, d.visible);
+    assert_memory_equal(d.visible, out, sizeof out);
     char text[256];
     explorer_attention_tooltip(&d, 0, 0, 4, 4, text, sizeof text);
     assert_string_equal(text, "query 4 'red' (copy 2)\nkey 4 'red' (copy 2)\nhidden by the b filter");

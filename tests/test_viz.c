@@ -1,8 +1,8 @@
 /* test_viz.c — the figures, headless: every figure renders to PNG, SVG and
  * PDF at two sizes; the files have the right size and magic; the images are
- * not blank; colours sit where they belong (a masked cell is the masked grey,
- * a full block the full colour, the colour bar's ends viridis' ends); bad
- * input fails with a clear message, never a blank image.
+ * not blank; text is large enough to read; the numbers the figures are
+ * drawn from; bad input fails with a clear message, never a blank image.
+ * Colours at known places are tests/test_viz_colours.c's.
  *
  * The CSV files written here are TEST FIXTURES with made-up numbers, in the
  * formats that seqrep probe, finetune and attnflow write. */
@@ -12,58 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "test_util.h"
+#include "viz_fixtures.h"
 
-#include "colormap.h"
 #include "explorer_overlays.h"
-#include "export.h"
-#include "figures.h"
 #include "results_csv.h"
-
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include <stb_image.h>
-#pragma GCC diagnostic pop
-
-/* fontconfig (under cairo's text) keeps allocations it never frees, even
- * after cairo_debug_reset_static_data; tell LeakSanitizer (ASan builds) that
- * they are not ours. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libfontconfig.so\n";
-}
-
-/* ... and not to print the table of suppressions used. */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-    return "print_suppressions=0";
-}
-
-static char work_dir[256];
-
-/* A path inside the test's temporary directory. */
-static const char *in_work(const char *name)
-{
-    static char paths[8][512];
-    static int next = 0;
-    char *p = paths[next++ % 8];
-    snprintf(p, 512, "%s/%s", work_dir, name);
-    return p;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 /* ---- fixtures --------------------------------------------------------- */
 
@@ -109,8 +61,7 @@ static const char REPO_NEEDLE_CSV[] =
 static int setup(void **state)
 {
     (void)state;
-    snprintf(work_dir, sizeof work_dir, "/tmp/seqrep_test_viz_XXXXXX");
-    if (!mkdtemp(work_dir)) return -1;
+    if (viz_work_setup("test_viz")) return -1;
     write_text(in_work("flow.csv"), FLOW_CSV);
     write_text(in_work("probe1.csv"), PROBE_SEED1);
     write_text(in_work("probe2.csv"), PROBE_SEED2);
@@ -124,50 +75,16 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
-    int rc = system(cmd);
-    cairo_debug_reset_static_data();
-    return rc == 0 ? 0 : -1;
-}
-
-/* Synthetic attention for 2 layers x 2 heads over n words ("a b c a ...")
- * repeated r + 1 times, bos per copy: row q's probabilities are spread
- * uniformly over its visible keys, except that head 0 of layer 0 puts
- * everything on key 0. */
-static void make_attention_sized(AttentionData *d, int n, int r)
-{
-    RepeatLayout lay;
-    SrError err;
-    int words[32];
-    for (int i = 0; i < n; i++) words[i] = 6 + i % 3;
-    assert_int_equal(repeat_build(words, n, r, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err), 0);
-    int T = lay.T, L = 2, H = 2;
-    float *att = calloc((size_t)L * H * T * T, sizeof *att);
-    const char *tokens[128];
-    const char *names[3] = {"a", "b", "c"};
-    for (int t = 0; t < T; t++) tokens[t] = lay.kind[t] == REPEAT_BOS ? "<bos>" : names[lay.word[t] % 3];
-    for (int l = 0; l < L; l++)
-        for (int h = 0; h < H; h++)
-            for (int q = 0; q < T; q++)
-                for (int k = 0; k <= q; k++)
-                    att[(((size_t)l * H + h) * T + q) * T + k] =
-                        (l == 0 && h == 0) ? (k == 0 ? 1.0f : 0.0f) : 1.0f / (q + 1);
-    MaskKind plan[2] = {MASK_CAUSAL, MASK_CAUSAL};
-    assert_int_equal(attention_data_init(d, L, H, &lay, tokens, att, plan, &err), 0);
-    free(att);
-    repeat_free(&lay);
-}
-
-/* The small attention fixture: "a b c" twice. */
-static void make_attention(AttentionData *d)
-{
-    make_attention_sized(d, 3, 1);
+    return viz_work_teardown();
 }
 
 /* Build figure `kind` from fixtures into f. */
 static void make_figure(Figure *f, FigureKind kind, int overview)
 {
+    if (kind == FIGURE_MASK || kind == FIGURE_ATTENTION) {
+        make_basic_figure(f, kind, overview);
+        return;
+    }
     SrError err;
     memset(f, 0, sizeof *f);
     f->kind = kind;
@@ -176,13 +93,9 @@ static void make_figure(Figure *f, FigureKind kind, int overview)
     const char *finetune[1] = {in_work("finetune.csv")};
     int rs[5] = {0, 1, 2, 3, 4};
     switch (kind) {
-    case FIGURE_MASK:
-        assert_int_equal(mask_data_build(&f->mask, 4, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, &err), 0);
-        break;
     case FIGURE_PROPORTION:
         assert_int_equal(proportion_data_count(&f->proportion, 5, rs, 5, REPEAT_BOS_NONE, REPEAT_SEP_NONE, &err), 0);
         break;
-    case FIGURE_ATTENTION: make_attention(&f->attention); break;
     case FIGURE_LAYERS:
         assert_int_equal(layers_data_load(&f->layers, probes, 2, "test", finetune, 1, &err), 0);
         break;
@@ -214,75 +127,6 @@ static void make_figure(Figure *f, FigureKind kind, int overview)
     }
     snprintf(figure_meta(f)->caption, sizeof figure_meta(f)->caption, "TEST FIXTURE caption for %s",
              figure_kind_name(kind));
-}
-
-/* Render f into a new w x h image surface (caller destroys). */
-static cairo_surface_t *render(const Figure *f, int w, int h)
-{
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-    cairo_t *cr = cairo_create(s);
-    assert_int_equal(figure_paint(cr, f, w, h), 0);
-    cairo_destroy(cr);
-    cairo_surface_flush(s);
-    return s;
-}
-
-/* The colour of pixel (x, y) of an image surface as bytes. */
-static void pixel(cairo_surface_t *s, double x, double y, unsigned char rgb[3])
-{
-    int ix = (int)x, iy = (int)y;
-    const unsigned char *data = cairo_image_surface_get_data(s);
-    int stride = cairo_image_surface_get_stride(s);
-    uint32_t px;
-    memcpy(&px, data + (size_t)iy * stride + 4 * (size_t)ix, 4);
-    rgb[0] = (px >> 16) & 255;
-    rgb[1] = (px >> 8) & 255;
-    rgb[2] = px & 255;
-}
-
-/* Assert pixel (x, y) has colour c exactly. */
-static void assert_colour(cairo_surface_t *s, double x, double y, Rgb c)
-{
-    unsigned char got[3], want[3];
-    pixel(s, x, y, got);
-    rgb_to_bytes(c, want);
-    if (memcmp(got, want, 3) != 0)
-        fail_msg("pixel (%.0f, %.0f) is %d,%d,%d, expected %d,%d,%d", x, y, got[0], got[1], got[2], want[0],
-                 want[1], want[2]);
-}
-
-/* Pixel (x, y) is a masked cell's: the masked grey or its hatch lines. */
-static void assert_masked(cairo_surface_t *s, double x, double y, const FigureStyle *style)
-{
-    unsigned char got[3], base[3], hatch[3];
-    pixel(s, x, y, got);
-    rgb_to_bytes(figure_masked(style), base);
-    rgb_to_bytes(figure_hatch(style), hatch);
-    if (memcmp(got, base, 3) != 0 && memcmp(got, hatch, 3) != 0)
-        fail_msg("pixel (%.0f, %.0f) is %d,%d,%d, expected masked %d,%d,%d or hatch %d,%d,%d", x, y, got[0],
-                 got[1], got[2], base[0], base[1], base[2], hatch[0], hatch[1], hatch[2]);
-}
-
-/* The pixels of [x0, x1) x [y0, y1) read as masked: at least a quarter the
- * masked grey, at least a tenth its hatch lines, and those two together at
- * least three quarters (cell separators may take the rest). */
-static void assert_hatched(cairo_surface_t *s, int x0, int y0, int x1, int y1, const FigureStyle *style)
-{
-    unsigned char got[3], base[3], hatch[3];
-    rgb_to_bytes(figure_masked(style), base);
-    rgb_to_bytes(figure_hatch(style), hatch);
-    long n = 0, n_base = 0, n_hatch = 0;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++) {
-            pixel(s, x, y, got);
-            n++;
-            n_base += memcmp(got, base, 3) == 0;
-            n_hatch += memcmp(got, hatch, 3) == 0;
-        }
-    assert_true(n > 100);
-    if (4 * n_base < n || 10 * n_hatch < n || 4 * (n_base + n_hatch) < 3 * n)
-        fail_msg("region (%d, %d)-(%d, %d): %ld pixels, %ld masked grey, %ld hatch", x0, y0, x1, y1, n, n_base,
-                 n_hatch);
 }
 
 /* Not blank: many pixels differ from the corner's background and there are
@@ -333,16 +177,6 @@ static int file_starts_with(const char *path, const char *magic)
     long size = ftell(f);
     fclose(f);
     return n > 0 && size > 200 && strncmp(head, magic, strlen(magic)) == 0;
-}
-
-/* Export f to path at w x h through export.h. */
-static void export_figure(const Figure *f, const char *path, int w, int h)
-{
-    ExportTarget t;
-    SrError err;
-    if (export_open(&t, path, w, h, &err)) fail_msg("%s", err.msg);
-    assert_int_equal(figure_paint(export_context(&t), f, t.width, t.height), 0);
-    if (export_close(&t, &err)) fail_msg("%s", err.msg);
 }
 
 /* ---- every figure, every format, two sizes ------------------------------ */
@@ -437,249 +271,6 @@ static void test_text_floor(void **state)
     figure_free(&f);
     assert_true(explorer_overlay_text_size(1280, 720) >= 18.0 - 1e-9);
     assert_true(explorer_overlay_text_size(800, 600) >= 18.0 - 1e-9);
-}
-
-/* ---- colours at known places ------------------------------------------- */
-
-static void test_mask_colours(void **state)
-{
-    (void)state;
-    Figure f;
-    make_figure(&f, FIGURE_MASK, 0);
-    const MaskData *d = &f.mask;
-    assert_int_equal(d->k, 3);
-    assert_int_equal(d->n_full, 3);
-    assert_int_equal(d->n_causal, 3);
-    assert_int_equal(d->n_masked, 3);
-    for (int s = 0; s < 2; s++) {
-        int w = s ? 700 : 1500, h = s ? 540 : 1150;
-        f.mask.meta.style.theme = s ? THEME_DARK : THEME_LIGHT;
-        cairo_surface_t *img = render(&f, w, h);
-        cairo_t *cr = cairo_create(img);
-        MaskLayout L;
-        mask_layout(cr, d, w, h, &L);
-        cairo_destroy(cr);
-        double cs = L.cell;
-        /* (query, key) cell centres: a word of copy 2 looking at copy 0 (full),
-         * copy 0 at copy 2 (masked), the diagonal of copy 1 (causal), a <bos> key */
-        int full_q = d->copy_start[2] + 1, full_k = d->copy_start[0] + 2;
-        int masked_q = d->copy_start[0] + 1, masked_k = d->copy_start[2] + 2;
-        int causal_q = d->copy_start[1] + 2, causal_k = d->copy_start[1] + 1;
-        int bos_q = d->copy_start[1] + 1, bos_k = 0;
-        assert_colour(img, L.grid.x + (full_k + 0.5) * cs, L.grid.y + (full_q + 0.5) * cs, mask_block_colour(BLOCK_FULL));
-        assert_masked(img, L.grid.x + (masked_k + 0.5) * cs, L.grid.y + (masked_q + 0.5) * cs, &d->meta.style);
-        assert_colour(img, L.grid.x + (causal_k + 0.5) * cs, L.grid.y + (causal_q + 0.5) * cs, mask_block_colour(BLOCK_CAUSAL));
-        assert_colour(img, L.grid.x + (bos_k + 0.5) * cs, L.grid.y + (bos_q + 0.5) * cs, mask_special_colour());
-        /* cell lookup agrees with the layout */
-        /* the whole masked block (copy 0 looking at copy 2) is hatched */
-        assert_hatched(img, (int)(L.grid.x + d->copy_start[2] * cs) + 2, (int)(L.grid.y + d->copy_start[0] * cs) + 2,
-                       (int)(L.grid.x + (d->copy_start[2] + d->n) * cs) - 2,
-                       (int)(L.grid.y + (d->copy_start[0] + d->n) * cs) - 2, &d->meta.style);
-        int q, k;
-        assert_int_equal(mask_cell_at(&L, d, L.grid.x + (full_k + 0.5) * cs, L.grid.y + (full_q + 0.5) * cs, &q, &k), 1);
-        assert_int_equal(q, full_q);
-        assert_int_equal(k, full_k);
-        assert_int_equal(mask_cell_at(&L, d, L.grid.x - 5, L.grid.y, &q, &k), 0);
-        cairo_surface_destroy(img);
-    }
-    figure_free(&f);
-}
-
-static void test_mask_png_round_trip(void **state)
-{
-    (void)state;
-    /* the PNG on disk (straight RGBA from stb_image_write) has the colours drawn */
-    Figure f;
-    make_figure(&f, FIGURE_MASK, 0);
-    f.mask.meta.style.theme = THEME_DARK;
-    const char *path = in_work("mask_dark.png");
-    export_figure(&f, path, 1200, 900);
-    int w, h, channels;
-    unsigned char *img = stbi_load(path, &w, &h, &channels, 4);
-    assert_non_null(img);
-    assert_int_equal(w, 1200);
-    assert_int_equal(h, 900);
-    cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1200, 900);
-    cairo_t *cr = cairo_create(scratch);
-    MaskLayout L;
-    mask_layout(cr, &f.mask, 1200, 900, &L);
-    cairo_destroy(cr);
-    cairo_surface_destroy(scratch);
-    int mq = f.mask.copy_start[0], mk = f.mask.copy_start[2] + 1;
-    int x = (int)(L.grid.x + (mk + 0.5) * L.cell), y = (int)(L.grid.y + (mq + 0.5) * L.cell);
-    unsigned char want[3], hatch[3];
-    rgb_to_bytes(figure_masked(&f.mask.meta.style), want);
-    rgb_to_bytes(figure_hatch(&f.mask.meta.style), hatch);
-    const unsigned char *got = img + ((size_t)y * w + x) * 4;
-    assert_true(memcmp(got, want, 3) == 0 || memcmp(got, hatch, 3) == 0);
-    assert_int_equal(got[3], 255);
-    rgb_to_bytes(figure_background(&f.mask.meta.style), want);
-    assert_memory_equal(img, want, 3); /* the corner is the dark background */
-    stbi_image_free(img);
-    figure_free(&f);
-}
-
-/* No seams between the cells of the attention map at size w x h: along
- * every visible query row of the first copy block, left of the copy boundary,
- * every pixel is a viridis colour. */
-static void check_no_seams(const Figure *f, int w, int h)
-{
-    const AttentionData *d = &f->attention;
-    cairo_surface_t *img = render(f, w, h);
-    cairo_t *cr = cairo_create(img);
-    AttentionLayout L;
-    attention_layout(cr, d, w, h, &L);
-    cairo_destroy(cr);
-    double cs = L.cell;
-    for (int q = d->boundary[0]; q < d->T; q++) {
-        double y = L.map.y + (q + 0.5) * cs;
-        for (double x = L.map.x + 2; x < L.map.x + d->boundary[0] * cs - 4; x += 1) {
-            unsigned char got[3], want[3];
-            pixel(img, x, y, got);
-            int found = 0;
-            for (int i = 0; i < VIRIDIS_N && !found; i++) {
-                rgb_to_bytes(colormap_viridis_entry(i), want);
-                found = memcmp(got, want, 3) == 0;
-            }
-            if (!found)
-                fail_msg("%dx%d: pixel (%.0f, %.0f) = %d,%d,%d is no viridis colour", w, h, x, y, got[0],
-                         got[1], got[2]);
-        }
-    }
-    cairo_surface_destroy(img);
-}
-
-static void test_attention_colours(void **state)
-{
-    (void)state;
-    Figure f;
-    make_figure(&f, FIGURE_ATTENTION, 0);
-    AttentionData *d = &f.attention;
-    SrError err;
-    assert_int_equal(attention_select(d, 0, 0, &err), 0);
-    static const int sizes[3][2] = {{1300, 1100}, {1237, 1091}, {901, 777}};
-    for (int si = 0; si < 3; si++) {
-        int w = sizes[si][0], h = sizes[si][1];
-        cairo_surface_t *img = render(&f, w, h);
-        cairo_t *cr = cairo_create(img);
-        AttentionLayout L;
-        attention_layout(cr, d, w, h, &L);
-        cairo_destroy(cr);
-        double cs = L.cell;
-        /* p = 1 at (query 3, key 0) is viridis' top, p = 0 at (3, 2) its bottom,
-         * (0, 5) is masked */
-        assert_colour(img, L.map.x + 0.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(255));
-        assert_colour(img, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, colormap_viridis_entry(0));
-        assert_masked(img, L.map.x + 5.5 * cs, L.map.y + 0.5 * cs, &d->meta.style);
-        /* the colour bar's ends are the colour map's ends */
-        double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
-        assert_true(band >= 1.5);
-        assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));
-        assert_colour(img, cx, L.colourbar.y + L.colourbar.h - band / 2, colormap_viridis_entry(0));
-        assert_hatched(img, (int)L.masked_swatch.x + 3, (int)L.masked_swatch.y + 3,
-                       (int)(L.masked_swatch.x + L.masked_swatch.w) - 3,
-                       (int)(L.masked_swatch.y + L.masked_swatch.h) - 3, &d->meta.style);
-        int q, k;
-        assert_int_equal(attention_cell_at(&L, d, L.map.x + 2.5 * cs, L.map.y + 3.5 * cs, &q, &k), 1);
-        assert_int_equal(q, 3);
-        assert_int_equal(k, 2);
-        cairo_surface_destroy(img);
-    }
-
-    /* many tokens, fractional cell sizes */
-    Figure big;
-    memset(&big, 0, sizeof big);
-    big.kind = FIGURE_ATTENTION;
-    make_attention_sized(&big.attention, 17, 2);
-    for (int w = 600; w <= 1400; w += 149) check_no_seams(&big, w, w * 5 / 6);
-    figure_free(&big);
-
-    /* the mean over heads of layer 0 at (3, 0): (1 + 1/4) / 2 */
-    assert_true(fabs(attention_value(d, 0, -1, 3, 0) - 0.625) < 1e-6);
-    /* per-head range of layer 1, head 1: 1/8 .. 1 over visible cells */
-    d->scale = SCALE_PER_HEAD;
-    double lo, hi;
-    attention_range(d, 1, 1, &lo, &hi);
-    assert_true(fabs(lo - 1.0 / 8) < 1e-6);
-    assert_true(fabs(hi - 1.0) < 1e-6);
-    assert_true(fabs(attention_colour_position(d, 1.0, lo, hi) - 1.0) < 1e-9);
-    /* log scale: the floor maps to 0, 1 to 1, 0.1 two thirds up */
-    d->scale = SCALE_LOG;
-    attention_range(d, 0, 0, &lo, &hi);
-    assert_true(fabs(attention_colour_position(d, 0.0, lo, hi)) < 1e-9);
-    assert_true(fabs(attention_colour_position(d, 1.0, lo, hi) - 1) < 1e-9);
-    assert_true(fabs(attention_colour_position(d, 0.1, lo, hi) - 2.0 / 3) < 1e-9);
-    figure_free(&f);
-}
-
-/* With the `b` filter, a cell the mask lets through but the filter hides is
- * plain grey, a masked cell hatched, a kept cell its viridis colour; the
- * caption says what plain grey means. */
-static void test_attention_filtered_plain(void **state)
-{
-    (void)state;
-    Figure f;
-    make_figure(&f, FIGURE_ATTENTION, 0);
-    AttentionData *d = &f.attention;
-    size_t n = (size_t)d->n_layers * d->T * d->T;
-    uint8_t *kept = malloc(n);
-    assert_non_null(kept);
-    attention_last_copy_visible(d, kept);
-    memcpy(d->visible, kept, n);
-    free(kept);
-    attention_data_describe(d, 0, "m.safetensors", NULL, "0", 1, "a b c", "test", 1, REPEAT_BOS_PER_COPY,
-                            REPEAT_SEP_NONE, NULL);
-    assert_non_null(strstr(d->meta.caption, "plain grey cells are visible but hidden"));
-    cairo_surface_t *img = render(&f, 1280, 720);
-    cairo_t *cr = cairo_create(img);
-    AttentionLayout L;
-    attention_layout(cr, d, 1280, 720, &L);
-    cairo_destroy(cr);
-    double cs = L.cell;
-    /* (query 3, key 0): copy 1 looking at its <bos>, hidden; (0, 5) masked;
-     * (6, 1): the last copy's 'b' at copy 1's 'a', kept */
-    assert_true(attention_filtered(d, d->layer, 3, 0));
-    unsigned char hatch[3], got[3];
-    rgb_to_bytes(figure_hatch(&d->meta.style), hatch);
-    for (int y = (int)(L.map.y + 3 * cs) + 2; y < (int)(L.map.y + 4 * cs) - 2; y++)
-        for (int x = (int)L.map.x + 2; x < (int)(L.map.x + cs) - 2; x++) {
-            assert_colour(img, x, y, figure_masked(&d->meta.style));
-            pixel(img, x, y, got);
-            assert_memory_not_equal(got, hatch, 3);
-        }
-    assert_hatched(img, (int)(L.map.x + 5 * cs) + 2, (int)L.map.y + 2, (int)(L.map.x + 6 * cs) - 2,
-                   (int)(L.map.y + cs) - 2, &d->meta.style);
-    assert_true(attention_visible(d, d->layer, 6, 1));
-    pixel(img, L.map.x + 1.5 * cs, L.map.y + 6.5 * cs, got);
-    unsigned char grey[3];
-    rgb_to_bytes(figure_masked(&d->meta.style), grey);
-    assert_memory_not_equal(got, grey, 3);
-    cairo_surface_destroy(img);
-    figure_free(&f);
-}
-
-static void test_overview_colours(void **state)
-{
-    (void)state;
-    Figure f;
-    make_figure(&f, FIGURE_ATTENTION, 1);
-    int w = 1500, h = 1200;
-    cairo_surface_t *img = render(&f, w, h);
-    cairo_t *cr = cairo_create(img);
-    AttentionOverviewLayout L;
-    attention_overview_layout(cr, &f.attention, w, h, &L);
-    cairo_destroy(cr);
-    assert_int_equal(L.n_cols, 3);
-    double cs = L.panel / f.attention.T;
-    /* panel (layer 0, head 0): key 0 of query 2 is 1, key 5 of query 0 masked */
-    assert_colour(img, L.grid.x + 0.5 * cs, L.grid.y + 2.5 * cs, colormap_viridis_entry(255));
-    assert_masked(img, L.grid.x + 5.5 * cs, L.grid.y + 0.5 * cs, &f.attention.meta.style);
-    double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
-    assert_true(band >= 1.5);
-    assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));
-    assert_colour(img, cx, L.colourbar.y + L.colourbar.h - band / 2, colormap_viridis_entry(0));
-    cairo_surface_destroy(img);
-    figure_free(&f);
 }
 
 /* ---- the numbers the figures are drawn from ---------------------------- */
@@ -850,84 +441,6 @@ static void test_proportion_counts(void **state)
     proportion_data_free(&p);
 }
 
-/* ---- colour tables and conversions ----------------------------------- */
-
-static void test_colour_tables(void **state)
-{
-    (void)state;
-    unsigned char b[3];
-    rgb_to_bytes(colormap_viridis(0), b);
-    assert_int_equal(b[0], 68);
-    assert_int_equal(b[1], 1);
-    assert_int_equal(b[2], 84);
-    rgb_to_bytes(colormap_viridis(1), b);
-    assert_int_equal(b[0], 253);
-    assert_int_equal(b[1], 231);
-    assert_int_equal(b[2], 37);
-    rgb_to_bytes(colormap_viridis(-3), b);
-    assert_int_equal(b[0], 68);
-    rgb_to_bytes(palette_okabe_ito(OKABE_BLUE), b);
-    assert_int_equal(b[0], 0);
-    assert_int_equal(b[1], 114);
-    assert_int_equal(b[2], 178);
-    /* the masked grey is far from every viridis entry, in both themes */
-    for (int theme = 0; theme < 2; theme++) {
-        FigureStyle s = {theme, FIGURE_DEFAULT_FONT};
-        Rgb m = figure_masked(&s);
-        for (int i = 0; i < VIRIDIS_N; i++) {
-            Rgb v = colormap_viridis_entry(i);
-            double dist = fabs(v.r - m.r) + fabs(v.g - m.g) + fabs(v.b - m.b);
-            assert_true(dist > 0.15);
-        }
-    }
-}
-
-/* Luminance of an sRGB colour with the Rec. 709 weights on the encoded
- * values (what a grayscale print or conversion does, roughly). */
-static double luminance(Rgb c)
-{
-    return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
-}
-
-/* The light theme is the print theme: the heat map rises in luminance from
- * low to high, so a black-and-white print keeps its order; neighbouring parts
- * of the flow bars differ in luminance; the text is dark on white. */
-static void test_light_theme_grayscale(void **state)
-{
-    (void)state;
-    /* entry by entry within the 8-bit rounding of the table (dips of at most
-     * 0.001), and strictly over every 4 entries */
-    for (int i = 1; i < VIRIDIS_N; i++)
-        assert_true(luminance(colormap_viridis_entry(i)) > luminance(colormap_viridis_entry(i - 1)) - 0.001);
-    for (int i = 4; i < VIRIDIS_N; i++)
-        assert_true(luminance(colormap_viridis_entry(i)) > luminance(colormap_viridis_entry(i - 4)) + 0.005);
-    assert_true(luminance(colormap_viridis(1)) - luminance(colormap_viridis(0)) > 0.7);
-    for (int c = 1; c < FLOW_N_CATEGORIES; c++) {
-        double gap = fabs(luminance(flow_category_colour((FlowCategory)c)) -
-                          luminance(flow_category_colour((FlowCategory)(c - 1))));
-        assert_true(gap >= 0.2);
-    }
-    FigureStyle light = {THEME_LIGHT, FIGURE_DEFAULT_FONT};
-    assert_true(luminance(figure_background(&light)) - luminance(figure_foreground(&light)) > 0.8);
-    /* masked cells keep their hatch in gray, in both themes */
-    for (int theme = 0; theme < 2; theme++) {
-        FigureStyle s = {theme, FIGURE_DEFAULT_FONT};
-        assert_true(fabs(luminance(figure_hatch(&s)) - luminance(figure_masked(&s))) >= 0.2);
-    }
-    assert_true(luminance(figure_background(&light)) - luminance(figure_muted(&light)) > 0.5);
-}
-
-static void test_argb_to_rgba(void **state)
-{
-    (void)state;
-    /* opaque red, half-transparent premultiplied white, fully transparent */
-    uint32_t px[3] = {0xffff0000u, 0x80808080u, 0x00000000u};
-    unsigned char rgba[12];
-    export_argb32_to_rgba((const unsigned char *)px, rgba, 3);
-    unsigned char want[12] = {255, 0, 0, 255, 255, 255, 255, 128, 0, 0, 0, 0};
-    assert_memory_equal(rgba, want, 12);
-}
-
 /* ---- bad input ------------------------------------------------------- */
 
 static void test_bad_input(void **state)
@@ -1011,17 +524,9 @@ static void test_csv_reader(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_colour_tables),
-        cmocka_unit_test(test_argb_to_rgba),
-        cmocka_unit_test(test_light_theme_grayscale),
         cmocka_unit_test(test_csv_reader),
         cmocka_unit_test(test_every_figure_exports),
         cmocka_unit_test(test_text_floor),
-        cmocka_unit_test(test_mask_colours),
-        cmocka_unit_test(test_mask_png_round_trip),
-        cmocka_unit_test(test_attention_colours),
-        cmocka_unit_test(test_attention_filtered_plain),
-        cmocka_unit_test(test_overview_colours),
         cmocka_unit_test(test_layers_mean_and_std),
         cmocka_unit_test(test_exit_points_and_pareto),
         cmocka_unit_test(test_flow_mean_and_head),

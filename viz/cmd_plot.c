@@ -230,17 +230,8 @@ static int build_attention(Figure *f, const PlotOptions *o, cJSON *manifest, lon
         int layer = o->layer >= 0 ? o->layer : d->n_layers - 1;
         rc = attention_select(d, layer, head, err);
     }
-    if (rc == 0 && o->last_copy_only) {
-        /* the explorer's `b` filter, so its saved frame and this figure agree */
-        size_t n = (size_t)d->n_layers * d->T * d->T;
-        uint8_t *kept = malloc(n);
-        if (!kept) rc = sr_fail(err, "out of memory");
-        else {
-            attention_last_copy_visible(d, kept);
-            memcpy(d->visible, kept, n);
-            free(kept);
-        }
-    }
+    /* the explorer's `b` filter, so its saved frame and this figure agree */
+    if (rc == 0 && o->last_copy_only) attention_last_copy_visible(d, d->visible);
     if (rc) {
         free(text);
         return -1;

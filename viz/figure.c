@@ -110,6 +110,25 @@ void figure_hatch_path(cairo_t *cr, const FigureStyle *s, double unit)
     cairo_restore(cr);
 }
 
+void figure_hatch_cells(cairo_t *cr, const FigureStyle *s, const uint8_t *cells, int T, uint8_t masked,
+                        FigureRect grid, double unit)
+{
+    double cs = grid.w / T;
+    for (int q = 0; q < T; q++) {
+        const uint8_t *row = cells + (size_t)q * T;
+        for (int k = 0; k < T; k++) {
+            if (row[k] != masked) continue;
+            int end = k;
+            while (end < T && row[end] == masked) end++;
+            double x0 = round(grid.x + k * cs), x1 = round(grid.x + end * cs);
+            double y0 = round(grid.y + q * cs), y1 = round(grid.y + (q + 1) * cs);
+            cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+            k = end; /* cell end is not masked: the loop goes on after it */
+        }
+    }
+    figure_hatch_path(cr, s, unit);
+}
+
 double figure_unit(double w, double h)
 {
     double u = (w < h ? w : h) / 1000.0;

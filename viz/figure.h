@@ -18,6 +18,8 @@
 #ifndef SEQREP_VIZ_FIGURE_H
 #define SEQREP_VIZ_FIGURE_H
 
+#include <stdint.h>
+
 #include <cairo.h>
 
 #include "base/status.h"
@@ -133,6 +135,12 @@ int figure_text_wrapped(cairo_t *cr, const char *text, double x, double y, doubl
 typedef struct {
     double x, y, w, h;
 } FigureRect;
+
+/* Hatch the cells of a T x T grid drawn in `grid` (row = query) whose entry
+ * of cells (T, T) equals `masked`, as one path of runs along each row with
+ * edges on whole device units like the cells'. */
+void figure_hatch_cells(cairo_t *cr, const FigureStyle *s, const uint8_t *cells, int T, uint8_t masked,
+                        FigureRect grid, double unit);
 
 /* The rectangle of a w x h figure left for the plot once the title (top)
  * and the caption (bottom) of meta are placed; measures text, draws nothing. */

@@ -59,23 +59,8 @@ void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head
         cairo_surface_destroy(img);
     }
     cairo_restore(cr);
-    /* the masked cells hatched, as one path of runs along each row */
-    cairo_save(cr);
-    for (int q = 0; q < T; q++)
-        for (int k = 0; k < T;) {
-            if (attention_visible(d, layer, q, k) || attention_filtered(d, layer, q, k)) {
-                k++;
-                continue;
-            }
-            int end = k;
-            while (end < T && !attention_visible(d, layer, q, end) && !attention_filtered(d, layer, q, end)) end++;
-            double x0 = round(rect.x + k * cs), x1 = round(rect.x + end * cs);
-            double y0 = round(rect.y + q * cs), y1 = round(rect.y + (q + 1) * cs);
-            cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-            k = end;
-        }
-    figure_hatch_path(cr, &d->meta.style, unit);
-    cairo_restore(cr);
+    figure_hatch_cells(cr, &d->meta.style, d->visible + (size_t)layer * T * T, T, ATTENTION_MASKED, rect,
+                       unit); /* the masked cells */
     if (line_width > 0 && d->k > 1) {
         /* copy boundaries: a dark line under a light one shows on every colour */
         cairo_save(cr);

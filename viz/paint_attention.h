@@ -180,7 +180,8 @@ void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, 
 
 /* The `b` filter: out (L, T, T) = d's visible cells whose query is a word of
  * the last copy and whose key a word of an earlier copy; the other visible
- * cells ATTENTION_FILTERED, masked cells ATTENTION_MASKED. */
+ * cells ATTENTION_FILTERED, masked cells ATTENTION_MASKED. out may be
+ * d->visible itself (the filter in place). */
 void attention_last_copy_visible(const AttentionData *d, uint8_t *out);
 
 #endif

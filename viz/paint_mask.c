@@ -148,21 +148,7 @@ int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
             start = col;
         }
     }
-    /* the masked cells hatched, as one path of runs along each row */
-    for (int row = 0; row < d->T; row++)
-        for (int col = 0; col < d->T;) {
-            if (d->visible[(size_t)row * d->T + col]) {
-                col++;
-                continue;
-            }
-            int end = col;
-            while (end < d->T && !d->visible[(size_t)row * d->T + end]) end++;
-            double x0 = round(g->x + col * cs), x1 = round(g->x + end * cs);
-            double y0 = round(g->y + row * cs), y1 = round(g->y + (row + 1) * cs);
-            cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-            col = end;
-        }
-    figure_hatch_path(cr, s, u);
+    figure_hatch_cells(cr, s, d->visible, d->T, 0, *g, u); /* the masked cells */
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
     /* thin separators between cells when cells are large enough to count */
     if (cs >= 9 * u) {

@@ -10,15 +10,30 @@
 #      causal, sr r = 1, 2, 4, 8, unmask-full, unmask-middle, the MLM encoder;
 #      sr r = 1, 4 with positions restarting in every copy; early exits at
 #      every layer for causal and sr r = 1, 4
-#   4. NLU++, full recipe (every weight), seeds 5,29,42, the same methods
-#   5. the built-in tasks, both recipes
-#   6. paired bootstrap intervals (seqrep compare) and the tables
+#   4. NLU++, full recipe (every weight), seeds 5,29,42,81,123, the same methods
+#   5. the built-in tasks, both recipes (full recipe: seeds 5,29,42)
+#   replay (not in the default STAGES): a fresh checkout has the sweep CSVs
+#      but not the per-run predictions that the tables compare; this stage
+#      runs them again from each row's command (examples/house_replay.py)
+#      and checks that every replay gives the committed F1 (the comparison
+#      goes to results/house/replay-NAME.csv)
+#   6. paired bootstrap intervals (seqrep compare), every early exit against
+#      full depth (examples/exit_compare.sh), fine-tuning time
+#      (examples/sweep_time.sh) and the tables
+#
+# Threads: stages 1 and 3 run one job at a time on two threads (the committed
+# rows were made so); stages 4 and 5 run two jobs of one thread each, which
+# trains 1.6 to 2 times as many runs an hour on two cores. The thread count
+# is part of each row's command: a run repeats bit for bit only with it
+# (docs/performance.md, Reproducibility).
 #
 # Every sweep resumes and every finished step is kept, so an interrupted run
 # continues where it stopped. Per-run files (results/house/*.runs/) stay out
 # of git; the sweep CSVs, the compare CSVs and results/md/house-*.md are
 # committed. STAGES (default "lr probe nlupp-paper nlupp-full tasks tables")
-# picks stages; SEEDS_PAPER, SEEDS_FULL, JOBS, LR (skip stage 1) override.
+# picks stages; SEEDS_PAPER, SEEDS_FULL, SEEDS_TASKS_FULL, JOBS, LR (skip
+# stage 1) override. In a fresh checkout, STAGES="replay tables" rebuilds
+# every table from the committed sweep CSVs.
 #
 # Usage: sh examples/house_grid.sh [BUILD_DIR]   (from the repository root)
 set -eu
@@ -32,8 +47,8 @@ out=results/house
 data=${HOUSE_DATA:-results/data}
 stages=${STAGES:-lr probe nlupp-paper nlupp-full tasks tables}
 seeds_paper=${SEEDS_PAPER:-5,29,42,81,123}
-seeds_full=${SEEDS_FULL:-5,29,42}
-jobs=${JOBS:-1}
+seeds_full=${SEEDS_FULL:-5,29,42,81,123}
+seeds_tasks_full=${SEEDS_TASKS_FULL:-5,29,42}
 tasks="right-cue last-word left-cue"
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 [ -x "$seqrep" ] || { echo "house_grid: $seqrep is not built (run make)" >&2; exit 2; }
@@ -73,7 +88,7 @@ if [ -z "${LR:-}" ] && want lr; then
     log "learning rate of the paper recipe (dev F1)"
     for rate in 2e-4 2e-3 1e-2 3e-2; do
         "$seqrep" sweep --data "$d" --model "$lm" --methods causal,sr --r 1 --seeds 5 \
-            --recipe paper --epochs 10 --lr "$rate" --jobs "$jobs" --out "$out/lr/lr-$rate.csv" \
+            --recipe paper --epochs 10 --lr "$rate" --jobs "${JOBS:-1}" --out "$out/lr/lr-$rate.csv" \
             --summary "$out/lr/lr-$rate.md"
     done
 fi
@@ -98,10 +113,12 @@ if want probe; then
     done
 fi
 
-# grid DATA CSV RECIPE SEEDS [sweep options]: every method at full depth, sr
-# r = 1, 4 restarting positions, early exits for causal and sr r = 1, 4
+# grid DATA CSV RECIPE SEEDS JOBS THREADS [sweep options]: every method at
+# full depth, sr r = 1, 4 restarting positions, early exits for causal and
+# sr r = 1, 4; THREADS 0 leaves the thread count to seqrep (two here)
 grid() {
-    dirs=$1; csv=$2; recipe=$3; seeds=$4; shift 4
+    dirs=$1; csv=$2; recipe=$3; seeds=$4; jobs=$5; threads=$6; shift 6
+    [ "$threads" = 0 ] || set -- --threads "$threads" "$@"
     "$seqrep" sweep --data "$dirs" --model "$lm" --encoder-model "$mlm" \
         --methods causal,sr,unmask-full,unmask-middle,encoder --r 1,2,4,8 --exits 0 \
         --recipe "$recipe" --seeds "$seeds" --epochs 10 --jobs "$jobs" --out "$csv" "$@"
@@ -114,28 +131,45 @@ grid() {
 
 if want nlupp-paper; then
     log "NLU++, paper recipe, lr $chosen"
-    grid "$d" "$out/nlupp-paper.csv" paper "$seeds_paper" --lr "$chosen"
+    grid "$d" "$out/nlupp-paper.csv" paper "$seeds_paper" "${JOBS:-1}" 0 --lr "$chosen"
 fi
 if want nlupp-full; then
     log "NLU++, full recipe"
-    grid "$d" "$out/nlupp-full.csv" full "$seeds_full"
+    grid "$d" "$out/nlupp-full.csv" full "$seeds_full" "${JOBS:-2}" 1
 fi
 if want tasks; then
     task_dirs=$(for t in $tasks; do printf '%s,' "$data/$t"; done)
     log "built-in tasks, paper recipe"
-    grid "${task_dirs%,}" "$out/tasks-paper.csv" paper "$seeds_paper" --lr "$chosen"
+    grid "${task_dirs%,}" "$out/tasks-paper.csv" paper "$seeds_paper" "${JOBS:-2}" 1 --lr "$chosen"
     log "built-in tasks, full recipe"
-    grid "${task_dirs%,}" "$out/tasks-full.csv" full "$seeds_full"
+    grid "${task_dirs%,}" "$out/tasks-full.csv" full "$seeds_tasks_full" "${JOBS:-2}" 1
 fi
 
-# 6. intervals and tables
+if want replay; then
+    for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
+        [ -s "$out/$name.csv" ] || continue
+        log "replaying the runs of $name whose per-run files are missing"
+        python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --record "$out/replay-$name.csv"
+    done
+fi
+
+# 6. intervals and tables (a sweep whose per-run files are not all there keeps
+# its committed compare and exit tables)
 if want tables; then
     log "intervals and tables"
     for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
         [ -s "$out/$name.csv" ] || continue
+        sh examples/sweep_time.sh "$out/$name.csv" "$layers" >"results/md/house-$name-time.md.tmp"
+        mv "results/md/house-$name-time.md.tmp" "results/md/house-$name-time.md"
+        cp "$out/$name.md" "results/md/house-$name.md"
+        if ! python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --missing >/dev/null; then
+            echo "house_grid: $name: per-run files missing, its compare and exit tables kept (STAGES=replay first)" >&2
+            continue
+        fi
         "$seqrep" compare --results "$out/$name.csv" --exit "$layers" --out "$out/$name.compare.csv" \
             --md "results/md/house-$name-compare.md"
-        cp "$out/$name.md" "results/md/house-$name.md"
+        sh examples/exit_compare.sh "$seqrep" "$out/$name.csv" "${name#*-}" "$layers" "$out/$name.exits.csv" \
+            "results/md/house-$name-exits.md"
     done
     { echo "| learning rate | causal dev F1 | sr r = 1 dev F1 | mean |"
       echo "| ---: | ---: | ---: | ---: |"
@@ -150,7 +184,10 @@ fi
 if want tables; then
     names="house-lr"
     for name in nlupp $tasks; do names="$names house-probe-$name"; done
-    for name in nlupp-paper nlupp-full tasks-paper tasks-full; do names="$names house-$name house-$name-compare"; done
+    for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
+        [ -s "$out/$name.csv" ] || continue
+        names="$names house-$name house-$name-compare house-$name-exits house-$name-time"
+    done
     sh examples/fill_doc.sh "${DOC:-docs/results.md}" results/md $names
 fi
 log "house grid: done"

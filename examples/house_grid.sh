@@ -153,8 +153,8 @@ if want replay; then
     done
 fi
 
-# 6. intervals and tables (a sweep whose per-run files are not all there keeps
-# its committed compare and exit tables)
+# 6. intervals and tables (a table whose runs lack their per-run files keeps
+# its committed version)
 if want tables; then
     log "intervals and tables"
     for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
@@ -162,12 +162,16 @@ if want tables; then
         sh examples/sweep_time.sh "$out/$name.csv" "$layers" >"results/md/house-$name-time.md.tmp"
         mv "results/md/house-$name-time.md.tmp" "results/md/house-$name-time.md"
         cp "$out/$name.md" "results/md/house-$name.md"
-        if ! python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --missing >/dev/null; then
-            echo "house_grid: $name: per-run files missing, its compare and exit tables kept (STAGES=replay first)" >&2
+        if ! python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --exit full --missing >/dev/null; then
+            echo "house_grid: $name: per-run files of full depth missing, its compare and exit tables kept (STAGES=replay first)" >&2
             continue
         fi
         "$seqrep" compare --results "$out/$name.csv" --exit "$layers" --out "$out/$name.compare.csv" \
             --md "results/md/house-$name-compare.md"
+        if ! python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --exit early --missing >/dev/null; then
+            echo "house_grid: $name: per-run files of early exits missing, its exit table kept (STAGES=replay first)" >&2
+            continue
+        fi
         sh examples/exit_compare.sh "$seqrep" "$out/$name.csv" "${name#*-}" "$layers" "$out/$name.exits.csv" \
             "results/md/house-$name-exits.md"
     done

@@ -14,8 +14,8 @@ thread count of the commands (a command without --threads uses every core).
 --record OUT.csv writes, after the replays, one line per row (of those the
 filters keep) whose per-run CSV is here: the committed and the replayed dev
 and test F1, whether they agree, and this machine's CPU, so that a replay on
-another machine is kept as evidence (results/house/replay-*.csv). Runs are bit-for-bit repeatable for one build and one BLAS
-kernel set (docs/performance.md, Reproducibility): use the build and the
+another machine is kept as evidence (results/house/replay-*.csv).
+Runs are bit-for-bit repeatable for one build and one BLAS kernel set (docs/performance.md, Reproducibility): use the build and the
 OPENBLAS_CORETYPE the grid used.
 
 Usage: python3 examples/house_replay.py SEQREP SWEEP.csv [--jobs N] [--missing]
@@ -101,9 +101,8 @@ def replayed_row(out):
         return {row["split"] + "_f1": row["f1"] for row in csv.DictReader(handle)}
 
 
-def agrees(row, out):
-    """Whether the replayed run's CSV OUT has ROW's dev and test F1."""
-    again = replayed_row(out)
+def same_f1(row, again):
+    """Whether AGAIN (replayed_row's dict) has the sweep ROW's dev and test F1."""
     return all(abs(float(again[key]) - float(row[key])) < 5e-5 for key in ("dev_f1", "test_f1"))
 
 
@@ -132,7 +131,7 @@ def record(path, sweep, rows):
             again = replayed_row(option(argv, "--out"))
             writer.writerow([sweep, row["method"], row["r"], row["positions"], row["exit"], row["seed"],
                              option(argv, "--threads") or "all", row["dev_f1"], again["dev_f1"], row["test_f1"],
-                             again["test_f1"], "yes" if agrees(row, option(argv, "--out")) else "no", today, cpu, isa])
+                             again["test_f1"], "yes" if same_f1(row, again) else "no", today, cpu, isa])
     os.replace(temporary, path)
 
 
@@ -180,7 +179,7 @@ def main():
             if error:
                 differing += 1
                 verdict = "FAILED: " + " ".join(error)
-            elif agrees(row, out):
+            elif same_f1(row, replayed_row(out)):
                 verdict = "same F1"
             else:
                 differing += 1

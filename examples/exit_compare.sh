@@ -6,6 +6,9 @@
 # sentences and seeds, as in every compare table). Writes the pairs as CSV
 # (seqrep compare's columns) and as a markdown table. Used by
 # examples/house_grid.sh (docs/results.md section 7).
+# Only the rows of causal and sr r = 1, 4 with positions running on are
+# compared (a copy of the sweep CSV holding just them), so the per-run files
+# of the sweep's other methods need not be here.
 #
 # Usage: sh examples/exit_compare.sh SEQREP SWEEP.csv RECIPE LAYERS OUT.csv OUT.md
 set -eu
@@ -13,10 +16,15 @@ set -eu
 seqrep=$1; sweep=$2; recipe=$3; layers=$4; out_csv=$5; out_md=$6
 tmp="$out_csv.tmp.$$"
 one="$out_csv.one.$$.csv"
-trap 'rm -f "$tmp" "$tmp.head" "$tmp.body" "$one" "${one%.csv}.manifest.json" "$out_md.tmp.$$"' EXIT
+rows="$out_csv.rows.$$.csv"
+trap 'rm -f "$tmp" "$tmp.head" "$tmp.body" "$one" "${one%.csv}.manifest.json" "$rows" "$out_md.tmp.$$"' EXIT
+[ -r "$sweep" ] || { echo "exit_compare: $sweep: no such file" >&2; exit 2; }
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
+    ($col["method"] == "causal" || $col["method"] == "sr" && ($col["r"] == 1 || $col["r"] == 4)) &&
+    (!("positions" in col) || $col["positions"] == "run")' "$sweep" >"$rows"
 : >"$tmp.body"; : >"$tmp.head"
 for base in "causal" "sr r=1" "sr r=4"; do
-    "$seqrep" compare --results "$sweep" --recipe "$recipe" --baseline "$base exit=$layers" \
+    "$seqrep" compare --results "$rows" --runs-dir "${sweep%.csv}.runs" --recipe "$recipe" --baseline "$base exit=$layers" \
         --out "$one" >/dev/null
     [ -s "$tmp.head" ] || head -n 1 "$one" >"$tmp.head"
     awk -F, -v base="$base" 'NR > 1 && $3 ~ ("^" base " exit=[0-9]+$")' "$one" >>"$tmp.body"

@@ -162,18 +162,20 @@ if want tables; then
         sh examples/sweep_time.sh "$out/$name.csv" "$layers" >"results/md/house-$name-time.md.tmp"
         mv "results/md/house-$name-time.md.tmp" "results/md/house-$name-time.md"
         cp "$out/$name.md" "results/md/house-$name.md"
-        if ! python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --exit full --missing >/dev/null; then
-            echo "house_grid: $name: per-run files of full depth missing, its compare and exit tables kept (STAGES=replay first)" >&2
-            continue
+        if python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --exit full --missing >/dev/null; then
+            "$seqrep" compare --results "$out/$name.csv" --exit "$layers" --out "$out/$name.compare.csv" \
+                --md "results/md/house-$name-compare.md"
+        else
+            echo "house_grid: $name: per-run files of full depth missing, its compare table kept (STAGES=replay first)" >&2
         fi
-        "$seqrep" compare --results "$out/$name.csv" --exit "$layers" --out "$out/$name.compare.csv" \
-            --md "results/md/house-$name-compare.md"
-        if ! python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --exit early --missing >/dev/null; then
-            echo "house_grid: $name: per-run files of early exits missing, its exit table kept (STAGES=replay first)" >&2
-            continue
+        # the exit table compares causal and sr r = 1, 4 (running positions) only
+        if python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --only method=causal,sr --only r=0,1,4 \
+            --only positions=run --missing >/dev/null; then
+            sh examples/exit_compare.sh "$seqrep" "$out/$name.csv" "${name#*-}" "$layers" "$out/$name.exits.csv" \
+                "results/md/house-$name-exits.md"
+        else
+            echo "house_grid: $name: per-run files of causal, sr r = 1, 4 missing, its exit table kept (STAGES=replay first)" >&2
         fi
-        sh examples/exit_compare.sh "$seqrep" "$out/$name.csv" "${name#*-}" "$layers" "$out/$name.exits.csv" \
-            "results/md/house-$name-exits.md"
     done
     { echo "| learning rate | causal dev F1 | sr r = 1 dev F1 | mean |"
       echo "| ---: | ---: | ---: | ---: |"

@@ -50,6 +50,17 @@ PY
 expect_error "exit_compare.sh: no early exits under another recipe" "no run of the sweep" \
     sh "$examples/exit_compare.sh" "$seqrep" grid/sweep.csv paper 2 none.csv none.md
 if [ ! -e none.csv ] && [ ! -e none.md ]; then ok "exit_compare.sh: nothing written on error"; else bad "files left on error"; fi
+# another method's runs in the sweep, their per-run files gone: the exit pairs need only their own
+cp -r grid other
+"$seqrep" sweep $grid --methods unmask-full --exits 0 --out other/sweep.csv >/dev/null 2>&1
+rm -f other/sweep.runs/*unmask-full*
+expect_status 0 "exit_compare.sh: another method without its per-run files" \
+    sh "$examples/exit_compare.sh" "$seqrep" other/sweep.csv full 2 other-exits.csv other-exits.md
+if [ "$(grep -c unmask-full other/sweep.csv)" = 2 ] && cmp -s exits.csv other-exits.csv; then
+    ok "exit_compare.sh: the same pairs with the other method's files gone"
+else bad "exit pairs changed by another method's rows"; fi
+expect_error "exit_compare.sh: a missing sweep CSV" "no such file" \
+    sh "$examples/exit_compare.sh" "$seqrep" nothere.csv full 2 none.csv none.md
 
 # ---- house_replay.py ----
 cp -r grid kept

@@ -4,7 +4,8 @@
 # method at the last layer as the baseline, keeping the pairs whose other
 # side is the same method at an earlier exit (paired bootstrap over test
 # sentences and seeds, as in every compare table). Writes the pairs as CSV
-# (seqrep compare's columns) and as a markdown table. Used by
+# (seqrep compare's columns) with a manifest beside it (the command, the
+# sweep's hash) and as a markdown table. Used by
 # examples/house_grid.sh (docs/results.md section 7).
 # Only the rows of causal and sr r = 1, 4 with positions running on are
 # compared (a copy of the sweep CSV holding just them), so the per-run files
@@ -17,7 +18,7 @@ seqrep=$1; sweep=$2; recipe=$3; layers=$4; out_csv=$5; out_md=$6
 tmp="$out_csv.tmp.$$"
 one="$out_csv.one.$$.csv"
 rows="$out_csv.rows.$$.csv"
-trap 'rm -f "$tmp" "$tmp.head" "$tmp.body" "$one" "${one%.csv}.manifest.json" "$rows" "$out_md.tmp.$$"' EXIT
+trap 'rm -f "$tmp" "$tmp.head" "$tmp.body" "$one" "${one%.csv}.manifest.json" "$rows" "$out_md.tmp.$$" "${out_csv%.csv}.manifest.json.tmp.$$"' EXIT
 [ -r "$sweep" ] || { echo "exit_compare: $sweep: no such file" >&2; exit 2; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
     ($col["method"] == "causal" || $col["method"] == "sr" && ($col["r"] == 1 || $col["r"] == 4)) &&
@@ -44,5 +45,11 @@ awk -F, -v layers="$layers" -v sweep="$sweep" -v recipe="$recipe" '
              $col["f1_a"], $col["f1_b"], $col["diff"], $col["lo"], $col["hi"],
              $col["resolved"] == "a>b" ? "exit above" : ($col["resolved"] == "b>a" ? "exit below" : "noise") }' \
     "$tmp" >"$out_md.tmp.$$"
+# the command and the inputs beside the numbers
+manifest="${out_csv%.csv}.manifest.json"
+printf '{\n\t"command":\t"sh examples/exit_compare.sh %s %s %s %s %s %s",\n\t"created":\t"%s",\n\t"results":\t"%s",\n\t"results_sha256":\t"%s",\n\t"runs_dir":\t"%s",\n\t"pairs":\t%d,\n\t"result":\t"%s"\n}\n' \
+    "$seqrep" "$sweep" "$recipe" "$layers" "$out_csv" "$out_md" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$sweep" \
+    "$(sha256sum <"$sweep" | cut -d' ' -f1)" "${sweep%.csv}.runs" "$(($(wc -l <"$tmp") - 1))" "$out_csv" >"$manifest.tmp.$$"
 mv "$tmp" "$out_csv"
 mv "$out_md.tmp.$$" "$out_md"
+mv "$manifest.tmp.$$" "$manifest"

@@ -49,7 +49,12 @@ sys.exit(0 if ok else 1)
 PY
 expect_error "exit_compare.sh: no early exits under another recipe" "no run of the sweep" \
     sh "$examples/exit_compare.sh" "$seqrep" grid/sweep.csv paper 2 none.csv none.md
-if [ ! -e none.csv ] && [ ! -e none.md ]; then ok "exit_compare.sh: nothing written on error"; else bad "files left on error"; fi
+if [ ! -e none.csv ] && [ ! -e none.md ] && [ ! -e none.manifest.json ]; then ok "exit_compare.sh: nothing written on error"; else bad "files left on error"; fi
+python3 - exits.manifest.json <<'PY' && ok "exit_compare.sh: a manifest with the command and 3 pairs" || { bad "exit manifest"; cat exits.manifest.json; }
+import json, sys
+m = json.load(open(sys.argv[1]))
+sys.exit(0 if m["command"].startswith("sh examples/exit_compare.sh ") and m["pairs"] == 3 and len(m["results_sha256"]) == 64 else 1)
+PY
 # another method's runs in the sweep, their per-run files gone: the exit pairs need only their own
 cp -r grid other
 "$seqrep" sweep $grid --methods unmask-full --exits 0 --out other/sweep.csv >/dev/null 2>&1

@@ -31,9 +31,11 @@
 # continues where it stopped. Per-run files (results/house/*.runs/) stay out
 # of git; the sweep CSVs, the compare CSVs and results/md/house-*.md are
 # committed. STAGES (default "lr probe nlupp-paper nlupp-full tasks tables")
-# picks stages; SEEDS_PAPER, SEEDS_FULL, SEEDS_TASKS_FULL, JOBS, LR (skip
-# stage 1) override. In a fresh checkout, STAGES="replay tables" rebuilds
-# every table from the committed sweep CSVs.
+# picks stages; TASKS (built-in tasks, default "right-cue last-word left-cue"),
+# SEEDS_PAPER, SEEDS_FULL, SEEDS_TASKS_FULL, JOBS, LR (skip stage 1) override;
+# a sweep run for fewer tasks or seeds is resumed by the whole one. In a
+# fresh checkout, STAGES="replay tables" rebuilds every table from the
+# committed sweep CSVs.
 #
 # Usage: sh examples/house_grid.sh [BUILD_DIR]   (from the repository root)
 set -eu
@@ -49,7 +51,7 @@ stages=${STAGES:-lr probe nlupp-paper nlupp-full tasks tables}
 seeds_paper=${SEEDS_PAPER:-5,29,42,81,123}
 seeds_full=${SEEDS_FULL:-5,29,42,81,123}
 seeds_tasks_full=${SEEDS_TASKS_FULL:-5,29,42}
-tasks="right-cue last-word left-cue"
+tasks=${TASKS:-right-cue last-word left-cue}
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 [ -x "$seqrep" ] || { echo "house_grid: $seqrep is not built (run make)" >&2; exit 2; }
 for f in causal mlm; do

@@ -171,7 +171,10 @@ if want tables; then
             echo "house_grid: $name: per-run files of full depth missing, its compare table kept (STAGES=replay first)" >&2
         fi
         # the exit table compares causal and sr r = 1, 4 (running positions) only
-        if python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --only method=causal,sr --only r=0,1,4 \
+        if ! awk -F, -v layers="$layers" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                $col["exit"] < layers { early = 1 } END { exit !early }' "$out/$name.csv"; then
+            echo "house_grid: $name: no early exits yet, no exit table" >&2
+        elif python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --only method=causal,sr --only r=0,1,4 \
             --only positions=run --missing >/dev/null; then
             sh examples/exit_compare.sh "$seqrep" "$out/$name.csv" "${name#*-}" "$layers" "$out/$name.exits.csv" \
                 "results/md/house-$name-exits.md"

@@ -52,6 +52,7 @@ seeds_paper=${SEEDS_PAPER:-5,29,42,81,123}
 seeds_full=${SEEDS_FULL:-5,29,42,81,123}
 seeds_tasks_full=${SEEDS_TASKS_FULL:-5,29,42}
 tasks=${TASKS:-right-cue last-word left-cue}
+sweeps="nlupp-paper nlupp-full tasks-paper tasks-full"   # results/house/NAME.csv
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 [ -x "$seqrep" ] || { echo "house_grid: $seqrep is not built (run make)" >&2; exit 2; }
 for f in causal mlm; do
@@ -148,7 +149,7 @@ if want tasks; then
 fi
 
 if want replay; then
-    for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
+    for name in $sweeps; do
         [ -s "$out/$name.csv" ] || continue
         log "replaying the runs of $name whose per-run files are missing"
         python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --record "$out/replay-$name.csv"
@@ -159,7 +160,7 @@ fi
 # its committed version)
 if want tables; then
     log "intervals and tables"
-    for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
+    for name in $sweeps; do
         [ -s "$out/$name.csv" ] || continue
         sh examples/sweep_time.sh "$out/$name.csv" "$layers" >"results/md/house-$name-time.md.tmp"
         mv "results/md/house-$name-time.md.tmp" "results/md/house-$name-time.md"
@@ -195,7 +196,7 @@ fi
 if want tables; then
     names="house-lr"
     for name in nlupp $tasks; do names="$names house-probe-$name"; done
-    for name in nlupp-paper nlupp-full tasks-paper tasks-full; do
+    for name in $sweeps; do
         [ -s "$out/$name.csv" ] || continue
         names="$names house-$name house-$name-compare house-$name-exits house-$name-time"
     done

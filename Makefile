@@ -284,7 +284,7 @@ reproduce: deps
 	$(MAKE) reproduce-house
 
 # the paper's grid with the house LMs (examples/house_grid.sh, resumable;
-# docs/results.md section 7)
+# docs/results.md section 7, docs/house-nlupp.md, docs/house-tasks.md)
 reproduce-house: deps-corpus
 	$(MAKE) house
 	$(HOUSE_RUN) NLUPP=$(NLUPP) sh examples/house_grid.sh $(HOUSE_BUILD)

@@ -6,7 +6,7 @@
 # sentences and seeds, as in every compare table). Writes the pairs as CSV
 # (seqrep compare's columns) with a manifest beside it (the command, the
 # sweep's hash) and as a markdown table. Used by
-# examples/house_grid.sh (docs/results.md section 7).
+# examples/house_grid.sh (docs/house-nlupp.md, docs/house-tasks.md).
 # Only the rows of causal and sr r = 1, 4 with positions running on are
 # compared (a copy of the sweep CSV holding just them), so the per-run files
 # of the sweep's other methods need not be here.

@@ -3,8 +3,8 @@
 # per configuration at full depth, the mean wall clock of a run (train s)
 # and its training tokens per second (tokens of all epochs / train s); the
 # last line sums the train s of every run in the file, early exits included.
-# Markdown to stdout. Used by examples/house_grid.sh (docs/results.md
-# section 7).
+# Markdown to stdout. Used by examples/house_grid.sh (docs/house-nlupp.md,
+# docs/house-tasks.md).
 #
 # Usage: sh examples/sweep_time.sh SWEEP.csv LAYERS
 set -eu

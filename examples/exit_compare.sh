@@ -20,9 +20,13 @@ one="$out_csv.one.$$.csv"
 rows="$out_csv.rows.$$.csv"
 trap 'rm -f "$tmp" "$tmp.head" "$tmp.body" "$one" "${one%.csv}.manifest.json" "$rows" "$out_md.tmp.$$" "${out_csv%.csv}.manifest.json.tmp.$$"' EXIT
 [ -r "$sweep" ] || { echo "exit_compare: $sweep: no such file" >&2; exit 2; }
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
+# (and only the datasets that have an early exit: a dataset without any has
+# no pair to compare)
+awk -F, -v layers="$layers" 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; if (NR > 1) print; next }
+    NR == FNR { if ($col["exit"] < layers) early[$col["dataset"]] = 1; next }
+    ($col["dataset"] in early) &&
     ($col["method"] == "causal" || $col["method"] == "sr" && ($col["r"] == 1 || $col["r"] == 4)) &&
-    (!("positions" in col) || $col["positions"] == "run")' "$sweep" >"$rows"
+    (!("positions" in col) || $col["positions"] == "run")' "$sweep" "$sweep" >"$rows"
 : >"$tmp.body"; : >"$tmp.head"
 for base in "causal" "sr r=1" "sr r=4"; do
     "$seqrep" compare --results "$rows" --runs-dir "${sweep%.csv}.runs" --recipe "$recipe" --baseline "$base exit=$layers" \

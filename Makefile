@@ -5,8 +5,8 @@
 #   make test       install missing packages, build, run every test (also under ASan+UBSan, and
 #                   the unit tests built for AVX2 only)
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (see tests/fuzz/README.md)
-#   make soak       the explorer over 2,000 scripted keys under ASan (tests/e2e_soak.sh)
-#   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e_farm.sh)
+#   make soak       the explorer over 2,000 scripted keys under ASan (tests/soak/e2e_soak.sh)
+#   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make isa-mix    which vector width the base training step runs in (perf samples)
 #   make golden     regenerate tests/golden/ (and tests/golden/hf/) with the PyTorch reference
@@ -33,7 +33,7 @@ DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread 
              libcairo2-dev libsdl2-dev libstb-dev fonts-dejavu-core
 # clang and libomp-dev: the libFuzzer harnesses of tests/fuzz/ (clang's -fopenmp links libomp)
 DEPS_TEST  = libcmocka-dev python3 xvfb xauth parallel clang libomp-dev
-# optional: the Slurm part of tests/e2e_farm.sh (skipped without them). Not in
+# optional: the Slurm part of tests/e2e/e2e_farm.sh (skipped without them). Not in
 # DEPS_TEST: on a systemd machine munge's package enables and starts a
 # system-wide munged, and slurmd/slurmctld recommend some 25 plugin packages
 # (ROCm, HDF5, InfluxDB, ... and their -dev files).
@@ -44,36 +44,40 @@ DEPS_PERF  = linux-perf
 DEPS_GOLDEN = python3-torch python3-numpy
 DEPS_CORPUS = npm
 
-# src/STAGE/*.c is the library; src/cli/ is the command line (see src/README.md)
-LIB_SRC  = $(filter-out src/cli/%,$(wildcard src/*/*.c))
+# src/STAGE/*.c (and src/STAGE/ROOM/*.c) is the library; src/cli/ is the
+# command line (see src/README.md); viz/ROOM/*.c the figures and the explorer
+LIB_SRC  = $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c))
 CLI_SRC  = $(wildcard src/cli/*.c)
-VIZ_SRC  = $(wildcard viz/*.c)
-LIB_HDR  = $(wildcard src/*/*.h)
+VIZ_SRC  = $(wildcard viz/*.c viz/*/*.c)
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:src/cli/%.c=$(BUILD)/obj/cli/%.o)
 VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
-TEST_SRC = $(wildcard tests/test_*.c)
-TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SRC = $(wildcard tests/unit/*/test_*.c)
+TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# every object and test binary records the headers it read (-MMD -MP, in a
+# .d file beside it), so an edit rebuilds only what includes the edited file
+DEPFLAGS = -MMD -MP
 
 .PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
-$(BUILD)/obj/%.o: src/%.c $(LIB_HDR)
+$(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # the commit goes into every manifest; rebuilt when HEAD moves
 $(BUILD)/obj/runs/manifest.o: CFLAGS += -DSEQREP_GIT_COMMIT='"$(GIT_COMMIT)"'
 $(BUILD)/obj/runs/manifest.o: $(wildcard .git/HEAD .git/index)
 
-$(BUILD)/obj/cli/%.o: src/cli/%.c $(LIB_HDR) $(wildcard src/cli/*.h) | $(BUILD)/obj/cli
-	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
+$(BUILD)/obj/cli/%.o: src/cli/%.c | $(BUILD)/obj/cli
+	$(CC) $(CFLAGS) $(DEPFLAGS) -Isrc/cli -c $< -o $@
 
-$(BUILD)/obj/viz/%.o: viz/%.c $(LIB_HDR) $(wildcard viz/*.h) | $(BUILD)/obj/viz
-	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -c $< -o $@
+$(BUILD)/obj/viz/%.o: viz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/cli $(BUILD)/obj/viz $(BUILD)/tests:
+$(BUILD)/obj/cli $(BUILD)/tests:
 	mkdir -p $@
 
 $(BUILD)/libseqrep.a: $(LIB_OBJ)
@@ -86,10 +90,11 @@ $(BUILD)/libseqrep_viz.a: $(VIZ_OBJ)
 $(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 	$(CC) $(CFLAGS) $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a | $(BUILD)/tests
-	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -Itests $< $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/unit $< $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
 
-# the LD_PRELOAD library of tests/e2e_faults.sh: writes, syncs, closes and
+# the LD_PRELOAD library of tests/fault/e2e_faults.sh: writes, syncs, closes and
 # renames that fail on demand (plain flags: never sanitized, it is preloaded)
 FAULT_SHIM = $(BUILD)/tests/fault_inject.so
 $(FAULT_SHIM): tests/fault/fault_inject.c | $(BUILD)/tests
@@ -115,7 +120,7 @@ deps:
 	$(call install_missing,$(DEPS_BUILD))
 deps-test:
 	$(call install_missing,$(DEPS_BUILD) $(DEPS_TEST))
-# only what runs a one-node cluster (no recommends); tests/e2e_farm.sh
+# only what runs a one-node cluster (no recommends); tests/e2e/e2e_farm.sh
 # configures and starts its own daemons in a temporary folder
 deps-slurm:
 	$(call install_missing,$(DEPS_SLURM),--no-install-recommends)
@@ -143,14 +148,14 @@ test: deps-test
 
 # the house rules of src/ and viz/ (folders, includes, calls, file length)
 test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
-	python3 tests/check_layout.py . $(BUILD)/obj
-	python3 tests/check_docs_tables.py .
+	python3 tests/checks/check_layout.py . $(BUILD)/obj
+	python3 tests/checks/check_docs_tables.py .
 
 test-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; (cd tests && ../$$t); done
 
 test-e2e: $(BUILD)/seqrep $(FAULT_SHIM)
-	sh tests/e2e.sh $(BUILD)/seqrep
+	sh tests/e2e/e2e.sh $(BUILD)/seqrep
 
 # The same unit tests and end-to-end tests built with AddressSanitizer and UBSan.
 test-asan:
@@ -162,7 +167,7 @@ test-asan:
 test-avx2:
 	$(MAKE) BUILD=build-avx2 OPT="-O3 -march=x86-64-v3" test-unit
 
-# The explorer over a long session (tests/e2e_soak.sh): 2,000 scripted keys
+# The explorer over a long session (tests/soak/e2e_soak.sh): 2,000 scripted keys
 # on a 200-token sentence under ASan + LeakSanitizer; the frame-time and
 # memory bounds are checked here only, never in make test (docs/reliability.md).
 # The plain build runs it too: its memory is the program's own, without
@@ -175,9 +180,9 @@ soak: deps-test
 	  build-asan/seqrep
 	$(MAKE) build/seqrep
 	ASAN_OPTIONS=quarantine_size_mb=16 SOAK_KEYS=$(SOAK_KEYS) SOAK_MAX_FRAME_MS=$(SOAK_MAX_FRAME_MS) \
-	  SOAK_RSS_GROWTH_KB=$(SOAK_RSS_GROWTH_KB) sh tests/e2e_soak.sh build-asan/seqrep
+	  SOAK_RSS_GROWTH_KB=$(SOAK_RSS_GROWTH_KB) sh tests/soak/e2e_soak.sh build-asan/seqrep
 	SOAK_KEYS=$(SOAK_KEYS) SOAK_MAX_FRAME_MS=$(SOAK_MAX_FRAME_MS) SOAK_RSS_GROWTH_KB=$(SOAK_RSS_GROWTH_KB) \
-	  sh tests/e2e_soak.sh build/seqrep
+	  sh tests/soak/e2e_soak.sh build/seqrep
 
 # ---- fuzzing (tests/fuzz/README.md) ----------------------------------------
 # One libFuzzer harness per parser, tests/fuzz/fuzz_NAME.c, linked with the
@@ -197,22 +202,22 @@ FUZZ_CFLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-
 FUZZ_NAMES   = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN     = $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 # the library, and the two pure parsers of viz/ the harnesses need
-FUZZ_OBJ     = $(LIB_SRC:src/%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_BUILD)/obj/viz/explorer_script.o \
-               $(FUZZ_BUILD)/obj/viz/results_csv.o
+FUZZ_VIZ_SRC = $(filter %/explorer_script.c %/results_csv.c,$(VIZ_SRC))
+FUZZ_OBJ     = $(LIB_SRC:src/%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_VIZ_SRC:viz/%.c=$(FUZZ_BUILD)/obj/viz/%.o)
 
-$(FUZZ_BUILD)/obj/%.o: src/%.c $(LIB_HDR)
+$(FUZZ_BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ_BUILD)/obj/viz/%.o: viz/%.c $(LIB_HDR) $(wildcard viz/*.h)
+$(FUZZ_BUILD)/obj/viz/%.o: viz/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(VIZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BUILD)/libseqrep_fuzz.a: $(FUZZ_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_BUILD)/libseqrep_fuzz.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(VIZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer $< \
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libseqrep_fuzz.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer $< \
 	  $(FUZZ_BUILD)/libseqrep_fuzz.a $(LDLIBS) -o $@
 
 fuzz-build: $(FUZZ_BIN)
@@ -226,8 +231,8 @@ test-fuzz:
 fuzz: fuzz-build
 	FUZZ_RUNS=$(FUZZ_RUNS) sh tests/fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS) $(or $(FUZZ_ONLY),$(FUZZ_NAMES))
 
-$(BUILD)/make_seeds: tests/fuzz/make_seeds.c tests/fuzz/fuzz_model.h $(BUILD)/libseqrep.a | $(BUILD)/tests
-	$(CC) $(CFLAGS) -Itests/fuzz $< $(BUILD)/libseqrep.a $(LDLIBS) -o $@
+$(BUILD)/make_seeds: tests/fuzz/make_seeds.c $(BUILD)/libseqrep.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) $(DEPFLAGS) -Itests/fuzz $< $(BUILD)/libseqrep.a $(LDLIBS) -o $@
 
 fuzz-seeds: $(BUILD)/make_seeds
 	$(BUILD)/make_seeds tests/fuzz/corpus
@@ -320,8 +325,12 @@ isa-mix:
 	/usr/bin/python3 tests/bench/isa_mix.py -- $(BUILD)/bench --only train --config base --no-torch --reps 10
 
 BENCH_SRC = $(wildcard tests/bench/*.c)
-$(BUILD)/bench: $(BENCH_SRC) tests/bench/bench.h $(BUILD)/libseqrep.a | $(BUILD)/tests
-	$(CC) $(CFLAGS) -Itests -Itests/bench $(BENCH_SRC) $(BUILD)/libseqrep.a $(LDLIBS) -o $@
+$(BUILD)/bench: $(BENCH_SRC) $(BUILD)/libseqrep.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) $(DEPFLAGS) -Itests/unit -Itests/bench $(BENCH_SRC) $(BUILD)/libseqrep.a $(LDLIBS) -o $@
 
 clean:
 	rm -rf build build-asan build-avx2 build-fuzz
+
+# the headers each object, test binary and harness read (DEPFLAGS); none on a first build
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(VIZ_OBJ:.o=.d) $(TEST_BIN:=.d) $(FUZZ_OBJ:.o=.d) \
+         $(FUZZ_BIN:=.d) $(BUILD)/make_seeds.d $(BUILD)/bench.d

@@ -60,7 +60,7 @@ tmp=$out.tmp.$$
     echo "\`seqrep sweep ... --plan\` prints one \`seqrep finetune\` command per run still missing"
     echo "from the sweep CSV, and stops. Two scripts hand that plan to existing engines and then"
     echo "merge the finished runs with \`seqrep collect\` into the CSV a serial sweep writes"
-    echo "(docs/sweeps.md; \`tests/e2e_farm.sh\` checks both give the serial sweep's rows):"
+    echo "(docs/sweeps.md; \`tests/e2e/e2e_farm.sh\` checks both give the serial sweep's rows):"
     echo
     echo '```sh'
     echo "# GNU parallel (Debian parallel), 2 runs at a time on this machine"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fill_doc.sh — replace the lines between <!-- BEGIN:NAME --> and
 # <!-- END:NAME --> of a markdown page by MD_DIR/NAME.md, for each NAME
-# whose file exists (tests/check_docs_tables.py holds the pages to it).
+# whose file exists (tests/checks/check_docs_tables.py holds the pages to it).
 # Used by examples/reproduce.sh and examples/house_grid.sh.
 #
 # Usage: sh examples/fill_doc.sh DOC MD_DIR NAME...

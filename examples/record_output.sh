@@ -4,7 +4,7 @@
 # docs/performance.md: results/bench/NAME.txt (the command, then its output
 # as printed) and results/md/NAME.md (the same as a code block: the block
 # the page holds between its BEGIN/END:NAME markers, which
-# tests/check_docs_tables.py checks). As root it runs the command in a
+# tests/checks/check_docs_tables.py checks). As root it runs the command in a
 # scheduling group of its own (a new session) raised to the top priority, so
 # that other work on the machine yields the CPUs while it runs
 # (docs/performance.md, "Noise"). OPENBLAS_CORETYPE is passed on as it is

@@ -3,7 +3,7 @@ experiments (examples/repo_figures.sh copies them into results/repo/).
 
 Writes results/md/repo-NAME.md for every table; docs/repo.md holds each one
 between <!-- BEGIN:repo-NAME --> and <!-- END:repo-NAME --> markers and
-tests/check_docs_tables.py checks that they are equal. Accuracy cells are the
+tests/checks/check_docs_tables.py checks that they are equal. Accuracy cells are the
 mean over the five depths of a length (each depth 50 examples); attention
 cells the mean mass on the evidence at the longest length; z ranges the mean
 over inputs and heads.

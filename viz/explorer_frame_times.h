@@ -1,6 +1,6 @@
 /* explorer_frame_times.h — `seqrep explore --frame-times FILE`: how long each
  * drawn frame took and the process's resident memory after it, for the
- * soak test of a long scripted session (tests/soak_explore.sh). Pure: no SDL. */
+ * soak test of a long scripted session (tests/soak/e2e_soak.sh). Pure: no SDL. */
 #ifndef SEQREP_VIZ_EXPLORER_FRAME_TIMES_H
 #define SEQREP_VIZ_EXPLORER_FRAME_TIMES_H
 

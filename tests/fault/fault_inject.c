@@ -1,4 +1,4 @@
-/* fault_inject.c — an LD_PRELOAD library for tests/e2e_faults.sh: makes the
+/* fault_inject.c — an LD_PRELOAD library for tests/fault/e2e_faults.sh: makes the
  * writes, syncs, closes, renames or opens of chosen files fail, as a full or
  * failing disk would.
  *

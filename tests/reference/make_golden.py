@@ -1,4 +1,4 @@
-"""make_golden.py - write the golden files that tests/test_golden.c compares against.
+"""make_golden.py - write the golden files that tests/unit/model/test_golden.c compares against.
 
 Usage: /usr/bin/python3 tests/reference/make_golden.py OUTDIR [CASE...]   (make golden)
 

@@ -13,13 +13,13 @@ real tensor names (model.safetensors, or model.safetensors.index.json plus
 shards), and golden.safetensors: "ids" (I32, (T)), "logits" (F32, (T, V)) and
 "hidden" (F32, (L+1, T, C): the residual stream after the embedding and after
 each layer), computed in float64 from the weights as stored (BF16 and F16
-weights rounded first). tests/test_hf_model.c compares the C loader and model
+weights rounded first). tests/unit/model/test_hf_model.c compares the C loader and model
 with them under the golden tolerance of model_ref.worst_violation.
 train.safetensors holds, for the next-token targets of those ids, the loss,
 every gradient and the weights after two AdamW steps (TRAIN_HYPER) of
 full training ("full.*") and of LoRA training on q, k, v, o with the base
 frozen ("lora.*": rank 4, alpha 8, the adapters' start in "lora.init.*");
-tests/test_hf_train.c compares the C backward and optimiser with them. A case
+tests/unit/model/test_hf_train.c compares the C backward and optimiser with them. A case
 is kept only if float32 agrees with float64 to MARGIN of that tolerance
 (TRAIN_MARGIN for the training files).
 

@@ -30,7 +30,7 @@ import torch.nn.functional as F
 
 IGNORE = -1  # target label that the loss skips
 
-# Tolerance of the golden comparison (tests/test_golden.c uses the same rule):
+# Tolerance of the golden comparison (tests/unit/model/test_golden.c uses the same rule):
 # element a of a result matches golden element b of a tensor whose golden
 # values have root-mean-square rms when |a - b| <= GOLDEN_REL * (max(|a|, |b|) + rms).
 GOLDEN_REL = 1e-4

@@ -1,5 +1,5 @@
 """explore_keys.py N: a deterministic session of N keys for `seqrep explore
---script-file` (tests/e2e_soak.sh): r changes (0/1, +/-), layer and head
+--script-file` (tests/soak/e2e_soak.sh): r changes (0/1, +/-), layer and head
 sweeps, the mean head, view toggles (mask, overview, last copy only, log,
 theme), PNG saves, window resizes and mouse hovers, ending with q. Ten keys a
 line, LF and CRLF line ends in turn (both must replay alike)."""

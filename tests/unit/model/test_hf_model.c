@@ -1,0 +1,113 @@
+/* test_hf_model.c — Hugging Face model folders against the PyTorch reference.
+ *
+ * Each folder of tests/golden/hf/ (written by tests/reference/make_hf_golden.py:
+ * Llama with grouped-query attention and an untied head in F32, Mistral in
+ * F16, Qwen2 with q/k/v biases in BF16, Qwen3 with q/k norms, head_dim 16 and
+ * a tied head in F32, Llama 3.1 RoPE scaling in BF16 over two shards) is
+ * loaded through checkpoint_load, as every command loads it, and run on the
+ * golden ids; logits and the residual stream after every layer must match
+ * under the rule of tests/unit/model/test_golden.c: |a - b| <= 1e-4 * (max(|a|, |b|) +
+ * rms of the golden tensor). Early exit (n_run) and a folder's description
+ * (checkpoint_read_info) are checked too. */
+#include "test_util.h"
+#include "golden_compare.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/model.h"
+#include "formats/checkpoint.h"
+#include "formats/hf_config.h"
+#include "formats/safetensors.h"
+
+/* Load golden/hf/<name>, run its ids, compare logits and every hidden state. */
+static void run_case(const char *name)
+{
+    char dir[256], path[300];
+    snprintf(dir, sizeof dir, "golden/hf/%s", name);
+    snprintf(path, sizeof path, "%s/golden.safetensors", dir);
+    SrError err;
+    StFile g;
+    if (st_read(path, &g, &err)) fail_msg("%s", err.msg);
+    const StTensor *ids_t = st_find(&g, "ids");
+    assert_non_null(ids_t);
+    int T = (int)ids_t->shape[0];
+
+    Model m;
+    CheckpointInfo info;
+    if (checkpoint_load(dir, &m, 1, T, &info, &err)) fail_msg("%s", err.msg);
+    const ModelConfig *c = &m.cfg;
+    int V = c->vocab_size, C = c->d_model, L = c->n_layers;
+    const StTensor *logits = golden_find(&g, "logits", ST_F32, (size_t)T * V);
+    const StTensor *hidden = golden_find(&g, "hidden", ST_F32, (size_t)(L + 1) * T * C);
+
+    ModelInput in = {.B = 1, .T = T, .ids = ids_t->data, .want_logits = 1};
+    if (model_forward(&m, &in, &err)) fail_msg("%s", err.msg);
+    double worst = golden_compare(name, "logits", m.a.logits, logits->data, (size_t)T * V);
+    for (int l = 0; l <= L; l++) {
+        char what[32];
+        snprintf(what, sizeof what, "hidden %d", l);
+        double w = golden_compare(name, what, model_hidden(&m, l),
+                           (const float *)hidden->data + (size_t)l * T * C, (size_t)T * C);
+        if (w > worst) worst = w;
+    }
+    /* early exit: running only layer 0 leaves hidden 1 as the full run's */
+    ModelInput early = in;
+    early.n_run = 1;
+    early.want_logits = 0;
+    if (model_forward(&m, &early, &err)) fail_msg("%s", err.msg);
+    double w = golden_compare(name, "exit 1", model_hidden(&m, 1), (const float *)hidden->data + (size_t)T * C,
+                       (size_t)T * C);
+    if (w > worst) worst = w;
+    assert_true(strstr(info.manifest_json, "\"format\":\"huggingface\"") != NULL);
+    assert_int_equal(info.n_vocab, 0);
+    checkpoint_info_free(&info);
+    model_free(&m);
+    st_free(&g);
+    assert_true(worst <= 1.0);
+}
+
+static void test_llama_gqa(void **state) { (void)state; run_case("llama_gqa"); }
+static void test_mistral(void **state) { (void)state; run_case("mistral"); }
+static void test_qwen2_bias(void **state) { (void)state; run_case("qwen2_bias"); }
+static void test_qwen3_qknorm(void **state) { (void)state; run_case("qwen3_qknorm"); }
+static void test_llama3_rope(void **state) { (void)state; run_case("llama3_rope"); }
+static void test_llama_tokenizer(void **state) { (void)state; run_case("llama_tokenizer"); }
+
+/* The configs come out as config.json says: heads, head size, features. */
+static void test_configs(void **state)
+{
+    (void)state;
+    SrError err;
+    HfConfig hc;
+    if (hf_config_read("golden/hf/qwen3_qknorm", &hc, &err)) fail_msg("%s", err.msg);
+    assert_string_equal(hc.architecture, "Qwen3ForCausalLM");
+    assert_int_equal(model_head_dim(&hc.cfg), 16);
+    assert_int_equal(model_kv_heads(&hc.cfg), 2);
+    assert_int_equal(hc.cfg.qk_norm, 1);
+    assert_int_equal(hc.cfg.tied, 1);
+    if (hf_config_read("golden/hf/qwen2_bias", &hc, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(hc.cfg.qkv_bias, 1);
+    assert_int_equal(hc.sliding_window, 0); /* use_sliding_window false */
+    if (hf_config_read("golden/hf/mistral", &hc, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(hc.sliding_window, 4096);
+    assert_int_equal(hc.cfg.max_seq_len, 256); /* max_position_embeddings < window */
+    if (hf_config_read("golden/hf/llama3_rope", &hc, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(hc.cfg.rope_llama3, 1);
+    assert_int_equal(hc.cfg.rope_original_max_pos, 64);
+    assert_true(model_hf_features(&hc.cfg));
+    assert_false(hf_is_model_dir("golden/hf/llama_gqa/config.json"));
+    assert_true(hf_is_model_dir("golden/hf/llama_gqa"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_llama_gqa),    cmocka_unit_test(test_mistral),
+        cmocka_unit_test(test_qwen2_bias),   cmocka_unit_test(test_qwen3_qknorm),
+        cmocka_unit_test(test_llama3_rope),  cmocka_unit_test(test_llama_tokenizer),
+        cmocka_unit_test(test_configs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -14,8 +14,8 @@
 
 #include "viz_fixtures.h"
 
-#include "explorer_overlays.h"
-#include "results_csv.h"
+#include "explorer/explorer_overlays.h"
+#include "results/results_csv.h"
 
 /* ---- fixtures --------------------------------------------------------- */
 

@@ -11,9 +11,9 @@
 
 #include "test_util.h"
 
-#include "colormap.h"
-#include "export.h"
-#include "figures.h"
+#include "draw/colormap.h"
+#include "draw/export.h"
+#include "figures/figures.h"
 
 /* fontconfig (under cairo's text) keeps allocations it never frees, even
  * after cairo_debug_reset_static_data; tell LeakSanitizer (ASan builds) that

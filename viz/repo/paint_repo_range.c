@@ -1,0 +1,102 @@
+/* paint_repo_range.c — the painter of repo-range: max z - min z per RePo
+ * layer against context length, beside the token index range of RoPE. */
+#include <math.h>
+#include <stdio.h>
+
+#include "draw/axes.h"
+#include "draw/legend.h"
+#include "repo/paint_repo_range.h"
+#include "repo/repo_plot.h"
+
+int paint_repo_range(cairo_t *cr, const RepoRangeData *d, double w, double h)
+{
+    cairo_save(cr);
+    const FigureStyle *s = &d->meta.style;
+    double u = figure_unit(w, h);
+    FigureRect content;
+    figure_frame(cr, &d->meta, w, h, &content);
+    Rgb bg = figure_background(s), fg = figure_foreground(s);
+    if (d->n_layers < 1 || d->n_lengths < 1) {
+        repo_plot_notice(cr, s, u, &content, "no ranges to draw");
+        return figure_finish(cr);
+    }
+
+    double lo = 0.0, hi = 0.0, lo2 = 0.0, hi2 = 0.0;
+    size_t cells = (size_t)d->n_layers * d->n_lengths;
+    repo_plot_min_max(d->range, (int)cells, &lo, &hi);
+    if (repo_plot_min_max(d->range_max, (int)cells, &lo2, &hi2) && hi2 > hi) hi = hi2;
+    /* the token index range joins the plot when it does not flatten the RePo lines */
+    int max_index = 0;
+    for (int t = 0; t < d->n_lengths; t++)
+        if (d->index_range[t] > max_index) max_index = d->index_range[t];
+    int show_index = max_index <= 4.0 * hi;
+    if (show_index) hi = max_index;
+    lo = 0.0;
+    repo_plot_pad_range(&lo, &hi);
+    lo = 0.0;
+
+    LegendEntry e[REPO_PLOT_MAX_SERIES + 3];
+    char labels[REPO_PLOT_MAX_SERIES][32], note[96];
+    int n_e = 0;
+    for (int l = 0; l < d->n_layers && n_e < REPO_PLOT_MAX_SERIES; l++) {
+        snprintf(labels[n_e], sizeof labels[n_e], "layer %d", d->layer[l]);
+        e[n_e] = (LegendEntry){labels[n_e], LEGEND_LINE, palette_series(l), l % MARKER_COUNT,
+                               DASH_SOLID, 0};
+        n_e++;
+    }
+    e[n_e++] = (LegendEntry){"largest head", LEGEND_LINE, fg, MARKER_NONE, DASH_DOTTED, 0};
+    if (show_index)
+        snprintf(note, sizeof note, "token index (RoPE)");
+    else
+        snprintf(note, sizeof note, "token index (RoPE): %d..%d, off scale", d->index_range[0],
+                 max_index);
+    e[n_e++] = (LegendEntry){note, LEGEND_LINE, figure_muted(s), MARKER_NONE, DASH_DASHED, 0};
+    FigureRect plot = legend_room(cr, s, u, e, n_e, content);
+    double xlo = d->length[0], xhi = d->length[d->n_lengths - 1];
+    if (xhi <= xlo) xlo -= 1.0, xhi += 1.0;
+    double xpad = 0.05 * (xhi - xlo);
+    Axes a;
+    axes_init(&a, xlo - xpad, xhi + xpad, lo, hi, 1, 0, "context length (tokens)",
+              "range of z (max - min)");
+    axes_fit(&a, cr, s, u, plot);
+    axes_draw(&a, cr, s, u);
+    axes_clip(&a, cr);
+    double lw4 = 4.0 * u;
+    if (show_index) {
+        rgb_set(cr, figure_muted(s));
+        cairo_set_line_width(cr, lw4);
+        dash_set(cr, DASH_DASHED, lw4);
+        for (int t = 0; t < d->n_lengths; t++)
+            cairo_line_to(cr, axes_x(&a, d->length[t]), axes_y(&a, d->index_range[t]));
+        cairo_stroke(cr);
+    }
+    for (int l = 0; l < d->n_layers; l++)
+        for (int pass = 0; pass < 2; pass++) {
+            const double *v = pass == 0 ? d->range : d->range_max;
+            rgb_set(cr, palette_series(l));
+            cairo_set_line_width(cr, pass == 0 ? lw4 : 0.6 * lw4);
+            dash_set(cr, pass == 0 ? DASH_SOLID : DASH_DOTTED, lw4);
+            for (int t = 0; t < d->n_lengths; t++) {
+                double y = v[(size_t)l * d->n_lengths + t];
+                if (isnan(y)) {
+                    cairo_new_sub_path(cr);
+                    continue;
+                }
+                cairo_line_to(cr, axes_x(&a, d->length[t]), axes_y(&a, y));
+            }
+            cairo_stroke(cr);
+        }
+    cairo_restore(cr);
+    cairo_save(cr);
+    for (int l = 0; l < d->n_layers; l++)
+        for (int t = 0; t < d->n_lengths; t++) {
+            double y = d->range[(size_t)l * d->n_lengths + t];
+            if (!isnan(y))
+                marker_draw(cr, l % MARKER_COUNT, axes_x(&a, d->length[t]), axes_y(&a, y), 9 * u,
+                            palette_series(l), bg, 2 * u);
+        }
+    legend_draw_right_of(cr, s, u, e, n_e, plot, a.area.y);
+    cairo_restore(cr);
+    return figure_finish(cr);
+}
+

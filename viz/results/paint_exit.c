@@ -1,0 +1,153 @@
+/* paint_exit.c — the painter of the early-exit figure. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw/axes.h"
+#include "draw/legend.h"
+#include "results/paint_exit.h"
+
+#define EXIT_MAX_LEGEND 24
+
+/* Label of series `series`: "r = R" for causal/sr, else "METHOD, r = R". */
+static void series_label(const ExitData *d, int series, char *buf, size_t cap)
+{
+    for (int i = 0; i < d->n_points; i++)
+        if (d->points[i].series == series) {
+            const ExitPoint *p = &d->points[i];
+            int plain = strcmp(p->method, "sr") == 0 || strcmp(p->method, "causal") == 0;
+            if (plain) snprintf(buf, cap, "r = %d  (%s)", p->r, p->method);
+            else snprintf(buf, cap, "%s, r = %d", p->method, p->r);
+            return;
+        }
+    snprintf(buf, cap, "?");
+}
+
+/* Sort point indices idx[0..n) by relative cost (insertion sort; n is small). */
+static void sort_by_cost(const ExitData *d, int *idx, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && d->points[idx[j - 1]].rel_cost > d->points[idx[j]].rel_cost; j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+}
+
+int paint_exit(cairo_t *cr, const ExitData *d, double w, double h)
+{
+    cairo_save(cr);
+    const FigureStyle *s = &d->meta.style;
+    double u = figure_unit(w, h);
+    FigureRect content;
+    figure_frame(cr, &d->meta, w, h, &content);
+    Rgb fg = figure_foreground(s), bg = figure_background(s), muted = figure_muted(s);
+
+    LegendEntry e[EXIT_MAX_LEGEND];
+    char labels[EXIT_MAX_LEGEND][96];
+    int n_e = 0;
+    for (int sr = 0; sr < d->n_series && n_e < EXIT_MAX_LEGEND - 3; sr++) {
+        series_label(d, sr, labels[n_e], 96);
+        e[n_e] = (LegendEntry){labels[n_e], LEGEND_LINE, palette_series(sr), sr % MARKER_COUNT, DASH_SOLID, 0};
+        n_e++;
+    }
+    e[n_e++] = (LegendEntry){"Pareto front", LEGEND_LINE, fg, MARKER_NONE, DASH_SOLID, 0};
+    e[n_e++] = (LegendEntry){"full depth, reference", LEGEND_LINE, muted, MARKER_NONE, DASH_DASHED, 0};
+    double lw, lh;
+    legend_size(cr, s, u, e, n_e, &lw, &lh);
+    FigureRect plot = content;
+    plot.w -= lw + 30 * u;
+
+    double cmax = 1, flo = 100, fhi = 0;
+    for (int i = 0; i < d->n_points; i++) {
+        const ExitPoint *p = &d->points[i];
+        if (p->rel_cost > cmax) cmax = p->rel_cost;
+        if (p->f1 < flo) flo = p->f1;
+        if (p->f1 > fhi) fhi = p->f1;
+    }
+    flo = fmax(0, floor(flo / 10) * 10);
+    fhi = fmin(100, ceil((fhi + 2) / 10) * 10);
+    if (fhi - flo < 10) fhi = fmin(100, flo + 10), flo = fmin(flo, fhi - 10);
+    Axes a;
+    char xlabel[64];
+    snprintf(xlabel, sizeof xlabel, "relative cost (%s; reference = 1)",
+             strcmp(d->cost_column, "flops") == 0 ? "FLOPs" : "seconds");
+    axes_init(&a, 0, cmax * 1.08, flo, fhi, 0, 0, xlabel, "span F1 (%)");
+    axes_fit(&a, cr, s, u, plot);
+    axes_draw(&a, cr, s, u);
+
+    const ExitPoint *ref = &d->points[d->reference];
+    double lw4 = 4 * u;
+    axes_clip(&a, cr);
+    /* reference lines */
+    rgb_set(cr, muted);
+    cairo_set_line_width(cr, 3 * u);
+    dash_set(cr, DASH_DASHED, 3 * u);
+    cairo_move_to(cr, a.area.x, axes_y(&a, ref->f1));
+    cairo_line_to(cr, a.area.x + a.area.w, axes_y(&a, ref->f1));
+    cairo_move_to(cr, axes_x(&a, 1), a.area.y);
+    cairo_line_to(cr, axes_x(&a, 1), a.area.y + a.area.h);
+    cairo_stroke(cr);
+    /* Pareto front as a step line: from each front point right to the next */
+    int *front = malloc(sizeof(int) * (size_t)(d->n_points > 0 ? d->n_points : 1));
+    int n_front = 0;
+    for (int i = 0; front && i < d->n_points; i++)
+        if (d->points[i].pareto) front[n_front++] = i;
+    if (front) {
+        sort_by_cost(d, front, n_front);
+        rgb_set(cr, fg);
+        cairo_set_line_width(cr, 2.5 * u);
+        dash_set(cr, DASH_SOLID, lw4);
+        for (int i = 0; i < n_front; i++) {
+            const ExitPoint *p = &d->points[front[i]];
+            double x = axes_x(&a, p->rel_cost), y = axes_y(&a, p->f1);
+            if (i == 0) cairo_move_to(cr, x, y);
+            else cairo_line_to(cr, x, y);
+            double next = i + 1 < n_front ? axes_x(&a, d->points[front[i + 1]].rel_cost) : a.area.x + a.area.w;
+            cairo_line_to(cr, next, y);
+        }
+        cairo_stroke(cr);
+    }
+    free(front);
+    /* series lines in exit order */
+    cairo_set_line_width(cr, 3 * u);
+    for (int i = 0; i < d->n_points; i++) {
+        const ExitPoint *p = &d->points[i];
+        double x = axes_x(&a, p->rel_cost), y = axes_y(&a, p->f1);
+        if (i == 0 || p->series != p[-1].series) cairo_move_to(cr, x, y);
+        else cairo_line_to(cr, x, y);
+        if (p->deepest) {
+            rgb_set(cr, palette_series(p->series));
+            cairo_stroke(cr);
+        }
+    }
+    cairo_restore(cr);
+    /* markers, rings on the front, exit numbers beside the points */
+    double font = figure_font_size(TEXT_TICK, u);
+    char buf[16];
+    for (int i = 0; i < d->n_points; i++) {
+        const ExitPoint *p = &d->points[i];
+        double x = axes_x(&a, p->rel_cost), y = axes_y(&a, p->f1);
+        if (p->pareto) {
+            rgb_set(cr, fg);
+            cairo_set_line_width(cr, 3 * u);
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, x, y, 17 * u, 0, 2 * FIGURE_PI);
+            cairo_stroke(cr);
+        }
+        marker_draw(cr, p->series % MARKER_COUNT, x, y, 10 * u, palette_series(p->series), bg, 2 * u);
+        rgb_set(cr, fg);
+        figure_font(cr, s, font, 0);
+        snprintf(buf, sizeof buf, "%d", p->exit);
+        /* even series label above their points, odd ones below, so labels of
+         * neighbouring series do not collide */
+        if (p->series % 2 == 0) figure_text(cr, buf, x + 12 * u, y - 10 * u, 0, 1);
+        else figure_text(cr, buf, x + 12 * u, y + 10 * u, 0, 0);
+    }
+    legend_draw(cr, s, u, e, n_e, plot.x + plot.w + 30 * u, a.area.y);
+    figure_font(cr, s, font, 0);
+    rgb_set(cr, muted);
+    figure_text(cr, "numbers: exit layer", plot.x + plot.w + 30 * u, a.area.y + lh + 10 * u, 0, 0);
+    return figure_finish(cr);
+}

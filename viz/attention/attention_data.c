@@ -6,7 +6,7 @@
 
 #include <cJSON.h>
 
-#include "attention/paint_attention.h"
+#include "attention/attention_data.h"
 #include "engine/model.h"
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "attention/paint_attention.h"
+#include "attention/paint_attention_overview.h"
 
 void attention_overview_layout(cairo_t *cr, const AttentionData *d, double w, double h,
                                AttentionOverviewLayout *out)

@@ -13,7 +13,7 @@
 
 #include <cJSON.h>
 
-#include "attention/paint_attention.h"
+#include "attention/attention_data.h"
 #include "base/atomic_file.h"
 #include "base/text_file.h"
 #include "commands/viz_commands.h"
@@ -22,6 +22,7 @@
 #include "figures/figures.h"
 #include "options/args.h"
 #include "options/rows.h"
+#include "repo/repo_z_attention.h"
 #include "results/file_list.h"
 #include "runs/manifest.h"
 #include "text/tokenizer.h"

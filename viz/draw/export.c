@@ -10,6 +10,8 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "draw/png_write.h"
+
 int export_format_of(const char *path, ExportFormat *out, SrError *err)
 {
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');

@@ -60,8 +60,4 @@ void export_abort(ExportTarget *t);
  * words) to straight-alpha RGBA bytes. */
 void export_argb32_to_rgba(const unsigned char *argb, unsigned char *rgba, long n);
 
-/* Write a w x h RGBA image (stride = w * 4 bytes) to the open FILE as PNG;
- * 0 or -1 (draw/png_write.c, the one user of stb_image_write). */
-int png_write_rgba(FILE *f, const unsigned char *rgba, int w, int h);
-
 #endif

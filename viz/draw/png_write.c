@@ -1,8 +1,8 @@
 /* png_write.c — PNG encoding through stb_image_write (Debian libstb-dev).
  * The one file that holds the stb_image_write implementation. */
-#include <stdio.h>
+#include "draw/png_write.h"
 
-#include "draw/export.h"
+#include <stdio.h>
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBI_WRITE_NO_STDIO

@@ -6,10 +6,10 @@
 
 #include <stddef.h>
 
-#include "attention/paint_attention.h"
+#include "attention/attention_data.h"
 #include "explorer/explorer_input.h"
 #include "repeat/repeat.h"
-#include "repo/paint_repo_z.h"
+#include "repo/repo_z_data.h"
 
 /* Set d's title and caption exactly as `seqrep plot attention` does for the
  * same options: the model path and adapter file (NULL = none) as given, the

@@ -3,6 +3,7 @@
  * overview. */
 #include "explorer/explorer_hover.h"
 
+#include "attention/paint_attention_overview.h"
 #include "explorer/explorer_views.h"
 
 int explorer_overview_panel_at(cairo_t *cr, const AttentionData *d, double w, double h, double x,

@@ -5,7 +5,7 @@
 
 #include <cairo.h>
 
-#include "attention/paint_attention.h"
+#include "attention/attention_data.h"
 #include "explorer/explorer_window.h"
 
 /* The panel of the overview at (x, y): 1 and (*layer, *head; -1 = mean), or 0.

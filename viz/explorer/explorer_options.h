@@ -4,7 +4,7 @@
 #ifndef SEQREP_VIZ_EXPLORER_OPTIONS_H
 #define SEQREP_VIZ_EXPLORER_OPTIONS_H
 
-#include "attention/paint_attention.h"
+#include "attention/attention_data.h"
 #include "draw/figure.h"
 #include "explorer_state/explorer_sources.h"
 #include "explorer_state/explorer_state.h"

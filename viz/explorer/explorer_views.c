@@ -10,6 +10,7 @@
 
 #include "explorer/explorer_frame.h"
 #include "label/readout.h"
+#include "repo/repo_z_attention.h"
 
 void explorer_drop_attention(Explorer *e)
 {

@@ -4,7 +4,7 @@
 #ifndef SEQREP_VIZ_EXPLORER_WORKER_H
 #define SEQREP_VIZ_EXPLORER_WORKER_H
 
-#include "attention/paint_attention.h"
+#include "attention/attention_data.h"
 #include "base/status.h"
 #include "repeat/repeat.h"
 #include "text/tokenizer.h"

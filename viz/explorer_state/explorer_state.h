@@ -5,7 +5,7 @@
 #ifndef SEQREP_VIZ_EXPLORER_STATE_H
 #define SEQREP_VIZ_EXPLORER_STATE_H
 
-#include "attention/paint_attention.h"
+#include "attention/attention_data.h"
 #include "draw/figure.h"
 #include "repeat/repeat.h"
 

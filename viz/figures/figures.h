@@ -20,6 +20,7 @@
 #include <cairo.h>
 
 #include "attention/paint_attention.h"
+#include "attention/paint_attention_overview.h"
 #include "mask/paint_mask.h"
 #include "mask/paint_proportion.h"
 #include "repo/paint_repo_needle.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "engine/mask.h"
-#include "mask/paint_mask.h"
+#include "mask/mask_data.h"
 
 const char *block_kind_name(BlockKind kind)
 {

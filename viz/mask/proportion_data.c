@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mask/paint_proportion.h"
+#include "mask/proportion_data.h"
 #include "results/results_csv.h"
 #include "theory/blocks.h"
 

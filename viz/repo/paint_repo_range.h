@@ -1,36 +1,12 @@
-/* paint_repo_range.h — the RePo figure repo-range: max z - min z per RePo
- * layer against context length (mean over examples and heads), beside the
- * range of the token index (length - 1) that RoPE uses, drawn from the range
- * CSV `seqrep repo-eval --figures DIR` writes.
- *
- * Input: range CSV   task,method,layer,length,z_range_mean,z_range_max,index_range
- *
- * The data is read in repo_range_data.c and painted in paint_repo_range.c. */
+/* paint_repo_range.h — the painter of repo-range (repo_range_data.h): one
+ * line per RePo layer, the z range against context length, beside the token
+ * index range of RoPE when it does not flatten them. */
 #ifndef SEQREP_VIZ_PAINT_REPO_RANGE_H
 #define SEQREP_VIZ_PAINT_REPO_RANGE_H
 
-#include <stdio.h>
-
 #include <cairo.h>
 
-#include "draw/figure.h"
-
-typedef struct {
-    FigureMeta meta;
-    int n_layers, n_lengths;
-    int *layer;          /* (n_layers) RePo layers, increasing   */
-    int *length;         /* (n_lengths) increasing               */
-    double *range;       /* (n_layers, n_lengths) mean max - min, NAN = missing */
-    double *range_max;   /* (n_layers, n_lengths) largest over rows and heads   */
-    int *index_range;    /* (n_lengths) length - 1               */
-} RepoRangeData;
-
-/* Read a range CSV (rows of method repo). Free with repo_range_data_free. */
-int repo_range_data_load(RepoRangeData *d, const char *path, SrError *err);
-void repo_range_data_free(RepoRangeData *d);
-
-/* CSV of the drawn numbers: layer,length,z_range_mean,z_range_max,index_range. */
-void repo_range_data_write_csv(const RepoRangeData *d, FILE *out);
+#include "repo/repo_range_data.h"
 
 int paint_repo_range(cairo_t *cr, const RepoRangeData *d, double w, double h);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repo/paint_repo_needle.h"
+#include "repo/repo_needle_data.h"
 #include "results/results_csv.h"
 
 void repo_needle_data_free(RepoNeedleData *d)

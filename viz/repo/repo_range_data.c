@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repo/paint_repo_range.h"
+#include "repo/repo_range_data.h"
 #include "results/results_csv.h"
 
 void repo_range_data_free(RepoRangeData *d)

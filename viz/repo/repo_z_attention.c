@@ -1,12 +1,12 @@
 /* repo_z_attention.c — the data of the z figures (repo-z, repo-repeat) taken
  * straight from a forward pass: the positions z a RePo model computed for a
  * (repeated) sentence, kept beside its attention maps in AttentionData. */
+#include "repo/repo_z_attention.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "repo/paint_repo_z.h"
 
 int repo_z_data_from_attention(RepoZData *d, const AttentionData *a, int layer, int head,
                                const char *source, SrError *err)

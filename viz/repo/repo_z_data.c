@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repo/paint_repo_z.h"
+#include "repo/repo_z_data.h"
 #include "results/results_csv.h"
 
 /* qsort comparison of doubles, ascending. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/paint_exit.h"
+#include "results/exit_data.h"
 #include "results/results_csv.h"
 
 /* Order points by method, r, exit. */

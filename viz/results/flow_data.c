@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/paint_flow.h"
+#include "results/flow_data.h"
 #include "results/results_csv.h"
 
 int flow_data_load(FlowData *d, const char *path, int head, SrError *err)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/paint_layers.h"
+#include "results/layers_data.h"
 #include "results/results_csv.h"
 
 /* One value read from a file: the group it belongs to and the F1. */
@@ -230,16 +230,6 @@ void layers_data_free(LayersData *d)
     d->series = NULL;
     d->baselines = NULL;
     d->n_series = d->n_baselines = 0;
-}
-
-int layers_colour_index(const LayersData *d, int r)
-{
-    int index = 0;
-    for (int i = 0; i < d->n_series; i++) {
-        if (d->series[i].r == r) return index;
-        if (i + 1 < d->n_series && d->series[i + 1].r != d->series[i].r) index++;
-    }
-    return index;
 }
 
 void layers_data_write_csv(const LayersData *d, FILE *out)

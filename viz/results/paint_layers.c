@@ -9,6 +9,16 @@
 /* The most legend rows: r values, copy styles, band and baselines. */
 #define LAYERS_MAX_LEGEND 40
 
+int layers_colour_index(const LayersData *d, int r)
+{
+    int index = 0;
+    for (int i = 0; i < d->n_series; i++) {
+        if (d->series[i].r == r) return index;
+        if (i + 1 < d->n_series && d->series[i + 1].r != d->series[i].r) index++;
+    }
+    return index;
+}
+
 /* Dash pattern of baseline b: dotted, dash-dot, long dashes, in turn. */
 static DashKind layers_baseline_dash(int b)
 {

@@ -15,6 +15,7 @@
 #include "viz_fixtures.h"
 
 #include "explorer/explorer_overlays.h"
+#include "repo/repo_z_attention.h"
 #include "results/results_csv.h"
 
 /* ---- fixtures --------------------------------------------------------- */

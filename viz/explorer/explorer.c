@@ -16,6 +16,7 @@
 
 #include <SDL.h>
 
+#include "attention/paint_attention.h"
 #include "explorer/explorer_hover.h"
 #include "explorer/explorer_overlays.h"
 #include "explorer/explorer_save.h"

@@ -3,8 +3,11 @@
  * overview. */
 #include "explorer/explorer_hover.h"
 
+#include "attention/paint_attention.h"
 #include "attention/paint_attention_overview.h"
 #include "explorer/explorer_views.h"
+#include "mask/paint_mask.h"
+#include "repo/paint_repo_z.h"
 
 int explorer_overview_panel_at(cairo_t *cr, const AttentionData *d, double w, double h, double x,
                                double y, int *layer, int *head)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attention/paint_attention.h"
 #include "explorer/explorer_frame.h"
 #include "explorer/explorer_hover.h"
 #include "explorer/explorer_views.h"

@@ -200,11 +200,18 @@ void attention_layout(cairo_t *cr, const AttentionData *d, double w, double h, A
     out->label_step = step < 1 ? 1 : step;
     out->label_font = font;
     double x0 = c.x + (c.w - (labels + side + panel)) / 2;
-    out->map = (FigureRect){x0 + labels, c.y + labels + (c.h - labels - side) / 2, side, side};
-    double bar_h = side * 0.75;
+    out->map = (FigureRect){.x = x0 + labels, .y = c.y + labels + (c.h - labels - side) / 2, .w = side, .h = side};
+    attention_place_colourbar(out->map, side * 0.75, u, &out->colourbar, &out->masked_swatch);
+}
+
+void attention_place_colourbar(FigureRect maps, double bar_h, double unit, FigureRect *bar, FigureRect *swatch)
+{
     /* whole pixels, so the end colours fill whole rows */
-    out->colourbar = (FigureRect){round(out->map.x + side + 40 * u), round(out->map.y), round(40 * u), round(bar_h)};
-    out->masked_swatch = (FigureRect){out->colourbar.x, out->map.y + side - 40 * u, 40 * u, 40 * u};
+    *bar = (FigureRect){.x = round(maps.x + maps.w + 40 * unit),
+                        .y = round(maps.y),
+                        .w = round(40 * unit),
+                        .h = round(bar_h)};
+    *swatch = (FigureRect){.x = bar->x, .y = maps.y + maps.h - 40 * unit, .w = 40 * unit, .h = 40 * unit};
 }
 
 int attention_cell_at(const AttentionLayout *l, const AttentionData *d, double x, double y,

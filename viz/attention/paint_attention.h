@@ -34,6 +34,11 @@ int paint_attention(cairo_t *cr, const AttentionData *d, double w, double h);
 void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head, double lo,
                         double hi, FigureRect rect, double line_width, double unit);
 
+/* Shared by both painters: place the colour bar (bar_h high) 40 units right
+ * of the maps' rectangle, top-aligned with it, and the masked swatch under
+ * it, bottom-aligned with the maps. */
+void attention_place_colourbar(FigureRect maps, double bar_h, double unit, FigureRect *bar, FigureRect *swatch);
+
 /* Shared by both painters: draw the vertical colour bar in `bar` with tick
  * labels right of it and `label` rotated beside them (for d's scale and the
  * range lo..hi; with `relative` the ends read "min" and "max"), and the

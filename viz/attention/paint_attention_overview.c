@@ -30,19 +30,17 @@ void attention_overview_layout(cairo_t *cr, const AttentionData *d, double w, do
     double grid_w = out->n_cols * out->panel + (out->n_cols - 1) * out->gap + extra_gap;
     double grid_h = d->n_layers * out->panel + (d->n_layers - 1) * out->gap;
     double x0 = c.x + (c.w - (left + grid_w + panel_w)) / 2;
-    out->grid = (FigureRect){x0 + left, c.y + top + (c.h - top - grid_h) / 2, grid_w, grid_h};
-    double bar_h = fmax(grid_h * 0.7, 40 * u);
-    /* whole pixels, so the end colours fill whole rows */
-    out->colourbar = (FigureRect){round(out->grid.x + grid_w + 40 * u), round(out->grid.y), round(40 * u), round(bar_h)};
-    out->masked_swatch = (FigureRect){out->colourbar.x, out->grid.y + grid_h - 40 * u, 40 * u, 40 * u};
+    out->grid = (FigureRect){.x = x0 + left, .y = c.y + top + (c.h - top - grid_h) / 2, .w = grid_w, .h = grid_h};
+    attention_place_colourbar(out->grid, fmax(grid_h * 0.7, 40 * u), u, &out->colourbar, &out->masked_swatch);
 }
 
-/* The rectangle of panel (layer, column) in a layout. */
-static FigureRect panel_rect(const AttentionOverviewLayout *L, const AttentionData *d, int layer, int col)
+FigureRect attention_overview_panel(const AttentionOverviewLayout *L, const AttentionData *d, int layer, int col)
 {
     double extra = d->n_heads > 1 && col == d->n_heads ? 2 * L->gap : 0;
-    return (FigureRect){L->grid.x + col * (L->panel + L->gap) + extra,
-                        L->grid.y + layer * (L->panel + L->gap), L->panel, L->panel};
+    return (FigureRect){.x = L->grid.x + col * (L->panel + L->gap) + extra,
+                        .y = L->grid.y + layer * (L->panel + L->gap),
+                        .w = L->panel,
+                        .h = L->panel};
 }
 
 int paint_attention_overview(cairo_t *cr, const AttentionData *d, double w, double h)
@@ -62,7 +60,7 @@ int paint_attention_overview(cairo_t *cr, const AttentionData *d, double w, doub
             if (d->n_heads == 1) head = 0;
             double lo, hi;
             attention_range(d, l, head, &lo, &hi);
-            FigureRect r = panel_rect(&L, d, l, col);
+            FigureRect r = attention_overview_panel(&L, d, l, col);
             attention_draw_map(cr, d, l, head, lo, hi, r, L.panel > 120 * u ? 1.5 * u : 0.8 * u, u);
             int selected = l == d->layer && (head == d->head || (d->n_heads == 1 && d->head <= 0));
             rgb_set(cr, selected ? palette_okabe_ito(OKABE_VERMILLION) : figure_foreground(s));
@@ -73,12 +71,12 @@ int paint_attention_overview(cairo_t *cr, const AttentionData *d, double w, doub
     rgb_set(cr, figure_foreground(s));
     figure_font(cr, s, font, 0);
     for (int l = 0; l < d->n_layers; l++) {
-        FigureRect r = panel_rect(&L, d, l, 0);
+        FigureRect r = attention_overview_panel(&L, d, l, 0);
         snprintf(buf, sizeof buf, "layer %d", l);
         figure_text(cr, buf, r.x - 10 * u, r.y + r.h / 2, 1, 0.5);
     }
     for (int col = 0; col < L.n_cols; col++) {
-        FigureRect r = panel_rect(&L, d, 0, col);
+        FigureRect r = attention_overview_panel(&L, d, 0, col);
         if (d->n_heads > 1 && col == d->n_heads) snprintf(buf, sizeof buf, "mean");
         else snprintf(buf, sizeof buf, L.panel > 90 * u ? "head %d" : "%d", col);
         figure_font(cr, s, font, col == d->n_heads);

@@ -22,6 +22,9 @@ typedef struct {
 void attention_overview_layout(cairo_t *cr, const AttentionData *d, double w, double h,
                                AttentionOverviewLayout *out);
 
+/* The rectangle of panel (layer, column) in layout L (column H: the mean). */
+FigureRect attention_overview_panel(const AttentionOverviewLayout *L, const AttentionData *d, int layer, int col);
+
 int paint_attention_overview(cairo_t *cr, const AttentionData *d, double w, double h);
 
 #endif

@@ -6,22 +6,23 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "commands/size_option.h"
 #include "commands/viz_commands.h"
 #include "explorer/explorer.h"
+#include "figures/figure_request.h"
 #include "options/args.h"
 #include "options/rows.h"
 
 static const char *CMD = "explore";
 
+/* The largest --head number taken. */
+#define EXPLORER_HEAD_MAX 100000
+
 /* Split "WxH" into two pixel sizes 200..8192; 0 or -1. */
 static int parse_window_size(const char *text, int *w, int *h)
 {
-    char *end;
-    long a = strtol(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X')) return -1;
-    const char *second = end + 1;
-    long b = strtol(second, &end, 10);
-    if (end == second || *end || a < 200 || b < 200 || a > 8192 || b > 8192) return -1;
+    long a, b;
+    if (size_option_parse(text, &a, &b) || a < 200 || b < 200 || a > 8192 || b > 8192) return -1;
     *w = (int)a;
     *h = (int)b;
     return 0;
@@ -49,37 +50,56 @@ typedef struct {
 static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText *t)
 {
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->src.model, "checkpoint (.safetensors) or Hugging Face model folder", 1, 0, 0},
+        {.name = "model", .type = ARG_STRING, .value = &o->src.model, .required = 1,
+         .help = "checkpoint (.safetensors) or Hugging Face model folder"},
         option_adapter_file(&o->src.adapter, NULL),
-        {"data", ARG_STRING, &o->src.data, "CoNLL file: its sentences (first column) to page through", 0, 0, 0},
-        {"text", ARG_STRING, &o->src.text, "one sentence instead of --data", 0, 0, 0},
-        {"sentence", ARG_INT, &t->sentence, "sentence of --data to start on (default 0)", 0, 0, 0},
-        {"r", ARG_INT, &t->r, "repetitions to start with (default 1, or 0 when 1 does not fit)", 0, 0, 0},
-        {"layer", ARG_INT, &t->layer, "layer to start on (default the last)", 0, 0, 0},
-        {"head", ARG_STRING, &t->head, "head number or mean (default mean)", 0, 0, 0},
+        {.name = "data", .type = ARG_STRING, .value = &o->src.data,
+         .help = "CoNLL file: its sentences (first column) to page through"},
+        {.name = "text", .type = ARG_STRING, .value = &o->src.text, .help = "one sentence instead of --data"},
+        {.name = "sentence", .type = ARG_INT, .value = &t->sentence,
+         .help = "sentence of --data to start on (default 0)"},
+        {.name = "r", .type = ARG_INT, .value = &t->r,
+         .help = "repetitions to start with (default 1, or 0 when 1 does not fit)"},
+        {.name = "layer", .type = ARG_INT, .value = &t->layer, .help = "layer to start on (default the last)"},
+        {.name = "head", .type = ARG_STRING, .value = &t->head, .help = "head number or mean (default mean)"},
         option_bos(&t->bos, "none | once | per-copy (default per-copy, as plot attention; none when the "
                             "tokenizer adds no BOS)"),
         option_sep(&t->sep, "none | token (default none)"),
         option_copy_positions(&t->copy_positions),
         option_mask(&o->src.mask, "mask plan: causal | middle | full | layer list (default causal)"),
-        {"scale", ARG_STRING, &t->scale, "fixed | per-head | log (default fixed)", 0, 0, 0},
-        {"theme", ARG_STRING, &t->theme, "light | dark (default light)", 0, 0, 0},
-        {"font", ARG_STRING, &o->src.font, "font family (default " FIGURE_DEFAULT_FONT ")", 0, 0, 0},
-        {"view", ARG_STRING, &t->view, "mask | attention | overview | layers | exit | flow | repo-z | repo-repeat | repo-range | repo-needle (default attention)", 0, 0, 0},
-        {"size", ARG_STRING, &t->size, "window size WxH in pixels (default 1280x860)", 0, 0, 0},
-        {"save-dir", ARG_STRING, &t->save_dir, "where s and v save frames (default .)", 0, 0, 0},
-        {"script", ARG_STRING, &o->script, "keys to replay, then exit, e.g. \"<right>a s c q\" (see docs/explorer.md)", 0, 0, 0},
-        {"script-file", ARG_STRING, &o->script_file, "file of --script lines to replay, then exit (LF or CRLF)", 0, 0, 0},
-        {"frame-times", ARG_STRING, &o->frame_times, "CSV to write: each frame's draw time and the resident memory after it", 0, 0, 0},
-        {"layers", ARG_STRING, &o->src.layers, "probe CSV(s), comma-separated: the layers view (p)", 0, 0, 0},
-        {"baselines", ARG_STRING, &o->src.baselines, "fine-tune/sweep CSV(s), comma-separated: references in the layers view", 0, 0, 0},
-        {"exit", ARG_STRING, &o->src.exit, "fine-tune or sweep CSV(s), comma-separated: the exit view (e)", 0, 0, 0},
-        {"cost", ARG_STRING, &t->cost, "exit view: flops | seconds (default flops)", 0, 0, 0},
-        {"flow", ARG_STRING, &o->src.flow, "attnflow CSV: the flow view (f)", 0, 0, 0},
-        {"repo-range", ARG_STRING, &o->src.repo_range, "repo-eval --figures TASK-range.csv: the RePo range view (g)", 0, 0, 0},
-        {"repo-needle", ARG_STRING, &o->src.repo_needle, "repo-eval --figures TASK-attention.csv: the needle view (n)", 0, 0, 0},
-        {"dataset", ARG_STRING, &o->src.dataset, "exit view: the dataset of a sweep CSV holding several", 0, 0, 0},
-        {"split", ARG_STRING, &o->src.split, "layers and exit views: the split (default test)", 0, 0, 0},
+        {.name = "scale", .type = ARG_STRING, .value = &t->scale, .help = "fixed | per-head | log (default fixed)"},
+        {.name = "theme", .type = ARG_STRING, .value = &t->theme, .help = "light | dark (default light)"},
+        {.name = "font", .type = ARG_STRING, .value = &o->src.font,
+         .help = "font family (default " FIGURE_DEFAULT_FONT ")"},
+        {.name = "view", .type = ARG_STRING, .value = &t->view,
+         .help = "mask | attention | overview | layers | exit | flow | repo-z | repo-repeat | repo-range | "
+                 "repo-needle (default attention)"},
+        {.name = "size", .type = ARG_STRING, .value = &t->size,
+         .help = "window size WxH in pixels (default 1280x860)"},
+        {.name = "save-dir", .type = ARG_STRING, .value = &t->save_dir,
+         .help = "where s and v save frames (default .)"},
+        {.name = "script", .type = ARG_STRING, .value = &o->script,
+         .help = "keys to replay, then exit, e.g. \"<right>a s c q\" (see docs/explorer.md)"},
+        {.name = "script-file", .type = ARG_STRING, .value = &o->script_file,
+         .help = "file of --script lines to replay, then exit (LF or CRLF)"},
+        {.name = "frame-times", .type = ARG_STRING, .value = &o->frame_times,
+         .help = "CSV to write: each frame's draw time and the resident memory after it"},
+        {.name = "layers", .type = ARG_STRING, .value = &o->src.layers,
+         .help = "probe CSV(s), comma-separated: the layers view (p)"},
+        {.name = "baselines", .type = ARG_STRING, .value = &o->src.baselines,
+         .help = "fine-tune/sweep CSV(s), comma-separated: references in the layers view"},
+        {.name = "exit", .type = ARG_STRING, .value = &o->src.exit,
+         .help = "fine-tune or sweep CSV(s), comma-separated: the exit view (e)"},
+        {.name = "cost", .type = ARG_STRING, .value = &t->cost, .help = "exit view: flops | seconds (default flops)"},
+        {.name = "flow", .type = ARG_STRING, .value = &o->src.flow, .help = "attnflow CSV: the flow view (f)"},
+        {.name = "repo-range", .type = ARG_STRING, .value = &o->src.repo_range,
+         .help = "repo-eval --figures TASK-range.csv: the RePo range view (g)"},
+        {.name = "repo-needle", .type = ARG_STRING, .value = &o->src.repo_needle,
+         .help = "repo-eval --figures TASK-attention.csv: the needle view (n)"},
+        {.name = "dataset", .type = ARG_STRING, .value = &o->src.dataset,
+         .help = "exit view: the dataset of a sweep CSV holding several"},
+        {.name = "split", .type = ARG_STRING, .value = &o->src.split,
+         .help = "layers and exit views: the split (default test)"},
     };
     return args_parse(CMD, "--model FILE (--data FILE.conll | --text \"a sentence\") [options]\n\n"
                            "keys: <- -> layer, up/down head, a mean, 0-9 + - r, PgUp/PgDn sentence,\n"
@@ -87,20 +107,6 @@ static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText 
                            "b last copy only, l log, t theme, s/v save PNG/SVG,\n"
                            "c print the plot command, space guided walk, ? help, q quit",
                       specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
-}
-
-/* Parse --head: "mean" is -1, otherwise a head number 0..100000; 0 or -1. */
-static int parse_head(const char *text, int *head)
-{
-    if (strcmp(text, "mean") == 0) {
-        *head = -1;
-        return 0;
-    }
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end || v < 0 || v > 100000) return -1;
-    *head = (int)v;
-    return 0;
 }
 
 /* Check the options given as text and fill the rest of o from them. 0, or
@@ -115,7 +121,7 @@ static int check_options(ExplorerOptions *o, const ExploreText *t)
     if (option_parse_bos(CMD, t->bos ? t->bos : "per-copy", &o->bos) || option_parse_sep(CMD, t->sep, &o->sep) ||
         option_parse_copy_positions(CMD, t->copy_positions, &o->src.copy_positions))
         return 2;
-    if (parse_head(t->head, &o->head))
+    if (figure_request_head(t->head, EXPLORER_HEAD_MAX, &o->head))
         return args_error(CMD, "--head must be a head number or mean, got '%s'", t->head);
     if (attention_scale_parse(t->scale, &o->scale))
         return args_error(CMD, "--scale must be fixed, per-head or log, got '%s'", t->scale);

@@ -14,6 +14,7 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
+#include "commands/size_option.h"
 #include "commands/viz_commands.h"
 #include "draw/export.h"
 #include "figures/figures.h"
@@ -32,12 +33,8 @@ typedef struct {
 /* Split "W" "x" "H" into two sizes; 0 or -1. */
 static int parse_size(const char *text, double *w, double *h)
 {
-    char *end;
-    long a = strtol(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X')) return -1;
-    const char *second = end + 1;
-    long b = strtol(second, &end, 10);
-    if (end == second || *end) return -1;
+    long a, b;
+    if (size_option_parse(text, &a, &b)) return -1;
     *w = (double)a;
     *h = (double)b;
     return 0;

@@ -52,7 +52,7 @@ void axes_init(Axes *a, double xmin, double xmax, double ymin, double ymax, int 
     a->xfmt = "%g";
     a->yfmt = "%g";
     a->yscale_label = 1.0;
-    a->area = (FigureRect){0, 0, 1, 1};
+    a->area = (FigureRect){.x = 0, .y = 0, .w = 1, .h = 1};
 }
 
 /* The tick label of value v with format fmt into buf. */

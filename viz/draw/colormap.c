@@ -7,7 +7,7 @@
 
 Rgb rgb_bytes(int r, int g, int b)
 {
-    return (Rgb){r / 255.0, g / 255.0, b / 255.0};
+    return (Rgb){.r = r / 255.0, .g = g / 255.0, .b = b / 255.0};
 }
 
 void rgb_to_bytes(Rgb c, unsigned char out[3])
@@ -54,7 +54,7 @@ void rgb_set(cairo_t *cr, Rgb c)
 
 Rgb rgb_mix(Rgb a, Rgb b, double t)
 {
-    return (Rgb){a.r + t * (b.r - a.r), a.g + t * (b.g - a.g), a.b + t * (b.b - a.b)};
+    return (Rgb){.r = a.r + t * (b.r - a.r), .g = a.g + t * (b.g - a.g), .b = a.b + t * (b.b - a.b)};
 }
 
 cairo_pattern_t *pattern_hatch(Rgb fill, Rgb line, double spacing, double width)

@@ -78,6 +78,35 @@ void dash_set(cairo_t *cr, DashKind kind, double line_width)
     cairo_set_line_cap(cr, kind == DASH_DOTTED ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
 }
 
+LegendEntry legend_line(const char *label, Rgb colour, MarkerKind marker, DashKind dash)
+{
+    return (LegendEntry){.label = label, .kind = LEGEND_LINE, .colour = colour, .marker = marker, .dash = dash};
+}
+
+LegendEntry legend_marker(const char *label, Rgb colour, MarkerKind marker)
+{
+    return (LegendEntry){.label = label, .kind = LEGEND_MARKER, .colour = colour, .marker = marker,
+                         .dash = DASH_SOLID};
+}
+
+LegendEntry legend_patch(const char *label, Rgb colour, int outline)
+{
+    return (LegendEntry){.label = label, .kind = LEGEND_PATCH, .colour = colour, .marker = MARKER_NONE,
+                         .dash = DASH_SOLID, .outline = outline};
+}
+
+LegendEntry legend_hatch(const char *label, Rgb colour, int outline)
+{
+    return (LegendEntry){.label = label, .kind = LEGEND_HATCH, .colour = colour, .marker = MARKER_NONE,
+                         .dash = DASH_SOLID, .outline = outline};
+}
+
+LegendEntry legend_band(const char *label, Rgb colour)
+{
+    return (LegendEntry){.label = label, .kind = LEGEND_BAND, .colour = colour, .marker = MARKER_NONE,
+                         .dash = DASH_SOLID};
+}
+
 /* Geometry shared by size and draw: padding, swatch width, row height. */
 static void legend_metrics(double unit, double *pad, double *swatch, double *row, double *font)
 {

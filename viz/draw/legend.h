@@ -48,6 +48,16 @@ typedef struct {
     int outline;       /* PATCH: draw a foreground outline around it */
 } LegendEntry;
 
+/* The entries, one constructor per kind: a line with a marker (MARKER_NONE:
+ * none) and a dash pattern; a marker alone; a filled square, outlined in the
+ * foreground colour when outline is 1, else in its own; the same square
+ * hatched as masked cells are; a translucent band with its centre line. */
+LegendEntry legend_line(const char *label, Rgb colour, MarkerKind marker, DashKind dash);
+LegendEntry legend_marker(const char *label, Rgb colour, MarkerKind marker);
+LegendEntry legend_patch(const char *label, Rgb colour, int outline);
+LegendEntry legend_hatch(const char *label, Rgb colour, int outline);
+LegendEntry legend_band(const char *label, Rgb colour);
+
 /* Width and height of the legend of n entries in one column at scale unit. */
 void legend_size(cairo_t *cr, const FigureStyle *s, double unit, const LegendEntry *e, int n,
                  double *width, double *height);

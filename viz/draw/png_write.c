@@ -29,7 +29,7 @@ static void sink_write(void *context, void *data, int size)
 
 int png_write_rgba(FILE *f, const unsigned char *rgba, int w, int h)
 {
-    PngSink sink = {f, 0};
+    PngSink sink = {.f = f, .failed = 0};
     int ok = stbi_write_png_to_func(sink_write, &sink, w, h, 4, rgba, w * 4);
     return ok && !sink.failed ? 0 : -1;
 }

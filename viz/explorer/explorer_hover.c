@@ -16,9 +16,7 @@ int explorer_overview_panel_at(cairo_t *cr, const AttentionData *d, double w, do
     attention_overview_layout(cr, d, w, h, &L);
     for (int l = 0; l < d->n_layers; l++)
         for (int col = 0; col < L.n_cols; col++) {
-            double extra = d->n_heads > 1 && col == d->n_heads ? 2 * L.gap : 0;
-            FigureRect r = {L.grid.x + col * (L.panel + L.gap) + extra, L.grid.y + l * (L.panel + L.gap),
-                            L.panel, L.panel};
+            FigureRect r = attention_overview_panel(&L, d, l, col);
             if (!figure_rect_contains(&r, x, y)) continue;
             *layer = l;
             *head = col < d->n_heads && d->n_heads > 1 ? col : (d->n_heads == 1 ? 0 : -1);

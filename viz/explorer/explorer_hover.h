@@ -9,7 +9,7 @@
 #include "explorer/explorer_window.h"
 
 /* The panel of the overview at (x, y): 1 and (*layer, *head; -1 = mean), or 0.
- * Mirrors the panel placement of paint_attention_overview.c. */
+ * Uses the panel placement of the overview painter (attention_overview_panel). */
 int explorer_overview_panel_at(cairo_t *cr, const AttentionData *d, double w, double h, double x,
                                double y, int *layer, int *head);
 

@@ -100,7 +100,7 @@ int explorer_command_line(const ExplorerState *s, const ExplorerSources *src, in
                           SrError *err)
 {
     if (cap == 0) return sr_fail(err, "command line: no room");
-    CommandText c = {out, cap, 0, 0};
+    CommandText c = {.out = out, .cap = cap, .len = 0, .overflow = 0};
     out[0] = 0;
     char size[48];
     snprintf(size, sizeof size, "%dx%d", width, height);

@@ -101,7 +101,7 @@ int explorer_script_parse(const char *text, ScriptEvent **events, int *n_events,
     *n_events = 0;
     for (size_t i = 0; text[i]; i++) {
         unsigned char c = (unsigned char)text[i];
-        ScriptEvent e = {SCRIPT_KEY, c, 0, 0};
+        ScriptEvent e = {.kind = SCRIPT_KEY, .key = c, .x = 0, .y = 0};
         if (c == ' ' || c == '\t' || c == '\n') continue;
         if (c < 32 || c > 126) {
             free(ev);

@@ -13,7 +13,7 @@ static int read_choices(const FigureRequest *q, AttentionScale *scale, int *head
 {
     if (attention_scale_parse(q->scale ? q->scale : "fixed", scale))
         return sr_fail(err, "--scale must be fixed, per-head or log, got '%s'", q->scale);
-    if (figure_request_head(q->head ? q->head : "mean", head))
+    if (figure_request_head(q->head ? q->head : "mean", FIGURE_HEAD_MAX, head))
         return sr_fail(err, "--head must be a head number or mean, got '%s'", q->head);
     if (q->r && figure_request_one_r(q->r, r))
         return sr_fail(err, "--r must be one repetition count >= 0 for attention, got '%s'", q->r);

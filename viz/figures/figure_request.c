@@ -9,7 +9,7 @@
 
 #include "data/conll.h"
 
-int figure_request_head(const char *text, int *head)
+int figure_request_head(const char *text, int max, int *head)
 {
     if (strcmp(text, "mean") == 0) {
         *head = -1;
@@ -17,7 +17,7 @@ int figure_request_head(const char *text, int *head)
     }
     char *end;
     long v = strtol(text, &end, 10);
-    if (end == text || *end || v < 0 || v > 1000000) return -1;
+    if (end == text || *end || v < 0 || v > max) return -1;
     *head = (int)v;
     return 0;
 }

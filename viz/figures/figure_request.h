@@ -19,8 +19,11 @@ typedef struct {
     const char *results, *split, *baselines, *cost, *dataset;
 } FigureRequest;
 
-/* Parse --head: "mean" is -1, otherwise a non-negative integer. 0 or -1. */
-int figure_request_head(const char *text, int *head);
+/* The largest --head number `seqrep plot` takes. */
+#define FIGURE_HEAD_MAX 1000000
+
+/* Parse a --head value: "mean" is -1, otherwise an integer 0..max. 0 or -1. */
+int figure_request_head(const char *text, int max, int *head);
 
 /* Parse one repetition count "R" (digits only, at most 100000); 0 or -1. */
 int figure_request_one_r(const char *text, int *r);

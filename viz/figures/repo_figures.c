@@ -46,7 +46,7 @@ static int load_z(Figure *f, const FigureRequest *q, const char *name, cJSON *ma
                   SrError *err)
 {
     int head = 0;
-    if (q->head && (figure_request_head(q->head, &head) || head < 0))
+    if (q->head && (figure_request_head(q->head, FIGURE_HEAD_MAX, &head) || head < 0))
         return sr_fail(err, "--head must be a head number for %s (z is one position per head), got '%s'", name,
                        q->head);
     if (!q->results) return z_from_model(f, q, name, head, manifest, seed, err);

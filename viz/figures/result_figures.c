@@ -102,7 +102,7 @@ int flow_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, long lo
     (void)seed;
     int head;
     if (!q->results) return sr_fail(err, "flow needs --results FILE (from seqrep attnflow --out)");
-    if (figure_request_head(q->head ? q->head : "mean", &head))
+    if (figure_request_head(q->head ? q->head : "mean", FIGURE_HEAD_MAX, &head))
         return sr_fail(err, "--head must be a head number or mean, got '%s'", q->head);
     if (flow_data_load(&f->flow, q->results, head, err)) return -1;
     figure_manifest_input(manifest, "results", q->results);

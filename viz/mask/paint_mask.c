@@ -24,18 +24,11 @@ Rgb mask_special_colour(void)
 static int legend_entries(const MaskData *d, LegendEntry *e)
 {
     int n = 0;
-    e[n++] = (LegendEntry){"full block (sees a whole copy)", LEGEND_PATCH, mask_block_colour(BLOCK_FULL),
-                           MARKER_NONE, DASH_SOLID, 0};
-    e[n++] = (LegendEntry){"causal block (diagonal)", LEGEND_PATCH, mask_block_colour(BLOCK_CAUSAL),
-                           MARKER_NONE, DASH_SOLID, 0};
-    if (d->n_other)
-        e[n++] = (LegendEntry){"other pattern", LEGEND_PATCH, mask_block_colour(BLOCK_OTHER),
-                               MARKER_NONE, DASH_SOLID, 0};
-    if (d->T > d->k * d->n)
-        e[n++] = (LegendEntry){"<bos> / <sep> row or column", LEGEND_PATCH, mask_special_colour(),
-                               MARKER_NONE, DASH_SOLID, 0};
-    e[n++] = (LegendEntry){"masked", LEGEND_HATCH, figure_masked(&d->meta.style), MARKER_NONE,
-                           DASH_SOLID, 1};
+    e[n++] = legend_patch("full block (sees a whole copy)", mask_block_colour(BLOCK_FULL), 0);
+    e[n++] = legend_patch("causal block (diagonal)", mask_block_colour(BLOCK_CAUSAL), 0);
+    if (d->n_other) e[n++] = legend_patch("other pattern", mask_block_colour(BLOCK_OTHER), 0);
+    if (d->T > d->k * d->n) e[n++] = legend_patch("<bos> / <sep> row or column", mask_special_colour(), 0);
+    e[n++] = legend_hatch("masked", figure_masked(&d->meta.style), 1);
     return n;
 }
 
@@ -94,7 +87,7 @@ void mask_layout(cairo_t *cr, const MaskData *d, double w, double h, MaskLayout 
     double block_w = side + panel + 40 * u + label_w + axis_title;
     double x0 = c.x + (c.w - block_w) / 2;
     double y0 = c.y + (c.h - (side + label_h + axis_title)) / 2;
-    out->grid = (FigureRect){x0 + axis_title + label_w, y0 + axis_title + label_h, side, side};
+    out->grid = (FigureRect){.x = x0 + axis_title + label_w, .y = y0 + axis_title + label_h, .w = side, .h = side};
     out->legend_x = out->grid.x + side + 40 * u;
     out->legend_y = out->grid.y;
 }

@@ -24,9 +24,9 @@ int paint_proportion(cairo_t *cr, const ProportionData *d, double w, double h)
     figure_frame(cr, &d->meta, w, h, &content);
 
     LegendEntry e[3] = {
-        {"closed form (k-1)/(k+1)", LEGEND_LINE, proportion_curve_colour(), MARKER_NONE, DASH_SOLID, 0},
-        {"counted from the mask", LEGEND_MARKER, proportion_point_colour(), MARKER_CIRCLE, DASH_SOLID, 0},
-        {"limit as r grows: 100%", LEGEND_LINE, figure_muted(s), MARKER_NONE, DASH_DASHED, 0},
+        legend_line("closed form (k-1)/(k+1)", proportion_curve_colour(), MARKER_NONE, DASH_SOLID),
+        legend_marker("counted from the mask", proportion_point_colour(), MARKER_CIRCLE),
+        legend_line("limit as r grows: 100%", figure_muted(s), MARKER_NONE, DASH_DASHED),
     };
     double lw, lh;
     legend_size(cr, s, u, e, 3, &lw, &lh);

@@ -25,10 +25,9 @@ int paint_repo_needle(cairo_t *cr, const RepoNeedleData *d, double w, double h)
     LegendEntry e[REPO_FIGURE_MAX_METHODS + 2];
     int n_e = 0;
     for (int m = 0; m < d->n_methods; m++)
-        e[n_e++] = (LegendEntry){d->method[m], LEGEND_PATCH, palette_series(m), MARKER_NONE,
-                                 DASH_SOLID, 0};
-    e[n_e++] = (LegendEntry){"on the needle", LEGEND_PATCH, fg, MARKER_NONE, DASH_SOLID, 1};
-    e[n_e++] = (LegendEntry){"next to it (hatched)", LEGEND_PATCH, bg, MARKER_NONE, DASH_SOLID, 1};
+        e[n_e++] = legend_patch(d->method[m], palette_series(m), 0);
+    e[n_e++] = legend_patch("on the needle", fg, 1);
+    e[n_e++] = legend_patch("next to it (hatched)", bg, 1);
     FigureRect plot = legend_room(cr, s, u, e, n_e, content);
 
     double lo = 0.0, hi = 0.0, lo2 = 0.0, hi2 = 0.0;

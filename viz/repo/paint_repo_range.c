@@ -40,17 +40,16 @@ int paint_repo_range(cairo_t *cr, const RepoRangeData *d, double w, double h)
     int n_e = 0;
     for (int l = 0; l < d->n_layers && n_e < REPO_PLOT_MAX_SERIES; l++) {
         snprintf(labels[n_e], sizeof labels[n_e], "layer %d", d->layer[l]);
-        e[n_e] = (LegendEntry){labels[n_e], LEGEND_LINE, palette_series(l), l % MARKER_COUNT,
-                               DASH_SOLID, 0};
+        e[n_e] = legend_line(labels[n_e], palette_series(l), l % MARKER_COUNT, DASH_SOLID);
         n_e++;
     }
-    e[n_e++] = (LegendEntry){"largest head", LEGEND_LINE, fg, MARKER_NONE, DASH_DOTTED, 0};
+    e[n_e++] = legend_line("largest head", fg, MARKER_NONE, DASH_DOTTED);
     if (show_index)
         snprintf(note, sizeof note, "token index (RoPE)");
     else
         snprintf(note, sizeof note, "token index (RoPE): %d..%d, off scale", d->index_range[0],
                  max_index);
-    e[n_e++] = (LegendEntry){note, LEGEND_LINE, figure_muted(s), MARKER_NONE, DASH_DASHED, 0};
+    e[n_e++] = legend_line(note, figure_muted(s), MARKER_NONE, DASH_DASHED);
     FigureRect plot = legend_room(cr, s, u, e, n_e, content);
     double xlo = d->length[0], xhi = d->length[d->n_lengths - 1];
     if (xhi <= xlo) xlo -= 1.0, xhi += 1.0;

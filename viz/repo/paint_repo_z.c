@@ -33,17 +33,14 @@ static int z_legend(const RepoZData *d, const FigureStyle *s, LegendEntry *e, ch
     if (d->n_copies >= 2) {
         for (int c = 0; c < d->n_copies && n_e < REPO_PLOT_MAX_SERIES; c++) {
             snprintf(labels[n_e], sizeof labels[n_e], "copy %d", c + 1);
-            e[n_e] = (LegendEntry){labels[n_e], LEGEND_MARKER, palette_series(c), MARKER_CIRCLE,
-                                   DASH_SOLID, 0};
+            e[n_e] = legend_marker(labels[n_e], palette_series(c), MARKER_CIRCLE);
             n_e++;
         }
-        e[n_e++] = (LegendEntry){"<bos> / <sep>", LEGEND_MARKER, muted, MARKER_CIRCLE, DASH_SOLID, 0};
+        e[n_e++] = legend_marker("<bos> / <sep>", muted, MARKER_CIRCLE);
     } else {
-        e[n_e++] = (LegendEntry){"z per token", LEGEND_LINE, palette_series(0), MARKER_CIRCLE,
-                                 DASH_SOLID, 0};
+        e[n_e++] = legend_line("z per token", palette_series(0), MARKER_CIRCLE, DASH_SOLID);
     }
-    e[n_e++] = (LegendEntry){"clipped at 1.5 IQR", LEGEND_MARKER, figure_foreground(s),
-                             MARKER_TRIANGLE, DASH_SOLID, 0};
+    e[n_e++] = legend_marker("clipped at 1.5 IQR", figure_foreground(s), MARKER_TRIANGLE);
     return n_e;
 }
 
@@ -144,12 +141,10 @@ int paint_repo_repeat(cairo_t *cr, const RepoZData *d, double w, double h)
     int n_e = 0;
     for (int c = 0; c < d->n_copies && n_e < REPO_PLOT_MAX_SERIES; c++) {
         snprintf(labels[n_e], sizeof labels[n_e], "copy %d", c + 1);
-        e[n_e] = (LegendEntry){labels[n_e], LEGEND_LINE, palette_series(c), c % MARKER_COUNT,
-                               (DashKind)(c % DASH_COUNT), 0};
+        e[n_e] = legend_line(labels[n_e], palette_series(c), c % MARKER_COUNT, (DashKind)(c % DASH_COUNT));
         n_e++;
     }
-    e[n_e++] = (LegendEntry){"clipped at 1.5 IQR", LEGEND_MARKER, figure_foreground(s),
-                             MARKER_TRIANGLE, DASH_SOLID, 0};
+    e[n_e++] = legend_marker("clipped at 1.5 IQR", figure_foreground(s), MARKER_TRIANGLE);
     FigureRect plot = legend_room(cr, s, u, e, n_e, content);
     int n_words = 0;
     double lo = 0.0, hi = 0.0;

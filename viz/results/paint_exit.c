@@ -49,11 +49,11 @@ int paint_exit(cairo_t *cr, const ExitData *d, double w, double h)
     int n_e = 0;
     for (int sr = 0; sr < d->n_series && n_e < EXIT_MAX_LEGEND - 3; sr++) {
         series_label(d, sr, labels[n_e], 96);
-        e[n_e] = (LegendEntry){labels[n_e], LEGEND_LINE, palette_series(sr), sr % MARKER_COUNT, DASH_SOLID, 0};
+        e[n_e] = legend_line(labels[n_e], palette_series(sr), sr % MARKER_COUNT, DASH_SOLID);
         n_e++;
     }
-    e[n_e++] = (LegendEntry){"Pareto front", LEGEND_LINE, fg, MARKER_NONE, DASH_SOLID, 0};
-    e[n_e++] = (LegendEntry){"full depth, reference", LEGEND_LINE, muted, MARKER_NONE, DASH_DASHED, 0};
+    e[n_e++] = legend_line("Pareto front", fg, MARKER_NONE, DASH_SOLID);
+    e[n_e++] = legend_line("full depth, reference", muted, MARKER_NONE, DASH_DASHED);
     double lw, lh;
     legend_size(cr, s, u, e, n_e, &lw, &lh);
     FigureRect plot = content;

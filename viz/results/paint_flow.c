@@ -42,8 +42,7 @@ int paint_flow(cairo_t *cr, const FlowData *d, double w, double h)
     LegendEntry e[FLOW_N_CATEGORIES];
     for (int c = 0; c < FLOW_N_CATEGORIES; c++) {
         int cat = FLOW_N_CATEGORIES - 1 - c;
-        e[c] = (LegendEntry){flow_category_label(cat), LEGEND_PATCH, flow_category_colour(cat),
-                             MARKER_NONE, DASH_SOLID, 0};
+        e[c] = legend_patch(flow_category_label(cat), flow_category_colour(cat), 0);
     }
     FigureRect plot = legend_room(cr, s, u, e, FLOW_N_CATEGORIES, content);
 

@@ -44,17 +44,17 @@ static int legend_entries(const LayersData *d, LegendEntry *e, char labels[][96]
         if (i > 0 && d->series[i - 1].r == s->r) continue;
         int ci = layers_colour_index(d, s->r);
         snprintf(labels[n], 96, "r = %d  (k = %d)", s->r, s->r + 1);
-        e[n] = (LegendEntry){labels[n], LEGEND_LINE, palette_series(ci), ci % MARKER_COUNT, DASH_SOLID, 0};
+        e[n] = legend_line(labels[n], palette_series(ci), ci % MARKER_COUNT, DASH_SOLID);
         n++;
     }
     if (any_first) {
-        e[n++] = (LegendEntry){"last copy", LEGEND_LINE, fg, MARKER_NONE, DASH_SOLID, 0};
-        e[n++] = (LegendEntry){"first copy", LEGEND_LINE, fg, MARKER_NONE, DASH_DASHED, 0};
+        e[n++] = legend_line("last copy", fg, MARKER_NONE, DASH_SOLID);
+        e[n++] = legend_line("first copy", fg, MARKER_NONE, DASH_DASHED);
     }
-    if (any_band) e[n++] = (LegendEntry){"+-1 std over seeds", LEGEND_BAND, fg, MARKER_NONE, DASH_SOLID, 0};
+    if (any_band) e[n++] = legend_band("+-1 std over seeds", fg);
     for (int b = 0; b < d->n_baselines && n < LAYERS_MAX_LEGEND; b++) {
-        e[n++] = (LegendEntry){d->baselines[b].label, LEGEND_LINE, layers_baseline_colour(b, fg, fg2),
-                               MARKER_NONE, layers_baseline_dash(b), 0};
+        e[n++] = legend_line(d->baselines[b].label, layers_baseline_colour(b, fg, fg2), MARKER_NONE,
+                             layers_baseline_dash(b));
     }
     return n;
 }

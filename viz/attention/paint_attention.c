@@ -237,13 +237,10 @@ static const char *colourbar_label(const AttentionData *d)
 
 int paint_attention(cairo_t *cr, const AttentionData *d, double w, double h)
 {
-    cairo_save(cr);
     const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
     AttentionLayout L;
     attention_layout(cr, d, w, h, &L);
-    FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
+    double u = figure_begin(cr, &d->meta, w, h, NULL);
     double lo, hi;
     attention_range(d, d->layer, d->head, &lo, &hi);
     attention_draw_map(cr, d, d->layer, d->head, lo, hi, L.map, L.cell >= 6 * u ? 2.5 * u : 1.5 * u, u);

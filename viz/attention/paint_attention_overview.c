@@ -45,13 +45,10 @@ FigureRect attention_overview_panel(const AttentionOverviewLayout *L, const Atte
 
 int paint_attention_overview(cairo_t *cr, const AttentionData *d, double w, double h)
 {
-    cairo_save(cr);
     const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
     AttentionOverviewLayout L;
     attention_overview_layout(cr, d, w, h, &L);
-    FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
+    double u = figure_begin(cr, &d->meta, w, h, NULL);
     double font = figure_font_size(TEXT_TICK, u);
     char buf[32];
     for (int l = 0; l < d->n_layers; l++)

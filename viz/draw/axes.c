@@ -61,6 +61,21 @@ static void tick_text(char *buf, size_t cap, const char *fmt, double v)
     snprintf(buf, cap, fmt, v);
 }
 
+void axes_percent_tens(double *lo, double *hi)
+{
+    *lo = fmax(0, floor(*lo / 10) * 10);
+    *hi = fmin(100, ceil(*hi / 10) * 10);
+    if (*hi - *lo < 10) *hi = fmin(100, *lo + 10), *lo = fmin(*lo, *hi - 10);
+}
+
+void axes_y_percent(Axes *a, int n_steps)
+{
+    a->n_yticks = 0;
+    for (int i = 0; i <= n_steps; i++) a->yticks[a->n_yticks++] = i * (1.0 / n_steps);
+    a->yfmt = "%.0f%%";
+    a->yscale_label = 100;
+}
+
 void axes_fit(Axes *a, cairo_t *cr, const FigureStyle *s, double unit, FigureRect space)
 {
     double tick = figure_font_size(TEXT_TICK, unit), label = figure_font_size(TEXT_LABEL, unit);

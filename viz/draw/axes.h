@@ -34,6 +34,14 @@ double axes_y(const Axes *a, double y);
 void axes_init(Axes *a, double xmin, double xmax, double ymin, double ymax, int x_integer,
                int y_integer, const char *xlabel, const char *ylabel);
 
+/* Widen the percent range [*lo, *hi] to whole tens within 0..100, at least
+ * ten wide. */
+void axes_percent_tens(double *lo, double *hi);
+
+/* Make the y axis of a share 0..1 read in percent: ticks at 0, 1/n_steps,
+ * ..., 1, labelled value x 100 with a "%" sign. */
+void axes_y_percent(Axes *a, int n_steps);
+
 /* Place the plot rectangle inside `space`, leaving room on the left and
  * bottom for the tick labels and axis titles (measured in the current font
  * sizes for scale unit). */

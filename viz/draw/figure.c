@@ -278,6 +278,14 @@ void figure_frame(cairo_t *cr, const FigureMeta *meta, double w, double h, Figur
     }
 }
 
+double figure_begin(cairo_t *cr, const FigureMeta *meta, double w, double h, FigureRect *content)
+{
+    FigureRect placed;
+    cairo_save(cr);
+    figure_frame(cr, meta, w, h, content ? content : &placed);
+    return figure_unit(w, h);
+}
+
 int figure_rect_contains(const FigureRect *r, double x, double y)
 {
     return x >= r->x && x < r->x + r->w && y >= r->y && y < r->y + r->h;

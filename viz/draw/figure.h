@@ -151,6 +151,12 @@ void figure_content_rect(cairo_t *cr, const FigureMeta *meta, double w, double h
  * and return in *content the rectangle left for the plot. */
 void figure_frame(cairo_t *cr, const FigureMeta *meta, double w, double h, FigureRect *content);
 
+/* What every painter starts with: save cr, paint the frame of meta on a
+ * w x h figure, and return the figure's scale unit (figure_unit) with the
+ * rectangle left for the plot in *content (NULL: a painter that placed its
+ * plot with a layout of its own). Pair with figure_finish. */
+double figure_begin(cairo_t *cr, const FigureMeta *meta, double w, double h, FigureRect *content);
+
 /* 1 if (x, y) lies in r. */
 int figure_rect_contains(const FigureRect *r, double x, double y);
 

@@ -11,6 +11,7 @@
 #include <cJSON.h>
 
 #include "data/conll.h"
+#include "figures/figure_request.h"
 #include "runs/manifest.h"
 
 /* A new copy of text (NULL when out of memory). */
@@ -20,21 +21,6 @@ static char *copy_text(const char *text)
     char *out = malloc(len + 1);
     if (out) memcpy(out, text, len + 1);
     return out;
-}
-
-/* The words of s joined by single spaces (caller frees; NULL when out of memory). */
-static char *join_words(const Sentence *s)
-{
-    size_t len = 1;
-    for (int i = 0; i < s->n_words; i++) len += strlen(s->words[i]) + 1;
-    char *text = malloc(len);
-    if (!text) return NULL;
-    text[0] = 0;
-    for (int i = 0; i < s->n_words; i++) {
-        if (i) strcat(text, " ");
-        strcat(text, s->words[i]);
-    }
-    return text;
 }
 
 /* Grow the per-sentence arrays of in to hold n sentences; 0 or -1. */
@@ -91,7 +77,7 @@ int explorer_input_load(ExplorerInput *in, const ExplorerSources *src, SrError *
     for (int i = 0; i < ds.n_sents; i++) {
         char source[600];
         snprintf(source, sizeof source, "sentence %d of %s (line %d)", i, src->data, ds.sents[i].line);
-        in->texts[i] = join_words(&ds.sents[i]);
+        in->texts[i] = figure_request_sentence_text(&ds.sents[i]);
         in->sources[i] = copy_text(source);
         if (!in->texts[i] || !in->sources[i]) {
             dataset_free(&ds);

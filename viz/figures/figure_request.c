@@ -46,9 +46,7 @@ int figure_request_copy_positions(const FigureRequest *q, RepeatPositions *posit
     return 0;
 }
 
-/* The words of s joined by single spaces, in a new string; NULL when out of
- * memory. */
-static char *joined_words(const Sentence *s)
+char *figure_request_sentence_text(const Sentence *s)
 {
     size_t len = 1;
     for (int i = 0; i < s->n_words; i++) len += strlen(s->words[i]) + 1;
@@ -79,7 +77,7 @@ int figure_request_sentence(const FigureRequest *q, char **text, char *source, s
         return sr_fail(err, "%s: sentence %d out of range 0..%d", q->data, q->sentence, n - 1);
     }
     const Sentence *s = &ds.sents[q->sentence];
-    *text = joined_words(s);
+    *text = figure_request_sentence_text(s);
     if (!*text) {
         dataset_free(&ds);
         return sr_fail(err, "out of memory");

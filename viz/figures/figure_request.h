@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "base/status.h"
+#include "data/dataset.h"
 #include "repeat/repeat.h"
 
 typedef struct {
@@ -36,6 +37,11 @@ int figure_request_repeat(const FigureRequest *q, const char *default_bos, Repea
 /* --copy-positions of a figure that runs a model: run (default) or restart.
  * 0 or -1 with err. */
 int figure_request_copy_positions(const FigureRequest *q, RepeatPositions *positions, SrError *err);
+
+/* The words of s joined by single spaces, the text a figure runs through a
+ * model for a sentence of a CoNLL file, in a new string the caller frees;
+ * NULL when out of memory. */
+char *figure_request_sentence_text(const Sentence *s);
 
 /* The sentence of a figure that runs a model: --text, or sentence
  * --sentence of the CoNLL file --data (words joined by spaces), in a new

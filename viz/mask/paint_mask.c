@@ -110,19 +110,11 @@ static Rgb cell_colour(const MaskData *d, int row, int col)
     return mask_block_colour(d->blocks[d->copy[row] * d->k + d->copy[col]]);
 }
 
-int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
+/* The cells, as runs of equal colour along each row, with edges on whole
+ * device units shared by neighbours (no seams), and the masked cells
+ * hatched. */
+static void draw_cells(cairo_t *cr, const MaskData *d, double u, const FigureRect *g, double cs)
 {
-    cairo_save(cr);
-    const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
-    MaskLayout L;
-    mask_layout(cr, d, w, h, &L);
-    FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
-    const FigureRect *g = &L.grid;
-    double cs = L.cell;
-
-    /* cells, as runs of equal colour along each row */
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
     for (int row = 0; row < d->T; row++) {
         int start = 0;
@@ -132,7 +124,6 @@ int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
                 Rgb b = cell_colour(d, row, col);
                 if (a.r == b.r && a.g == b.g && a.b == b.b) continue;
             }
-            /* edges on whole device units, shared by neighbours: no seams */
             double x0 = round(g->x + start * cs), x1 = round(g->x + col * cs);
             double y0 = round(g->y + row * cs), y1 = round(g->y + (row + 1) * cs);
             rgb_set(cr, a);
@@ -141,9 +132,16 @@ int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
             start = col;
         }
     }
-    figure_hatch_cells(cr, s, d->visible, d->T, 0, *g, u); /* the masked cells */
+    figure_hatch_cells(cr, &d->meta.style, d->visible, d->T, 0, *g, u);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    /* thin separators between cells when cells are large enough to count */
+}
+
+/* Thin separators between cells when cells are large enough to count, the
+ * block outlines (thinner when cells are small, so <bos>/<sep> cells between
+ * blocks stay visible) and the grid's frame. */
+static void draw_lines(cairo_t *cr, const MaskData *d, double u, const FigureRect *g, double cs)
+{
+    const FigureStyle *s = &d->meta.style;
     if (cs >= 9 * u) {
         rgb_set(cr, figure_background(s));
         cairo_set_line_width(cr, fmax(1.0, 1.2 * u));
@@ -155,7 +153,6 @@ int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
         }
         cairo_stroke(cr);
     }
-    /* block outlines, thinner when cells are small so <bos>/<sep> cells between blocks stay visible */
     rgb_set(cr, figure_foreground(s));
     cairo_set_line_width(cr, fmin(3.5 * u, fmax(1.0, 0.45 * cs)));
     for (int q = 0; q < d->k; q++)
@@ -166,8 +163,12 @@ int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
     cairo_set_line_width(cr, 1.5 * u);
     cairo_rectangle(cr, g->x, g->y, g->w, g->h);
     cairo_stroke(cr);
+}
 
-    /* copy labels on both axes and the axis titles */
+/* The copy labels on both axes and the axis titles. */
+static void draw_axis_labels(cairo_t *cr, const MaskData *d, double u, const FigureRect *g, double cs)
+{
+    const FigureStyle *s = &d->meta.style;
     double tick = figure_font_size(TEXT_TICK, u), label = figure_font_size(TEXT_LABEL, u);
     figure_font(cr, s, tick, 0);
     int narrow = figure_text_width(cr, "copy 00") > d->n * cs;
@@ -186,21 +187,37 @@ int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
     figure_font(cr, s, label, 1);
     figure_text_rotated(cr, "query (attending)", g->x - row_labels - 0.75 * label, g->y + g->h / 2,
                         0.5, 0.5, -FIGURE_PI / 2);
+}
 
-    /* legend and the block counts */
+/* The legend and, under it, the block counts. */
+static void draw_legend(cairo_t *cr, const MaskData *d, double u, const MaskLayout *L)
+{
+    const FigureStyle *s = &d->meta.style;
+    double tick = figure_font_size(TEXT_TICK, u);
     LegendEntry e[6];
     int n_e = legend_entries(d, e);
     double lw, lh;
     legend_size(cr, s, u, e, n_e, &lw, &lh);
-    legend_draw(cr, s, u, e, n_e, L.legend_x, L.legend_y);
+    legend_draw(cr, s, u, e, n_e, L->legend_x, L->legend_y);
     char lines[5][96];
     int n_lines = summary_lines(d, lines);
     rgb_set(cr, figure_foreground(s));
     figure_font(cr, s, tick, 0);
-    double y = L.legend_y + lh + 1.2 * tick;
+    double y = L->legend_y + lh + 1.2 * tick;
     for (int i = 0; i < n_lines; i++) {
         figure_font(cr, s, tick, i == 3);
-        figure_text(cr, lines[i], L.legend_x, y + i * 1.45 * tick, 0, 0);
+        figure_text(cr, lines[i], L->legend_x, y + i * 1.45 * tick, 0, 0);
     }
+}
+
+int paint_mask(cairo_t *cr, const MaskData *d, double w, double h)
+{
+    MaskLayout L;
+    mask_layout(cr, d, w, h, &L);
+    double u = figure_begin(cr, &d->meta, w, h, NULL);
+    draw_cells(cr, d, u, &L.grid, L.cell);
+    draw_lines(cr, d, u, &L.grid, L.cell);
+    draw_axis_labels(cr, d, u, &L.grid, L.cell);
+    draw_legend(cr, d, u, &L);
     return figure_finish(cr);
 }

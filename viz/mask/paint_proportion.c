@@ -17,11 +17,9 @@ Rgb proportion_point_colour(void)
 
 int paint_proportion(cairo_t *cr, const ProportionData *d, double w, double h)
 {
-    cairo_save(cr);
     const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
     FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
+    double u = figure_begin(cr, &d->meta, w, h, &content);
 
     LegendEntry e[3] = {
         legend_line("closed form (k-1)/(k+1)", proportion_curve_colour(), MARKER_NONE, DASH_SOLID),
@@ -42,10 +40,7 @@ int paint_proportion(cairo_t *cr, const ProportionData *d, double w, double h)
         a.n_xticks = 0;
         for (int r = 0; r <= (int)r_max; r++) a.xticks[a.n_xticks++] = r;
     }
-    a.n_yticks = 0;
-    for (int i = 0; i <= 5; i++) a.yticks[a.n_yticks++] = i * 0.2;
-    a.yfmt = "%.0f%%";
-    a.yscale_label = 100;
+    axes_y_percent(&a, 5);
     axes_fit(&a, cr, s, u, plot);
     axes_draw(&a, cr, s, u);
 

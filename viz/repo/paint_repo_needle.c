@@ -11,17 +11,11 @@
 
 int paint_repo_needle(cairo_t *cr, const RepoNeedleData *d, double w, double h)
 {
-    cairo_save(cr);
     const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
     FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
+    double u = figure_begin(cr, &d->meta, w, h, &content);
+    if (d->n_methods < 1 || d->n_layers < 1) return repo_plot_notice(cr, s, u, &content, "no attention to draw");
     Rgb bg = figure_background(s), fg = figure_foreground(s);
-    if (d->n_methods < 1 || d->n_layers < 1) {
-        repo_plot_notice(cr, s, u, &content, "no attention to draw");
-        return figure_finish(cr);
-    }
-
     LegendEntry e[REPO_FIGURE_MAX_METHODS + 2];
     int n_e = 0;
     for (int m = 0; m < d->n_methods; m++)

@@ -87,16 +87,11 @@ int repo_z_point_at(cairo_t *cr, const RepoZData *d, double w, double h, double 
 
 int paint_repo_z(cairo_t *cr, const RepoZData *d, double w, double h)
 {
-    cairo_save(cr);
     const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
     FigureRect content, plot;
-    figure_frame(cr, &d->meta, w, h, &content);
+    double u = figure_begin(cr, &d->meta, w, h, &content);
     Rgb bg = figure_background(s);
-    if (d->n < 1) {
-        repo_plot_notice(cr, s, u, &content, "no positions to draw");
-        return figure_finish(cr);
-    }
+    if (d->n < 1) return repo_plot_notice(cr, s, u, &content, "no positions to draw");
     LegendEntry e[REPO_PLOT_MAX_SERIES + 4];
     char labels[REPO_PLOT_MAX_SERIES + 4][32];
     int n_e = z_legend(d, s, e, labels);
@@ -126,16 +121,12 @@ int paint_repo_z(cairo_t *cr, const RepoZData *d, double w, double h)
 
 int paint_repo_repeat(cairo_t *cr, const RepoZData *d, double w, double h)
 {
-    cairo_save(cr);
     const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
     FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
+    double u = figure_begin(cr, &d->meta, w, h, &content);
     Rgb bg = figure_background(s);
-    if (d->n_copies < 2 || d->n < 1) {
-        repo_plot_notice(cr, s, u, &content, "the input was not repeated (run repo-positions with --r 1 or more)");
-        return figure_finish(cr);
-    }
+    if (d->n_copies < 2 || d->n < 1)
+        return repo_plot_notice(cr, s, u, &content, "the input was not repeated (run repo-positions with --r 1 or more)");
     LegendEntry e[REPO_PLOT_MAX_SERIES + 1];
     char labels[REPO_PLOT_MAX_SERIES][32];
     int n_e = 0;

@@ -26,10 +26,12 @@ void repo_plot_pad_range(double *lo, double *hi)
     *hi += 0.06 * span;
 }
 
-/* Draw a one-line notice in the middle of the content area (empty data). */
-void repo_plot_notice(cairo_t *cr, const FigureStyle *s, double u, const FigureRect *c, const char *text)
+/* Draw a one-line notice in the middle of the content area (empty data)
+ * and finish the painter. */
+int repo_plot_notice(cairo_t *cr, const FigureStyle *s, double u, const FigureRect *c, const char *text)
 {
     rgb_set(cr, figure_foreground(s));
     figure_font(cr, s, figure_font_size(TEXT_LABEL, u), 0);
     figure_text(cr, text, c->x + c->w / 2, c->y + c->h / 2, 0.5, 0.5);
+    return figure_finish(cr);
 }

@@ -17,7 +17,9 @@ int repo_plot_min_max(const double *v, int n, double *lo, double *hi);
 /* Pad [lo, hi] by 6% on both sides (or to +-1 when empty). */
 void repo_plot_pad_range(double *lo, double *hi);
 
-/* Draw a one-line notice in the middle of the content area c (scale unit u). */
-void repo_plot_notice(cairo_t *cr, const FigureStyle *s, double u, const FigureRect *c, const char *text);
+/* Draw a one-line notice in the middle of the content area c (scale unit
+ * u) in place of a figure with nothing to show, and finish the painter:
+ * figure_finish's 0 or -1. */
+int repo_plot_notice(cairo_t *cr, const FigureStyle *s, double u, const FigureRect *c, const char *text);
 
 #endif

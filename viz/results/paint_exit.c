@@ -35,30 +35,25 @@ static void sort_by_cost(const ExitData *d, int *idx, int n)
         }
 }
 
-int paint_exit(cairo_t *cr, const ExitData *d, double w, double h)
+/* The legend: one line per series, the Pareto front and the reference;
+ * labels is storage for the series' text. Returns the number of entries. */
+static int legend_entries(const ExitData *d, const FigureStyle *s, LegendEntry *e, char labels[][96])
 {
-    cairo_save(cr);
-    const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
-    FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
-    Rgb fg = figure_foreground(s), bg = figure_background(s), muted = figure_muted(s);
-
-    LegendEntry e[EXIT_MAX_LEGEND];
-    char labels[EXIT_MAX_LEGEND][96];
     int n_e = 0;
     for (int sr = 0; sr < d->n_series && n_e < EXIT_MAX_LEGEND - 3; sr++) {
         series_label(d, sr, labels[n_e], 96);
         e[n_e] = legend_line(labels[n_e], palette_series(sr), sr % MARKER_COUNT, DASH_SOLID);
         n_e++;
     }
-    e[n_e++] = legend_line("Pareto front", fg, MARKER_NONE, DASH_SOLID);
-    e[n_e++] = legend_line("full depth, reference", muted, MARKER_NONE, DASH_DASHED);
-    double lw, lh;
-    legend_size(cr, s, u, e, n_e, &lw, &lh);
-    FigureRect plot = content;
-    plot.w -= lw + 30 * u;
+    e[n_e++] = legend_line("Pareto front", figure_foreground(s), MARKER_NONE, DASH_SOLID);
+    e[n_e++] = legend_line("full depth, reference", figure_muted(s), MARKER_NONE, DASH_DASHED);
+    return n_e;
+}
 
+/* Fit and draw the axes in plot: relative cost from 0 against F1 in whole
+ * tens around the points. */
+static void draw_axes(cairo_t *cr, const ExitData *d, const FigureStyle *s, double u, FigureRect plot, Axes *a)
+{
     double cmax = 1, flo = 100, fhi = 0;
     for (int i = 0; i < d->n_points; i++) {
         const ExitPoint *p = &d->points[i];
@@ -66,55 +61,62 @@ int paint_exit(cairo_t *cr, const ExitData *d, double w, double h)
         if (p->f1 < flo) flo = p->f1;
         if (p->f1 > fhi) fhi = p->f1;
     }
-    flo = fmax(0, floor(flo / 10) * 10);
-    fhi = fmin(100, ceil((fhi + 2) / 10) * 10);
-    if (fhi - flo < 10) fhi = fmin(100, flo + 10), flo = fmin(flo, fhi - 10);
-    Axes a;
+    fhi += 2; /* two points of headroom above the best F1 */
+    axes_percent_tens(&flo, &fhi);
     char xlabel[64];
     snprintf(xlabel, sizeof xlabel, "relative cost (%s; reference = 1)",
              strcmp(d->cost_column, "flops") == 0 ? "FLOPs" : "seconds");
-    axes_init(&a, 0, cmax * 1.08, flo, fhi, 0, 0, xlabel, "span F1 (%)");
-    axes_fit(&a, cr, s, u, plot);
-    axes_draw(&a, cr, s, u);
+    axes_init(a, 0, cmax * 1.08, flo, fhi, 0, 0, xlabel, "span F1 (%)");
+    axes_fit(a, cr, s, u, plot);
+    axes_draw(a, cr, s, u);
+}
 
+/* The reference's F1 and cost 1, dashed across the plot. */
+static void draw_reference_lines(cairo_t *cr, const ExitData *d, const FigureStyle *s, double u, const Axes *a)
+{
     const ExitPoint *ref = &d->points[d->reference];
-    double lw4 = 4 * u;
-    axes_clip(&a, cr);
-    /* reference lines */
-    rgb_set(cr, muted);
+    rgb_set(cr, figure_muted(s));
     cairo_set_line_width(cr, 3 * u);
     dash_set(cr, DASH_DASHED, 3 * u);
-    cairo_move_to(cr, a.area.x, axes_y(&a, ref->f1));
-    cairo_line_to(cr, a.area.x + a.area.w, axes_y(&a, ref->f1));
-    cairo_move_to(cr, axes_x(&a, 1), a.area.y);
-    cairo_line_to(cr, axes_x(&a, 1), a.area.y + a.area.h);
+    cairo_move_to(cr, a->area.x, axes_y(a, ref->f1));
+    cairo_line_to(cr, a->area.x + a->area.w, axes_y(a, ref->f1));
+    cairo_move_to(cr, axes_x(a, 1), a->area.y);
+    cairo_line_to(cr, axes_x(a, 1), a->area.y + a->area.h);
     cairo_stroke(cr);
-    /* Pareto front as a step line: from each front point right to the next */
+}
+
+/* The Pareto front as a step line: from each front point right to the next. */
+static void draw_front(cairo_t *cr, const ExitData *d, const FigureStyle *s, double u, const Axes *a)
+{
     int *front = malloc(sizeof(int) * (size_t)(d->n_points > 0 ? d->n_points : 1));
     int n_front = 0;
     for (int i = 0; front && i < d->n_points; i++)
         if (d->points[i].pareto) front[n_front++] = i;
     if (front) {
         sort_by_cost(d, front, n_front);
-        rgb_set(cr, fg);
+        rgb_set(cr, figure_foreground(s));
         cairo_set_line_width(cr, 2.5 * u);
-        dash_set(cr, DASH_SOLID, lw4);
+        dash_set(cr, DASH_SOLID, 4 * u);
         for (int i = 0; i < n_front; i++) {
             const ExitPoint *p = &d->points[front[i]];
-            double x = axes_x(&a, p->rel_cost), y = axes_y(&a, p->f1);
+            double x = axes_x(a, p->rel_cost), y = axes_y(a, p->f1);
             if (i == 0) cairo_move_to(cr, x, y);
             else cairo_line_to(cr, x, y);
-            double next = i + 1 < n_front ? axes_x(&a, d->points[front[i + 1]].rel_cost) : a.area.x + a.area.w;
+            double next = i + 1 < n_front ? axes_x(a, d->points[front[i + 1]].rel_cost) : a->area.x + a->area.w;
             cairo_line_to(cr, next, y);
         }
         cairo_stroke(cr);
     }
     free(front);
-    /* series lines in exit order */
+}
+
+/* The points of each series joined in exit order, in the series' colour. */
+static void draw_series_lines(cairo_t *cr, const ExitData *d, double u, const Axes *a)
+{
     cairo_set_line_width(cr, 3 * u);
     for (int i = 0; i < d->n_points; i++) {
         const ExitPoint *p = &d->points[i];
-        double x = axes_x(&a, p->rel_cost), y = axes_y(&a, p->f1);
+        double x = axes_x(a, p->rel_cost), y = axes_y(a, p->f1);
         if (i == 0 || p->series != p[-1].series) cairo_move_to(cr, x, y);
         else cairo_line_to(cr, x, y);
         if (p->deepest) {
@@ -122,13 +124,17 @@ int paint_exit(cairo_t *cr, const ExitData *d, double w, double h)
             cairo_stroke(cr);
         }
     }
-    cairo_restore(cr);
-    /* markers, rings on the front, exit numbers beside the points */
+}
+
+/* Markers, rings on the front, exit numbers beside the points. */
+static void draw_points(cairo_t *cr, const ExitData *d, const FigureStyle *s, double u, const Axes *a)
+{
+    Rgb fg = figure_foreground(s), bg = figure_background(s);
     double font = figure_font_size(TEXT_TICK, u);
     char buf[16];
     for (int i = 0; i < d->n_points; i++) {
         const ExitPoint *p = &d->points[i];
-        double x = axes_x(&a, p->rel_cost), y = axes_y(&a, p->f1);
+        double x = axes_x(a, p->rel_cost), y = axes_y(a, p->f1);
         if (p->pareto) {
             rgb_set(cr, fg);
             cairo_set_line_width(cr, 3 * u);
@@ -145,9 +151,31 @@ int paint_exit(cairo_t *cr, const ExitData *d, double w, double h)
         if (p->series % 2 == 0) figure_text(cr, buf, x + 12 * u, y - 10 * u, 0, 1);
         else figure_text(cr, buf, x + 12 * u, y + 10 * u, 0, 0);
     }
+}
+
+int paint_exit(cairo_t *cr, const ExitData *d, double w, double h)
+{
+    const FigureStyle *s = &d->meta.style;
+    FigureRect content;
+    double u = figure_begin(cr, &d->meta, w, h, &content);
+    LegendEntry e[EXIT_MAX_LEGEND];
+    char labels[EXIT_MAX_LEGEND][96];
+    int n_e = legend_entries(d, s, e, labels);
+    double lw, lh;
+    legend_size(cr, s, u, e, n_e, &lw, &lh);
+    FigureRect plot = content;
+    plot.w -= lw + 30 * u;
+    Axes a;
+    draw_axes(cr, d, s, u, plot, &a);
+    axes_clip(&a, cr);
+    draw_reference_lines(cr, d, s, u, &a);
+    draw_front(cr, d, s, u, &a);
+    draw_series_lines(cr, d, u, &a);
+    cairo_restore(cr);
+    draw_points(cr, d, s, u, &a);
     legend_draw(cr, s, u, e, n_e, plot.x + plot.w + 30 * u, a.area.y);
-    figure_font(cr, s, font, 0);
-    rgb_set(cr, muted);
+    figure_font(cr, s, figure_font_size(TEXT_TICK, u), 0);
+    rgb_set(cr, figure_muted(s));
     figure_text(cr, "numbers: exit layer", plot.x + plot.w + 30 * u, a.area.y + lh + 10 * u, 0, 0);
     return figure_finish(cr);
 }

@@ -32,11 +32,9 @@ static Rgb text_on(Rgb c)
 
 int paint_flow(cairo_t *cr, const FlowData *d, double w, double h)
 {
-    cairo_save(cr);
     const FigureStyle *s = &d->meta.style;
-    double u = figure_unit(w, h);
     FigureRect content;
-    figure_frame(cr, &d->meta, w, h, &content);
+    double u = figure_begin(cr, &d->meta, w, h, &content);
 
     /* legend lists the categories top to bottom in the order they stack */
     LegendEntry e[FLOW_N_CATEGORIES];
@@ -51,10 +49,7 @@ int paint_flow(cairo_t *cr, const FlowData *d, double w, double h)
     a.n_xticks = 0;
     int step = d->n_layers > 16 ? (d->n_layers + 15) / 16 : 1;
     for (int l = 0; l < d->n_layers && a.n_xticks < AXES_MAX_TICKS; l += step) a.xticks[a.n_xticks++] = l;
-    a.n_yticks = 0;
-    for (int i = 0; i <= 4; i++) a.yticks[a.n_yticks++] = i * 0.25;
-    a.yfmt = "%.0f%%";
-    a.yscale_label = 100;
+    axes_y_percent(&a, 4);
     axes_fit(&a, cr, s, u, plot);
     axes_draw(&a, cr, s, u);
 

@@ -5,6 +5,7 @@
 
 #include "attention/paint_attention.h"
 #include "draw/axes.h"
+#include "draw/hatch.h"
 
 /* Above this many tokens a map is drawn as one scaled image instead of one
  * rectangle per cell (keeps SVG and PDF files small). */

@@ -143,7 +143,8 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
          .help = "font family (default " FIGURE_DEFAULT_FONT ")"},
         {.name = "title", .type = ARG_STRING, .value = &o->title, .help = "replace the title"},
         {.name = "caption", .type = ARG_STRING, .value = &o->caption, .help = "replace the caption"},
-        {.name = "n", .type = ARG_INT, .value = &q->n, .min_int = 1, .help = "mask, proportion: tokens in the sentence"},
+        {.name = "n", .type = ARG_INT, .value = &q->n, .min_int = 1,
+         .help = "mask, proportion: tokens in the sentence"},
         {.name = "r", .type = ARG_STRING, .value = &q->r,
          .help = "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8"},
         option_bos(&q->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy, none when the "
@@ -151,15 +152,18 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         option_sep(&q->sep, "none | token (default none)"),
         option_copy_positions(&q->copy_positions),
         {.name = "model", .type = ARG_STRING, .value = &q->model,
-         .help = "attention, repo-z, repo-repeat: checkpoint (.safetensors) or (attention) Hugging Face model folder"},
+         .help = "attention, repo-z, repo-repeat: checkpoint (.safetensors) or (attention) Hugging Face model "
+                 "folder"},
         option_adapter_file(&q->adapter, "attention, repo-z, repo-repeat: file of finetune --save whose LoRA "
                                          "adapters are merged into --model (its head is not used)"),
-        {.name = "text", .type = ARG_STRING, .value = &q->text, .help = "attention, repo-z, repo-repeat: the sentence"},
+        {.name = "text", .type = ARG_STRING, .value = &q->text,
+         .help = "attention, repo-z, repo-repeat: the sentence"},
         {.name = "data", .type = ARG_STRING, .value = &q->data,
          .help = "attention, repo-z, repo-repeat: a CoNLL file to take the sentence from"},
         {.name = "sentence", .type = ARG_INT, .value = &q->sentence,
          .help = "attention, repo-z, repo-repeat: index of the sentence in --data (default 0)"},
-        option_mask(&q->mask, "attention, repo-z, repo-repeat: mask plan causal | middle | full | layer list (default causal)"),
+        option_mask(&q->mask, "attention, repo-z, repo-repeat: mask plan causal | middle | full | layer list "
+                              "(default causal)"),
         {.name = "layer", .type = ARG_INT, .value = &q->layer,
          .help = "attention, repo-z, repo-repeat: layer to draw (default the last)"},
         {.name = "head", .type = ARG_STRING, .value = &q->head,

@@ -18,8 +18,6 @@
 #ifndef SEQREP_VIZ_FIGURE_H
 #define SEQREP_VIZ_FIGURE_H
 
-#include <stdint.h>
-
 #include <cairo.h>
 
 #include "base/status.h"
@@ -66,13 +64,6 @@ Rgb figure_muted(const FigureStyle *s);       /* caption text, grid lines     */
 Rgb figure_grid(const FigureStyle *s);        /* light grid lines             */
 Rgb figure_masked(const FigureStyle *s);      /* a masked cell: its own grey  */
 Rgb figure_hatch(const FigureStyle *s);       /* the lines across masked cells */
-
-/* Hatch the current path as masked: diagonal lines in figure_hatch(s), 2
- * units wide and 10 apart, on a grid anchored at the origin so that pieces
- * hatched one by one join up; the path is consumed. The caller has filled
- * the path with figure_masked(s) already. Masked cells thus differ from every
- * flat colour by texture too, which a black-and-white print keeps. */
-void figure_hatch_path(cairo_t *cr, const FigureStyle *s, double unit);
 
 /* ---- sizes ----------------------------------------------------------------- */
 
@@ -135,12 +126,6 @@ int figure_text_wrapped(cairo_t *cr, const char *text, double x, double y, doubl
 typedef struct {
     double x, y, w, h;
 } FigureRect;
-
-/* Hatch the cells of a T x T grid drawn in `grid` (row = query) whose entry
- * of cells (T, T) equals `masked`, as one path of runs along each row with
- * edges on whole device units like the cells'. */
-void figure_hatch_cells(cairo_t *cr, const FigureStyle *s, const uint8_t *cells, int T, uint8_t masked,
-                        FigureRect grid, double unit);
 
 /* The rectangle of a w x h figure left for the plot once the title (top)
  * and the caption (bottom) of meta are placed; measures text, draws nothing. */

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "draw/hatch.h"
+
 /* Trace a regular polygon of `sides` corners (first corner at angle a0). */
 static void polygon(cairo_t *cr, double x, double y, double r, int sides, double a0)
 {

@@ -42,7 +42,8 @@ int attention_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, lo
     if (figure_request_copy_positions(q, &positions, err)) return -1;
     if (read_choices(q, &scale, &head, &r, err)) return -1;
     if (!q->model) return sr_fail(err, "attention needs --model FILE");
-    if (!q->text == !q->data) return sr_fail(err, "attention needs either --text \"a sentence\" or --data FILE.conll");
+    if (!q->text == !q->data)
+        return sr_fail(err, "attention needs either --text \"a sentence\" or --data FILE.conll");
     char *text, source[400];
     if (figure_request_sentence(q, &text, source, sizeof source, err)) return -1;
     AttentionData *d = &f->attention;

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "draw/hatch.h"
 #include "draw/legend.h"
 #include "mask/paint_mask.h"
 

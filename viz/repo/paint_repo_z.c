@@ -126,7 +126,8 @@ int paint_repo_repeat(cairo_t *cr, const RepoZData *d, double w, double h)
     double u = figure_begin(cr, &d->meta, w, h, &content);
     Rgb bg = figure_background(s);
     if (d->n_copies < 2 || d->n < 1)
-        return repo_plot_notice(cr, s, u, &content, "the input was not repeated (run repo-positions with --r 1 or more)");
+        return repo_plot_notice(cr, s, u, &content,
+                                "the input was not repeated (run repo-positions with --r 1 or more)");
     LegendEntry e[REPO_PLOT_MAX_SERIES + 1];
     char labels[REPO_PLOT_MAX_SERIES][32];
     int n_e = 0;

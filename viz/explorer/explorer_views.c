@@ -163,10 +163,11 @@ int explorer_prepare_figure(Explorer *e)
         break;
     case VIEW_REPO_RANGE: f->kind = FIGURE_REPO_RANGE; break;
     case VIEW_REPO_NEEDLE: f->kind = FIGURE_REPO_NEEDLE; break;
-    default:
+    case VIEW_FLOW:
         update_flow(e);
         f->kind = FIGURE_FLOW;
         break;
+    default: return -1; /* no view of that number: nothing to draw */
     }
     FigureMeta *meta = figure_meta(f);
     meta->style.theme = s->theme;

@@ -1,6 +1,6 @@
 /* fuzz_csv.c — the CSV reader of base/csv.h (csv_file_parse with each
  * combination of its options, csv_file_read on the file) and the figures'
- * csv_read (viz/results_csv.h) on any bytes. Properties of a file it
+ * csv_read (viz/results/results_csv.h) on any bytes. Properties of a file it
  * accepts: every row is as wide as the header, every field converts or
  * fails cleanly, and the fields written back with csv_write_field parse to
  * the same table (except a row of one empty field, which is an empty line
@@ -10,7 +10,7 @@
 
 #include "base/csv.h"
 #include "fuzz_util.h"
-#include "results_csv.h"
+#include "results/results_csv.h"
 
 /* Look at every field: as a string, a number and an integer. */
 static void touch(const CsvFile *c)

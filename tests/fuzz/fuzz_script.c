@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "explorer_script.h"
+#include "explorer_state/explorer_script.h"
 #include "fuzz_util.h"
 
 /* The numbers after the event's word in the name "hover X Y" or "resize WxH"

@@ -4,7 +4,7 @@
  * that attends uniformly, the copy statistics of a repeated sentence, weight
  * copying for continued pre-training, the error for RePo asked of a
  * checkpoint without RePo weights, and the figure data read back by the
- * painters of viz/paint_repo.h (quartile clipping, tables, drawing). */
+ * painters of viz/repo/paint_repo.h (quartile clipping, tables, drawing). */
 #include "test_util.h"
 
 #include <stdio.h>
@@ -17,8 +17,8 @@
 #include "engine/model.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
-#include "paint_repo.h"
 #include "repeat/repeat.h"
+#include "repo/paint_repo.h"
 #include "repo/repo_eval.h"
 #include "repo/repo_tasks.h"
 

@@ -10,15 +10,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "explorer_command.h"
-#include "explorer_frame.h"
-#include "explorer_input.h"
-#include "explorer_keys.h"
-#include "explorer_names.h"
-#include "explorer_script.h"
-#include "explorer_script_file.h"
-#include "explorer_state.h"
-#include "explorer_worker.h"
+#include "explorer/explorer_frame.h"
+#include "explorer/explorer_input.h"
+#include "explorer/explorer_worker.h"
+#include "explorer_state/explorer_command.h"
+#include "explorer_state/explorer_keys.h"
+#include "explorer_state/explorer_names.h"
+#include "explorer_state/explorer_script.h"
+#include "explorer_state/explorer_script_file.h"
+#include "explorer_state/explorer_state.h"
 #include "formats/checkpoint.h"
 
 /* Token counts of three sentences: 7, 3 and 30 tokens. */

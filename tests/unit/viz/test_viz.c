@@ -14,8 +14,9 @@
 
 #include "viz_fixtures.h"
 
-#include "explorer_overlays.h"
-#include "results_csv.h"
+#include "explorer/explorer_overlays.h"
+#include "repo/repo_z_attention.h"
+#include "results/results_csv.h"
 
 /* ---- fixtures --------------------------------------------------------- */
 

@@ -11,9 +11,19 @@
 
 #include "test_util.h"
 
-#include "colormap.h"
-#include "export.h"
-#include "figures.h"
+#include "attention/paint_attention.h"
+#include "attention/paint_attention_overview.h"
+#include "draw/colormap.h"
+#include "draw/export.h"
+#include "figures/figures.h"
+#include "mask/paint_mask.h"
+#include "mask/paint_proportion.h"
+#include "repo/paint_repo_needle.h"
+#include "repo/paint_repo_range.h"
+#include "repo/paint_repo_z.h"
+#include "results/paint_exit.h"
+#include "results/paint_flow.h"
+#include "results/paint_layers.h"
 
 /* fontconfig (under cairo's text) keeps allocations it never frees, even
  * after cairo_debug_reset_static_data; tell LeakSanitizer (ASan builds) that

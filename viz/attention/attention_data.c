@@ -1,0 +1,377 @@
+/* attention_data.c — the attention figures' data: from a trained model run
+ * on one repeated sentence, or from arrays the caller computed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "attention/attention_data.h"
+#include "engine/model.h"
+#include "formats/adapter_apply.h"
+#include "formats/checkpoint.h"
+#include "label/readout.h"
+#include "text/tokenizer.h"
+
+int attention_scale_parse(const char *text, AttentionScale *out)
+{
+    if (strcmp(text, "fixed") == 0) *out = SCALE_FIXED;
+    else if (strcmp(text, "per-head") == 0) *out = SCALE_PER_HEAD;
+    else if (strcmp(text, "log") == 0) *out = SCALE_LOG;
+    else return -1;
+    return 0;
+}
+
+const char *attention_scale_name(AttentionScale s)
+{
+    return s == SCALE_PER_HEAD ? "per-head" : s == SCALE_LOG ? "log" : "fixed";
+}
+
+void attention_data_free(AttentionData *d)
+{
+    if (d->tokens)
+        for (int i = 0; i < d->T; i++) free(d->tokens[i]);
+    free(d->tokens);
+    free(d->att);
+    free(d->visible);
+    free(d->copy);
+    free(d->boundary);
+    free(d->repo_z);
+    memset(d, 0, sizeof *d);
+}
+
+/* Copy the RePo positions z of row 0 of m's last forward (the one d was
+ * filled from) into d->repo_z (L, T, H); NULL when m has no RePo layers. */
+static int take_positions(AttentionData *d, const Model *m, SrError *err)
+{
+    free(d->repo_z);
+    d->repo_z = NULL;
+    if (!m->cfg.repo) return 0;
+    size_t one = (size_t)d->T * d->n_heads;
+    d->repo_z = malloc(sizeof(float) * (size_t)d->n_layers * one);
+    if (!d->repo_z) return sr_fail(err, "attention figure: out of memory");
+    for (int l = 0; l < d->n_layers; l++) {
+        const float *z = l < m->n_run ? model_repo_positions(m, l) : NULL;
+        for (size_t i = 0; i < one; i++) d->repo_z[l * one + i] = z ? z[i] : NAN;
+    }
+    return 0;
+}
+
+int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
+                        const char *const *tokens, const float *att, const MaskKind *plan,
+                        SrError *err)
+{
+    memset(d, 0, sizeof *d);
+    d->meta = figure_meta_default();
+    if (n_layers < 1 || n_heads < 1) return sr_fail(err, "attention figure: no layers or heads");
+    if (lay->T > ATTENTION_MAX_T)
+        return sr_fail(err, "attention figure: %d tokens are too many to draw (at most %d)", lay->T,
+                       ATTENTION_MAX_T);
+    size_t T = (size_t)lay->T, L = (size_t)n_layers, H = (size_t)n_heads;
+    d->n_layers = n_layers;
+    d->n_heads = n_heads;
+    d->T = lay->T;
+    d->k = lay->k;
+    d->head = -1;
+    d->att = malloc(sizeof(float) * L * H * T * T);
+    d->visible = malloc(L * T * T);
+    d->tokens = calloc(T, sizeof *d->tokens);
+    d->copy = malloc(sizeof(int) * T);
+    d->boundary = malloc(sizeof(int) * (size_t)(lay->k > 1 ? lay->k - 1 : 1));
+    if (!d->att || !d->visible || !d->tokens || !d->copy || !d->boundary) {
+        attention_data_free(d);
+        return sr_fail(err, "attention figure: out of memory");
+    }
+    if (att) memcpy(d->att, att, sizeof(float) * L * H * T * T);
+    else memset(d->att, 0, sizeof(float) * L * H * T * T);
+    for (int l = 0; l < n_layers; l++)
+        mask_build(plan ? plan[l] : MASK_CAUSAL, lay->T, lay->T, d->visible + (size_t)l * T * T);
+    for (size_t t = 0; t < T; t++) {
+        const char *word = tokens[t] ? tokens[t] : "?";
+        d->tokens[t] = malloc(strlen(word) + 1);
+        if (!d->tokens[t]) {
+            attention_data_free(d);
+            return sr_fail(err, "attention figure: out of memory");
+        }
+        memcpy(d->tokens[t], word, strlen(word) + 1);
+    }
+    memcpy(d->copy, lay->copy, sizeof(int) * T);
+    for (int c = 1; c < lay->k; c++) d->boundary[c - 1] = lay->copy_start[c - 1] + lay->n;
+    snprintf(d->meta.title, sizeof d->meta.title, "Attention, layer 0, mean over heads");
+    return 0;
+}
+
+int attention_select(AttentionData *d, int layer, int head, SrError *err)
+{
+    if (layer < 0 || layer >= d->n_layers)
+        return sr_fail(err, "layer %d out of range 0..%d", layer, d->n_layers - 1);
+    if (head < -1 || head >= d->n_heads)
+        return sr_fail(err, "head %d out of range 0..%d (or mean)", head, d->n_heads - 1);
+    d->layer = layer;
+    d->head = head;
+    return 0;
+}
+
+double attention_value(const AttentionData *d, int layer, int head, int query, int key)
+{
+    size_t T = (size_t)d->T;
+    if (head >= 0)
+        return d->att[(((size_t)layer * d->n_heads + head) * T + query) * T + key];
+    double sum = 0;
+    for (int h = 0; h < d->n_heads; h++)
+        sum += d->att[(((size_t)layer * d->n_heads + h) * T + query) * T + key];
+    return sum / d->n_heads;
+}
+
+int attention_visible(const AttentionData *d, int layer, int query, int key)
+{
+    return d->visible[((size_t)layer * d->T + query) * d->T + key] == ATTENTION_SHOWN;
+}
+
+int attention_filtered(const AttentionData *d, int layer, int query, int key)
+{
+    return d->visible[((size_t)layer * d->T + query) * d->T + key] == ATTENTION_FILTERED;
+}
+
+/* 1 if any cell of d is hidden by the `b` filter. */
+static int any_filtered(const AttentionData *d)
+{
+    size_t n = (size_t)d->n_layers * d->T * d->T;
+    for (size_t i = 0; i < n; i++)
+        if (d->visible[i] == ATTENTION_FILTERED) return 1;
+    return 0;
+}
+
+void attention_range(const AttentionData *d, int layer, int head, double *lo, double *hi)
+{
+    if (d->scale == SCALE_LOG) {
+        *lo = log10(ATTENTION_LOG_FLOOR);
+        *hi = 0;
+        return;
+    }
+    *lo = 0;
+    *hi = 1;
+    if (d->scale != SCALE_PER_HEAD) return;
+    double mn = 1, mx = 0;
+    for (int q = 0; q < d->T; q++)
+        for (int k = 0; k < d->T; k++) {
+            if (!attention_visible(d, layer, q, k)) continue;
+            double v = attention_value(d, layer, head, q, k);
+            if (v < mn) mn = v;
+            if (v > mx) mx = v;
+        }
+    if (mx > mn) {
+        *lo = mn;
+        *hi = mx;
+    }
+}
+
+double attention_colour_position(const AttentionData *d, double p, double lo, double hi)
+{
+    if (d->scale == SCALE_LOG) {
+        double v = log10(p > ATTENTION_LOG_FLOOR ? p : ATTENTION_LOG_FLOOR);
+        return (v - lo) / (hi - lo);
+    }
+    return (p - lo) / (hi - lo);
+}
+
+/* The training seed from a checkpoint manifest, or -1. */
+static long long manifest_seed(const char *manifest_json)
+{
+    cJSON *m = cJSON_Parse(manifest_json);
+    cJSON *seed = cJSON_GetObjectItem(m, "seed");
+    long long value = cJSON_IsNumber(seed) ? (long long)seed->valuedouble : -1;
+    cJSON_Delete(m);
+    return value;
+}
+
+int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLayout *lay,
+                                const Tokenizer *tok, const MaskKind *plan, SrError *err)
+{
+    enum { LABEL_BYTES = 64 };
+    const char **tokens = malloc(sizeof *tokens * (size_t)lay->T);
+    char *labels = malloc((size_t)LABEL_BYTES * (size_t)lay->T);
+    if (!tokens || !labels) {
+        free(tokens);
+        free(labels);
+        return sr_fail(err, "out of memory");
+    }
+    for (int t = 0; t < lay->T; t++)
+        tokens[t] = tok->hf ? tokenizer_piece_label(tok, lay->ids[t], labels + (size_t)t * LABEL_BYTES, LABEL_BYTES)
+                            : tokenizer_word(tok, lay->ids[t]);
+    int rc = attention_data_init(d, m->cfg.n_layers, m->cfg.n_heads, lay, tokens, NULL, plan, err);
+    free(tokens);
+    free(labels);
+    if (rc) return -1;
+    size_t one = (size_t)d->n_heads * lay->T * lay->T;
+    for (int l = 0; l < d->n_layers; l++) memcpy(d->att + l * one, model_attention(m, l), sizeof(float) * one);
+    if (take_positions(d, m, err)) {
+        attention_data_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
+                              const char *text, int r, RepeatBos *bos, int bos_given, RepeatSep sep,
+                              RepeatPositions positions, const char *mask_plan, long long *seed,
+                              SrError *err)
+{
+    memset(d, 0, sizeof *d);
+    CheckpointInfo info = {0};
+    Tokenizer tok = {0};
+    Model m = {0};
+    RepeatLayout lay = {0};
+    MaskKind *plan = NULL;
+    int *ids = NULL, rc = -1;
+    if (checkpoint_read_info(model_path, &info, err)) return -1;
+    if (seed) *seed = manifest_seed(info.manifest_json);
+    if (checkpoint_tokenizer(&info, model_path, &tok, err) ||
+        readout_choose_bos(&tok, bos_given ? repeat_bos_name(*bos) : NULL, *bos, sep, bos, err))
+        goto done;
+    const ModelConfig cfg = info.cfg;
+    plan = malloc(sizeof(MaskKind) * (size_t)cfg.n_layers);
+    if (!plan) {
+        sr_fail(err, "out of memory");
+        goto done;
+    }
+    if (mask_plan_parse(mask_plan ? mask_plan : "causal", plan, cfg.n_layers)) {
+        sr_fail(err, "mask plan '%s' is not causal, middle, full or layer indices 0..%d", mask_plan,
+                cfg.n_layers - 1);
+        goto done;
+    }
+    long n = tokenizer_encode(&tok, text, 0, NULL, 0);
+    if (n < 1) {
+        sr_fail(err, "the sentence has no tokens");
+        goto done;
+    }
+    int max_n = repeat_max_n(cfg.max_seq_len, r, *bos, sep);
+    if (n > max_n) {
+        sr_fail(err, "the sentence has %ld tokens; with r = %d the model's %d positions hold at most %d",
+                n, r, cfg.max_seq_len, max_n);
+        goto done;
+    }
+    ids = malloc(sizeof(int) * (size_t)n);
+    if (!ids) {
+        sr_fail(err, "out of memory");
+        goto done;
+    }
+    tokenizer_encode(&tok, text, 0, ids, n);
+    if (repeat_build_ids(ids, (int)n, r, *bos, sep, readout_repeat_ids(&tok), ATTENTION_MAX_T, &lay, err))
+        goto done;
+    if (positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
+    if (adapter_load_model(model_path, adapter_path, &m, 1, lay.T, err)) goto done;
+    ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = plan};
+    if (model_forward(&m, &in, err)) goto done;
+    rc = attention_data_from_forward(d, &m, &lay, &tok, plan, err);
+    d->copy_positions = positions;
+done:
+    repeat_free(&lay);
+    model_free(&m);
+    free(ids);
+    free(plan);
+    tokenizer_free(&tok);
+    checkpoint_info_free(&info);
+    return rc;
+}
+
+void attention_adapter_words(char *out, size_t cap, const char *adapter_path)
+{
+    if (adapter_path) snprintf(out, cap, " with the LoRA adapters of %.400s merged in", adapter_path);
+    else if (cap) out[0] = 0;
+}
+
+void attention_data_describe(AttentionData *d, int overview, const char *model_path,
+                             const char *adapter_path, const char *checksum, long long seed,
+                             const char *text, const char *text_source, int r, RepeatBos bos,
+                             RepeatSep sep, const char *mask_plan)
+{
+    char heads[48], seed_text[32], sentence[120], what[96], adapters[480], adapted[80] = "";
+    if (d->head >= 0) snprintf(heads, sizeof heads, "head %d", d->head);
+    else snprintf(heads, sizeof heads, "mean over %d heads", d->n_heads);
+    if (seed >= 0) snprintf(seed_text, sizeof seed_text, "%lld", seed);
+    else snprintf(seed_text, sizeof seed_text, "unknown");
+    snprintf(sentence, sizeof sentence, "%.100s%s", text, strlen(text) > 100 ? "..." : "");
+    attention_adapter_words(adapters, sizeof adapters, adapter_path);
+    if (adapter_path) snprintf(adapted, sizeof adapted, ", adapter %.60s", adapter_path);
+    if (overview) {
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of every layer and head, r = %d%s", r, adapted);
+        snprintf(what, sizeof what, "every layer and head (and the mean over heads)");
+    } else {
+        snprintf(d->meta.title, sizeof d->meta.title, "Attention of layer %d, %s, r = %d%s", d->layer, heads,
+                 r, adapted);
+        snprintf(what, sizeof what, "layer %d, %s", d->layer, heads);
+    }
+    const char *colour = d->scale == SCALE_FIXED ? "fixed 0..1"
+                         : d->scale == SCALE_LOG ? "log10, floor 0.001"
+                                                 : "each map's own range";
+    snprintf(d->meta.caption, sizeof d->meta.caption,
+             "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s)%s on "
+             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s; "
+             "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; hatched "
+             "grey cells are masked%s.",
+             what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, r + 1, r,
+             repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal",
+             d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",
+             colour,
+             any_filtered(d) ? "; plain grey cells are visible but hidden, to show only what the last copy's "
+                               "words take from earlier copies"
+                             : "");
+}
+
+/* Write text as one double-quoted CSV field ("" for a quote inside). */
+static void write_quoted(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* Write the T rows of map (layer, head) in the wide format of
+ * attention_data_write_csv. */
+static void write_map(const AttentionData *d, FILE *out, int layer, int head)
+{
+    for (int q = 0; q < d->T; q++) {
+        if (head >= 0) fprintf(out, "%d,%d,%d,", layer, head, q);
+        else fprintf(out, "%d,mean,%d,", layer, q);
+        write_quoted(out, d->tokens[q]);
+        fprintf(out, ",%d", d->copy[q]);
+        for (int k = 0; k < d->T; k++) {
+            if (attention_visible(d, layer, q, k)) fprintf(out, ",%.4g", attention_value(d, layer, head, q, k));
+            else fputc(',', out);
+        }
+        fputc('\n', out);
+    }
+}
+
+void attention_data_write_csv(const AttentionData *d, FILE *out, int all_maps)
+{
+    fprintf(out, "layer,head,query,query_token,query_copy");
+    for (int k = 0; k < d->T; k++) fprintf(out, ",k%d", k);
+    fputc('\n', out);
+    if (!all_maps) {
+        write_map(d, out, d->layer, d->head);
+        return;
+    }
+    for (int l = 0; l < d->n_layers; l++) {
+        for (int h = 0; h < d->n_heads; h++) write_map(d, out, l, h);
+        if (d->n_heads > 1) write_map(d, out, l, -1);
+    }
+}
+
+void attention_last_copy_visible(const AttentionData *d, uint8_t *out)
+{
+    size_t T = (size_t)d->T;
+    int last = d->k - 1;
+    for (int l = 0; l < d->n_layers; l++)
+        for (size_t q = 0; q < T; q++)
+            for (size_t k = 0; k < T; k++) {
+                size_t i = ((size_t)l * T + q) * T + k;
+                int keep = d->copy[q] == last && d->copy[k] >= 0 && d->copy[k] < last;
+                if (d->visible[i] == ATTENTION_MASKED) out[i] = ATTENTION_MASKED;
+                else out[i] = keep ? ATTENTION_SHOWN : ATTENTION_FILTERED;
+            }
+}

@@ -1,0 +1,134 @@
+/* attention_data.h — the numbers of figure 3, real attention maps.
+ *
+ * One repeated sentence run through a trained model: the attention
+ * probabilities of every layer and head (model_attention, (L, H, T, T)),
+ * which keys each layer's mask lets a query see, the tokens and the copy
+ * layout, the map to draw (a layer and a head or the mean over heads) and
+ * its colour scale: fixed 0..1 (default), per head (the shown map's own
+ * min..max over visible cells) or log10 with a floor of 1e-3. Painted by
+ * paint_attention.h (one map) and paint_attention_overview.h (the layer x
+ * head grid). */
+#ifndef SEQREP_VIZ_ATTENTION_DATA_H
+#define SEQREP_VIZ_ATTENTION_DATA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "draw/figure.h"
+#include "engine/mask.h"
+#include "engine/model.h"
+#include "repeat/repeat.h"
+#include "text/tokenizer.h"
+
+/* The most tokens an attention figure draws. */
+#define ATTENTION_MAX_T 512
+/* Values below this are drawn as the floor on the log scale. */
+#define ATTENTION_LOG_FLOOR 1e-3
+
+typedef enum { SCALE_FIXED = 0, SCALE_PER_HEAD = 1, SCALE_LOG = 2 } AttentionScale;
+
+/* What a cell of an attention map shows (AttentionData.visible). */
+enum { ATTENTION_MASKED = 0, ATTENTION_SHOWN = 1, ATTENTION_FILTERED = 2 };
+
+typedef struct {
+    FigureMeta meta;
+    int n_layers, n_heads, T;
+    float *att;         /* (L, H, T, T) attention probabilities, row = query */
+    uint8_t *visible;   /* (L, T, T) ATTENTION_SHOWN where layer l's mask lets
+                         * query see key, ATTENTION_MASKED where it does not,
+                         * ATTENTION_FILTERED where it does but the `b` filter
+                         * hides the cell                                      */
+    char **tokens;      /* (T) owned token labels                             */
+    int *copy;          /* (T) copy of each position, -1 for <bos>/<sep>       */
+    int k;              /* copies                                             */
+    int *boundary;      /* (k - 1) position where copy c + 1's segment begins */
+    int layer;          /* the map paint_attention draws                      */
+    int head;           /* its head, or -1 for the mean over heads            */
+    AttentionScale scale;
+    float *repo_z;      /* (L, T, H) RePo positions z of the same forward, NaN
+                           in layers without RePo; NULL when the model has none */
+    RepeatPositions copy_positions; /* how the forward numbered the copies (the caption says) */
+} AttentionData;
+
+/* Fill d from arrays the caller computed: a layout, its token labels (T
+ * strings), the attention att (L, H, T, T; NULL = zeros for the caller to
+ * fill) and the mask plan (L). Copies everything. Selects layer 0, the mean over heads, fixed scale. */
+int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
+                        const char *const *tokens, const float *att, const MaskKind *plan,
+                        SrError *err);
+
+/* Load a checkpoint (with the LoRA adapters of adapter_path, a file of
+ * finetune --save, merged in; NULL = none), tokenize `text` with its
+ * vocabulary, repeat it (r, *bos, sep, positions running on or restarting in
+ * each copy; the specials with the tokenizer's own ids; when bos_given is 0
+ * and the tokenizer puts no BOS, *bos becomes none, see readout_choose_bos),
+ * run the model with the mask plan (NULL = causal) and fill d.
+ * Fails with a message on a bad checkpoint or adapter file, an empty
+ * sentence or one that does not fit the model. *seed (may be NULL) gets the
+ * training seed from the checkpoint's manifest (-1 if none). */
+int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
+                              const char *text, int r, RepeatBos *bos, int bos_given, RepeatSep sep,
+                              RepeatPositions positions, const char *mask_plan, long long *seed,
+                              SrError *err);
+
+void attention_data_free(AttentionData *d);
+
+/* Set d's title and caption for its layer, head and scale: the model (path,
+ * the adapter file applied to it or NULL, checksum, training seed, -1 =
+ * unknown), the sentence and where it came from, r, bos, sep and the mask
+ * plan (NULL = causal). `seqrep plot attention` and the explorer both
+ * describe their frames with it. */
+void attention_data_describe(AttentionData *d, int overview, const char *model_path,
+                             const char *adapter_path, const char *checksum, long long seed,
+                             const char *text, const char *text_source, int r, RepeatBos bos,
+                             RepeatSep sep, const char *mask_plan);
+
+/* What a caption adds after the model's name for the adapter file applied to
+ * it: " with the LoRA adapters of ADAPTER merged in", or "" for NULL. */
+void attention_adapter_words(char *out, size_t cap, const char *adapter_path);
+
+/* Fill d from m's last forward (batch 1) over the repeated input lay: the
+ * attention of every layer and head, the token labels from tok
+ * (tokenizer_piece_label), the mask
+ * plan (NULL = causal) and, for a RePo model, the positions z. 0 or -1. */
+int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLayout *lay,
+                                const Tokenizer *tok, const MaskKind *plan, SrError *err);
+
+/* Check and set the map to draw: layer 0..L-1, head -1 (mean) or 0..H-1.
+ * "layer 9 out of range 0..3". */
+int attention_select(AttentionData *d, int layer, int head, SrError *err);
+
+/* Parse "fixed" | "per-head" | "log"; 0 or -1. Name for printing. */
+int attention_scale_parse(const char *text, AttentionScale *out);
+const char *attention_scale_name(AttentionScale s);
+
+/* Probability at (layer, head, query, key); head -1 = mean over heads. */
+double attention_value(const AttentionData *d, int layer, int head, int query, int key);
+
+/* 1 if key is visible to query in layer (and not filtered out). */
+int attention_visible(const AttentionData *d, int layer, int query, int key);
+
+/* 1 if the cell is visible under the mask but hidden by the `b` filter. */
+int attention_filtered(const AttentionData *d, int layer, int query, int key);
+
+/* The colour-scale range of a map: [0, 1] (fixed), the min..max over its
+ * visible cells (per head), or [log10 floor, 0] (log, in log10 units). */
+void attention_range(const AttentionData *d, int layer, int head, double *lo, double *hi);
+
+/* Position 0..1 on the colour bar of probability p for range lo..hi. */
+double attention_colour_position(const AttentionData *d, double p, double lo, double hi);
+
+/* CSV of the drawn map(s), one row per query: layer, head ("mean" for the
+ * mean over heads), query, query_token, query_copy (-1 = <bos>/<sep>), then
+ * k0 .. k{T-1}, the probability of each key (empty where masked; key k is
+ * the token of query row k). all_maps: every layer and head and the means
+ * (the overview); otherwise the selected map only. */
+void attention_data_write_csv(const AttentionData *d, FILE *out, int all_maps);
+
+/* The `b` filter: out (L, T, T) = d's visible cells whose query is a word of
+ * the last copy and whose key a word of an earlier copy; the other visible
+ * cells ATTENTION_FILTERED, masked cells ATTENTION_MASKED. out may be
+ * d->visible itself (the filter in place). */
+void attention_last_copy_visible(const AttentionData *d, uint8_t *out);
+
+#endif

@@ -1,0 +1,166 @@
+/* cmd_explore.c — `seqrep explore --model MODEL (--data FILE | --text S)`:
+ * the interactive window over the figures (explorer/explorer.h). This file reads
+ * and checks the options; the explorer does the rest. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands/size_option.h"
+#include "commands/viz_commands.h"
+#include "explorer/explorer.h"
+#include "figures/figure_request.h"
+#include "options/args.h"
+#include "options/rows.h"
+
+static const char *CMD = "explore";
+
+/* The largest --head number taken. */
+#define EXPLORER_HEAD_MAX 100000
+
+/* Split "WxH" into two pixel sizes 200..8192; 0 or -1. */
+static int parse_window_size(const char *text, int *w, int *h)
+{
+    long a, b;
+    if (size_option_parse(text, &a, &b) || a < 200 || b < 200 || a > 8192 || b > 8192) return -1;
+    *w = (int)a;
+    *h = (int)b;
+    return 0;
+}
+
+/* The view named text; 0 or -1. */
+static int parse_view(const char *text, ExplorerView *out)
+{
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (strcmp(text, explorer_view_name((ExplorerView)v)) == 0) {
+            *out = (ExplorerView)v;
+            return 0;
+        }
+    return -1;
+}
+
+/* The options as given, before they are checked into ExplorerOptions. */
+typedef struct {
+    const char *bos, *sep, *head, *scale, *theme, *size, *view, *save_dir, *cost, *copy_positions;
+    int sentence, r, layer;
+} ExploreText;
+
+/* Read the command line into o (the sources) and t (the rest, as text).
+ * 0, 1 after --help, or 2 after the error line. */
+static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText *t)
+{
+    ArgSpec specs[] = {
+        {.name = "model", .type = ARG_STRING, .value = &o->src.model, .required = 1,
+         .help = "checkpoint (.safetensors) or Hugging Face model folder"},
+        option_adapter_file(&o->src.adapter, NULL),
+        {.name = "data", .type = ARG_STRING, .value = &o->src.data,
+         .help = "CoNLL file: its sentences (first column) to page through"},
+        {.name = "text", .type = ARG_STRING, .value = &o->src.text, .help = "one sentence instead of --data"},
+        {.name = "sentence", .type = ARG_INT, .value = &t->sentence,
+         .help = "sentence of --data to start on (default 0)"},
+        {.name = "r", .type = ARG_INT, .value = &t->r,
+         .help = "repetitions to start with (default 1, or 0 when 1 does not fit)"},
+        {.name = "layer", .type = ARG_INT, .value = &t->layer, .help = "layer to start on (default the last)"},
+        {.name = "head", .type = ARG_STRING, .value = &t->head, .help = "head number or mean (default mean)"},
+        option_bos(&t->bos, "none | once | per-copy (default per-copy, as plot attention; none when the "
+                            "tokenizer adds no BOS)"),
+        option_sep(&t->sep, "none | token (default none)"),
+        option_copy_positions(&t->copy_positions),
+        option_mask(&o->src.mask, "mask plan: causal | middle | full | layer list (default causal)"),
+        {.name = "scale", .type = ARG_STRING, .value = &t->scale, .help = "fixed | per-head | log (default fixed)"},
+        {.name = "theme", .type = ARG_STRING, .value = &t->theme, .help = "light | dark (default light)"},
+        {.name = "font", .type = ARG_STRING, .value = &o->src.font,
+         .help = "font family (default " FIGURE_DEFAULT_FONT ")"},
+        {.name = "view", .type = ARG_STRING, .value = &t->view,
+         .help = "mask | attention | overview | layers | exit | flow | repo-z | repo-repeat | repo-range | "
+                 "repo-needle (default attention)"},
+        {.name = "size", .type = ARG_STRING, .value = &t->size,
+         .help = "window size WxH in pixels (default 1280x860)"},
+        {.name = "save-dir", .type = ARG_STRING, .value = &t->save_dir,
+         .help = "where s and v save frames (default .)"},
+        {.name = "script", .type = ARG_STRING, .value = &o->script,
+         .help = "keys to replay, then exit, e.g. \"<right>a s c q\" (see docs/explorer.md)"},
+        {.name = "script-file", .type = ARG_STRING, .value = &o->script_file,
+         .help = "file of --script lines to replay, then exit (LF or CRLF)"},
+        {.name = "frame-times", .type = ARG_STRING, .value = &o->frame_times,
+         .help = "CSV to write: each frame's draw time and the resident memory after it"},
+        {.name = "layers", .type = ARG_STRING, .value = &o->src.layers,
+         .help = "probe CSV(s), comma-separated: the layers view (p)"},
+        {.name = "baselines", .type = ARG_STRING, .value = &o->src.baselines,
+         .help = "fine-tune/sweep CSV(s), comma-separated: references in the layers view"},
+        {.name = "exit", .type = ARG_STRING, .value = &o->src.exit,
+         .help = "fine-tune or sweep CSV(s), comma-separated: the exit view (e)"},
+        {.name = "cost", .type = ARG_STRING, .value = &t->cost, .help = "exit view: flops | seconds (default flops)"},
+        {.name = "flow", .type = ARG_STRING, .value = &o->src.flow, .help = "attnflow CSV: the flow view (f)"},
+        {.name = "repo-range", .type = ARG_STRING, .value = &o->src.repo_range,
+         .help = "repo-eval --figures TASK-range.csv: the RePo range view (g)"},
+        {.name = "repo-needle", .type = ARG_STRING, .value = &o->src.repo_needle,
+         .help = "repo-eval --figures TASK-attention.csv: the needle view (n)"},
+        {.name = "dataset", .type = ARG_STRING, .value = &o->src.dataset,
+         .help = "exit view: the dataset of a sweep CSV holding several"},
+        {.name = "split", .type = ARG_STRING, .value = &o->src.split,
+         .help = "layers and exit views: the split (default test)"},
+    };
+    return args_parse(CMD, "--model FILE (--data FILE.conll | --text \"a sentence\") [options]\n\n"
+                           "keys: <- -> layer, up/down head, a mean, 0-9 + - r, PgUp/PgDn sentence,\n"
+                           "m mask, o overview, p e f result plots, z RePo positions, g n RePo results,\n"
+                           "b last copy only, l log, t theme, s/v save PNG/SVG,\n"
+                           "c print the plot command, space guided walk, ? help, q quit",
+                      specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+}
+
+/* Check the options given as text and fill the rest of o from them. 0, or
+ * 2 after the error line. */
+static int check_options(ExplorerOptions *o, const ExploreText *t)
+{
+    if (!o->src.data == !o->src.text)
+        return args_error(CMD, "give either --data FILE.conll or --text \"a sentence\"");
+    if (t->sentence != 0 && !o->src.data) return args_error(CMD, "--sentence needs --data");
+    if (o->script && o->script_file) return args_error(CMD, "give either --script or --script-file");
+    o->bos_given = t->bos != NULL;
+    if (option_parse_bos(CMD, t->bos ? t->bos : "per-copy", &o->bos) || option_parse_sep(CMD, t->sep, &o->sep) ||
+        option_parse_copy_positions(CMD, t->copy_positions, &o->src.copy_positions))
+        return 2;
+    if (figure_request_head(t->head, EXPLORER_HEAD_MAX, &o->head))
+        return args_error(CMD, "--head must be a head number or mean, got '%s'", t->head);
+    if (attention_scale_parse(t->scale, &o->scale))
+        return args_error(CMD, "--scale must be fixed, per-head or log, got '%s'", t->scale);
+    if (figure_theme_parse(t->theme, &o->theme))
+        return args_error(CMD, "--theme must be light or dark, got '%s'", t->theme);
+    if (parse_view(t->view, &o->view))
+        return args_error(CMD, "--view must be mask, attention, overview, layers, exit, flow, repo-z, repo-repeat, "
+                                "repo-range or repo-needle, got '%s'", t->view);
+    if (parse_window_size(t->size, &o->width, &o->height))
+        return args_error(CMD, "--size must be WIDTHxHEIGHT with sides 200..8192, such as 1280x860, got '%s'", t->size);
+    if (t->cost && strcmp(t->cost, "flops") != 0 && strcmp(t->cost, "seconds") != 0)
+        return args_error(CMD, "--cost must be flops or seconds, got '%s'", t->cost);
+    o->src.cost = t->cost;
+    if (o->src.baselines && !o->src.layers) return args_error(CMD, "--baselines needs --layers");
+    struct stat st;
+    if (stat(t->save_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return args_error(CMD, "--save-dir %s: not a directory", t->save_dir);
+    o->save_dir = t->save_dir;
+    SrError err;
+    const char *font = o->src.font ? o->src.font : FIGURE_DEFAULT_FONT;
+    if (strlen(font) >= sizeof(((FigureStyle *)0)->font)) return args_error(CMD, "--font: name too long");
+    if (figure_check_font(font, &err)) return args_error(CMD, "%s", err.msg);
+    o->sentence = t->sentence;
+    o->r = t->r;
+    o->layer = t->layer;
+    return 0;
+}
+
+int cmd_explore(int argc, char **argv)
+{
+    ExplorerOptions o;
+    memset(&o, 0, sizeof o);
+    ExploreText t = {.bos = NULL, .sep = "none", .copy_positions = "run", .head = "mean", .scale = "fixed", .theme = "light",
+                     .size = "1280x860", .view = "attention", .save_dir = ".", .cost = NULL,
+                     .sentence = 0, .r = -1, .layer = -1};
+    int rc = parse_options(argc, argv, &o, &t);
+    if (rc) return rc == 1 ? 0 : rc;
+    if (check_options(&o, &t)) return 2;
+    SrError err;
+    if (explorer_run(&o, &err)) return args_error(CMD, "%s", err.msg);
+    return 0;
+}

@@ -1,0 +1,177 @@
+/* explorer_overlays.c — what the explorer draws over the painter's figure:
+ * the hover tooltip, the pinned token and where it attends, the overview
+ * panel under the mouse, "computing", errors, the status line and the key
+ * help. Saved figures never contain them; <shot> does. */
+#include "explorer/explorer_overlays.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "attention/paint_attention.h"
+#include "explorer/explorer_frame.h"
+#include "explorer/explorer_hover.h"
+#include "explorer/explorer_views.h"
+#include "explorer_state/explorer_keys.h"
+
+/* The font of the overlays (monospace help, tooltips). */
+#define OVERLAY_FONT "DejaVu Sans Mono"
+
+/* A style for overlay text in the window's theme. */
+static FigureStyle overlay_style(const Explorer *e, int monospace)
+{
+    FigureStyle s = figure_meta_default().style;
+    s.theme = e->st.theme;
+    if (monospace) snprintf(s.font, sizeof s.font, "%s", OVERLAY_FONT);
+    return s;
+}
+
+/* Draw multi-line text in a rounded box. The box is placed with its corner
+ * at (x, y) (ax, ay: 0 = left/top edge there, 1 = right/bottom) and kept
+ * inside the window. */
+static void text_box(Explorer *e, cairo_t *cr, const char *text, double x, double y, double ax, double ay,
+                     double size, int monospace)
+{
+    FigureStyle s = overlay_style(e, monospace);
+    figure_font(cr, &s, size, 0);
+    char lines[24][200];
+    int n = 0;
+    double widest = 0;
+    for (const char *p = text; *p && n < 24;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len >= sizeof lines[0]) len = sizeof lines[0] - 1;
+        memcpy(lines[n], p, len);
+        lines[n][len] = 0;
+        double w = figure_text_width(cr, lines[n]);
+        if (w > widest) widest = w;
+        n++;
+        p = end ? end + 1 : p + len;
+    }
+    double pad = 0.6 * size, lh = 1.35 * size;
+    double bw = widest + 2 * pad, bh = n * lh + 2 * pad;
+    double bx = x - ax * bw, by = y - ay * bh;
+    if (bx + bw > e->width - 4) bx = e->width - 4 - bw;
+    if (by + bh > e->height - 4) by = e->height - 4 - bh;
+    if (bx < 4) bx = 4;
+    if (by < 4) by = 4;
+    Rgb bg = figure_background(&s), fg = figure_foreground(&s);
+    cairo_set_source_rgba(cr, bg.r, bg.g, bg.b, 0.93);
+    cairo_rectangle(cr, bx, by, bw, bh);
+    cairo_fill_preserve(cr);
+    rgb_set(cr, fg);
+    cairo_set_line_width(cr, 1);
+    cairo_stroke(cr);
+    for (int i = 0; i < n; i++) figure_text(cr, lines[i], bx + pad, by + pad + i * lh, 0, 0);
+}
+
+/* Outline the pinned token's row and column on the attention map, and list
+ * where it attends most in the current map. */
+static void draw_pinned(Explorer *e, cairo_t *cr, double size)
+{
+    const AttentionData *d = &e->fig.attention;
+    int q = e->st.pinned;
+    if (q < 0 || q >= d->T) return;
+    AttentionLayout L;
+    attention_layout(cr, d, e->width, e->height, &L);
+    Rgb pin = palette_okabe_ito(OKABE_VERMILLION);
+    cairo_save(cr);
+    rgb_set(cr, pin);
+    cairo_set_line_width(cr, 2);
+    cairo_rectangle(cr, L.map.x, L.map.y + q * L.cell, L.map.w, L.cell);
+    cairo_rectangle(cr, L.map.x + q * L.cell, L.map.y, L.cell, L.map.h);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+    /* the five keys it attends to most */
+    int best[5], n_best = 0;
+    for (int k = 0; k < d->T; k++) {
+        if (!attention_visible(d, d->layer, q, k)) continue;
+        double v = attention_value(d, d->layer, d->head, q, k);
+        int at = n_best < 5 ? n_best++ : 5;
+        while (at > 0 && attention_value(d, d->layer, d->head, q, best[at - 1]) < v) {
+            if (at < 5) best[at] = best[at - 1];
+            at--;
+        }
+        if (at < 5) best[at] = k;
+    }
+    char text[800];
+    int len = snprintf(text, sizeof text, "pinned %d '%.30s'%s", q, d->tokens[q], n_best ? ", attends to:" : "");
+    for (int i = 0; i < n_best && len < (int)sizeof text - 80; i++) {
+        int k = best[i];
+        char copy[16];
+        if (d->copy[k] >= 0) snprintf(copy, sizeof copy, "copy %d", d->copy[k] + 1);
+        else snprintf(copy, sizeof copy, "special");
+        len += snprintf(text + len, sizeof text - (size_t)len, "\n  %.4f  %d '%.20s' (%s)",
+                        attention_value(d, d->layer, d->head, q, k), k, d->tokens[k], copy);
+    }
+    FigureRect content; /* below the title, so both stay readable */
+    figure_content_rect(cr, &d->meta, e->width, e->height, &content);
+    text_box(e, cr, text, e->width - 8, content.y, 1, 0, size, 1);
+}
+
+/* The hover text of the mask view's cell (q, k) into out. */
+static void mask_tooltip(const Explorer *e, int q, int k, char *out, size_t cap)
+{
+    const MaskData *m = &e->fig.mask;
+    const RepeatLayout *lay = &e->mask_layout;
+    char tq[80], tk[80], label[64];
+    int pos[2] = {q, k};
+    char *dst[2] = {tq, tk};
+    for (int i = 0; i < 2; i++) {
+        int t = pos[i];
+        const char *word = e->in.tok.hf ? tokenizer_piece_label(&e->in.tok, lay->ids[t], label, sizeof label)
+                                        : tokenizer_word(&e->in.tok, lay->ids[t]);
+        if (lay->copy[t] >= 0) snprintf(dst[i], 80, "%d '%.30s' (copy %d)", t, word ? word : "?", lay->copy[t] + 1);
+        else snprintf(dst[i], 80, "%d '%.30s' (no copy)", t, word ? word : "?");
+    }
+    int visible = m->visible[(size_t)q * m->T + k];
+    const char *block = "";
+    if (m->copy[q] >= 0 && m->copy[k] >= 0) block = block_kind_name(m->blocks[m->copy[q] * m->k + m->copy[k]]);
+    snprintf(out, cap, "query %s\nkey %s\n%s%s%s%s", tq, tk, visible ? "visible" : "masked",
+             *block ? " (" : "", block, *block ? " block)" : "");
+}
+
+/* The text size of the overlays in a w x h window: the figures' smallest
+ * text at that size, and never less than at 1280 x 720 (18 px), so the help
+ * and the tooltips read when the window is projected. */
+double explorer_overlay_text_size(double w, double h)
+{
+    return figure_font_size(TEXT_SMALL, fmax(figure_unit(w, h), figure_unit(1280, 720)));
+}
+
+void explorer_draw_overlays(Explorer *e, cairo_t *cr)
+{
+    double size = explorer_overlay_text_size(e->width, e->height);
+    char text[1200];
+    int ready = explorer_prepare_figure(e) == 0;
+    if (ready && e->st.view == VIEW_ATTENTION) draw_pinned(e, cr, size);
+    if (ready && e->st.hover_query >= 0 && e->mouse_in) {
+        if (e->st.view == VIEW_ATTENTION)
+            explorer_attention_tooltip(&e->fig.attention, e->fig.attention.layer, e->fig.attention.head,
+                                       e->st.hover_query, e->st.hover_key, text, sizeof text);
+        else if (e->st.view == VIEW_REPO_Z)
+            explorer_z_tooltip(&e->fig.repo_z, e->st.hover_query, text, sizeof text);
+        else
+            mask_tooltip(e, e->st.hover_query, e->st.hover_key, text, sizeof text);
+        text_box(e, cr, text, e->mouse_x + 16, e->mouse_y + 16, 0, 0, size, 1);
+    }
+    if (ready && e->st.view == VIEW_OVERVIEW && e->mouse_in) {
+        int l, h;
+        if (explorer_overview_panel_at(cr, &e->fig.attention, e->width, e->height, e->mouse_x, e->mouse_y, &l, &h)) {
+            if (h >= 0) snprintf(text, sizeof text, "layer %d, head %d\nclick: open this map", l, h);
+            else snprintf(text, sizeof text, "layer %d, mean over heads\nclick: open this map", l);
+            text_box(e, cr, text, e->mouse_x + 16, e->mouse_y + 16, 0, 0, size, 1);
+        }
+    }
+    int computing = explorer_worker_pending(e->worker);
+    int needs_maps = e->st.view == VIEW_ATTENTION || e->st.view == VIEW_OVERVIEW ||
+                     e->st.view == VIEW_REPO_Z || e->st.view == VIEW_REPO_REPEAT;
+    if (computing) {
+        snprintf(text, sizeof text, "computing sentence %d, r = %d ...", e->st.sentence, e->st.r);
+        text_box(e, cr, text, e->width - 8, 8, 1, 0, size, 0);
+    } else if (e->compute_error[0] && needs_maps) {
+        text_box(e, cr, e->compute_error, e->width / 2.0, e->height / 2.0, 0.5, 0.5, size, 0);
+    }
+    if (e->st.message[0]) text_box(e, cr, e->st.message, 8, 8, 0, 0, size, 0);
+    if (e->st.show_help) text_box(e, cr, explorer_help_text(), e->width / 2.0, e->height / 2.0, 0.5, 0.5, 1.3 * size, 1);
+}

@@ -1,0 +1,187 @@
+/* explorer_views.c — the data behind the explorer's views: the attention
+ * maps the worker computes, the mask, the flow of the head on screen and the
+ * z figure taken from the maps, and the figure prepared for the painter as
+ * `seqrep plot` would set it up. */
+#include "explorer/explorer_views.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer/explorer_frame.h"
+#include "label/readout.h"
+#include "repo/repo_z_attention.h"
+
+void explorer_drop_attention(Explorer *e)
+{
+    if (e->has_repo_z) {
+        repo_z_data_free(&e->fig.repo_z);
+        e->has_repo_z = 0;
+    }
+    if (!e->has_attention) return;
+    e->fig.attention.visible = e->visible_all;
+    attention_data_free(&e->fig.attention);
+    free(e->visible_last);
+    e->visible_all = e->visible_last = NULL;
+    e->has_attention = 0;
+}
+
+void explorer_request_maps(Explorer *e)
+{
+    int s = e->st.sentence;
+    e->compute_error[0] = 0;
+    if (explorer_worker_request(e->worker, e->in.ids[s], e->in.n_tokens[s], s, e->st.r))
+        snprintf(e->compute_error, sizeof e->compute_error, "out of memory");
+}
+
+void explorer_take_maps(Explorer *e)
+{
+    AttentionData d;
+    int sentence, r;
+    SrError err;
+    int got = explorer_worker_take(e->worker, &d, &sentence, &r, &err);
+    if (got == 0) return;
+    e->figure_stale = e->frame_stale = 1;
+    if (got < 0) {
+        snprintf(e->compute_error, sizeof e->compute_error, "sentence %d, r = %d: %s", sentence, r, err.msg);
+        return;
+    }
+    size_t cells = (size_t)d.n_layers * d.T * d.T;
+    uint8_t *last = malloc(cells ? cells : 1);
+    if (!last) {
+        attention_data_free(&d);
+        snprintf(e->compute_error, sizeof e->compute_error, "out of memory");
+        return;
+    }
+    explorer_drop_attention(e);
+    attention_last_copy_visible(&d, last);
+    e->fig.attention = d;
+    e->visible_all = d.visible;
+    e->visible_last = last;
+    e->has_attention = 1;
+    e->shown_sentence = sentence;
+    e->shown_r = r;
+    if (e->st.pinned >= d.T) e->st.pinned = -1;
+}
+
+/* Make fig.mask match the state's sentence and r. 0 or -1. */
+static int update_mask(Explorer *e)
+{
+    if (e->has_mask && e->mask_sentence == e->st.sentence && e->mask_r == e->st.r) return 0;
+    if (e->has_mask) {
+        mask_data_free(&e->fig.mask);
+        repeat_free(&e->mask_layout);
+        e->has_mask = 0;
+    }
+    int s = e->st.sentence;
+    SrError err;
+    if (mask_data_build(&e->fig.mask, e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep, &err)) return -1;
+    if (repeat_build_ids(e->in.ids[s], e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep,
+                         readout_repeat_ids(&e->in.tok), 0, &e->mask_layout, &err)) {
+        mask_data_free(&e->fig.mask);
+        return -1;
+    }
+    e->has_mask = 1;
+    e->mask_sentence = s;
+    e->mask_r = e->st.r;
+    return 0;
+}
+
+/* Make fig.flow show the state's head (the flow file is read per head). */
+static void update_flow(Explorer *e)
+{
+    if (e->flow_head == e->st.head) return;
+    FlowData d;
+    SrError err;
+    if (flow_data_load(&d, e->o->src.flow, e->st.head, &err)) {
+        snprintf(e->st.message, sizeof e->st.message, "%s", err.msg);
+        return;
+    }
+    flow_data_free(&e->fig.flow);
+    e->fig.flow = d;
+    e->flow_head = e->st.head;
+}
+
+/* Make fig.repo_z the positions z of the state's layer and head, from the
+ * forward behind the attention maps on screen, described as `seqrep plot
+ * repo-z --model` describes it (taken again only when the maps, layer or head
+ * change). 0, or -1 while the maps are computed or when the forward has no z
+ * there (the status line says why). */
+static int update_repo_z(Explorer *e)
+{
+    const ExplorerState *s = &e->st;
+    int head = s->head >= 0 ? s->head : s->last_head;
+    if (e->has_repo_z && e->repo_z_layer == s->layer && e->repo_z_head == head) return 0;
+    if (e->has_repo_z) {
+        repo_z_data_free(&e->fig.repo_z);
+        e->has_repo_z = 0;
+    }
+    if (!e->has_attention) return -1;
+    char source[1200];
+    SrError err;
+    repo_z_source(source, sizeof source, e->o->src.model, e->o->src.adapter, e->in.texts[e->shown_sentence],
+                  e->in.sources[e->shown_sentence], e->shown_r, s->bos, s->sep, e->o->src.mask);
+    if (repo_z_data_from_attention(&e->fig.repo_z, &e->fig.attention, s->layer, head, source, &err)) {
+        snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
+        return -1;
+    }
+    e->has_repo_z = 1;
+    e->repo_z_layer = s->layer;
+    e->repo_z_head = head;
+    return 0;
+}
+
+int explorer_prepare_figure(Explorer *e)
+{
+    const ExplorerState *s = &e->st;
+    Figure *f = &e->fig;
+    f->overview = s->view == VIEW_OVERVIEW;
+    switch (s->view) {
+    case VIEW_MASK:
+        if (update_mask(e)) return -1;
+        f->kind = FIGURE_MASK;
+        break;
+    case VIEW_ATTENTION:
+    case VIEW_OVERVIEW: {
+        if (!e->has_attention) return -1;
+        AttentionData *d = &f->attention;
+        f->kind = FIGURE_ATTENTION;
+        d->layer = s->layer < d->n_layers ? s->layer : d->n_layers - 1;
+        d->head = s->head < d->n_heads ? s->head : -1;
+        d->scale = s->scale;
+        d->visible = s->last_copy_only ? e->visible_last : e->visible_all;
+        explorer_describe_attention(d, f->overview, e->o->src.model, e->o->src.adapter, &e->in, e->shown_sentence,
+                                    e->shown_r, s->bos, s->sep, e->o->src.mask);
+        break;
+    }
+    case VIEW_LAYERS: f->kind = FIGURE_LAYERS; break;
+    case VIEW_EXIT: f->kind = FIGURE_EXIT; break;
+    case VIEW_REPO_Z:
+    case VIEW_REPO_REPEAT:
+        if (update_repo_z(e)) return -1;
+        f->kind = s->view == VIEW_REPO_Z ? FIGURE_REPO_Z : FIGURE_REPO_REPEAT;
+        break;
+    case VIEW_REPO_RANGE: f->kind = FIGURE_REPO_RANGE; break;
+    case VIEW_REPO_NEEDLE: f->kind = FIGURE_REPO_NEEDLE; break;
+    case VIEW_FLOW:
+        update_flow(e);
+        f->kind = FIGURE_FLOW;
+        break;
+    default: return -1; /* no view of that number: nothing to draw */
+    }
+    FigureMeta *meta = figure_meta(f);
+    meta->style.theme = s->theme;
+    snprintf(meta->style.font, sizeof meta->style.font, "%s",
+             e->o->src.font ? e->o->src.font : FIGURE_DEFAULT_FONT);
+    return 0;
+}
+
+int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
+{
+    if (explorer_prepare_figure(e) == 0) return figure_paint(cr, &e->fig, w, h);
+    FigureStyle style = figure_meta_default().style;
+    style.theme = e->st.theme;
+    rgb_set(cr, figure_background(&style));
+    cairo_paint(cr);
+    return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -1;
+}

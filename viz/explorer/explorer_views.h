@@ -1,0 +1,29 @@
+/* explorer_views.h — the data behind the explorer's views and the figure
+ * the painter draws for the current one (explorer_views.c). */
+#ifndef SEQREP_VIZ_EXPLORER_VIEWS_H
+#define SEQREP_VIZ_EXPLORER_VIEWS_H
+
+#include <cairo.h>
+
+#include "explorer/explorer_window.h"
+
+/* Release the attention maps (their own mask pointer restored first) and
+ * the z figure taken from them. */
+void explorer_drop_attention(Explorer *e);
+
+/* Ask the worker for the maps of the state's sentence and r. */
+void explorer_request_maps(Explorer *e);
+
+/* Take a finished result from the worker, if there is one. */
+void explorer_take_maps(Explorer *e);
+
+/* Point fig at the view of the state, with its style, title and caption as
+ * `seqrep plot` would set them. Returns 0, or -1 when the view has nothing
+ * to draw yet (maps still computing). */
+int explorer_prepare_figure(Explorer *e);
+
+/* Draw the current view on cr (w x h): the painter, or an empty page with
+ * the theme's background while the maps are computed. 0 or -1. */
+int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h);
+
+#endif

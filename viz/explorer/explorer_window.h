@@ -1,0 +1,49 @@
+/* explorer_window.h — the state of the explorer's open window, shared by the
+ * files that make it up: explorer.c (events, rendering, the run), and its
+ * parts explorer_views.c, explorer_setup.c, explorer_hover.c,
+ * explorer_overlays.c and explorer_save.c. Only those files include it. */
+#ifndef SEQREP_VIZ_EXPLORER_WINDOW_H
+#define SEQREP_VIZ_EXPLORER_WINDOW_H
+
+#include <stdint.h>
+
+#include <SDL.h>
+#include <cairo.h>
+
+#include "explorer/explorer_input.h"
+#include "explorer/explorer_options.h"
+#include "explorer/explorer_worker.h"
+#include "explorer_state/explorer_frame_times.h"
+#include "explorer_state/explorer_state.h"
+#include "figures/figures.h"
+#include "repeat/repeat.h"
+
+typedef struct {
+    const ExplorerOptions *o;
+    ExplorerState st;
+    ExplorerInput in;
+    Figure fig;                 /* data of every view; fig.kind is the one shown  */
+    int has_attention;          /* fig.attention holds maps                       */
+    int shown_sentence, shown_r;/* what fig.attention was computed for            */
+    uint8_t *visible_all;       /* (L, T, T) the attention data's own mask        */
+    uint8_t *visible_last;      /* (L, T, T) the `b` filter of it                 */
+    int has_mask, mask_sentence, mask_r;  /* what fig.mask was built for          */
+    RepeatLayout mask_layout;   /* its token layout, for hover labels             */
+    int has_layers, has_exit, has_flow, flow_head;
+    int has_repo_z, has_repo_range, has_repo_needle;  /* fig.repo_* hold data     */
+    int repo_z_layer, repo_z_head;  /* what fig.repo_z was taken for (from fig.attention) */
+    char compute_error[700];    /* the last failed recompute, "" if none          */
+    ExplorerWorker *worker;
+
+    SDL_Window *window;
+    Uint32 wake_event;          /* pushed by the worker after each result         */
+    cairo_surface_t *figure;    /* the painter's drawing, window-sized ARGB32     */
+    cairo_surface_t *frame;     /* figure + overlays, what the window shows       */
+    int width, height;
+    int figure_stale;           /* repaint the figure layer before showing        */
+    int frame_stale;            /* redraw the overlays and show                   */
+    int mouse_x, mouse_y, mouse_in;
+    FrameTimes times;           /* --frame-times: the frames drawn so far         */
+} Explorer;
+
+#endif

@@ -1,0 +1,68 @@
+/* explorer_state.c — the explorer's view state: its first values, the
+ * largest r that fits, the names of the views, and what the mouse changes
+ * (the hovered cell, the pinned token). Pure: no SDL, no model. */
+#include "explorer_state/explorer_state.h"
+
+#include <string.h>
+
+static const char *const VIEW_NAMES[VIEW_COUNT] = {"mask", "attention", "overview", "layers",
+                                                   "exit", "flow", "repo-z", "repo-repeat",
+                                                   "repo-range", "repo-needle"};
+
+const char *explorer_view_name(ExplorerView v)
+{
+    return v >= 0 && v < VIEW_COUNT ? VIEW_NAMES[v] : "?";
+}
+
+/* Largest r whose input of n tokens fits max_T (0 if even r = 0 does not). */
+static int r_max_for(int n, int max_T, RepeatBos bos, RepeatSep sep)
+{
+    int r = 0;
+    while (repeat_length(n, r + 1, bos, sep) <= max_T && r < 1000) r++;
+    return r;
+}
+
+int explorer_r_max(const ExplorerState *s)
+{
+    int n = s->n_tokens ? s->n_tokens[s->sentence] : 1;
+    return r_max_for(n, s->max_T, s->bos, s->sep);
+}
+
+void explorer_state_init(ExplorerState *s, int n_layers, int n_heads, int n_sentences,
+                         const int *n_tokens, int max_T, RepeatBos bos, RepeatSep sep)
+{
+    memset(s, 0, sizeof *s);
+    s->n_layers = n_layers;
+    s->n_heads = n_heads;
+    s->repo_from = -1;
+    s->n_sentences = n_sentences;
+    s->n_tokens = n_tokens;
+    s->max_T = max_T;
+    s->bos = bos;
+    s->sep = sep;
+    s->has_results[VIEW_MASK] = s->has_results[VIEW_ATTENTION] = s->has_results[VIEW_OVERVIEW] = 1;
+    s->view = VIEW_ATTENTION;
+    s->layer = n_layers - 1;
+    s->head = -1;
+    s->last_head = 0;
+    s->r = explorer_r_max(s) >= 1 ? 1 : 0;
+    s->scale = s->linear_scale = SCALE_FIXED;
+    s->theme = THEME_LIGHT;
+    s->pinned = -1;
+    s->hover_query = s->hover_key = -1;
+}
+
+int explorer_set_hover(ExplorerState *s, int query, int key)
+{
+    if (query < 0 || key < 0) query = key = -1;
+    if (query == s->hover_query && key == s->hover_key) return 0;
+    s->hover_query = query;
+    s->hover_key = key;
+    return EXPLORER_REDRAW;
+}
+
+int explorer_click(ExplorerState *s, int query)
+{
+    s->pinned = (query < 0 || query == s->pinned) ? -1 : query;
+    return EXPLORER_REDRAW;
+}

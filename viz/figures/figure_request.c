@@ -1,0 +1,88 @@
+/* figure_request.c — the checks of plot's options that the figures' loaders
+ * share: --head, one --r, --bos and --sep, --copy-positions and the sentence
+ * of --text or --data. */
+#include "figures/figure_request.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/conll.h"
+
+int figure_request_head(const char *text, int max, int *head)
+{
+    if (strcmp(text, "mean") == 0) {
+        *head = -1;
+        return 0;
+    }
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 0 || v > max) return -1;
+    *head = (int)v;
+    return 0;
+}
+
+int figure_request_one_r(const char *text, int *r)
+{
+    if (!*text || strspn(text, "0123456789") != strlen(text) || strlen(text) > 6) return -1;
+    *r = atoi(text);
+    return *r <= 100000 ? 0 : -1;
+}
+
+int figure_request_repeat(const FigureRequest *q, const char *default_bos, RepeatBos *bos, RepeatSep *sep,
+                          SrError *err)
+{
+    if (repeat_parse_bos(q->bos ? q->bos : default_bos, bos))
+        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", q->bos);
+    if (repeat_parse_sep(q->sep ? q->sep : "none", sep))
+        return sr_fail(err, "--sep must be none or token, got '%s'", q->sep);
+    return 0;
+}
+
+int figure_request_copy_positions(const FigureRequest *q, RepeatPositions *positions, SrError *err)
+{
+    if (repeat_parse_positions(q->copy_positions ? q->copy_positions : "run", positions))
+        return sr_fail(err, "--copy-positions must be run or restart, got '%s'", q->copy_positions);
+    return 0;
+}
+
+char *figure_request_sentence_text(const Sentence *s)
+{
+    size_t len = 1;
+    for (int i = 0; i < s->n_words; i++) len += strlen(s->words[i]) + 1;
+    char *text = malloc(len);
+    if (!text) return NULL;
+    text[0] = 0;
+    for (int i = 0; i < s->n_words; i++) {
+        if (i) strcat(text, " ");
+        strcat(text, s->words[i]);
+    }
+    return text;
+}
+
+int figure_request_sentence(const FigureRequest *q, char **text, char *source, size_t cap, SrError *err)
+{
+    if (q->text) {
+        *text = malloc(strlen(q->text) + 1);
+        if (!*text) return sr_fail(err, "out of memory");
+        memcpy(*text, q->text, strlen(q->text) + 1);
+        snprintf(source, cap, "given with --text");
+        return 0;
+    }
+    Dataset ds;
+    if (conll_read(q->data, &ds, err)) return -1;
+    if (q->sentence < 0 || q->sentence >= ds.n_sents) {
+        int n = ds.n_sents;
+        dataset_free(&ds);
+        return sr_fail(err, "%s: sentence %d out of range 0..%d", q->data, q->sentence, n - 1);
+    }
+    const Sentence *s = &ds.sents[q->sentence];
+    *text = figure_request_sentence_text(s);
+    if (!*text) {
+        dataset_free(&ds);
+        return sr_fail(err, "out of memory");
+    }
+    snprintf(source, cap, "sentence %d of %s (line %d)", q->sentence, q->data, s->line);
+    dataset_free(&ds);
+    return 0;
+}

@@ -1,0 +1,52 @@
+/* figure_request.h — what `seqrep plot` asks of a figure's data: the values
+ * of its options that choose the data (every option but --out, --size,
+ * --theme, --font, --title and --caption, which choose the look), and the
+ * checks the loaders of the figures share when they read them. Unset
+ * strings are NULL, unset numbers 0 (layer -1: the last). */
+#ifndef SEQREP_VIZ_FIGURE_REQUEST_H
+#define SEQREP_VIZ_FIGURE_REQUEST_H
+
+#include <stddef.h>
+
+#include "base/status.h"
+#include "data/dataset.h"
+#include "repeat/repeat.h"
+
+typedef struct {
+    int n;                                         /* --n                     */
+    const char *r, *bos, *sep, *copy_positions;    /* the repeated sentence   */
+    const char *model, *adapter, *text, *data, *mask, *head, *scale;
+    int sentence, layer, overview, last_copy_only, length;
+    const char *results, *split, *baselines, *cost, *dataset;
+} FigureRequest;
+
+/* The largest --head number `seqrep plot` takes. */
+#define FIGURE_HEAD_MAX 1000000
+
+/* Parse a --head value: "mean" is -1, otherwise an integer 0..max. 0 or -1. */
+int figure_request_head(const char *text, int max, int *head);
+
+/* Parse one repetition count "R" (digits only, at most 100000); 0 or -1. */
+int figure_request_one_r(const char *text, int *r);
+
+/* --bos and --sep of a figure over a repeated sentence: --bos defaults as
+ * the figure does (default_bos), --sep to none. 0 or -1 with err. */
+int figure_request_repeat(const FigureRequest *q, const char *default_bos, RepeatBos *bos, RepeatSep *sep,
+                          SrError *err);
+
+/* --copy-positions of a figure that runs a model: run (default) or restart.
+ * 0 or -1 with err. */
+int figure_request_copy_positions(const FigureRequest *q, RepeatPositions *positions, SrError *err);
+
+/* The words of s joined by single spaces, the text a figure runs through a
+ * model for a sentence of a CoNLL file, in a new string the caller frees;
+ * NULL when out of memory. */
+char *figure_request_sentence_text(const Sentence *s);
+
+/* The sentence of a figure that runs a model: --text, or sentence
+ * --sentence of the CoNLL file --data (words joined by spaces), in a new
+ * string *text the caller frees. *source (cap bytes) describes it for the
+ * caption. 0 or -1 with err. */
+int figure_request_sentence(const FigureRequest *q, char **text, char *source, size_t cap, SrError *err);
+
+#endif

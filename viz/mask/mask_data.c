@@ -1,0 +1,128 @@
+/* mask_data.c — the mask figure's data, from the core's repeat layout, mask
+ * rule and block counts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/mask.h"
+#include "mask/mask_data.h"
+
+const char *block_kind_name(BlockKind kind)
+{
+    switch (kind) {
+    case BLOCK_FULL: return "full";
+    case BLOCK_CAUSAL: return "causal";
+    case BLOCK_MASKED: return "masked";
+    default: return "other";
+    }
+}
+
+/* Classify block (q, c) of the mask by the rule of blocks.h: diagonal blocks
+ * are causal when exactly key word <= query word is visible; off-diagonal
+ * ones full or masked when all or none is visible. */
+static BlockKind classify_block(const MaskData *d, int q, int c)
+{
+    int n_visible = 0, lower_triangle = 1;
+    for (int i = 0; i < d->n; i++)
+        for (int j = 0; j < d->n; j++) {
+            int row = d->copy_start[q] + i, col = d->copy_start[c] + j;
+            int v = d->visible[(size_t)row * d->T + col];
+            n_visible += v;
+            if (v != (j <= i)) lower_triangle = 0;
+        }
+    if (q == c) return lower_triangle ? BLOCK_CAUSAL : BLOCK_OTHER;
+    if (n_visible == d->n * d->n) return BLOCK_FULL;
+    if (n_visible == 0) return BLOCK_MASKED;
+    return BLOCK_OTHER;
+}
+
+int mask_data_build(MaskData *d, int n, int r, RepeatBos bos, RepeatSep sep, SrError *err)
+{
+    memset(d, 0, sizeof *d);
+    d->meta = figure_meta_default();
+    RepeatLayout lay;
+    if (repeat_build(NULL, n, r, bos, sep, MASK_FIGURE_MAX_T, &lay, err)) {
+        if (n >= 1 && r >= 0)
+            return sr_fail(err, "mask figure: n = %d, r = %d gives more than %d tokens, too many to draw",
+                           n, r, MASK_FIGURE_MAX_T);
+        return -1;
+    }
+    BlockFigures counted;
+    if (blocks_count(&lay, &counted, err)) {
+        repeat_free(&lay);
+        return -1;
+    }
+    d->n = n;
+    d->r = r;
+    d->k = lay.k;
+    d->T = lay.T;
+    d->bos = bos;
+    d->sep = sep;
+    size_t T = (size_t)lay.T, k = (size_t)lay.k;
+    d->token_kind = malloc(sizeof(int) * T);
+    d->copy = malloc(sizeof(int) * T);
+    d->copy_start = malloc(sizeof(int) * k);
+    d->visible = malloc(T * T);
+    d->blocks = malloc(sizeof(BlockKind) * k * k);
+    if (!d->token_kind || !d->copy || !d->copy_start || !d->visible || !d->blocks) {
+        repeat_free(&lay);
+        blocks_free(&counted);
+        mask_data_free(d);
+        return sr_fail(err, "mask figure: out of memory");
+    }
+    memcpy(d->token_kind, lay.kind, sizeof(int) * T);
+    memcpy(d->copy, lay.copy, sizeof(int) * T);
+    memcpy(d->copy_start, lay.copy_start, sizeof(int) * k);
+    mask_build(MASK_CAUSAL, lay.T, lay.T, d->visible);
+    for (int q = 0; q < d->k; q++)
+        for (int c = 0; c < d->k; c++) {
+            BlockKind b = classify_block(d, q, c);
+            d->blocks[q * d->k + c] = b;
+            if (b == BLOCK_FULL) d->n_full++;
+            else if (b == BLOCK_CAUSAL) d->n_causal++;
+            else if (b == BLOCK_MASKED) d->n_masked++;
+            else d->n_other++;
+        }
+    d->full_share = blocks_full_share(&counted);
+    d->full_share_closed = blocks_full_share_closed(d->k);
+    int agree = d->n_full == counted.full_blocks && d->n_causal == counted.causal_blocks &&
+                d->n_masked == counted.masked_blocks;
+    blocks_free(&counted);
+    repeat_free(&lay);
+    if (!agree) {
+        mask_data_free(d);
+        return sr_fail(err, "mask figure: block kinds disagree with blocks_count (n = %d, r = %d)", n, r);
+    }
+    snprintf(d->meta.title, sizeof d->meta.title, "Causal mask over k = %d copies of an n = %d token sentence",
+             d->k, n);
+    snprintf(d->meta.caption, sizeof d->meta.caption,
+             "Mask: the model's causal mask (mask_build) over one sentence of n = %d tokens repeated "
+             "k = r + 1 = %d times (r = %d), bos %s, sep %s: T = %d tokens. Rows are queries, "
+             "columns keys; lines mark the n x n blocks of word tokens. No model, data or seed "
+             "involved.",
+             n, d->k, r, repeat_bos_name(bos), repeat_sep_name(sep), d->T);
+    return 0;
+}
+
+void mask_data_free(MaskData *d)
+{
+    free(d->token_kind);
+    free(d->copy);
+    free(d->copy_start);
+    free(d->visible);
+    free(d->blocks);
+    memset(d, 0, sizeof *d);
+}
+
+void mask_data_write_csv(const MaskData *d, FILE *out)
+{
+    fprintf(out, "query_copy,key_copy,kind,visible,entries\n");
+    for (int q = 0; q < d->k; q++)
+        for (int c = 0; c < d->k; c++) {
+            long visible = 0;
+            for (int i = 0; i < d->n; i++)
+                for (int j = 0; j < d->n; j++)
+                    visible += d->visible[(size_t)(d->copy_start[q] + i) * d->T + d->copy_start[c] + j];
+            fprintf(out, "%d,%d,%s,%ld,%ld\n", q, c, block_kind_name(d->blocks[q * d->k + c]), visible,
+                    (long)d->n * d->n);
+        }
+}

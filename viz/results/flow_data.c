@@ -1,0 +1,105 @@
+/* flow_data.c — the flow figure's data from an attnflow CSV. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/flow_data.h"
+#include "results/results_csv.h"
+
+int flow_data_load(FlowData *d, const char *path, int head, SrError *err)
+{
+    memset(d, 0, sizeof *d);
+    d->meta = figure_meta_default();
+    CsvTable t;
+    if (csv_read(path, &t, err)) return -1;
+    const char *cols[2 + FLOW_N_CATEGORIES] = {"layer", "head"};
+    for (int c = 0; c < FLOW_N_CATEGORIES; c++) cols[2 + c] = attnflow_category_name(c);
+    int idx[2 + FLOW_N_CATEGORIES];
+    int rc = csv_require(&t, cols, 2 + FLOW_N_CATEGORIES, idx, err);
+    int *layer = NULL, *hd = NULL;
+    double *values = NULL;
+    if (rc == 0) {
+        layer = malloc(sizeof(int) * (size_t)t.n_rows);
+        hd = malloc(sizeof(int) * (size_t)t.n_rows);
+        values = malloc(sizeof(double) * (size_t)t.n_rows * FLOW_N_CATEGORIES);
+        if (!layer || !hd || !values) rc = sr_fail(err, "%s: out of memory", path);
+    }
+    int n_layers = 0, n_heads = 0;
+    for (int i = 0; i < t.n_rows && rc == 0; i++) {
+        rc = csv_int(&t, i, idx[0], &layer[i], err) || csv_int(&t, i, idx[1], &hd[i], err);
+        for (int c = 0; c < FLOW_N_CATEGORIES && rc == 0; c++) {
+            double v;
+            rc = csv_number(&t, i, idx[2 + c], &v, err);
+            if (rc == 0 && (v < -1e-6 || v > 1 + 1e-6))
+                rc = sr_fail(err, "%s:%d: column '%s': share %g is outside 0..1", path, t.line[i],
+                             cols[2 + c], v);
+            if (rc == 0) values[(size_t)i * FLOW_N_CATEGORIES + c] = v;
+        }
+        if (rc == 0 && (layer[i] < 0 || hd[i] < 0 || layer[i] > 4096 || hd[i] > 4096))
+            rc = sr_fail(err, "%s:%d: layer or head out of range", path, t.line[i]);
+        if (rc == 0 && layer[i] + 1 > n_layers) n_layers = layer[i] + 1;
+        if (rc == 0 && hd[i] + 1 > n_heads) n_heads = hd[i] + 1;
+    }
+    if (rc == 0 && t.n_rows != n_layers * n_heads)
+        rc = sr_fail(err, "%s: %d rows, expected one per (layer, head) pair: %d layers x %d heads", path,
+                     t.n_rows, n_layers, n_heads);
+    if (rc == 0 && (head < -1 || head >= n_heads))
+        rc = sr_fail(err, "%s: head %d out of range 0..%d", path, head, n_heads - 1);
+    int *seen = NULL;
+    if (rc == 0) {
+        d->n_layers = n_layers;
+        d->n_heads = n_heads;
+        d->head = head;
+        d->share = calloc((size_t)n_layers * FLOW_N_CATEGORIES, sizeof *d->share);
+        seen = calloc((size_t)n_layers * n_heads, sizeof *seen);
+        if (!d->share || !seen) rc = sr_fail(err, "%s: out of memory", path);
+    }
+    for (int i = 0; i < t.n_rows && rc == 0; i++) {
+        if (seen[layer[i] * n_heads + hd[i]]++) {
+            rc = sr_fail(err, "%s:%d: layer %d, head %d appears twice", path, t.line[i], layer[i], hd[i]);
+            break;
+        }
+        if (head >= 0 && hd[i] != head) continue;
+        double weight = head >= 0 ? 1.0 : 1.0 / n_heads;
+        for (int c = 0; c < FLOW_N_CATEGORIES; c++)
+            d->share[layer[i] * FLOW_N_CATEGORIES + c] += weight * values[(size_t)i * FLOW_N_CATEGORIES + c];
+    }
+    free(seen);
+    free(layer);
+    free(hd);
+    free(values);
+    if (rc == 0) {
+        snprintf(d->meta.title, sizeof d->meta.title, "Where last-copy tokens attend, layer by layer");
+        char which[48];
+        if (head >= 0) snprintf(which, sizeof which, "head %d of %d", head, n_heads);
+        else snprintf(which, sizeof which, "mean over %d heads", n_heads);
+        snprintf(d->meta.caption, sizeof d->meta.caption,
+                 "Flow: mean share of the attention of last-copy word tokens per category of key, %s, "
+                 "from %s (seqrep attnflow; its manifest names the model, data, r and mask). "
+                 "\"earlier right\" = words to the right of the token's own word, in earlier copies.",
+                 which, path);
+    } else {
+        flow_data_free(d);
+    }
+    csv_free(&t);
+    return rc ? -1 : 0;
+}
+
+void flow_data_free(FlowData *d)
+{
+    free(d->share);
+    d->share = NULL;
+    d->n_layers = 0;
+}
+
+void flow_data_write_csv(const FlowData *d, FILE *out)
+{
+    fprintf(out, "layer,head");
+    for (int c = 0; c < FLOW_N_CATEGORIES; c++) fprintf(out, ",%s", attnflow_category_name(c));
+    fprintf(out, "\n");
+    for (int l = 0; l < d->n_layers; l++) {
+        if (d->head >= 0) fprintf(out, "%d,%d", l, d->head);
+        else fprintf(out, "%d,mean", l);
+        for (int c = 0; c < FLOW_N_CATEGORIES; c++) fprintf(out, ",%.6f", d->share[l * FLOW_N_CATEGORIES + c]);
+        fprintf(out, "\n");
+    }
+}

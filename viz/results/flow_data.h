@@ -1,0 +1,35 @@
+/* flow_data.h — the numbers of figure 6, where the attention of last-copy
+ * tokens goes, per layer.
+ *
+ * Reads the CSV of `seqrep attnflow --out` (columns layer, head, own_copy,
+ * earlier_left, same_word, earlier_right, sink; src/theory/attnflow.h
+ * defines the categories) and keeps, per layer, the shares of the five
+ * categories for one head or the mean over heads, adding up to 1. Painted by
+ * paint_flow.h. */
+#ifndef SEQREP_VIZ_FLOW_DATA_H
+#define SEQREP_VIZ_FLOW_DATA_H
+
+#include <stdio.h>
+
+#include "draw/figure.h"
+#include "theory/attnflow.h"
+
+typedef struct {
+    FigureMeta meta;
+    int n_layers;
+    int n_heads;       /* heads in the file                        */
+    int head;          /* the head drawn, or -1 for the mean        */
+    double *share;     /* (n_layers, FLOW_N_CATEGORIES) shares 0..1 */
+} FlowData;
+
+/* Read an attnflow CSV and keep head `head` (-1 = mean over heads). Every
+ * (layer, head) pair 0..L-1 x 0..H-1 must appear exactly once. Fails on a
+ * missing column or a head out of range ("flow.csv: head 7 out of range
+ * 0..3"). Free with flow_data_free. */
+int flow_data_load(FlowData *d, const char *path, int head, SrError *err);
+void flow_data_free(FlowData *d);
+
+/* CSV of the drawn numbers: layer,own_copy,earlier_left,same_word,earlier_right,sink. */
+void flow_data_write_csv(const FlowData *d, FILE *out);
+
+#endif

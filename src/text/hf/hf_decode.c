@@ -1,11 +1,11 @@
 /* hf_decode.c — ids -> text through the decoder of a Hugging Face
  * tokenizer: each step maps a list of token strings to a new list, and the
- * result is their concatenation (hf_tokenizer.h). */
+ * result is their concatenation (tokenizer_json.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-#include "text/hf_model.h"
+#include "text/hf/tokenizer_json_parts.h"
 #include "text/utf8_lossy.h"
 
 /* A list of owned token strings (byte lengths kept beside them). */

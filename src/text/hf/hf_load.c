@@ -9,7 +9,7 @@
 
 #include "base/text_file.h"
 #include "base/utf8.h"
-#include "text/hf_model.h"
+#include "text/hf/tokenizer_json_parts.h"
 
 /* Ids of a tokenizer.json lie below this (real vocabularies have at most
  * some 260 thousand; every id costs memory up to the largest). */

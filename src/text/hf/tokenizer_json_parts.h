@@ -1,13 +1,13 @@
-/* hf_model.h — the parts of a loaded Hugging Face tokenizer (internal to
- * src/text/hf_*.c; users see hf_tokenizer.h). hf_load.c fills it from JSON,
- * hf_encode.c and hf_decode.c run it. */
-#ifndef SEQREP_HF_MODEL_H
-#define SEQREP_HF_MODEL_H
+/* tokenizer_json_parts.h — the parts of a loaded tokenizer.json (internal
+ * to src/text/hf/; users see tokenizer_json.h). hf_load.c fills them from
+ * JSON, hf_encode.c and hf_decode.c run them, hf_table.c holds the tables. */
+#ifndef SEQREP_TOKENIZER_JSON_PARTS_H
+#define SEQREP_TOKENIZER_JSON_PARTS_H
 
 #include <stddef.h>
 
-#include "text/hf_split.h"
-#include "text/hf_tokenizer.h"
+#include "text/hf/hf_split.h"
+#include "text/hf/tokenizer_json.h"
 
 /* A string -> id table (open addressing over borrowed spellings). */
 typedef struct {

@@ -1,10 +1,10 @@
 /* hf_encode.c — text -> ids through a Hugging Face tokenizer: added tokens,
- * normalizer, pre-tokenizer, BPE model, post-processor (hf_tokenizer.h). */
+ * normalizer, pre-tokenizer, BPE model, post-processor (tokenizer_json.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-#include "text/hf_model.h"
+#include "text/hf/tokenizer_json_parts.h"
 #include "text/utf8_lossy.h"
 
 /* A growing array of ids. */

@@ -377,6 +377,8 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
     return 0;
 }
 
+/* embedding -> per layer: norm, q/k/v, RoPE, attention by the mask plan,
+ * o_proj, residual, norm, SwiGLU, residual -> final norm -> logits. */
 int model_forward(Model *m, const ModelInput *in, SrError *err)
 {
     if (check_input(m, in, err)) return -1;

@@ -9,7 +9,7 @@
 #include "base/rss.h"
 #include "data/conll.h"
 #include "engine/memory_floor.h"
-#include "formats/hf_model.h"
+#include "formats/hf/hf_model_folder.h"
 #include "label/readout.h"
 #include "options/args.h"
 #include "options/rows.h"

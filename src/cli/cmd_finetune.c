@@ -24,7 +24,7 @@
 #include "engine/threads.h"
 #include "formats/adapter.h"
 #include "formats/checkpoint.h"
-#include "formats/hf_config.h"
+#include "formats/hf/hf_config.h"
 #include "label/cost.h"
 #include "label/methods.h"
 #include "label/readout.h"

@@ -10,7 +10,7 @@
 
 #include "cli/commands.h"
 #include "formats/checkpoint.h"
-#include "formats/hf_config.h"
+#include "formats/hf/hf_config.h"
 #include "options/args.h"
 #include "runs/manifest.h"
 #include "text/tokenizer.h"

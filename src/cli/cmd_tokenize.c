@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "options/args.h"
-#include "text/tokenizer_hf.h"
+#include "text/tokenizer_from_hf.h"
 
 static const char *CMD = "tokenize";
 

@@ -1,20 +1,18 @@
-/* model.c — parameters, activations, forward and backward of the decoder.
+/* model.c — the decoder run forward and backward (model.h).
  *
- * Read top to bottom: configuration check, buffer layout (one buffer each for
- * parameters, gradients, activations and activation gradients, with named
- * views into it), weight initialisation, the forward pass, the loss, and the
- * backward pass in exactly the reverse order of the forward. */
+ * Read top to bottom: the configuration check; where layer l's activations
+ * and positions are; the optional features, each a small function beside
+ * the plain path (RePo positions; and for Hugging Face models grouped-query
+ * attention, q/k/v biases, per-head q/k norms, Llama 3.1 RoPE frequencies,
+ * with the LoRA adapters a caller may attach); the forward pass; the loss;
+ * and the backward pass in exactly the reverse order of the forward. The
+ * buffers themselves are laid out and allocated by model_buffers.c. */
 #include "engine/model.h"
 
-#include <limits.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "base/rng.h"
 #include "engine/lora.h"
 #include "engine/ops.h"
-#include "engine/threads.h"
 
 int model_config_check(const ModelConfig *c, SrError *err)
 {
@@ -63,250 +61,6 @@ int model_hf_features(const ModelConfig *c)
            c->rope_llama3;
 }
 
-void model_param_sizes(const ModelConfig *c, size_t s[MODEL_N_PARAM_TENSORS])
-{
-    size_t V = c->vocab_size, C = c->d_model, L = c->n_layers, F = c->d_ff;
-    size_t Q = model_q_dim(c), K = model_kv_dim(c), hd = model_head_dim(c);
-    s[0] = V * C;          /* wte   */
-    s[1] = L * C;          /* ln1w  */
-    s[2] = L * (Q + 2 * K) * C; /* wqkv  */
-    s[3] = L * C * Q;      /* wo    */
-    s[4] = L * C;          /* ln2w  */
-    s[5] = L * 2 * F * C;  /* wgu   */
-    s[6] = L * C * F;      /* wdown */
-    s[7] = C;              /* lnfw  */
-    s[8] = c->tied ? 0 : V * C; /* wlm */
-    size_t R = c->repo ? L - c->repo_from : 0, P = model_repo_dim(c), H = c->n_heads;
-    s[9] = R * 2 * P * C;  /* wgc   */
-    s[10] = R * H * P;     /* wz    */
-    s[11] = c->qkv_bias ? L * (Q + 2 * K) : 0; /* bqkv */
-    s[12] = c->qk_norm ? L * hd : 0;           /* qnw  */
-    s[13] = c->qk_norm ? L * hd : 0;           /* knw  */
-}
-
-size_t model_param_count(const ModelConfig *c)
-{
-    size_t s[MODEL_N_PARAM_TENSORS], n = 0;
-    model_param_sizes(c, s);
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) n += s[i];
-    return n;
-}
-
-int model_param_is_norm(int i)
-{
-    return i == 1 || i == 4 || i == 7 || i == 12 || i == 13; /* ln1w, ln2w, lnfw, qnw, knw */
-}
-
-int model_param_is_decayed(int i)
-{
-    return !model_param_is_norm(i) && i != 11; /* bqkv */
-}
-
-/* Point the views of a parameter-shaped buffer into base (all NULL when
- * base is NULL). */
-static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)
-{
-    if (!base) {
-        memset(v, 0, sizeof *v);
-        return;
-    }
-    size_t s[MODEL_N_PARAM_TENSORS];
-    model_param_sizes(c, s);
-    float **views[MODEL_N_PARAM_TENSORS] = {&v->wte,   &v->ln1w, &v->wqkv, &v->wo,
-                                            &v->ln2w,  &v->wgu,  &v->wdown, &v->lnfw,
-                                            &v->wlm,   &v->wgc,  &v->wz,   &v->bqkv,
-                                            &v->qnw,   &v->knw};
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) {
-        *views[i] = base;
-        base += s[i];
-    }
-    if (c->tied) v->wlm = v->wte;
-}
-
-/* Sizes (floats) of the activation views for max_batch x max_T, in ActViews order. */
-#define N_ACT 25
-static void act_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_ACT])
-{
-    size_t C = c->d_model, L = c->n_layers, F = c->d_ff, V = c->vocab_size, H = c->n_heads;
-    size_t Q = model_q_dim(c), K = model_kv_dim(c), KVH = model_kv_heads(c);
-    size_t P = c->repo ? model_repo_dim(c) : 0;
-    size_t k = 0;
-    s[k++] = (L + 1) * BT * C; /* res */
-    s[k++] = L * BT * C;       /* ln1 */
-    s[k++] = L * BT;           /* ln1_rstd */
-    s[k++] = L * BT * (Q + 2 * K); /* qkv */
-    s[k++] = L * BT * Q;       /* qrot */
-    s[k++] = L * BT * K;       /* krot */
-    s[k++] = L * BHTT;         /* att */
-    s[k++] = L * BT * Q;       /* atty */
-    s[k++] = L * BT * C;       /* res_mid */
-    s[k++] = L * BT * C;       /* ln2 */
-    s[k++] = L * BT;           /* ln2_rstd */
-    s[k++] = L * BT * 2 * F;   /* gu */
-    s[k++] = L * BT * F;       /* swi */
-    s[k++] = BT * C;           /* lnf */
-    s[k++] = BT;               /* lnf_rstd */
-    s[k++] = BT * V;           /* logits */
-    s[k++] = BT;               /* losses */
-    s[k++] = BT * H;           /* rope_pos */
-    s[k++] = L * BT * 2 * P;   /* repo_gc */
-    s[k++] = L * BT * P;       /* repo_r */
-    s[k++] = c->repo ? L * BT * H : 0; /* repo_z */
-    s[k++] = KVH != H ? BT * KVH : 0;  /* rope_pos_kv */
-    s[k++] = c->rope_llama3 ? (size_t)model_head_dim(c) / 2 : 0; /* inv_freq */
-    s[k++] = c->qk_norm ? L * BT * (Q + K) : 0;   /* qk_pre */
-    s[k++] = c->qk_norm ? L * BT * (H + KVH) : 0; /* qk_rstd */
-}
-
-#define N_GACT 15
-static void gact_sizes(const ModelConfig *c, size_t BT, size_t BHTT, size_t s[N_GACT])
-{
-    size_t C = c->d_model, F = c->d_ff, L = c->n_layers, H = c->n_heads;
-    size_t Q = model_q_dim(c), K = model_kv_dim(c);
-    size_t P = c->repo ? model_repo_dim(c) : 0;
-    size_t k = 0;
-    s[k++] = BT * C;     /* dres */
-    s[k++] = BT * C;     /* dres2 */
-    s[k++] = BT * C;     /* dln */
-    s[k++] = BT * (Q + 2 * K); /* dqkv */
-    s[k++] = BT * Q;     /* dqrot */
-    s[k++] = BT * K;     /* dkrot */
-    s[k++] = BT * Q;     /* datty */
-    s[k++] = BT * 2 * F; /* dgu */
-    s[k++] = BT * F;     /* dswi */
-    s[k++] = BHTT;       /* datt */
-    s[k++] = L * BT * H; /* dreal_pos */
-    s[k++] = c->repo ? BT * H : 0; /* dz */
-    s[k++] = BT * P;     /* dr */
-    s[k++] = BT * 2 * P; /* dgc */
-    s[k++] = c->qk_norm ? BT * (Q + K) : 0; /* dqk */
-}
-
-/* 1 when the buffers of cfg for max_batch x max_T would need more floats than
- * size_t holds (or a fused width Q + 2K or 2F past INT_MAX): an upper bound
- * of the sums of model_param_sizes, act_sizes and gact_sizes, counted in
- * double, which does not wrap. Anything over 2^60 bytes counts as too large. */
-static int sizes_overflow(const ModelConfig *c, int max_batch, int max_T)
-{
-    double V = c->vocab_size, C = c->d_model, L = c->n_layers, F = c->d_ff, H = c->n_heads;
-    double hd = c->head_dim ? c->head_dim : (double)c->d_model / c->n_heads;
-    double Q = H * hd, K = (c->n_kv_heads ? c->n_kv_heads : c->n_heads) * hd, W = Q + 2 * K;
-    double BT = (double)max_batch * max_T, BHTT = BT * H * max_T;
-    if (W > INT_MAX || 2 * F > INT_MAX) return 1;
-    double params = 2 * V * C + L * (2 * C + W * C + C * Q + 3 * F * C + W + 2 * hd + 3 * C * C) + C;
-    double acts = (L + 1) * BT * C + L * BT * (4 * C + 2 + W + 2 * Q + K + 3 * F + H) + L * BHTT +
-                  BT * (C + V + 2 + 2 * H);
-    double gacts = BT * (9 * C + 3 * F + H * L + H + C) + BHTT;
-    return (2 * params + acts + gacts) * sizeof(float) > 1152921504606846976.0; /* 2^60 */
-}
-
-int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
-{
-    memset(m, 0, sizeof *m);
-    if (model_config_check(cfg, err)) return -1;
-    if (max_batch <= 0 || max_T <= 0)
-        return sr_fail(err, "batch size and sequence length must be positive");
-    if (max_T > cfg->max_seq_len)
-        return sr_fail(err, "sequence length %d exceeds the model's max_seq_len %d", max_T,
-                       cfg->max_seq_len);
-    if (sizes_overflow(cfg, max_batch, max_T))
-        return sr_fail(err, "the model's sizes (vocab_size %d, d_model %d, d_ff %d, n_layers %d, "
-                       "n_heads %d, length %d) are too large to allocate", cfg->vocab_size,
-                       cfg->d_model, cfg->d_ff, cfg->n_layers, cfg->n_heads, max_T);
-    threads_set(0); /* OpenBLAS single-threaded inside our OpenMP threads */
-    m->cfg = *cfg;
-    m->max_batch = max_batch;
-    m->max_T = max_T;
-
-    size_t ps[MODEL_N_PARAM_TENSORS];
-    model_param_sizes(cfg, ps);
-    m->n_params = 0;
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) m->n_params += ps[i];
-
-    size_t BT = (size_t)max_batch * max_T;
-    size_t BHTT = (size_t)max_batch * cfg->n_heads * max_T * max_T;
-    size_t as[N_ACT], gs[N_GACT], n_act = 0, n_gact = 0;
-    act_sizes(cfg, BT, BHTT, as);
-    gact_sizes(cfg, BT, BHTT, gs);
-    for (int i = 0; i < N_ACT; i++) n_act += as[i];
-    for (int i = 0; i < N_GACT; i++) n_gact += gs[i];
-
-    m->params = calloc(m->n_params, sizeof(float));
-    m->grads = calloc(m->n_params, sizeof(float));
-    m->acts = calloc(n_act, sizeof(float));
-    m->gacts = calloc(n_gact, sizeof(float));
-    if (!m->params || !m->grads || !m->acts || !m->gacts) {
-        model_free(m);
-        return sr_fail(err, "out of memory allocating a model for batch %d x length %d (%.1f MiB)",
-                       max_batch, max_T,
-                       (double)(2 * m->n_params + n_act + n_gact) * 4.0 / 1048576.0);
-    }
-    point_param_views(&m->p, m->params, cfg);
-    point_param_views(&m->g, m->grads, cfg);
-
-    float **av[N_ACT] = {&m->a.res,  &m->a.ln1,      &m->a.ln1_rstd, &m->a.qkv,    &m->a.qrot,
-                         &m->a.krot, &m->a.att,      &m->a.atty,     &m->a.res_mid, &m->a.ln2,
-                         &m->a.ln2_rstd, &m->a.gu,   &m->a.swi,      &m->a.lnf,    &m->a.lnf_rstd,
-                         &m->a.logits, &m->a.losses, &m->a.rope_pos, &m->a.repo_gc,
-                         &m->a.repo_r, &m->a.repo_z, &m->a.rope_pos_kv, &m->a.inv_freq,
-                         &m->a.qk_pre, &m->a.qk_rstd};
-    float *base = m->acts;
-    for (int i = 0; i < N_ACT; i++) { *av[i] = base; base += as[i]; }
-    float **gv[N_GACT] = {&m->ga.dres,  &m->ga.dres2, &m->ga.dln, &m->ga.dqkv,
-                          &m->ga.dqrot, &m->ga.dkrot, &m->ga.datty, &m->ga.dgu,
-                          &m->ga.dswi,  &m->ga.datt,  &m->ga.dreal_pos, &m->ga.dz,
-                          &m->ga.dr,    &m->ga.dgc,   &m->ga.dqk};
-    base = m->gacts;
-    for (int i = 0; i < N_GACT; i++) { *gv[i] = base; base += gs[i]; }
-    if (cfg->rope_llama3)
-        rope_inv_freq_llama3(m->a.inv_freq, cfg->rope_theta, model_head_dim(cfg), cfg->rope_factor,
-                             cfg->rope_low_freq_factor, cfg->rope_high_freq_factor,
-                             cfg->rope_original_max_pos);
-    return 0;
-}
-
-void model_free(Model *m)
-{
-    free(m->params);
-    free(m->grads);
-    free(m->m1);
-    free(m->m2);
-    free(m->acts);
-    free(m->gacts);
-    memset(m, 0, sizeof *m);
-}
-
-int model_freeze_base(Model *m, int frozen, SrError *err)
-{
-    m->frozen_base = frozen ? 1 : 0;
-    if (frozen) {
-        free(m->grads);
-        m->grads = NULL;
-    } else if (!m->grads) {
-        m->grads = calloc(m->n_params, sizeof(float));
-        if (!m->grads)
-            return sr_fail(err, "out of memory for the gradients of %zu parameters", m->n_params);
-    }
-    point_param_views(&m->g, m->grads, &m->cfg);
-    return 0;
-}
-
-void model_init_weights(Model *m, unsigned long long seed)
-{
-    Rng rng;
-    rng_seed(&rng, seed);
-    size_t s[MODEL_N_PARAM_TENSORS];
-    model_param_sizes(&m->cfg, s);
-    float *views[MODEL_N_PARAM_TENSORS] = {m->p.wte, m->p.ln1w, m->p.wqkv, m->p.wo,
-                                           m->p.ln2w, m->p.wgu, m->p.wdown, m->p.lnfw,
-                                           m->p.wlm, m->p.wgc, m->p.wz, m->p.bqkv,
-                                           m->p.qnw, m->p.knw};
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) {
-        int is_norm = model_param_is_norm(i);
-        for (size_t j = 0; j < s[i]; j++) views[i][j] = is_norm ? 1.0f : 0.02f * rng_normal(&rng);
-    }
-}
-
 /* ---- per-layer addressing --------------------------------------------------- */
 
 /* Stride between layers in the (L, B, T, ...) activation slabs: they are sized
@@ -319,6 +73,36 @@ static size_t slab(const Model *m, size_t per_token)
 static size_t att_slab(const Model *m)
 {
     return (size_t)m->max_batch * m->cfg.n_heads * m->max_T * m->max_T;
+}
+
+/* Layer l's slabs of the activations (ActViews), each (B, T, width) or, for
+ * att, (B, H, T, T); res_out is the next layer's res. */
+typedef struct {
+    float *res, *ln1, *ln1_rstd, *qkv, *qrot, *krot, *att, *atty, *res_mid, *ln2, *ln2_rstd, *gu,
+        *swi, *res_out;
+} LayerActs;
+
+static LayerActs layer_acts(const Model *m, int l)
+{
+    const ModelConfig *c = &m->cfg;
+    const ActViews *a = &m->a;
+    size_t C = c->d_model, F = c->d_ff, Q = model_q_dim(c), K = model_kv_dim(c);
+    return (LayerActs){
+        .res = a->res + l * slab(m, C),
+        .ln1 = a->ln1 + l * slab(m, C),
+        .ln1_rstd = a->ln1_rstd + l * slab(m, 1),
+        .qkv = a->qkv + l * slab(m, Q + 2 * K),
+        .qrot = a->qrot + l * slab(m, Q),
+        .krot = a->krot + l * slab(m, K),
+        .att = a->att + l * att_slab(m),
+        .atty = a->atty + l * slab(m, Q),
+        .res_mid = a->res_mid + l * slab(m, C),
+        .ln2 = a->ln2 + l * slab(m, C),
+        .ln2_rstd = a->ln2_rstd + l * slab(m, 1),
+        .gu = a->gu + l * slab(m, 2 * F),
+        .swi = a->swi + l * slab(m, F),
+        .res_out = a->res + (l + 1) * slab(m, C),
+    };
 }
 
 PosKind model_layer_pos_kind(const Model *m, const ModelInput *in, int l)
@@ -363,7 +147,15 @@ const float *model_attention(const Model *m, int layer)
     return m->a.att + (size_t)layer * att_slab(m);
 }
 
-/* ---- forward ------------------------------------------------------------------ */
+/* Where a base weight's gradient goes: the gradient view g at offset (floats),
+ * or NULL (not computed) when the base is frozen (Model.frozen_base) or its
+ * gradients are freed (model_freeze_base). */
+static float *base_grad(const Model *m, float *g, size_t offset)
+{
+    return m->frozen_base || !g ? NULL : g + offset;
+}
+
+/* ---- optional features, forward and backward side by side ------------------ */
 
 /* RePo positions of layer l from its normalised input h = ln1 (N, C):
  * gc (N, 2P) = h W_gc^T; r (N, P) = silu(gate) * content; z (N, H) = r W_z^T. */
@@ -376,14 +168,6 @@ static void repo_forward(Model *m, int l, const float *ln1, int N)
     matmul_forward(gc, ln1, m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
     swiglu_forward(r, gc, N, P);
     matmul_forward(z, r, m->p.wz + (size_t)k * H * P, N, P, H);
-}
-
-/* Where a base weight's gradient goes: the gradient view g at offset (floats),
- * or NULL (not computed) when the base is frozen (Model.frozen_base) or its
- * gradients are freed (model_freeze_base). */
-static float *base_grad(const Model *m, float *g, size_t offset)
-{
-    return m->frozen_base || !g ? NULL : g + offset;
 }
 
 /* Backward of repo_forward: from dz (N, H) into the RePo weights' gradients
@@ -401,6 +185,157 @@ static void repo_backward(Model *m, int l, const float *ln1, const float *dz, fl
     matmul_backward(dln1, base_grad(m, m->g.wgc, (size_t)k * 2 * P * C), m->ga.dgc, ln1,
                     m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
 }
+
+/* Integer positions (in->positions, or 0..T-1 in each row) as floats for the
+ * RoPE layers: rope_pos (N, H), one per query head, and with grouped-query
+ * attention (KVH != H) rope_pos_kv (N, KVH), one per key head. */
+static void fill_rope_positions(Model *m, const ModelInput *in)
+{
+    int N = in->B * in->T, H = m->cfg.n_heads, KVH = model_kv_heads(&m->cfg);
+    for (int n = 0; n < N; n++) {
+        float p = in->positions ? (float)in->positions[n] : (float)(n % in->T);
+        for (int h = 0; h < H; h++) m->a.rope_pos[(size_t)n * H + h] = p;
+        if (KVH != H)
+            for (int h = 0; h < KVH; h++) m->a.rope_pos_kv[(size_t)n * KVH + h] = p;
+    }
+}
+
+/* Grouped-query attention: the key positions for the query positions pos,
+ * pos itself (B, T, H) when KVH == H or the layer rotates nothing; otherwise
+ * the integer positions per key head (B, T, KVH) (check_input allows only
+ * integer positions then). */
+static const float *gqa_key_positions(const Model *m, const float *pos)
+{
+    if (!pos || model_kv_heads(&m->cfg) == m->cfg.n_heads) return pos;
+    return m->a.rope_pos_kv;
+}
+
+/* Rotate n_heads heads of hd values of the rows inp (stride in_stride) into
+ * out (N, n_heads*hd) by pos (N, n_heads), with the model's frequencies:
+ * theta's, or Llama 3.1's scaled ones (cfg.rope_llama3, a.inv_freq). */
+static void rope_rotate(const Model *m, float *out, const float *inp, int in_stride,
+                        const float *pos, int N, int n_heads, int hd)
+{
+    if (m->cfg.rope_llama3)
+        rope_forward_freq(out, inp, in_stride, pos, m->a.inv_freq, N, n_heads, hd);
+    else
+        rope_forward(out, inp, in_stride, pos, m->cfg.rope_theta, N, n_heads, hd);
+}
+
+/* Backward of layer l's two rope_rotate calls: ga.dqrot (N, Q) and ga.dkrot
+ * (N, K) rotated back into dqkv (N, Q+2K), or, when per-head q/k norms sit
+ * between (cfg.qk_norm), into ga.dqk (N, Q+K), zeroed first. dpos (N, H)
+ * collects the gradient of real-valued or RePo positions, or is NULL. */
+static void rope_rotate_back(Model *m, int l, float *dpos, const float *pos, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c);
+    int Q = model_q_dim(c), K = model_kv_dim(c);
+    const float *qrot = m->a.qrot + l * slab(m, Q), *krot = m->a.krot + l * slab(m, K);
+    const float *kpos = gqa_key_positions(m, pos);
+    float *dq = m->ga.dqkv;
+    int stride = Q + 2 * K;
+    if (c->qk_norm) {
+        dq = m->ga.dqk;
+        stride = Q + K;
+        memset(dq, 0, (size_t)N * stride * sizeof(float));
+    }
+    if (c->rope_llama3) {
+        rope_backward_freq(dq, stride, dpos, m->ga.dqrot, qrot, pos, m->a.inv_freq, N, H, hd);
+        rope_backward_freq(dq + Q, stride, dpos, m->ga.dkrot, krot, kpos, m->a.inv_freq, N, KVH,
+                           hd);
+    } else {
+        rope_backward(dq, stride, dpos, m->ga.dqrot, qrot, pos, c->rope_theta, N, H, hd);
+        rope_backward(dq + Q, stride, dpos, m->ga.dkrot, krot, kpos, c->rope_theta, N, KVH, hd);
+    }
+}
+
+/* q/k/v biases (Qwen2): layer l's bias (Q+2K) added to every row of qkv (N, Q+2K). */
+static void qkv_bias_forward(const Model *m, int l, float *qkv, int N)
+{
+    int W = model_q_dim(&m->cfg) + 2 * model_kv_dim(&m->cfg);
+    const float *bias = m->p.bqkv + (size_t)l * W;
+#pragma omp parallel for schedule(static)
+    for (int n = 0; n < N; n++)
+        for (int j = 0; j < W; j++) qkv[(size_t)n * W + j] += bias[j];
+}
+
+/* Backward of qkv_bias_forward: the bias gradient (Q+2K) += the column sums
+ * of ga.dqkv (N, Q+2K), rows in order. */
+static void qkv_bias_backward(Model *m, int l, int N)
+{
+    int W = model_q_dim(&m->cfg) + 2 * model_kv_dim(&m->cfg);
+    float *dbias = base_grad(m, m->g.bqkv, (size_t)l * W);
+    if (!dbias) return;
+#pragma omp parallel for schedule(static)
+    for (int j = 0; j < W; j++) {
+        float sum = 0.0f;
+        for (int n = 0; n < N; n++) sum += m->ga.dqkv[(size_t)n * W + j];
+        dbias[j] += sum;
+    }
+}
+
+/* Per-head q/k norms (Qwen3): layer l's q and k in qkv (N, Q+2K) normalised
+ * head by head with q_norm and k_norm, their values before the norm kept in
+ * qk_pre[l] (N, Q+K) and the norm's rstd in qk_rstd[l] (N, H+KVH) for the
+ * backward. */
+static void qk_norm_forward(const Model *m, int l, float *qkv, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c);
+    int Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
+    float *pre = m->a.qk_pre + l * slab(m, Q + K), *rstd = m->a.qk_rstd + l * slab(m, H + KVH);
+#pragma omp parallel for schedule(static)
+    for (int n = 0; n < N; n++)
+        memcpy(pre + (size_t)n * (Q + K), qkv + (size_t)n * W, (size_t)(Q + K) * sizeof(float));
+    rmsnorm_heads_forward(qkv, W, rstd, m->p.qnw + (size_t)l * hd, c->norm_eps, N, H, hd);
+    rmsnorm_heads_forward(qkv + Q, W, rstd + (size_t)N * H, m->p.knw + (size_t)l * hd,
+                          c->norm_eps, N, KVH, hd);
+}
+
+/* Backward of qk_norm_forward: from ga.dqk (N, Q+K), the gradient of q and k
+ * after their norms, into ga.dqkv (N, Q+2K) and the norm weights' gradients. */
+static void qk_norm_backward(Model *m, int l, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c);
+    int Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
+    const float *pre = m->a.qk_pre + l * slab(m, Q + K);
+    const float *rstd = m->a.qk_rstd + l * slab(m, H + KVH);
+    rmsnorm_heads_backward(m->ga.dqkv, W, base_grad(m, m->g.qnw, (size_t)l * hd), m->ga.dqk,
+                           Q + K, pre, Q + K, m->p.qnw + (size_t)l * hd, rstd, N, H, hd);
+    rmsnorm_heads_backward(m->ga.dqkv + Q, W, base_grad(m, m->g.knw, (size_t)l * hd),
+                           m->ga.dqk + Q, Q + K, pre + Q, Q + K, m->p.knw + (size_t)l * hd,
+                           rstd + (size_t)N * H, N, KVH, hd);
+}
+
+/* Column where the q, k or v projection starts in a row of qkv (Q+2K wide). */
+static size_t qkv_offset(const ModelConfig *c, LoraTarget t)
+{
+    return t == LORA_Q ? 0 : t == LORA_K ? (size_t)model_q_dim(c)
+                                         : (size_t)model_q_dim(c) + (size_t)model_kv_dim(c);
+}
+
+/* LoRA on the q, k and v projections of layer l: each adapter's update of
+ * ln1 (N, C) added to its columns of qkv (N, Q+2K). */
+static void lora_qkv_forward(const Model *m, int l, const float *ln1, float *qkv, int N)
+{
+    int W = model_q_dim(&m->cfg) + 2 * model_kv_dim(&m->cfg);
+    for (int t = LORA_Q; t <= LORA_V; t++)
+        lora_forward(m->lora, l, (LoraTarget)t, ln1, qkv + qkv_offset(&m->cfg, (LoraTarget)t), W, N);
+}
+
+/* Backward of lora_qkv_forward from ga.dqkv: the adapters' gradients, and
+ * their share of d ln1 added into dln (N, C). */
+static void lora_qkv_backward(Model *m, int l, float *dln, int N)
+{
+    int W = model_q_dim(&m->cfg) + 2 * model_kv_dim(&m->cfg);
+    for (int t = LORA_Q; t <= LORA_V; t++)
+        lora_backward(m->lora, l, (LoraTarget)t, m->ga.dqkv + qkv_offset(&m->cfg, (LoraTarget)t), W,
+                      dln, N);
+}
+
+/* ---- forward ------------------------------------------------------------------ */
 
 /* Check one forward call's inputs against the model and its buffers. */
 static int check_input(const Model *m, const ModelInput *in, SrError *err)
@@ -442,59 +377,8 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
     return 0;
 }
 
-/* Key positions for the query positions pos: pos itself (B, T, H) when KVH == H or
- * the layer rotates nothing; otherwise the integer positions per key head
- * (B, T, KVH) (check_input allows only integer positions then). */
-static const float *layer_key_positions(const Model *m, const float *pos)
-{
-    if (!pos || model_kv_heads(&m->cfg) == m->cfg.n_heads) return pos;
-    return m->a.rope_pos_kv;
-}
-
-/* Rotate n_heads heads of hd values of the rows inp (stride in_stride) into
- * out (N, n_heads*hd) by pos (N, n_heads), with the model's frequencies. */
-static void model_rope(const Model *m, float *out, const float *inp, int in_stride,
-                       const float *pos, int N, int n_heads, int hd)
-{
-    if (m->cfg.rope_llama3)
-        rope_forward_freq(out, inp, in_stride, pos, m->a.inv_freq, N, n_heads, hd);
-    else
-        rope_forward(out, inp, in_stride, pos, m->cfg.rope_theta, N, n_heads, hd);
-}
-
-/* The attention input of layer l in qkv (N, W = Q+2K): q/k/v biases added
- * (cfg.qkv_bias), then q and k normalised per head (cfg.qk_norm), their
- * values before the norm kept in qk_pre[l] (N, Q+K) and the norm's rstd in
- * qk_rstd[l] (N, H+KVH) for the backward. */
-static void qkv_extras(const Model *m, int l, float *qkv, int N)
-{
-    const ModelConfig *c = &m->cfg;
-    int Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K, hd = model_head_dim(c);
-    if (c->qkv_bias) {
-        const float *bias = m->p.bqkv + (size_t)l * W;
-#pragma omp parallel for schedule(static)
-        for (int n = 0; n < N; n++)
-            for (int j = 0; j < W; j++) qkv[(size_t)n * W + j] += bias[j];
-    }
-    if (c->qk_norm) {
-        int H = c->n_heads, KVH = model_kv_heads(c);
-        float *pre = m->a.qk_pre + l * slab(m, Q + K), *rstd = m->a.qk_rstd + l * slab(m, H + KVH);
-#pragma omp parallel for schedule(static)
-        for (int n = 0; n < N; n++)
-            memcpy(pre + (size_t)n * (Q + K), qkv + (size_t)n * W, (size_t)(Q + K) * sizeof(float));
-        rmsnorm_heads_forward(qkv, W, rstd, m->p.qnw + (size_t)l * hd, c->norm_eps, N, H, hd);
-        rmsnorm_heads_forward(qkv + Q, W, rstd + (size_t)N * H, m->p.knw + (size_t)l * hd,
-                              c->norm_eps, N, KVH, hd);
-    }
-}
-
-/* Column where the q, k or v projection starts in a row of qkv (Q+2K wide). */
-static size_t qkv_offset(const ModelConfig *c, LoraTarget t)
-{
-    return t == LORA_Q ? 0 : t == LORA_K ? (size_t)model_q_dim(c)
-                                         : (size_t)model_q_dim(c) + (size_t)model_kv_dim(c);
-}
-
+/* embedding -> per layer: norm, q/k/v, RoPE, attention by the mask plan,
+ * o_proj, residual, norm, SwiGLU, residual -> final norm -> logits. */
 int model_forward(Model *m, const ModelInput *in, SrError *err)
 {
     if (check_input(m, in, err)) return -1;
@@ -504,55 +388,39 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
     int N = B * T;
     m->in = *in;
     m->n_run = in->n_run ? in->n_run : c->n_layers;
-    ActViews *a = &m->a;
+    fill_rope_positions(m, in);
 
-    for (int n = 0; n < N; n++) {
-        float p = in->positions ? (float)in->positions[n] : (float)(n % T);
-        for (int h = 0; h < H; h++) a->rope_pos[(size_t)n * H + h] = p;
-        if (KVH != H)
-            for (int h = 0; h < KVH; h++) a->rope_pos_kv[(size_t)n * KVH + h] = p;
-    }
-
-    embedding_forward(a->res, in->ids, m->p.wte, N, C);
+    embedding_forward(m->a.res, in->ids, m->p.wte, N, C);
     for (int l = 0; l < m->n_run; l++) {
-        const float *res = a->res + l * slab(m, C);
-        float *ln1 = a->ln1 + l * slab(m, C), *ln1_rstd = a->ln1_rstd + l * slab(m, 1);
-        float *qkv = a->qkv + l * slab(m, W);
-        float *qrot = a->qrot + l * slab(m, Q), *krot = a->krot + l * slab(m, K);
-        float *att = a->att + l * att_slab(m), *atty = a->atty + l * slab(m, Q);
-        float *res_mid = a->res_mid + l * slab(m, C);
-        float *ln2 = a->ln2 + l * slab(m, C), *ln2_rstd = a->ln2_rstd + l * slab(m, 1);
-        float *gu = a->gu + l * slab(m, 2 * F), *swi = a->swi + l * slab(m, F);
-        float *res_out = a->res + (l + 1) * slab(m, C);
+        LayerActs x = layer_acts(m, l);
 
         /* attention sublayer: res_mid = res + o_proj(attention(rope(q), rope(k), v)) */
-        rmsnorm_forward(ln1, ln1_rstd, res, m->p.ln1w + (size_t)l * C, c->norm_eps, N, C);
-        if (model_layer_pos_kind(m, in, l) == POS_REPO) repo_forward(m, l, ln1, N);
+        rmsnorm_forward(x.ln1, x.ln1_rstd, x.res, m->p.ln1w + (size_t)l * C, c->norm_eps, N, C);
+        if (model_layer_pos_kind(m, in, l) == POS_REPO) repo_forward(m, l, x.ln1, N);
         const float *pos = layer_positions(m, l);
-        matmul_forward(qkv, ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
-        if (m->lora)
-            for (int t = LORA_Q; t <= LORA_V; t++)
-                lora_forward(m->lora, l, (LoraTarget)t, ln1, qkv + qkv_offset(c, (LoraTarget)t), W, N);
-        qkv_extras(m, l, qkv, N);
-        model_rope(m, qrot, qkv, W, pos, N, H, hd);
-        model_rope(m, krot, qkv + Q, W, layer_key_positions(m, pos), N, KVH, hd);
-        attention_forward_gqa(atty, att, qrot, krot, qkv + Q + K, W, in->lengths,
+        matmul_forward(x.qkv, x.ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
+        if (m->lora) lora_qkv_forward(m, l, x.ln1, x.qkv, N);
+        if (c->qkv_bias) qkv_bias_forward(m, l, x.qkv, N);
+        if (c->qk_norm) qk_norm_forward(m, l, x.qkv, N);
+        rope_rotate(m, x.qrot, x.qkv, W, pos, N, H, hd);
+        rope_rotate(m, x.krot, x.qkv + Q, W, gqa_key_positions(m, pos), N, KVH, hd);
+        attention_forward_gqa(x.atty, x.att, x.qrot, x.krot, x.qkv + Q + K, W, in->lengths,
                               layer_mask(m, l), B, T, H, KVH, hd);
-        matmul_forward(res_mid, atty, m->p.wo + (size_t)l * C * Q, N, Q, C);
-        if (m->lora) lora_forward(m->lora, l, LORA_O, atty, res_mid, C, N);
-        residual_forward(res_mid, res, res_mid, (long)N * C);
+        matmul_forward(x.res_mid, x.atty, m->p.wo + (size_t)l * C * Q, N, Q, C);
+        if (m->lora) lora_forward(m->lora, l, LORA_O, x.atty, x.res_mid, C, N);
+        residual_forward(x.res_mid, x.res, x.res_mid, (long)N * C);
 
         /* MLP sublayer: res_out = res_mid + down(silu(gate) * up) */
-        rmsnorm_forward(ln2, ln2_rstd, res_mid, m->p.ln2w + (size_t)l * C, c->norm_eps, N, C);
-        matmul_forward(gu, ln2, m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
-        swiglu_forward(swi, gu, N, F);
-        matmul_forward(res_out, swi, m->p.wdown + (size_t)l * C * F, N, F, C);
-        residual_forward(res_out, res_mid, res_out, (long)N * C);
+        rmsnorm_forward(x.ln2, x.ln2_rstd, x.res_mid, m->p.ln2w + (size_t)l * C, c->norm_eps, N, C);
+        matmul_forward(x.gu, x.ln2, m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
+        swiglu_forward(x.swi, x.gu, N, F);
+        matmul_forward(x.res_out, x.swi, m->p.wdown + (size_t)l * C * F, N, F, C);
+        residual_forward(x.res_out, x.res_mid, x.res_out, (long)N * C);
     }
     if (in->want_logits) {
-        const float *top = a->res + m->n_run * slab(m, C);
-        rmsnorm_forward(a->lnf, a->lnf_rstd, top, m->p.lnfw, c->norm_eps, N, C);
-        matmul_forward(a->logits, a->lnf, m->p.wlm, N, C, c->vocab_size);
+        const float *top = model_hidden(m, m->n_run);
+        rmsnorm_forward(m->a.lnf, m->a.lnf_rstd, top, m->p.lnfw, c->norm_eps, N, C);
+        matmul_forward(m->a.logits, m->a.lnf, m->p.wlm, N, C, c->vocab_size);
     }
     return 0;
 }
@@ -574,55 +442,6 @@ void model_zero_grad(Model *m)
 
 /* ---- backward ----------------------------------------------------------------- */
 
-/* Rotate back the gradients of layer l's rotated queries dqrot (N, Q) and keys
- * dkrot (N, K), with the model's frequencies, into dq (rows of dq_stride, then
- * the keys at column Q): dqkv itself, or dqk before the per-head norms. dpos
- * (N, H) collects the gradient of real-valued or RePo positions, or is NULL. */
-static void rope_back(Model *m, int l, float *dq, int dq_stride, float *dpos, const float *pos,
-                      int N)
-{
-    const ModelConfig *c = &m->cfg;
-    int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c), Q = model_q_dim(c);
-    const float *qrot = m->a.qrot + l * slab(m, Q), *krot = m->a.krot + l * slab(m, KVH * hd);
-    const float *kpos = layer_key_positions(m, pos);
-    if (c->rope_llama3) {
-        rope_backward_freq(dq, dq_stride, dpos, m->ga.dqrot, qrot, pos, m->a.inv_freq, N, H, hd);
-        rope_backward_freq(dq + Q, dq_stride, dpos, m->ga.dkrot, krot, kpos, m->a.inv_freq, N, KVH,
-                           hd);
-    } else {
-        rope_backward(dq, dq_stride, dpos, m->ga.dqrot, qrot, pos, c->rope_theta, N, H, hd);
-        rope_backward(dq + Q, dq_stride, dpos, m->ga.dkrot, krot, kpos, c->rope_theta, N, KVH, hd);
-    }
-}
-
-/* Backward of qkv_extras for layer l: from ga.dqk (N, Q+K), the gradient of q
- * and k after their norms, through the per-head norms into dqkv (N, Q+2K),
- * then the bias gradients (column sums of dqkv, rows in order). */
-static void qkv_extras_backward(Model *m, int l, int N)
-{
-    const ModelConfig *c = &m->cfg;
-    int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c);
-    int Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
-    if (c->qk_norm) {
-        const float *pre = m->a.qk_pre + l * slab(m, Q + K);
-        const float *rstd = m->a.qk_rstd + l * slab(m, H + KVH);
-        rmsnorm_heads_backward(m->ga.dqkv, W, base_grad(m, m->g.qnw, (size_t)l * hd), m->ga.dqk,
-                               Q + K, pre, Q + K, m->p.qnw + (size_t)l * hd, rstd, N, H, hd);
-        rmsnorm_heads_backward(m->ga.dqkv + Q, W, base_grad(m, m->g.knw, (size_t)l * hd),
-                               m->ga.dqk + Q, Q + K, pre + Q, Q + K, m->p.knw + (size_t)l * hd,
-                               rstd + (size_t)N * H, N, KVH, hd);
-    }
-    float *dbias = c->qkv_bias ? base_grad(m, m->g.bqkv, (size_t)l * W) : NULL;
-    if (dbias) {
-#pragma omp parallel for schedule(static)
-        for (int j = 0; j < W; j++) {
-            float sum = 0.0f;
-            for (int n = 0; n < N; n++) sum += m->ga.dqkv[(size_t)n * W + j];
-            dbias[j] += sum;
-        }
-    }
-}
-
 /* Backward through layers n_run-1 .. 0 and the embedding, starting from
  * ga.dres = d loss / d res[n_run] (B, T, C). */
 static void backward_layers(Model *m)
@@ -632,7 +451,6 @@ static void backward_layers(Model *m)
     int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = model_head_dim(c), F = c->d_ff;
     int KVH = model_kv_heads(c), Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
     int N = B * T;
-    ActViews *a = &m->a;
     GradActViews *ga = &m->ga;
     float *dres = ga->dres, *dres_below = ga->dres2;
 
@@ -641,14 +459,7 @@ static void backward_layers(Model *m)
             memset(ga->dreal_pos + (size_t)l * N * H, 0, (size_t)N * H * sizeof(float));
 
     for (int l = m->n_run - 1; l >= 0; l--) {
-        const float *res = a->res + l * slab(m, C);
-        const float *ln1 = a->ln1 + l * slab(m, C), *ln1_rstd = a->ln1_rstd + l * slab(m, 1);
-        const float *qkv = a->qkv + l * slab(m, W);
-        const float *qrot = a->qrot + l * slab(m, Q), *krot = a->krot + l * slab(m, K);
-        const float *att = a->att + l * att_slab(m), *atty = a->atty + l * slab(m, Q);
-        const float *res_mid = a->res_mid + l * slab(m, C);
-        const float *ln2 = a->ln2 + l * slab(m, C), *ln2_rstd = a->ln2_rstd + l * slab(m, 1);
-        const float *gu = a->gu + l * slab(m, 2 * F), *swi = a->swi + l * slab(m, F);
+        LayerActs x = layer_acts(m, l);
         const float *pos = layer_positions(m, l);
         PosKind kind = model_layer_pos_kind(m, in, l);
         int learned_z = kind == POS_REPO && !in->repo_force_index;
@@ -659,47 +470,40 @@ static void backward_layers(Model *m)
         /* MLP sublayer, reversed; dres_below collects d res_mid */
         memcpy(dres_below, dres, (size_t)N * C * sizeof(float));
         memset(ga->dswi, 0, (size_t)N * F * sizeof(float));
-        matmul_backward(ga->dswi, base_grad(m, m->g.wdown, (size_t)l * C * F), dres, swi,
+        matmul_backward(ga->dswi, base_grad(m, m->g.wdown, (size_t)l * C * F), dres, x.swi,
                         m->p.wdown + (size_t)l * C * F, N, F, C);
         memset(ga->dgu, 0, (size_t)N * 2 * F * sizeof(float));
-        swiglu_backward(ga->dgu, ga->dswi, gu, N, F);
+        swiglu_backward(ga->dgu, ga->dswi, x.gu, N, F);
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
-        matmul_backward(ga->dln, base_grad(m, m->g.wgu, (size_t)l * 2 * F * C), ga->dgu, ln2,
+        matmul_backward(ga->dln, base_grad(m, m->g.wgu, (size_t)l * 2 * F * C), ga->dgu, x.ln2,
                         m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
-        rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w, (size_t)l * C), ga->dln, res_mid,
-                         m->p.ln2w + (size_t)l * C, ln2_rstd, N, C);
+        rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w, (size_t)l * C), ga->dln, x.res_mid,
+                         m->p.ln2w + (size_t)l * C, x.ln2_rstd, N, C);
 
         /* attention sublayer, reversed; dres_below then holds d res */
         memset(ga->datty, 0, (size_t)N * Q * sizeof(float));
-        matmul_backward(ga->datty, base_grad(m, m->g.wo, (size_t)l * C * Q), dres_below, atty,
+        matmul_backward(ga->datty, base_grad(m, m->g.wo, (size_t)l * C * Q), dres_below, x.atty,
                         m->p.wo + (size_t)l * C * Q, N, Q, C);
         if (m->lora) lora_backward(m->lora, l, LORA_O, dres_below, C, ga->datty, N);
         memset(ga->dqrot, 0, (size_t)N * Q * sizeof(float));
         memset(ga->dkrot, 0, (size_t)N * K * sizeof(float));
         memset(ga->dqkv, 0, (size_t)N * W * sizeof(float));
         attention_backward_gqa(ga->dqrot, ga->dkrot, ga->dqkv + Q + K, W, ga->datt, ga->datty,
-                               qrot, krot, qkv + Q + K, att, in->lengths, layer_mask(m, l), B, T,
-                               H, KVH, hd);
-        if (c->qk_norm) { /* rotate back into dqk, then through the norms into dqkv */
-            memset(ga->dqk, 0, (size_t)N * (Q + K) * sizeof(float));
-            rope_back(m, l, ga->dqk, Q + K, dpos, pos, N);
-        } else {
-            rope_back(m, l, ga->dqkv, W, dpos, pos, N);
-        }
-        qkv_extras_backward(m, l, N);
+                               x.qrot, x.krot, x.qkv + Q + K, x.att, in->lengths, layer_mask(m, l),
+                               B, T, H, KVH, hd);
+        rope_rotate_back(m, l, dpos, pos, N);
+        if (c->qk_norm) qk_norm_backward(m, l, N);
+        if (c->qkv_bias) qkv_bias_backward(m, l, N);
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
         /* frozen base: nothing below layer 0 wants the gradient of its input */
         int want_dx = !(m->frozen_base && l == 0);
         matmul_backward(want_dx ? ga->dln : NULL, base_grad(m, m->g.wqkv, (size_t)l * W * C),
-                        ga->dqkv, ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
-        if (m->lora)
-            for (int t = LORA_Q; t <= LORA_V; t++)
-                lora_backward(m->lora, l, (LoraTarget)t, ga->dqkv + qkv_offset(c, (LoraTarget)t),
-                              W, ga->dln, N);
-        if (learned_z) repo_backward(m, l, ln1, ga->dz, ga->dln, N);
+                        ga->dqkv, x.ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
+        if (m->lora) lora_qkv_backward(m, l, ga->dln, N);
+        if (learned_z) repo_backward(m, l, x.ln1, ga->dz, ga->dln, N);
         if (want_dx)
-            rmsnorm_backward(dres_below, base_grad(m, m->g.ln1w, (size_t)l * C), ga->dln, res,
-                             m->p.ln1w + (size_t)l * C, ln1_rstd, N, C);
+            rmsnorm_backward(dres_below, base_grad(m, m->g.ln1w, (size_t)l * C), ga->dln, x.res,
+                             m->p.ln1w + (size_t)l * C, x.ln1_rstd, N, C);
 
         float *swap = dres;
         dres = dres_below;

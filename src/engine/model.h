@@ -33,7 +33,7 @@ typedef struct {
     unsigned long long nope_layers; /* bit l set: layer l rotates nothing unless a
                                        plan says otherwise (NoPE and hybrid models;
                                        layers 0..63); 0 = RoPE everywhere */
-    /* Hugging Face models (formats/hf_model.h); all 0 in seqrep's own models,
+    /* Hugging Face models (formats/hf/hf_model_folder.h); all 0 in seqrep's own models,
      * whose computation these fields then leave bit for bit as it was. */
     int n_kv_heads;   /* KVH, key/value heads (grouped-query attention, dividing H); 0 = H */
     int head_dim;     /* hd when it is not C / H (Qwen3); 0 = C / H */

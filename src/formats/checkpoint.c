@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "base/finite.h"
-#include "formats/hf_model.h"
-#include "formats/hf_tokenizer.h"
+#include "formats/hf/hf_model_folder.h"
+#include "formats/hf/hf_folder_tokenizer.h"
 #include "formats/safetensors.h"
 #include "text/tokenizer.h"
 

@@ -1,6 +1,6 @@
 /* manifest.c — provenance of results. */
 #include "base/fnv1a.h"
-#include "formats/hf_model.h"
+#include "formats/hf/hf_model_folder.h"
 #include "runs/manifest.h"
 
 #include <stdio.h>

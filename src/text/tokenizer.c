@@ -13,7 +13,7 @@
 #include "base/text_file.h"
 #include "base/utf8.h"
 #include "text/bpe.h"
-#include "text/hf_tokenizer.h"
+#include "text/hf/tokenizer_json.h"
 
 /* c with ASCII A-Z folded to a-z when fold is 1; every other byte unchanged. */
 static unsigned char fold_byte(unsigned char c, int fold)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text/hf_tokenizer.h"
+#include "text/hf/tokenizer_json.h"
 
 /* Copy text[0..n) into buf (cap >= 1 bytes), cut at a UTF-8 character
  * boundary when it does not fit. */

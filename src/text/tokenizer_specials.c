@@ -3,7 +3,7 @@
  * Face tokenizer's post-processor and tokenizer_config.json name. */
 #include "text/tokenizer.h"
 
-#include "text/hf_tokenizer.h"
+#include "text/hf/tokenizer_json.h"
 
 TokenizerSpecials tokenizer_specials(const Tokenizer *tok)
 {

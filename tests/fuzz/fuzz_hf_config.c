@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "formats/hf_model.h"
+#include "formats/hf/hf_model_folder.h"
 #include "fuzz_util.h"
 
 /* Floats the parameters of cfg need, counted in double (no wrap-around). */

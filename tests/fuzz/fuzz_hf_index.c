@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "formats/hf_model.h"
+#include "formats/hf/hf_model_folder.h"
 #include "formats/safetensors.h"
 #include "fuzz_util.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
-#include "text/hf_tokenizer.h"
+#include "text/hf/tokenizer_json.h"
 #include "fuzz_util.h"
 
 /* The strings each accepted tokenizer encodes and decodes: ASCII, digits,

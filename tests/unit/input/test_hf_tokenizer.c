@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 
 #include "base/text_file.h"
-#include "text/hf_tokenizer.h"
+#include "text/hf/tokenizer_json.h"
 #include "text/tokenizer.h"
-#include "text/tokenizer_hf.h"
+#include "text/tokenizer_from_hf.h"
 #include "data/dataset.h"
 #include "label/readout.h"
 

@@ -18,7 +18,7 @@
 
 #include "engine/model.h"
 #include "formats/checkpoint.h"
-#include "formats/hf_config.h"
+#include "formats/hf/hf_config.h"
 #include "formats/safetensors.h"
 
 /* Load golden/hf/<name>, run its ids, compare logits and every hidden state. */

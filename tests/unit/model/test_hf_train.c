@@ -25,7 +25,7 @@
 #include "engine/lora.h"
 #include "engine/model.h"
 #include "formats/adapter.h"
-#include "formats/hf_model.h"
+#include "formats/hf/hf_model_folder.h"
 #include "formats/safetensors.h"
 
 /* The metadata number called key of the golden file. */

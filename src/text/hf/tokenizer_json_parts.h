@@ -1,13 +1,13 @@
-/* hf_model.h — the parts of a loaded Hugging Face tokenizer (internal to
- * src/text/hf_*.c; users see hf_tokenizer.h). hf_load.c fills it from JSON,
- * hf_encode.c and hf_decode.c run it. */
-#ifndef SEQREP_HF_MODEL_H
-#define SEQREP_HF_MODEL_H
+/* tokenizer_json_parts.h — the parts of a loaded tokenizer.json (internal
+ * to src/text/hf/; users see tokenizer_json.h). hf_load.c fills them from
+ * JSON, hf_encode.c and hf_decode.c run them, hf_table.c holds the tables. */
+#ifndef SEQREP_TOKENIZER_JSON_PARTS_H
+#define SEQREP_TOKENIZER_JSON_PARTS_H
 
 #include <stddef.h>
 
-#include "text/hf_split.h"
-#include "text/hf_tokenizer.h"
+#include "text/hf/hf_split.h"
+#include "text/hf/tokenizer_json.h"
 
 /* A string -> id table (open addressing over borrowed spellings). */
 typedef struct {
@@ -29,21 +29,48 @@ typedef struct {
     int id, special, lstrip, rstrip, single_word, normalized;
 } HfAdded;
 
-enum { HF_NORM_NFC, HF_NORM_NFD, HF_NORM_NFKC, HF_NORM_NFKD, HF_NORM_LOWER, HF_NORM_PREPEND,
-       HF_NORM_REPLACE };
-enum { HF_PRE_SPLIT, HF_PRE_BYTELEVEL, HF_PRE_METASPACE };
-enum { HF_DEC_BYTELEVEL, HF_DEC_REPLACE, HF_DEC_BYTEFALLBACK, HF_DEC_FUSE, HF_DEC_STRIP,
-       HF_DEC_METASPACE };
+/* What a step of the normalizer (HF_NORM_*), pre-tokenizer (HF_PRE_*) or
+ * decoder (HF_DEC_*) sequence does; the values differ across the three, so
+ * a step's kind alone says which member of its union is in use. */
+typedef enum {
+    HF_NORM_NFC, HF_NORM_NFD, HF_NORM_NFKC, HF_NORM_NFKD, /* in this order (hf_encode.c) */
+    HF_NORM_LOWER, HF_NORM_PREPEND, HF_NORM_REPLACE,
+    HF_PRE_SPLIT, HF_PRE_BYTELEVEL, HF_PRE_METASPACE,
+    HF_DEC_BYTELEVEL, HF_DEC_REPLACE, HF_DEC_BYTEFALLBACK, HF_DEC_FUSE, HF_DEC_STRIP,
+    HF_DEC_METASPACE
+} HfStepKind;
+
+/* Metaspace's prepend_scheme: where the replacement goes before a piece. */
 enum { HF_PREPEND_ALWAYS, HF_PREPEND_FIRST, HF_PREPEND_NEVER };
 
-/* One step of the normalizer, pre-tokenizer or decoder sequence. */
+/* One step of the normalizer, pre-tokenizer or decoder sequence: its kind
+ * and that kind's settings (strings owned; all zero for kinds without
+ * settings: NFC..NFKD, Lowercase, ByteFallback, Fuse, decoder ByteLevel). */
 typedef struct {
-    int kind;
-    char *a, *b;       /* owned: Prepend text / Replace pattern and content /
-                          Metaspace replacement / Strip content */
-    int flag1, flag2;  /* ByteLevel add_prefix_space, use_regex; Metaspace
-                          prepend scheme, split; Strip start, stop */
-    HfPattern pattern; /* Split */
+    HfStepKind kind;
+    union {
+        struct {
+            char *text;
+        } prepend;                       /* HF_NORM_PREPEND: put text first */
+        struct {
+            char *pattern, *content;
+        } replace;                       /* HF_NORM_REPLACE, HF_DEC_REPLACE: every
+                                            pattern becomes content */
+        struct {
+            int add_prefix_space, use_regex;
+        } byte_level;                    /* HF_PRE_BYTELEVEL */
+        struct {
+            char *replacement;           /* stands for a space (U+2581) */
+            int prepend_scheme;          /* HF_PREPEND_* */
+            int split;                   /* pre-tokenizer: split before each replacement */
+        } metaspace;                     /* HF_PRE_METASPACE, HF_DEC_METASPACE */
+        struct {
+            char *content;
+            int start, stop;             /* copies taken off the front and the back */
+        } strip;                         /* HF_DEC_STRIP */
+    };
+    HfPattern pattern; /* HF_PRE_SPLIT's regex, or HF_PRE_BYTELEVEL's GPT-2
+                          pattern when use_regex */
 } HfStep;
 
 struct HfTokenizer {

@@ -1,6 +1,6 @@
 /* hf_config.c — config.json of a Hugging Face folder -> ModelConfig (see
  * hf_config.h for the fields and their defaults). */
-#include "formats/hf_config.h"
+#include "formats/hf/hf_config.h"
 
 #include <cJSON.h>
 #include <limits.h>

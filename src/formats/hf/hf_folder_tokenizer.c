@@ -1,12 +1,12 @@
-/* hf_tokenizer.c — a model folder's tokenizer (see hf_tokenizer.h). */
-#include "formats/hf_tokenizer.h"
+/* hf_folder_tokenizer.c — a model folder's tokenizer (see hf_folder_tokenizer.h). */
+#include "formats/hf/hf_folder_tokenizer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "text/tokenizer_hf.h"
+#include "text/tokenizer_from_hf.h"
 
 int hf_load_tokenizer(const char *dir, int vocab_size, Tokenizer *out, SrError *err)
 {

@@ -9,7 +9,7 @@
 
 #include "base/text_file.h"
 #include "base/utf8.h"
-#include "text/hf_model.h"
+#include "text/hf/tokenizer_json_parts.h"
 
 /* Ids of a tokenizer.json lie below this (real vocabularies have at most
  * some 260 thousand; every id costs memory up to the largest). */
@@ -245,14 +245,14 @@ static int load_norm(HfTokenizer *t, const cJSON *o, const char *key, SrError *e
         if (s->kind == HF_NORM_PREPEND) {
             const char *p = str_of(o, "prepend");
             if (!p) return sr_fail(err, "%s: %s.prepend is missing", t->path, key);
-            s->a = strdup(p);
+            s->prepend.text = strdup(p);
             t->words_take_space = 0;
         } else if (s->kind == HF_NORM_REPLACE) {
             const char *p = string_pattern(o), *c = str_of(o, "content");
             if (!p || !*p || !c)
                 return sr_fail(err, "%s: %s: Replace is supported with a String pattern only", t->path, key);
-            s->a = strdup(p);
-            s->b = strdup(c);
+            s->replace.pattern = strdup(p);
+            s->replace.content = strdup(c);
         }
         return 0;
     }
@@ -270,18 +270,18 @@ static int load_pre(HfTokenizer *t, const cJSON *o, const char *key, SrError *er
     if (!s) return sr_fail(err, "%s: out of memory", t->path);
     if (strcmp(type, "ByteLevel") == 0) {
         s->kind = HF_PRE_BYTELEVEL;
-        s->flag1 = bool_of(o, "add_prefix_space", 1);
-        s->flag2 = bool_of(o, "use_regex", 1);
-        if (s->flag2) hf_pattern_parse(&s->pattern, HF_GPT2_PATTERN, NULL, 0);
+        s->byte_level.add_prefix_space = bool_of(o, "add_prefix_space", 1);
+        s->byte_level.use_regex = bool_of(o, "use_regex", 1);
+        if (s->byte_level.use_regex) hf_pattern_parse(&s->pattern, HF_GPT2_PATTERN, NULL, 0);
         return 0;
     }
     if (strcmp(type, "Metaspace") == 0) {
         const char *r = str_of(o, "replacement");
         s->kind = HF_PRE_METASPACE;
-        s->a = strdup(r ? r : "\xe2\x96\x81");
-        s->flag1 = prepend_scheme(o);
-        s->flag2 = bool_of(o, "split", 1);
-        if (s->flag1 < 0) return sr_fail(err, "%s: %s.prepend_scheme is not always, first or never", t->path, key);
+        s->metaspace.replacement = strdup(r ? r : "\xe2\x96\x81");
+        s->metaspace.prepend_scheme = prepend_scheme(o);
+        s->metaspace.split = bool_of(o, "split", 1);
+        if (s->metaspace.prepend_scheme < 0) return sr_fail(err, "%s: %s.prepend_scheme is not always, first or never", t->path, key);
         t->words_take_space = 0;
         return 0;
     }
@@ -318,20 +318,20 @@ static int load_dec(HfTokenizer *t, const cJSON *o, const char *key, SrError *er
         if (!p || !*p || !c)
             return sr_fail(err, "%s: %s: Replace is supported with a String pattern only", t->path, key);
         s->kind = HF_DEC_REPLACE;
-        s->a = strdup(p);
-        s->b = strdup(c);
+        s->replace.pattern = strdup(p);
+        s->replace.content = strdup(c);
     } else if (strcmp(type, "Strip") == 0) {
         const char *c = str_of(o, "content");
         const cJSON *start = cJSON_GetObjectItemCaseSensitive(o, "start"), *stop = cJSON_GetObjectItemCaseSensitive(o, "stop");
         s->kind = HF_DEC_STRIP;
-        s->a = strdup(c ? c : " ");
-        s->flag1 = cJSON_IsNumber(start) ? start->valueint : 0;
-        s->flag2 = cJSON_IsNumber(stop) ? stop->valueint : 0;
+        s->strip.content = strdup(c ? c : " ");
+        s->strip.start = cJSON_IsNumber(start) ? start->valueint : 0;
+        s->strip.stop = cJSON_IsNumber(stop) ? stop->valueint : 0;
     } else if (strcmp(type, "Metaspace") == 0) {
         const char *r = str_of(o, "replacement");
         s->kind = HF_DEC_METASPACE;
-        s->a = strdup(r ? r : "\xe2\x96\x81");
-        s->flag1 = prepend_scheme(o);
+        s->metaspace.replacement = strdup(r ? r : "\xe2\x96\x81");
+        s->metaspace.prepend_scheme = prepend_scheme(o);
     } else {
         t->n_dec--;
         return sr_fail(err, "%s: %s type '%s' is not supported", t->path, key, type);
@@ -524,10 +524,24 @@ fail:
     return NULL;
 }
 
+/* Release the owned strings of one step (which ones its kind says). */
+static void free_step(HfStep *s)
+{
+    switch (s->kind) {
+    case HF_NORM_PREPEND: free(s->prepend.text); break;
+    case HF_NORM_REPLACE:
+    case HF_DEC_REPLACE: free(s->replace.pattern), free(s->replace.content); break;
+    case HF_PRE_METASPACE:
+    case HF_DEC_METASPACE: free(s->metaspace.replacement); break;
+    case HF_DEC_STRIP: free(s->strip.content); break;
+    default: break;
+    }
+}
+
 /* Release the owned strings of steps[0..n) and the array. */
 static void free_steps(HfStep *steps, int n)
 {
-    for (int i = 0; i < n; i++) free(steps[i].a), free(steps[i].b);
+    for (int i = 0; i < n; i++) free_step(&steps[i]);
     free(steps);
 }
 

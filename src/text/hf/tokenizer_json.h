@@ -1,4 +1,4 @@
-/* hf_tokenizer.h — a Hugging Face tokenizer read from tokenizer.json (and
+/* tokenizer_json.h — a Hugging Face tokenizer read from tokenizer.json (and
  * tokenizer_config.json beside it), encoding and decoding as the Hugging Face
  * tokenizers library does. docs/models.md ("Tokenizers") lists what works.
  *
@@ -23,8 +23,8 @@
  * Text that is not valid UTF-8: each maximal ill-formed subpart (as Python's
  * errors="replace" and WHATWG's decoder cut them) becomes U+FFFD before
  * encoding. Decoding yields bytes that are made valid the same way. */
-#ifndef SEQREP_HF_TOKENIZER_H
-#define SEQREP_HF_TOKENIZER_H
+#ifndef SEQREP_TOKENIZER_JSON_H
+#define SEQREP_TOKENIZER_JSON_H
 
 #include <stddef.h>
 

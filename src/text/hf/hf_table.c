@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/fnv1a.h"
-#include "text/hf_model.h"
+#include "text/hf/tokenizer_json_parts.h"
 
 /* Smallest power of two >= 2 n (and >= 16). */
 static int slots_for(long n)

@@ -1,9 +1,9 @@
-/* tokenizer_hf.h — a Tokenizer (text/tokenizer.h) backed by a Hugging Face
- * tokenizer.json (text/hf_tokenizer.h): the hook through which the
+/* tokenizer_from_hf.h — a Tokenizer (text/tokenizer.h) backed by a Hugging Face
+ * tokenizer.json (text/hf/tokenizer_json.h): the hook through which the
  * labelling code (label/readout.c) and the commands use a real model's
  * tokenizer. */
-#ifndef SEQREP_TOKENIZER_HF_H
-#define SEQREP_TOKENIZER_HF_H
+#ifndef SEQREP_TOKENIZER_FROM_HF_H
+#define SEQREP_TOKENIZER_FROM_HF_H
 
 #include "base/status.h"
 #include "text/tokenizer.h"

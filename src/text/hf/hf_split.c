@@ -1,7 +1,7 @@
 /* hf_split.c — the Split pre-tokenizer's regex alternatives, each matched by
  * a small function exactly as the backtracking regex engine would (see
  * hf_split.h). */
-#include "text/hf_split.h"
+#include "text/hf/hf_split.h"
 
 #include <stdio.h>
 #include <stdlib.h>

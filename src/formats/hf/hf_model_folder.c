@@ -1,7 +1,7 @@
-/* hf_model.c — Hugging Face safetensors weights -> the Model's float32
+/* hf_model_folder.c — Hugging Face safetensors weights -> the Model's float32
  * parameters, tensor by tensor through short-lived memory maps (see
- * hf_model.h). */
-#include "formats/hf_model.h"
+ * hf_model_folder.h). */
+#include "formats/hf/hf_model_folder.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -39,7 +39,7 @@ static void want(HfTensorView *w, int *n, const char *fmt, int layer, int64_t ro
 }
 
 /* Every tensor of m's configuration, in file order, pointing into p (see
- * hf_model.h); returns the count. */
+ * hf_model_folder.h); returns the count. */
 int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
 {
     const ModelConfig *c = &m->cfg;

@@ -1,11 +1,11 @@
-/* hf_tokenizer.h — the tokenizer of a Hugging Face model folder.
+/* hf_folder_tokenizer.h — the tokenizer of a Hugging Face model folder.
  *
  * Every command that needs the tokenizer of a folder reaches it through this
  * one function (by way of checkpoint_tokenizer): the folder's tokenizer.json
- * and tokenizer_config.json read by text/tokenizer_hf.h, checked against the
+ * and tokenizer_config.json read by text/tokenizer_from_hf.h, checked against the
  * model's embedding. */
-#ifndef SEQREP_FORMATS_HF_TOKENIZER_H
-#define SEQREP_FORMATS_HF_TOKENIZER_H
+#ifndef SEQREP_HF_FOLDER_TOKENIZER_H
+#define SEQREP_HF_FOLDER_TOKENIZER_H
 
 #include "base/status.h"
 #include "text/tokenizer.h"
@@ -13,7 +13,7 @@
 /* Build *out from dir/tokenizer.json (and tokenizer_config.json beside it)
  * for a model of vocab_size embedding rows. Fails with one line naming the
  * file: no tokenizer.json ("DIR/tokenizer.json: missing ..."), an
- * unsupported or bad one (text/hf_tokenizer.h), or one whose ids reach past
+ * unsupported or bad one (text/hf/tokenizer_json.h), or one whose ids reach past
  * the embedding ("DIR/tokenizer.json: 300 token ids, but config.json's
  * vocab_size is 128"). Fewer ids than vocab_size is fine (real models pad
  * their embedding). 0, or -1 with *out empty. */

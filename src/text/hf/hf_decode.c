@@ -1,11 +1,11 @@
 /* hf_decode.c — ids -> text through the decoder of a Hugging Face
  * tokenizer: each step maps a list of token strings to a new list, and the
- * result is their concatenation (hf_tokenizer.h). */
+ * result is their concatenation (tokenizer_json.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-#include "text/hf_model.h"
+#include "text/hf/tokenizer_json_parts.h"
 #include "text/utf8_lossy.h"
 
 /* A list of owned token strings (byte lengths kept beside them). */
@@ -145,11 +145,12 @@ static void bytefallback(Toks *in, Toks *out)
 /* Strip: up to `start` leading and `stop` trailing copies of content. */
 static void strip(const HfStep *st, Toks *in, Toks *out)
 {
-    size_t nc = strlen(st->a);
+    const char *content = st->strip.content;
+    size_t nc = strlen(content);
     for (long i = 0; i < in->n; i++) {
         size_t from = 0, to = in->len[i];
-        for (int k = 0; k < st->flag1 && nc && from + nc <= to && memcmp(in->s[i] + from, st->a, nc) == 0; k++) from += nc;
-        for (int k = 0; k < st->flag2 && nc && to >= from + nc && memcmp(in->s[i] + to - nc, st->a, nc) == 0; k++) to -= nc;
+        for (int k = 0; k < st->strip.start && nc && from + nc <= to && memcmp(in->s[i] + from, content, nc) == 0; k++) from += nc;
+        for (int k = 0; k < st->strip.stop && nc && to >= from + nc && memcmp(in->s[i] + to - nc, content, nc) == 0; k++) to -= nc;
         toks_push(out, copy_n(in->s[i] + from, to - from), to - from);
     }
 }
@@ -159,7 +160,9 @@ static void strip(const HfStep *st, Toks *in, Toks *out)
  * "never". */
 static void replace(const HfStep *st, Toks *in, Toks *out)
 {
-    const char *pat = st->a, *rep = st->kind == HF_DEC_METASPACE ? " " : st->b;
+    int meta = st->kind == HF_DEC_METASPACE;
+    const char *pat = meta ? st->metaspace.replacement : st->replace.pattern;
+    const char *rep = meta ? " " : st->replace.content;
     size_t np = strlen(pat), nr = strlen(rep);
     for (long i = 0; i < in->n; i++) {
         const char *s = in->s[i];
@@ -173,7 +176,7 @@ static void replace(const HfStep *st, Toks *in, Toks *out)
             if (np && j + np <= n && memcmp(s + j, pat, np) == 0) memcpy(d + o, rep, nr), o += nr, j += np;
             else d[o++] = s[j++];
         d[o] = '\0';
-        if (st->kind == HF_DEC_METASPACE && i == 0 && st->flag1 != HF_PREPEND_NEVER && o > 0 && d[0] == ' ')
+        if (meta && i == 0 && st->metaspace.prepend_scheme != HF_PREPEND_NEVER && o > 0 && d[0] == ' ')
             memmove(d, d + 1, o--);
         toks_push(out, d, o);
     }

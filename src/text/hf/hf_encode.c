@@ -1,10 +1,10 @@
 /* hf_encode.c — text -> ids through a Hugging Face tokenizer: added tokens,
- * normalizer, pre-tokenizer, BPE model, post-processor (hf_tokenizer.h). */
+ * normalizer, pre-tokenizer, BPE model, post-processor (tokenizer_json.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-#include "text/hf_model.h"
+#include "text/hf/tokenizer_json_parts.h"
 #include "text/utf8_lossy.h"
 
 /* A growing array of ids. */
@@ -152,9 +152,9 @@ static char *normalize(const HfTokenizer *t, const char *s, size_t n, size_t *ou
             next = lowercase(cur, len, &next_len);
         } else if (st->kind == HF_NORM_PREPEND) {
             if (len == 0) continue;
-            next = replace_all(cur, len, NULL, st->a, &next_len);
+            next = replace_all(cur, len, NULL, st->prepend.text, &next_len);
         } else {
-            next = replace_all(cur, len, st->a, st->b, &next_len);
+            next = replace_all(cur, len, st->replace.pattern, st->replace.content, &next_len);
         }
         free(cur);
         cur = next, len = next_len;
@@ -184,7 +184,8 @@ static int pre_step(const HfStep *st, const Pieces *in, int first, Pieces *out)
     for (long i = 0; i < in->n; i++) total += in->len[i];
     /* a byte grows to at most 3 (byte-level) or rep bytes (a space -> the
      * Metaspace replacement, which may be longer than "\u2581") */
-    size_t rep = st->a ? strlen(st->a) : 0, grow = rep > 3 ? rep : 3;
+    const char *meta = st->kind == HF_PRE_METASPACE ? st->metaspace.replacement : NULL;
+    size_t rep = meta ? strlen(meta) : 0, grow = rep > 3 ? rep : 3;
     size_t cap = grow * total + (size_t)(in->n + 1) * (rep + 2) + 1;
     long max_pieces = (long)total + in->n + 1;
     memset(out, 0, sizeof *out);
@@ -196,9 +197,9 @@ static int pre_step(const HfStep *st, const Pieces *in, int first, Pieces *out)
     for (long i = 0; i < in->n; i++) {
         const char *s = in->buf + in->start[i];
         size_t n = in->len[i];
-        if (st->kind == HF_PRE_SPLIT || (st->kind == HF_PRE_BYTELEVEL && st->flag2)) {
+        if (st->kind == HF_PRE_SPLIT || (st->kind == HF_PRE_BYTELEVEL && st->byte_level.use_regex)) {
             char *tmp = NULL;
-            if (st->kind == HF_PRE_BYTELEVEL && st->flag1 && (n == 0 || s[0] != ' ')) {
+            if (st->kind == HF_PRE_BYTELEVEL && st->byte_level.add_prefix_space && (n == 0 || s[0] != ' ')) {
                 size_t tn;
                 tmp = replace_all(s, n, NULL, " ", &tn);
                 if (!tmp) return -1;
@@ -222,23 +223,24 @@ static int pre_step(const HfStep *st, const Pieces *in, int first, Pieces *out)
             free(ends), free(tmp);
         } else if (st->kind == HF_PRE_BYTELEVEL) {
             out->start[out->n] = o;
-            if (st->flag1 && (n == 0 || s[0] != ' ')) o += (size_t)utf8proc_encode_char(hf_byte_char(' '), (utf8proc_uint8_t *)out->buf + o);
+            if (st->byte_level.add_prefix_space && (n == 0 || s[0] != ' ')) o += (size_t)utf8proc_encode_char(hf_byte_char(' '), (utf8proc_uint8_t *)out->buf + o);
             for (size_t b = 0; b < n; b++)
                 o += (size_t)utf8proc_encode_char(hf_byte_char((unsigned char)s[b]), (utf8proc_uint8_t *)out->buf + o);
             out->len[out->n] = o - out->start[out->n];
             out->n++;
         } else { /* Metaspace */
             size_t m;
-            char *r = replace_all(s, n, " ", st->a, &m);
+            char *r = replace_all(s, n, " ", meta, &m);
             if (!r) return -1;
             size_t begin = o;
-            int prepend = st->flag1 == HF_PREPEND_ALWAYS || (st->flag1 == HF_PREPEND_FIRST && first && i == 0);
-            if (prepend && (m < rep || memcmp(r, st->a, rep) != 0)) memcpy(out->buf + o, st->a, rep), o += rep;
+            int scheme = st->metaspace.prepend_scheme;
+            int prepend = scheme == HF_PREPEND_ALWAYS || (scheme == HF_PREPEND_FIRST && first && i == 0);
+            if (prepend && (m < rep || memcmp(r, meta, rep) != 0)) memcpy(out->buf + o, meta, rep), o += rep;
             memcpy(out->buf + o, r, m), o += m;
             free(r);
             out->start[out->n] = begin;
-            for (size_t b = begin + 1; st->flag2 && b + rep <= o; b++)
-                if (memcmp(out->buf + b, st->a, rep) == 0) {
+            for (size_t b = begin + 1; st->metaspace.split && b + rep <= o; b++)
+                if (memcmp(out->buf + b, meta, rep) == 0) {
                     out->len[out->n] = b - out->start[out->n];
                     out->start[++out->n] = b;
                 }

@@ -1,10 +1,10 @@
-/* tokenizer_hf.c — wrapping a Hugging Face tokenizer in a Tokenizer. */
-#include "text/tokenizer_hf.h"
+/* tokenizer_from_hf.c — wrapping a Hugging Face tokenizer in a Tokenizer. */
+#include "text/tokenizer_from_hf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "text/hf_tokenizer.h"
+#include "text/hf/tokenizer_json.h"
 
 int tokenizer_from_hf(Tokenizer *tok, const char *path, SrError *err)
 {

@@ -1,4 +1,4 @@
-/* hf_model.h — a Hugging Face model folder (config.json plus model.safetensors
+/* hf_model_folder.h — a Hugging Face model folder (config.json plus model.safetensors
  * or model.safetensors.index.json and its shards) loaded into a Model.
  *
  * Tensors (the real Hugging Face names; Q = H*hd, K = KVH*hd):
@@ -19,14 +19,14 @@
  * "...rotary_emb.inv_freq" buffers of old exports are skipped; any other
  * tensor, a missing one, a wrong shape or dtype, or a shard the index names
  * but the folder lacks is a one-line error naming the file. */
-#ifndef SEQREP_HF_MODEL_H
-#define SEQREP_HF_MODEL_H
+#ifndef SEQREP_HF_MODEL_FOLDER_H
+#define SEQREP_HF_MODEL_FOLDER_H
 
 #include <stdint.h>
 
 #include "base/status.h"
 #include "engine/model.h"
-#include "formats/hf_config.h"
+#include "formats/hf/hf_config.h"
 
 /* One tensor of a folder: its Hugging Face name and shape, and the float32
  * buffer it maps to inside a ParamViews. */

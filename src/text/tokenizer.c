@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/atomic_file.h"
+#include "base/fnv1a.h"
 #include "base/text_file.h"
 #include "base/utf8.h"
 #include "text/bpe.h"
@@ -26,13 +27,15 @@ static unsigned char fold_byte(unsigned char c, int fold)
  * array or -1; the table is kept at most half full so probes stay short and
  * always reach an empty slot. */
 
-/* FNV-1a hash of s[0..n), with ASCII letters folded first when fold is 1. */
+/* FNV-1a hash (base/fnv1a.h) of s[0..n), with ASCII letters folded first
+ * when fold is 1. */
 static uint64_t hash_word(const char *s, size_t n, int fold)
 {
-    uint64_t h = 0xCBF29CE484222325ULL;
+    if (!fold) return fnv1a_bytes(s, n);
+    uint64_t h = FNV1A_START;
     for (size_t i = 0; i < n; i++) {
-        h ^= fold_byte((unsigned char)s[i], fold);
-        h *= 0x100000001B3ULL;
+        unsigned char c = fold_byte((unsigned char)s[i], fold);
+        h = fnv1a(h, &c, 1);
     }
     return h;
 }

@@ -361,7 +361,7 @@ static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const 
     cJSON_AddNumberToObject(manifest, "sentences", run->n_runs);
     cJSON_AddNumberToObject(manifest, "sentences_skipped_too_long", run->too_long);
     cJSON_AddNumberToObject(manifest, "last_copy_tokens", (double)run->flow.n_queries[0]);
-    rc = cli_write_manifest(o->out, manifest, NULL, &err);
+    rc = manifest_write(o->out, manifest, NULL, &err);
     cJSON_Delete(manifest);
     if (rc) return args_error(CMD, "%s", err.msg);
     fprintf(stderr, "wrote %s\n", o->out);

@@ -313,7 +313,7 @@ static int write_output(int argc, char **argv, const BlocksOptions *o, const Blo
         rc = args_error(CMD, "%s", err.msg);
     } else {
         cJSON *manifest = manifest_begin(argc, argv, 0);
-        if (cli_write_manifest(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
+        if (manifest_write(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
         cJSON_Delete(manifest);
     }
     free(text);

@@ -80,7 +80,7 @@ static int write_outputs(int argc, char **argv, const CompareCli *o, const Compa
         cJSON_AddStringToObject(manifest, "interval", "2.5th to 97.5th percentile of the paired "
                                                       "bootstrap over test sentences and seeds");
         cJSON_AddNumberToObject(manifest, "pairs", t->n);
-        rc = cli_write_manifest(o->out, manifest, NULL, &err);
+        rc = manifest_write(o->out, manifest, NULL, &err);
         cJSON_Delete(manifest);
     }
     return rc ? args_error(CMD, "%s", err.msg) : 0;

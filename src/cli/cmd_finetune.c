@@ -308,7 +308,7 @@ static char *csv_text(const FinetuneOptions *o, const FinetuneRun *run)
 }
 
 /* The manifest: inputs, method and layout, training settings, the scores and
- * the history of every epoch (without "result", which cli_write_manifest adds). */
+ * the history of every epoch (without "result", which manifest_write adds). */
 static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
                                 const FinetuneRun *run)
 {
@@ -318,7 +318,7 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "model", o->model);
     cJSON_AddStringToObject(manifest, "model_objective", run->task.objective);
-    cli_manifest_add_splits(manifest, &run->task, (SplitPaths){o->train, o->dev, o->test}, 0);
+    manifest_add_splits(manifest, &run->task, (SplitPaths){o->train, o->dev, o->test}, 0);
     cJSON_AddStringToObject(manifest, "method", method_name(fc->method));
     cJSON_AddNumberToObject(manifest, "r", fc->r);
     cJSON_AddNumberToObject(manifest, "exit", fc->exit_layer);
@@ -404,7 +404,7 @@ static int write_outputs(int argc, char **argv, const FinetuneOptions *o, const 
                cli_write_predictions(o->predictions, &run->task, run->res.test_pred, &err)))
         return args_error(CMD, "%s", err.msg);
     cJSON *manifest = finetune_manifest(argc, argv, o, run);
-    rc = cli_write_manifest(o->out, manifest, NULL, &err);
+    rc = manifest_write(o->out, manifest, NULL, &err);
     cJSON_Delete(manifest);
     if (rc) return args_error(CMD, "%s", err.msg);
     printf("%s r=%d exit=%d: dev F1 %.2f, test F1 %.2f (best epoch %d of %d)\n",

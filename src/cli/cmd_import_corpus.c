@@ -14,7 +14,6 @@
 
 #include <cJSON.h>
 
-#include "base/atomic_file.h"
 #include "base/text_file.h"
 #include "cli/commands.h"
 #include "data/english.h"
@@ -145,10 +144,8 @@ static int write_outputs(int argc, char **argv, const ImportOptions *o, const Se
                                  &counts[2], &counts[3], err))
         return -1;
     cJSON *m = make_manifest(argc, argv, o, sources, n_sources, train, heldout, counts);
-    char *text = cJSON_Print(m);
+    int rc = manifest_save(mpath, m, err);
     cJSON_Delete(m);
-    int rc = text ? write_file_atomic(mpath, text, err) : sr_fail(err, "out of memory");
-    free(text);
     if (rc == 0)
         fprintf(stderr, "wrote %s (%ld sentences, %ld words), %s (%ld sentences, %ld words) and %s\n",
                 train, counts[0], counts[1], heldout, counts[2], counts[3], mpath);

@@ -130,7 +130,7 @@ static int write_outputs(int argc, char **argv, const PerplexityOptions *o, cons
     manifest_add_file(manifest, "model", o->model);
     manifest_add_file(manifest, "text", o->text);
     cJSON_AddNumberToObject(manifest, "threads", threads_count());
-    if (cli_write_manifest(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
+    if (manifest_write(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
     cJSON_Delete(manifest);
     return rc;
 }

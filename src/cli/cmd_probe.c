@@ -350,7 +350,7 @@ static int probe_all(const ProbeOptions *o, ProbeRun *run)
 }
 
 /* The manifest of the run: inputs, options, counts and the best dev probe
- * (without "result", which cli_write_manifest adds). */
+ * (without "result", which manifest_write adds). */
 static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const ProbeRun *run)
 {
     const LabelTask *task = &run->task;
@@ -358,7 +358,7 @@ static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "model", o->model);
     if (o->adapter) manifest_add_file(manifest, "adapter", o->adapter);
-    cli_manifest_add_splits(manifest, task, (SplitPaths){o->train, o->dev, o->test}, 1);
+    manifest_add_splits(manifest, task, (SplitPaths){o->train, o->dev, o->test}, 1);
     cJSON_AddStringToObject(manifest, "model_objective", task->objective);
     cJSON_AddStringToObject(manifest, "r", o->r_text);
     cJSON_AddStringToObject(manifest, "copies", o->copies_text);
@@ -400,7 +400,7 @@ static int write_outputs(int argc, char **argv, const ProbeOptions *o, const Pro
         return args_error(CMD, "%s", err.msg);
     cJSON *manifest = probe_manifest(argc, argv, o, run);
     char *mpath;
-    int rc = cli_write_manifest(o->out, manifest, &mpath, &err);
+    int rc = manifest_write(o->out, manifest, &mpath, &err);
     cJSON_Delete(manifest);
     if (rc) return args_error(CMD, "%s", err.msg);
     print_table(&run->table, o->r_values, read_copy_name(o->copies[run->pick_ci]), run->pick_ci,

@@ -490,14 +490,9 @@ static int write_outputs(const EvalOptions *o, EvalOutputs *out, SrError *err)
     cJSON_AddNumberToObject(out->manifest, "train_queries", o->train.n_queries);
     cJSON_AddNumberToObject(out->manifest, "examples_per_cell", o->examples);
     cJSON_AddNumberToObject(out->manifest, "steps", o->steps);
-    cJSON_AddStringToObject(out->manifest, "result", o->out);
-    char *man_path = path_with_suffix(o->out, ".manifest.json");
-    char *man_text = cJSON_Print(out->manifest);
-    int written = man_path && man_text && flush_stream(out->csv, &out->csv_text, o->out, err) == 0 &&
-                  write_file_atomic(man_path, man_text, err) == 0;
+    int written = flush_stream(out->csv, &out->csv_text, o->out, err) == 0 &&
+                  manifest_write(o->out, out->manifest, NULL, err) == 0;
     out->csv = NULL;
-    free(man_path);
-    free(man_text);
     if (written && o->figures) {
         char path[1024];
         figure_path(path, sizeof path, o->figures, o->task, "attention.csv");

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/finite.h"
+#include "formats/finite.h"
 #include "formats/safetensors.h"
 
 static const char TARGET_NAMES[LORA_N_TARGETS] = {'q', 'k', 'v', 'o'};

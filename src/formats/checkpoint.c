@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/finite.h"
+#include "formats/finite.h"
 #include "formats/hf_model.h"
 #include "formats/hf_tokenizer.h"
 #include "formats/safetensors.h"

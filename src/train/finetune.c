@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/finite.h"
 #include "base/progress.h"
 #include "base/rng.h"
 #include "engine/adamw.h"
 #include "engine/ops.h"
+#include "formats/finite.h"
 
 FinetuneConfig finetune_defaults(void)
 {

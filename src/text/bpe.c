@@ -198,8 +198,11 @@ static void merge_in_word(Word *w, int left, int right, int merged)
     w->n_pieces = out;
 }
 
-/* Length of the character starting at s[0..n): a valid UTF-8 sequence's
- * length, otherwise 1 (a stray byte is a character of its own). */
+/* Length of the character starting at s[0..n): the length its lead byte
+ * announces when that many continuation bytes (10xxxxxx) follow, otherwise 1
+ * (a stray byte is a character of its own). This cuts characters; it does
+ * not check them (an overlong form passes as one character): whether text
+ * is well-formed is base/utf8.h's to say. */
 static size_t char_length(const unsigned char *s, size_t n)
 {
     size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 1;
@@ -264,6 +267,8 @@ typedef struct {
     Word *spelled;       /* (words.n) */
     StringTable pieces;  /* every piece: characters first, then merges */
     PairTable pairs;
+    char *joined;        /* (joined_cap) the text of the piece being made */
+    size_t joined_cap;
 } Learner;
 
 /* Release everything the learner holds. */
@@ -272,6 +277,7 @@ static void learner_free(Learner *l)
     for (int i = 0; i < l->words.n && l->spelled; i++) free(l->spelled[i].pieces);
     free(l->spelled);
     free(l->word_counts);
+    free(l->joined);
     strings_free(&l->words);
     strings_free(&l->pieces);
     pairs_free(&l->pairs);
@@ -361,6 +367,69 @@ void bpe_tokens_free(char **tokens, int n_tokens)
     free(tokens);
 }
 
+/* Spell every word of l->words in characters (l->spelled) and count its
+ * pairs. 0 or -1 (memory). */
+static int spell_words(Learner *l)
+{
+    l->spelled = calloc((size_t)l->words.n, sizeof *l->spelled);
+    if (!l->spelled) return -1;
+    for (int i = 0; i < l->words.n; i++) {
+        l->spelled[i].count = l->word_counts[i];
+        if (spell_word(&l->pieces, l->words.strings[i], l->words.lens[i], &l->spelled[i]) ||
+            add_word_pairs(&l->pairs, &l->spelled[i], +1))
+            return -1;
+    }
+    return 0;
+}
+
+/* Merge the pair (left, right): intern the new piece, left's text followed
+ * by right's without its "##", and rewrite every word that holds the pair,
+ * re-counting its pairs. 0 or -1 (memory). */
+static int merge_pair(Learner *l, int left, int right)
+{
+    size_t la = l->pieces.lens[left], lb = l->pieces.lens[right] - 2;
+    if (la + lb > l->joined_cap) {
+        size_t cap = 2 * (la + lb);
+        char *bigger = realloc(l->joined, cap);
+        if (!bigger) return -1;
+        l->joined = bigger;
+        l->joined_cap = cap;
+    }
+    memcpy(l->joined, l->pieces.strings[left], la);
+    memcpy(l->joined + la, l->pieces.strings[right] + 2, lb);
+    int merged = strings_intern(&l->pieces, l->joined, la + lb);
+    if (merged < 0) return -1;
+    for (int i = 0; i < l->words.n; i++) {
+        Word *w = &l->spelled[i];
+        if (!word_has_pair(w, left, right)) continue;
+        if (add_word_pairs(&l->pairs, w, -1)) return -1;
+        merge_in_word(w, left, right, merged);
+        if (add_word_pairs(&l->pairs, w, +1)) return -1;
+    }
+    return 0;
+}
+
+/* The vocabulary (*out, n_out = TOK_N_SPECIAL + pieces): the specials, the
+ * first n_alphabet pieces (the characters) sorted, then the learned pieces
+ * in the order they were made. 0 or -1 (memory; *out, whole or partly
+ * filled, is the caller's to free with bpe_tokens_free). */
+static int vocabulary_of(const Learner *l, int n_alphabet, char ***out, int *n_out)
+{
+    *n_out = TOK_N_SPECIAL + l->pieces.n;
+    *out = calloc((size_t)*n_out, sizeof **out);
+    if (!*out) {
+        *n_out = 0;
+        return -1;
+    }
+    char **v = *out;
+    for (int i = 0; i < TOK_N_SPECIAL; i++) v[i] = strdup(tokenizer_special_name(i));
+    for (int i = 0; i < l->pieces.n; i++) v[TOK_N_SPECIAL + i] = strdup(l->pieces.strings[i]);
+    for (int i = 0; i < *n_out; i++)
+        if (!v[i]) return -1;
+    qsort(v + TOK_N_SPECIAL, (size_t)n_alphabet, sizeof *v, compare_strings);
+    return 0;
+}
+
 int bpe_learn(const char *text, size_t len, const char *source, int vocab_size, int lowercase,
               char ***tokens, int *n_tokens, int *n_merges, SrError *err)
 {
@@ -378,16 +447,7 @@ int bpe_learn(const char *text, size_t len, const char *source, int vocab_size, 
         learner_free(&l);
         return sr_fail(err, "%s: empty corpus (no tokens)", source);
     }
-
-    /* Spell every word in characters and count its pairs. */
-    l.spelled = calloc((size_t)l.words.n, sizeof *l.spelled);
-    if (!l.spelled) goto out_of_memory;
-    for (int i = 0; i < l.words.n; i++) {
-        l.spelled[i].count = l.word_counts[i];
-        if (spell_word(&l.pieces, l.words.strings[i], l.words.lens[i], &l.spelled[i]) ||
-            add_word_pairs(&l.pairs, &l.spelled[i], +1))
-            goto out_of_memory;
-    }
+    if (spell_words(&l)) goto out_of_memory;
     int n_alphabet = l.pieces.n;
     if (vocab_size < TOK_N_SPECIAL + n_alphabet) {
         learner_free(&l);
@@ -395,57 +455,12 @@ int bpe_learn(const char *text, size_t len, const char *source, int vocab_size, 
                        "character pieces of the corpus (need at least %d)", source, vocab_size,
                        TOK_N_SPECIAL, n_alphabet, TOK_N_SPECIAL + n_alphabet);
     }
-
-    int merges = 0;
-    char *joined = NULL;
-    size_t joined_cap = 0;
-    int left = 0, right = 0;
+    int merges = 0, left = 0, right = 0;
     while (TOK_N_SPECIAL + l.pieces.n < vocab_size && best_pair(&l, &left, &right)) {
-        /* The new piece: left's text followed by right's without its "##". */
-        size_t la = l.pieces.lens[left], lb = l.pieces.lens[right] - 2;
-        if (la + lb > joined_cap) {
-            joined_cap = 2 * (la + lb);
-            char *bigger = realloc(joined, joined_cap);
-            if (!bigger) {
-                free(joined);
-                goto out_of_memory;
-            }
-            joined = bigger;
-        }
-        memcpy(joined, l.pieces.strings[left], la);
-        memcpy(joined + la, l.pieces.strings[right] + 2, lb);
-        int merged = strings_intern(&l.pieces, joined, la + lb);
-        if (merged < 0) {
-            free(joined);
-            goto out_of_memory;
-        }
-        for (int i = 0; i < l.words.n; i++) {
-            Word *w = &l.spelled[i];
-            if (!word_has_pair(w, left, right)) continue;
-            if (add_word_pairs(&l.pairs, w, -1)) {
-                free(joined);
-                goto out_of_memory;
-            }
-            merge_in_word(w, left, right, merged);
-            if (add_word_pairs(&l.pairs, w, +1)) {
-                free(joined);
-                goto out_of_memory;
-            }
-        }
+        if (merge_pair(&l, left, right)) goto out_of_memory;
         merges++;
     }
-    free(joined);
-
-    /* The vocabulary: specials, sorted characters, then learned pieces. */
-    n_out = TOK_N_SPECIAL + l.pieces.n;
-    out = calloc((size_t)n_out, sizeof *out);
-    if (!out) goto out_of_memory;
-    for (int i = 0; i < TOK_N_SPECIAL; i++) out[i] = strdup(tokenizer_special_name(i));
-    for (int i = 0; i < l.pieces.n; i++) out[TOK_N_SPECIAL + i] = strdup(l.pieces.strings[i]);
-    for (int i = 0; i < n_out; i++)
-        if (!out[i]) goto out_of_memory;
-    qsort(out + TOK_N_SPECIAL, (size_t)n_alphabet, sizeof *out, compare_strings);
-
+    if (vocabulary_of(&l, n_alphabet, &out, &n_out)) goto out_of_memory;
     learner_free(&l);
     *tokens = out;
     *n_tokens = n_out;

@@ -211,18 +211,24 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
     *o = (AttnflowOptions){.sep_text = "none", .mask_text = "causal",
                            .positions_text = "run"};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors) or Hugging Face model folder", 1, 0, 0},
+        {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
+         .help = "checkpoint (.safetensors) or Hugging Face model folder"},
         option_adapter_file(&o->adapter, NULL),
-        {"data", ARG_STRING, &o->data, "CoNLL file (first column = word), or text with --text", 1, 0, 0},
-        {"r", ARG_INT, &o->r, "repetitions: k = r + 1 copies of each sentence", 1, 0, 0},
-        {"text", ARG_FLAG, &o->as_text, "--data has one sentence per line", 0, 0, 0},
+        {.name = "data", .type = ARG_STRING, .value = &o->data, .required = 1,
+         .help = "CoNLL file (first column = word), or text with --text"},
+        {.name = "r", .type = ARG_INT, .value = &o->r, .required = 1,
+         .help = "repetitions: k = r + 1 copies of each sentence"},
+        {.name = "text", .type = ARG_FLAG, .value = &o->as_text,
+         .help = "--data has one sentence per line"},
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm; none "
                                  "when the tokenizer adds no BOS)"),
         option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
         option_copy_positions(&o->positions_text),
         option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
-        {"max-sentences", ARG_INT, &o->max_sentences, "use only the first N sentences, 0 = all (default 0)", 0, 0, 0},
-        {"out", ARG_STRING, &o->out, "CSV to write (atomically, with a manifest)", 0, 0, 0},
+        {.name = "max-sentences", .type = ARG_INT, .value = &o->max_sentences,
+         .help = "use only the first N sentences, 0 = all (default 0)"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out,
+         .help = "CSV to write (atomically, with a manifest)"},
         option_threads(&o->threads),
     };
     int rc = args_parse(CMD, "--model FILE [--adapter FILE] --data FILE --r R [--text] [--bos B] [--sep S] "

@@ -245,13 +245,17 @@ static int parse_options(int argc, char **argv, BlocksOptions *o)
     *o = (BlocksOptions){.bos_text = "none", .sep_text = "none", .format_text = "table",
                          .positions_text = "run"};
     ArgSpec specs[] = {
-        {"n", ARG_INT, &o->n, "word tokens in the sentence", 1, 1, 0},
-        {"r", ARG_STRING, &o->r_text, "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)", 1, 0, 0},
+        {.name = "n", .type = ARG_INT, .value = &o->n, .required = 1, .min_int = 1,
+         .help = "word tokens in the sentence"},
+        {.name = "r", .type = ARG_STRING, .value = &o->r_text, .required = 1,
+         .help = "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)"},
         option_bos(&o->bos_text, "none | once | per-copy (default none)"),
         option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
         option_copy_positions(&o->positions_text),
-        {"format", ARG_STRING, &o->format_text, "table | csv | json (default table)", 0, 0, 0},
-        {"out", ARG_STRING, &o->out, "write to FILE (atomically, with a manifest) instead of stdout", 0, 0, 0},
+        {.name = "format", .type = ARG_STRING, .value = &o->format_text,
+         .help = "table | csv | json (default table)"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out,
+         .help = "write to FILE (atomically, with a manifest) instead of stdout"},
     };
     int rc = args_parse(CMD, "--n N --r R|A..B|LIST [--bos none|once|per-copy] [--sep none|token] "
                              "[--format table|csv|json] [--out FILE]",

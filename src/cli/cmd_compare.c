@@ -35,17 +35,26 @@ static int parse_options(int argc, char **argv, CompareCli *o)
 {
     *o = (CompareCli){.seed = 1, .cmp = {.samples = 10000}};
     ArgSpec specs[] = {
-        {"results", ARG_STRING, &o->results, "sweep CSV whose configurations to compare", 1, 0, 0},
-        {"runs-dir", ARG_STRING, &o->runs_arg, "its runs' files (default: RESULTS without .csv, plus .runs)", 0, 0, 0},
-        {"dataset", ARG_STRING, &o->cmp.dataset, "only this dataset (default: each)", 0, 0, 0},
-        {"recipe", ARG_STRING, &o->cmp.recipe, "only this recipe label, e.g. full or paper (default: each)", 0, 0, 0},
-        {"exit", ARG_INT, &o->cmp.exit_layer, "only this exit layer (default: each)", 0, 1, 0},
-        {"baseline", ARG_STRING, &o->cmp.baseline, "compare every configuration with this one, e.g. "
-                                                   "causal or 'sr r=4 restart' (default: all pairs)", 0, 0, 0},
-        {"samples", ARG_INT, &o->cmp.samples, "bootstrap samples (default 10000)", 0, 1, 0},
+        {.name = "results", .type = ARG_STRING, .value = &o->results, .required = 1,
+         .help = "sweep CSV whose configurations to compare"},
+        {.name = "runs-dir", .type = ARG_STRING, .value = &o->runs_arg,
+         .help = "its runs' files (default: RESULTS without .csv, plus .runs)"},
+        {.name = "dataset", .type = ARG_STRING, .value = &o->cmp.dataset,
+         .help = "only this dataset (default: each)"},
+        {.name = "recipe", .type = ARG_STRING, .value = &o->cmp.recipe,
+         .help = "only this recipe label, e.g. full or paper (default: each)"},
+        {.name = "exit", .type = ARG_INT, .value = &o->cmp.exit_layer, .min_int = 1,
+         .help = "only this exit layer (default: each)"},
+        {.name = "baseline", .type = ARG_STRING, .value = &o->cmp.baseline,
+         .help = "compare every configuration with this one, e.g. "
+                 "causal or 'sr r=4 restart' (default: all pairs)"},
+        {.name = "samples", .type = ARG_INT, .value = &o->cmp.samples, .min_int = 1,
+         .help = "bootstrap samples (default 10000)"},
         option_seed(&o->seed, "seed of the resampling (default 1)"),
-        {"out", ARG_STRING, &o->out, "CSV to write: one row per pair (manifest beside it)", 1, 0, 0},
-        {"md", ARG_STRING, &o->md, "markdown to write: a table per dataset and recipe", 0, 0, 0},
+        {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
+         .help = "CSV to write: one row per pair (manifest beside it)"},
+        {.name = "md", .type = ARG_STRING, .value = &o->md,
+         .help = "markdown to write: a table per dataset and recipe"},
     };
     int rc = args_parse(CMD, "--results SWEEP.csv [--runs-dir DIR] [--dataset D] [--recipe R] "
                              "[--exit L] [--baseline LABEL] [--samples 10000] [--seed S] "

@@ -43,15 +43,21 @@ static int parse_options(int argc, char **argv, CostOptions *o)
     *o = (CostOptions){.r_text = "0,1,2,4,8", .mask_text = "causal",
                        .sep_text = "none", .n = 20, .repeats = 20};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors) or Hugging Face model folder: its configuration and weights", 1, 0, 0},
-        {"n", ARG_INT, &o->n, "tokens in the sentence (default 20)", 0, 1, 0},
-        {"r", ARG_STRING, &o->r_text, "repetitions: list such as 0,1,2,4,8 (default)", 0, 0, 0},
-        {"exit", ARG_INT, &o->exit_layer, "exit layer L = 1..N (default N)", 0, 1, 0},
+        {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
+         .help = "checkpoint (.safetensors) or Hugging Face model folder: its configuration and "
+                 "weights"},
+        {.name = "n", .type = ARG_INT, .value = &o->n, .min_int = 1,
+         .help = "tokens in the sentence (default 20)"},
+        {.name = "r", .type = ARG_STRING, .value = &o->r_text,
+         .help = "repetitions: list such as 0,1,2,4,8 (default)"},
+        {.name = "exit", .type = ARG_INT, .value = &o->exit_layer, .min_int = 1,
+         .help = "exit layer L = 1..N (default N)"},
         option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy; none for a folder whose "
                                  "tokenizer adds no BOS)"),
         option_sep(&o->sep_text, "none | token (default none)"),
-        {"repeats", ARG_INT, &o->repeats, "timed forward passes per row; 0 = no timing (default 20)", 0, 0, 0},
+        {.name = "repeats", .type = ARG_INT, .value = &o->repeats,
+         .help = "timed forward passes per row; 0 = no timing (default 20)"},
         option_threads(&o->threads),
     };
     int rc = args_parse(CMD, "--model M [--n N] [--r 0,1,2,4,8] [--exit L] [--mask PLAN]", specs,

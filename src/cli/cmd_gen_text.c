@@ -15,8 +15,10 @@ static const char *CMD = "gen-text";
 static int parse_options(int argc, char **argv, const char **out, int *sentences, int *seed)
 {
     ArgSpec specs[] = {
-        {"out", ARG_STRING, out, "text file to write", 1, 0, 0},
-        {"sentences", ARG_INT, sentences, "number of sentences (default 20000)", 0, 1, 0},
+        {.name = "out", .type = ARG_STRING, .value = out, .required = 1,
+         .help = "text file to write"},
+        {.name = "sentences", .type = ARG_INT, .value = sentences, .min_int = 1,
+         .help = "number of sentences (default 20000)"},
         option_seed(seed, "random seed (default 1)"),
     };
     return args_parse(CMD, "--out FILE [--sentences N] [--seed S]", specs, ARGS_COUNT(specs), argc,

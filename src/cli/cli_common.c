@@ -31,7 +31,9 @@ int cli_task_max_length(const char *command, const LabelTask *task, const int *r
     *max_T = 1;
     for (int ri = 0; ri < n_r; ri++)
         for (int s = 0; s < 3; s++) {
-            ReadoutLayout lay = {r_values[ri], bos, sep, REPEAT_POSITIONS_RUN}; /* positions do not change lengths */
+            /* the copy positions do not change lengths */
+            ReadoutLayout lay = {.r = r_values[ri], .bos = bos, .sep = sep,
+                                 .copy_positions = REPEAT_POSITIONS_RUN};
             if (readout_check_fits(pieces[s], lay, max_seq_len, &err))
                 return args_error(command, "%s (r = %d)", err.msg, r_values[ri]);
             int T = readout_max_length(pieces[s], lay);

@@ -204,8 +204,9 @@ static int load_start(FinetuneOptions *o, FinetuneRun *run)
         return args_error(CMD, "--load %s: LoRA rank %d, alpha %g on other targets or settings "
                                "than this run's (rank %d, alpha %g)", o->load, a->lora.rank,
                           (double)a->lora.alpha, want->rank, (double)want->alpha);
-    run->start_w = (TrainedWeights){a->n_labels, a->d_model, a->head_W, a->head_b, a->lora,
-                                    a->n_lora, a->lora_w};
+    run->start_w = (TrainedWeights){.K = a->n_labels, .C = a->d_model, .W = a->head_W,
+                                    .b = a->head_b, .lora = a->lora, .n_lora = a->n_lora,
+                                    .lora_w = a->lora_w};
     o->fc.start = &run->start_w;
     return 0;
 }
@@ -242,7 +243,8 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
     if (fc->method == METHOD_ENCODER && strcmp(run->task.objective, "mlm") != 0)
         fprintf(stderr, "seqrep %s: warning: method encoder on %s, whose pre-training objective is "
                         "'%s', not 'mlm'\n", CMD, o->model, run->task.objective);
-    cli_warn_unknown_tags(CMD, &run->task, (SplitPaths){o->train, o->dev, o->test});
+    SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
+    cli_warn_unknown_tags(CMD, &run->task, paths);
     int max_T;
     if (cli_task_max_length(CMD, &run->task, &fc->r, 1, fc->bos, fc->sep, cfg.max_seq_len, &max_T))
         return 2;
@@ -276,12 +278,13 @@ static int run_finetune(const FinetuneOptions *o, FinetuneRun *run)
                 CMD, o->recipe_label, adapter_name(fc->adapter), fc->lora.rank,
                 (double)fc->lora.alpha, (double)fc->lora.dropout, (double)fc->lr, fc->batch,
                 fc->grad_accum, (double)fc->weight_decay, fc->epochs);
-    LabelledSplit train = {&task->train, &task->train_p, task->train_y};
-    LabelledSplit dev = {&task->dev, &task->dev_p, task->dev_y};
-    LabelledSplit test = {&task->test, &task->test_p, task->test_y};
+    LabelledSplit train = {.data = &task->train, .pieces = &task->train_p, .labels = task->train_y};
+    LabelledSplit dev = {.data = &task->dev, .pieces = &task->dev_p, .labels = task->dev_y};
+    LabelledSplit test = {.data = &task->test, .pieces = &task->test_p, .labels = task->test_y};
     if (finetune_run(&run->model, &task->labels, &train, &dev, &test, fc, &run->res, &err))
         return args_error(CMD, "%s", err.msg);
-    ReadoutLayout lay = {fc->r, fc->bos, fc->sep, fc->copy_positions};
+    ReadoutLayout lay = {.r = fc->r, .bos = fc->bos, .sep = fc->sep,
+                         .copy_positions = fc->copy_positions};
     run->flops[0] = cost_data_flops(cfg, &task->dev_p, lay, fc->exit_layer, run->plan);
     run->flops[1] = cost_data_flops(cfg, &task->test_p, lay, fc->exit_layer, run->plan);
     if (!o->quiet)
@@ -334,7 +337,8 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "model", o->model);
     cJSON_AddStringToObject(manifest, "model_objective", run->task.objective);
-    manifest_add_splits(manifest, &run->task, (SplitPaths){o->train, o->dev, o->test}, 0);
+    SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
+    manifest_add_splits(manifest, &run->task, paths, 0);
     cJSON_AddStringToObject(manifest, "method", method_name(fc->method));
     cJSON_AddNumberToObject(manifest, "r", fc->r);
     cJSON_AddNumberToObject(manifest, "exit", fc->exit_layer);

@@ -67,15 +67,15 @@ static int read_sources(const ImportOptions *o, SentenceSet *set, ImportSource *
 {
     *n = 0;
     if (o->brown) {
-        sources[*n] = (ImportSource){"brown", o->brown, {0}};
+        sources[*n] = (ImportSource){.kind = "brown", .path = o->brown};
         if (english_read_brown(set, o->brown, &sources[(*n)++].counts, err)) return -1;
     }
     if (o->nlp_corpus) {
-        sources[*n] = (ImportSource){"nlp-corpus", o->nlp_corpus, {0}};
+        sources[*n] = (ImportSource){.kind = "nlp-corpus", .path = o->nlp_corpus};
         if (english_read_nlp_corpus(set, o->nlp_corpus, &sources[(*n)++].counts, err)) return -1;
     }
     for (int i = 0; i < o->n_texts; i++) {
-        sources[*n] = (ImportSource){"text", o->texts[i], {0}};
+        sources[*n] = (ImportSource){.kind = "text", .path = o->texts[i]};
         if (english_read_text(set, o->texts[i], &sources[(*n)++].counts, err)) return -1;
     }
     if (set->n < 2)

@@ -228,7 +228,8 @@ static int load_task_and_model(ProbeOptions *o, ProbeRun *run)
         readout_choose_bos(&run->task.tok, o->bos_text, REPEAT_BOS_PER_COPY, o->sep, &o->bos, &err))
         return args_error(CMD, "%s", err.msg);
     const ModelConfig cfg = run->task.info.cfg;
-    cli_warn_unknown_tags(CMD, &run->task, (SplitPaths){o->train, o->dev, o->test});
+    SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
+    cli_warn_unknown_tags(CMD, &run->task, paths);
     if (cli_mask_plan(CMD, o->mask_text, cfg.n_layers, &run->plan)) return 2;
     int max_T;
     if (cli_task_max_length(CMD, &run->task, o->r_values, o->n_r, o->bos, o->sep, cfg.max_seq_len,
@@ -246,7 +247,7 @@ static int alloc_run(const ProbeOptions *o, ProbeRun *run)
     const PiecedData *pieces[3] = {&run->task.train_p, &run->task.dev_p, &run->task.test_p};
     const int n_layers = run->task.info.cfg.n_layers + 1, C = run->task.info.cfg.d_model;
     const size_t n_test = (size_t)(run->task.test_p.n_words + 1);
-    run->table = (ProbeTable){o->n_r, o->n_copies, n_layers, NULL, NULL};
+    run->table = (ProbeTable){.n_r = o->n_r, .n_copies = o->n_copies, .n_layers = n_layers};
     size_t n_cells = (size_t)o->n_r * o->n_copies * n_layers;
     run->table.dev = calloc(n_cells, sizeof(SpanScores));
     run->table.test = calloc(n_cells, sizeof(SpanScores));
@@ -282,7 +283,8 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
     const Dataset *data[3] = {&task->train, &task->dev, &task->test};
     const int *labels[3] = {task->train_y, task->dev_y, task->test_y};
     const int n_layers = run->table.n_layers, C = task->info.cfg.d_model;
-    ReadoutLayout lay = {o->r_values[ri], o->bos, o->sep, o->copy_positions};
+    ReadoutLayout lay = {.r = o->r_values[ri], .bos = o->bos, .sep = o->sep,
+                         .copy_positions = o->copy_positions};
     SrError err;
     double start = progress_now();
     for (int s = 0; s < 3 && !run->one_pass; s++)
@@ -293,8 +295,9 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
         ProbeSplit split[3];
         for (int s = 0; s < 3; s++) {
             const float *last = run->feats[s].last[run->one_pass ? ri : 0];
-            split[s] = (ProbeSplit){o->copies[ci] == READ_FIRST_COPY ? run->feats[s].first : last,
-                                    labels[s], pieces[s]->n_words, data[s]};
+            split[s] = (ProbeSplit){
+                .x = o->copies[ci] == READ_FIRST_COPY ? run->feats[s].first : last,
+                .y = labels[s], .n_words = pieces[s]->n_words, .data = data[s]};
         }
         int i0 = table_index(&run->table, ri, ci, 0);
         if (probe_layers(&split[0], &split[1], &split[2], n_layers, C, &task->labels, pcfg,
@@ -320,7 +323,7 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
 static int collect_one_pass(const ProbeOptions *o, ProbeRun *run)
 {
     const PiecedData *pieces[3] = {&run->task.train_p, &run->task.dev_p, &run->task.test_p};
-    ReadoutLayout lay = {0, o->bos, o->sep, o->copy_positions};
+    ReadoutLayout lay = {.r = 0, .bos = o->bos, .sep = o->sep, .copy_positions = o->copy_positions};
     SrError err;
     double start = progress_now();
     for (int s = 0; s < 3; s++)
@@ -370,7 +373,8 @@ static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "model", o->model);
     if (o->adapter) manifest_add_file(manifest, "adapter", o->adapter);
-    manifest_add_splits(manifest, task, (SplitPaths){o->train, o->dev, o->test}, 1);
+    SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
+    manifest_add_splits(manifest, task, paths, 1);
     cJSON_AddStringToObject(manifest, "model_objective", task->objective);
     cJSON_AddStringToObject(manifest, "r", o->r_text);
     cJSON_AddStringToObject(manifest, "copies", o->copies_text);

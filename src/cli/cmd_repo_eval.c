@@ -291,8 +291,9 @@ static int evaluate_method(Model *m, RepoMethod method, const RepoTaskSpec *base
             s.depth = depths[j];
             long correct;
             if (repo_evaluate(m, method, &s, seed, n_examples, map, &correct, err)) return -1;
-            RepoAccRow row = {repo_task_name(s.kind), repo_method_name(method), train_len,
-                              s.length, s.depth, n_examples, correct};
+            RepoAccRow row = {.task = repo_task_name(s.kind), .method = repo_method_name(method),
+                              .train_length = train_len, .length = s.length, .depth = s.depth,
+                              .n = n_examples, .correct = correct};
             repo_acc_write_row(csv, &row);
             mean[i] += (double)correct / n_examples / n_depths;
         }

@@ -600,8 +600,9 @@ static int parse_grid(const SweepOptions *o, SweepState *st)
 /* The run loop's context for the state. */
 static Sweep sweep_of(const SweepOptions *o, SweepState *st)
 {
-    return (Sweep){st->runs, &st->table, &o->ft, st->exe, st->runs_dir, o->out_path,
-                   st->summary_path, o->ft.epochs};
+    return (Sweep){.runs = st->runs, .table = &st->table, .ft = &o->ft, .exe = st->exe,
+                   .runs_dir = st->runs_dir, .out_path = o->out_path,
+                   .summary_path = st->summary_path, .epochs = o->ft.epochs};
 }
 
 /* What is done already: rows of the CSV, then result files in the runs

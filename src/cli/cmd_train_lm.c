@@ -555,8 +555,9 @@ static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
         fprintf(stderr, "saving every %d steps: %s and %s\n", o->save_every, o->out, run->state_path);
     PretrainConfig c = pretrain_config(o);
     PretrainPositions pos = {run->positions.plan, run->positions.zeros};
-    PretrainStream stream = {run->text.ids, 0, run->n_train};
-    SaveContext sc = {argc, argv, o, run, o->resume ? run->from.step : 0};
+    PretrainStream stream = {.ids = run->text.ids, .lo = 0, .hi = run->n_train};
+    SaveContext sc = {.argc = argc, .argv = argv, .o = o, .run = run,
+                      .saved_at = o->resume ? run->from.step : 0};
     PretrainSaving saving = {.every = o->save_every, .save = save_during_run, .ctx = &sc,
                              .from = o->resume ? &run->from : NULL, .stop = &stop_requested};
     if (o->save_every > 0) interrupt_notify(&stop_requested, 1);

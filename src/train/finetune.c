@@ -279,7 +279,8 @@ static int trainer_open(Trainer *t, Model *m, const LabelSet *ls, const Labelled
     const int N = m->cfg.n_layers, C = m->cfg.d_model;
     t->cfg = cfg, t->train = splits[0];
     t->L = cfg->exit_layer ? cfg->exit_layer : N;
-    t->lay = (ReadoutLayout){cfg->r, cfg->bos, cfg->sep, cfg->copy_positions};
+    t->lay = (ReadoutLayout){.r = cfg->r, .bos = cfg->bos, .sep = cfg->sep,
+                             .copy_positions = cfg->copy_positions};
     t->plan = malloc(sizeof(MaskKind) * (size_t)N);
     if (!t->plan) return sr_fail(err, "out of memory");
     if (method_plan(cfg->method, cfg->r, t->plan, N, err)) return -1;

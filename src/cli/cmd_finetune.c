@@ -30,6 +30,7 @@
 #include "label/readout.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
@@ -103,14 +104,21 @@ static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o, const c
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, FinetuneOptions *o)
 {
-    const char *method_text = NULL, *bos_text = "per-copy", *sep_text = "none", *positions_text = "run";
-    const char *adapter_text = NULL, *targets_text = NULL;
+    const FinetuneConfig defaults = finetune_defaults();
+    FinetuneConfig paper;
+    recipe_apply("paper", &paper);
+    const char *method_text = NULL, *adapter_text = NULL, *targets_text = NULL;
+    const char *bos_text = repeat_bos_name(defaults.bos), *sep_text = repeat_sep_name(defaults.sep);
+    const char *positions_text = repeat_positions_name(defaults.copy_positions);
     int r = 0;
-    *o = (FinetuneOptions){.seed = 1, .recipe = "full", .fc = finetune_defaults()};
+    *o = (FinetuneOptions){.seed = (int)defaults.seed, .recipe = "full", .fc = defaults};
     FinetuneConfig *fc = &o->fc;
+    char targets[LORA_TARGETS_NAME];
+    lora_targets_name(defaults.lora.targets, targets);
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
-         .help = "pre-trained checkpoint (.safetensors)"},
+         .help = "pre-trained checkpoint (.safetensors) or Hugging Face model folder"},
         {.name = "train", .type = ARG_STRING, .value = &o->train, .required = 1,
          .help = "CoNLL training split"},
         {.name = "dev", .type = ARG_STRING, .value = &o->dev, .required = 1,
@@ -122,37 +130,51 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
         {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
          .help = "CSV to write (with NAME.manifest.json beside it)"},
         {.name = "r", .type = ARG_INT, .value = &r,
-         .help = "repetitions for --method sr (default 1; other methods use 0)"},
+         .help = help_text(&h, "repetitions for --method sr (default %d; other methods use 0)",
+                           method_default_r(METHOD_SR))},
         {.name = "exit", .type = ARG_INT, .value = &o->exit_layer, .min_int = 1,
          .help = "read from layer L = 1..N, running only L layers (default N)"},
-        option_recipe(&o->recipe, "full (default: every weight) | paper (LoRA, lr 2e-4, 10 epochs, "
-                                  "batch 8 x 4, weight decay 0.05); explicit options override it"),
+        option_recipe(&o->recipe,
+                      help_text(&h, "full (default: every weight) | paper (LoRA, lr %s, %d epochs, "
+                                    "batch %d x %d, weight decay %g); explicit options override it",
+                                help_number_e(&h, paper.lr), paper.epochs, paper.batch,
+                                paper.grad_accum, (double)paper.weight_decay)),
         {.name = "epochs", .type = ARG_INT, .value = &fc->epochs, .min_int = 1,
-         .help = "training epochs (default 8; paper 10)"},
+         .help = help_text(&h, "training epochs (default %d; paper %d)", fc->epochs, paper.epochs)},
         {.name = "lr", .type = ARG_FLOAT, .value = &fc->lr,
-         .help = "peak learning rate (default 2e-3; paper 2e-4)"},
+         .help = help_text(&h, "peak learning rate (default %s; paper %s)",
+                           help_number_e(&h, fc->lr), help_number_e(&h, paper.lr))},
         {.name = "batch", .type = ARG_INT, .value = &fc->batch, .min_int = 1,
-         .help = "sentences per step (default 8)"},
-        option_grad_accum(&fc->grad_accum, "batches summed per update (default 1; paper 4)"),
-        option_seed(&o->seed, "seed: head init, order, dropout (default 1)"),
+         .help = help_text(&h, "sentences per step (default %d)", fc->batch)},
+        option_grad_accum(&fc->grad_accum, help_text(&h, "batches summed per update (default %d; "
+                                                     "paper %d)",
+                                                     fc->grad_accum, paper.grad_accum)),
+        option_seed(&o->seed, help_text(&h, "seed: head init, order, dropout (default %d)",
+                                        o->seed)),
         {.name = "dropout", .type = ARG_FLOAT, .value = &fc->dropout,
-         .help = "dropout on the head's input (default 0.1)"},
+         .help = help_text(&h, "dropout on the head's input (default %g)", (double)fc->dropout)},
         {.name = "weight-decay", .type = ARG_FLOAT, .value = &fc->weight_decay,
-         .help = "AdamW decoupled decay (default 0.01; paper 0.05)"},
+         .help = help_text(&h, "AdamW decoupled decay (default %g; paper %g)",
+                           (double)fc->weight_decay, (double)paper.weight_decay)},
         option_adapter(&adapter_text, "none: train every weight | lora: frozen base, adapters and "
                                       "head (default: the recipe's)"),
-        option_lora_rank(&fc->lora.rank, "LoRA rank, 1..width (default 16)"),
-        option_lora_alpha(&fc->lora.alpha, "LoRA alpha: updates scaled by alpha / rank (default 16)"),
-        option_lora_dropout(&fc->lora.dropout, "dropout on the adapters' input (default 0.1)"),
-        option_lora_targets(&targets_text, "projections with adapters, of q,k,v,o (default q,k,v,o)"),
+        option_lora_rank(&fc->lora.rank, help_text(&h, "LoRA rank, 1..width (default %d)",
+                                                   fc->lora.rank)),
+        option_lora_alpha(&fc->lora.alpha, help_text(&h, "LoRA alpha: updates scaled by alpha / "
+                                                     "rank (default %g)", (double)fc->lora.alpha)),
+        option_lora_dropout(&fc->lora.dropout, help_text(&h, "dropout on the adapters' input "
+                                                         "(default %g)", (double)fc->lora.dropout)),
+        option_lora_targets(&targets_text, help_text(&h, "projections with adapters, of q,k,v,o "
+                                                     "(default %s)", targets)),
         {.name = "save", .type = ARG_STRING, .value = &o->save,
          .help = "safetensors: head (and adapters) of the best epoch"},
         {.name = "load", .type = ARG_STRING, .value = &o->load,
          .help = "start from a file --save wrote (same base model)"},
         {.name = "predictions", .type = ARG_STRING, .value = &o->predictions,
          .help = "CoNLL file: test word, gold, predicted"},
-        option_bos(&bos_text, "none | once | per-copy (default per-copy, as the paper)"),
-        option_sep(&sep_text, "none | token (default none, as the paper)"),
+        option_bos(&bos_text, help_text(&h, "none | once | per-copy (default %s, as the paper)",
+                                        bos_text)),
+        option_sep(&sep_text, help_text(&h, "none | token (default %s, as the paper)", sep_text)),
         option_copy_positions(&positions_text),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines"),
@@ -356,10 +378,8 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     cJSON_AddStringToObject(manifest, "recipe", o->recipe_label);
     cJSON_AddStringToObject(manifest, "adapter", adapter_name(fc->adapter));
     if (fc->adapter == ADAPTER_LORA) {
-        char targets[16] = "";
-        for (int t = 0, j = 0; t < LORA_N_TARGETS; t++)
-            if (fc->lora.targets & (1u << t)) j += snprintf(targets + j, sizeof targets - (size_t)j,
-                                                            "%s%c", j ? "," : "", "qkvo"[t]);
+        char targets[LORA_TARGETS_NAME];
+        lora_targets_name(fc->lora.targets, targets);
         cJSON_AddNumberToObject(manifest, "lora_rank", fc->lora.rank);
         cJSON_AddNumberToObject(manifest, "lora_alpha", fc->lora.alpha);
         cJSON_AddNumberToObject(manifest, "lora_dropout", fc->lora.dropout);

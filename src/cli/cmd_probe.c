@@ -36,6 +36,7 @@
 #include "label/readout_prefix.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
@@ -166,9 +167,11 @@ typedef struct {
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, ProbeOptions *o)
 {
+    const ProbeConfig probe = probe_defaults();
     *o = (ProbeOptions){.r_text = "0,1,2,4", .copies_text = "last,first", .positions_text = "run",
-                        .sep_text = "none", .mask_text = "causal", .seed = 1, .epochs = 10,
-                        .batch = 16, .lr = 1e-2f, .l2 = 1e-4f};
+                        .sep_text = "none", .mask_text = "causal", .seed = (int)probe.seed,
+                        .epochs = probe.epochs, .batch = 16, .lr = probe.lr, .l2 = probe.l2};
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
          .help = "pre-trained checkpoint (.safetensors) or Hugging Face model folder"},
@@ -182,31 +185,36 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
         {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
          .help = "CSV to write (with NAME.manifest.json beside it)"},
         {.name = "r", .type = ARG_STRING, .value = &o->r_text,
-         .help = "repetitions: list such as 0,1,2,4 or 0..4 (default 0,1,2,4)"},
+         .help = help_text(&h, "repetitions: list such as 0,1,2,4 or 0..4 (default %s)",
+                           o->r_text)},
         {.name = "copies", .type = ARG_STRING, .value = &o->copies_text,
          .help = "read-out copies: last, first or last,first (default)"},
         {.name = "predictions", .type = ARG_STRING, .value = &o->predictions,
          .help = "CoNLL file: test word, gold, predicted (best dev probe)"},
-        option_seed(&o->seed, "probe seed (default 1)"),
+        option_seed(&o->seed, help_text(&h, "probe seed (default %d)", o->seed)),
         {.name = "epochs", .type = ARG_INT, .value = &o->epochs, .min_int = 1,
-         .help = "probe training epochs (default 10)"},
+         .help = help_text(&h, "probe training epochs (default %d)", o->epochs)},
         {.name = "lr", .type = ARG_FLOAT, .value = &o->lr,
-         .help = "probe Adam step size (default 1e-2)"},
+         .help = help_text(&h, "probe Adam step size (default %s)", help_number_e(&h, o->lr))},
         {.name = "l2", .type = ARG_FLOAT, .value = &o->l2,
-         .help = "probe L2 penalty (default 1e-4)"},
+         .help = help_text(&h, "probe L2 penalty (default %s)", help_number_e(&h, o->l2))},
         {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
-         .help = "sentences per forward pass (default 16)"},
-        option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
+         .help = help_text(&h, "sentences per forward pass (default %d)", o->batch)},
+        option_mask(&o->mask_text, help_text(&h, "mask plan: causal | middle | full | layer list "
+                                             "(default %s)", o->mask_text)),
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper; none when the "
                                  "tokenizer adds no BOS)"),
-        option_sep(&o->sep_text, "none | token (default none, as the paper)"),
+        option_sep(&o->sep_text, help_text(&h, "none | token (default %s, as the paper)",
+                                           o->sep_text)),
         option_copy_positions(&o->positions_text),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines on stderr"),
     };
-    int rc = args_parse(CMD, "--model M [--adapter FILE] --train F --dev F --test F --out probe.csv [--r 0,1,2,4] "
-                             "[--copies last,first] [--predictions FILE] [--seed S] [--epochs E]",
-                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    const char *usage = help_text(&h, "--model M [--adapter FILE] --train F --dev F --test F "
+                                      "--out probe.csv [--r %s] [--copies %s] [--predictions FILE] "
+                                      "[--seed S] [--epochs E]",
+                                  o->r_text, o->copies_text);
+    int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     if (o->bos_text && option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;

@@ -26,7 +26,10 @@ FinetuneConfig finetune_defaults(void)
     c.bos = REPEAT_BOS_PER_COPY;
     c.sep = REPEAT_SEP_NONE;
     c.adapter = ADAPTER_NONE;
-    c.lora = (LoraConfig){16, 16.0f, 0.1f, 0xFu};
+    /* the paper's adapters, which --recipe paper keeps: rank 16, alpha 16,
+     * dropout 0.1 on q, k, v and o */
+    c.lora = (LoraConfig){.rank = 16, .alpha = 16.0f, .dropout = 0.1f,
+                          .targets = (1u << LORA_N_TARGETS) - 1};
     c.grad_accum = 1;
     c.start = NULL;
     return c;

@@ -26,6 +26,7 @@
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "label/readout.h"
 #include "repeat/repeat.h"
@@ -210,6 +211,7 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
 {
     *o = (AttnflowOptions){.sep_text = "none", .mask_text = "causal",
                            .positions_text = "run"};
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
          .help = "checkpoint (.safetensors) or Hugging Face model folder"},
@@ -222,11 +224,14 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
          .help = "--data has one sentence per line"},
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm; none "
                                  "when the tokenizer adds no BOS)"),
-        option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
+        option_sep(&o->sep_text, help_text(&h, "none | token: a <sep> between copies (default %s)",
+                                           o->sep_text)),
         option_copy_positions(&o->positions_text),
-        option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
+        option_mask(&o->mask_text, help_text(&h, "mask plan: causal | middle | full | layer list "
+                                             "(default %s)", o->mask_text)),
         {.name = "max-sentences", .type = ARG_INT, .value = &o->max_sentences,
-         .help = "use only the first N sentences, 0 = all (default 0)"},
+         .help = help_text(&h, "use only the first N sentences, 0 = all (default %d)",
+                           o->max_sentences)},
         {.name = "out", .type = ARG_STRING, .value = &o->out,
          .help = "CSV to write (atomically, with a manifest)"},
         option_threads(&o->threads),

@@ -11,6 +11,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
@@ -244,16 +245,18 @@ static int parse_options(int argc, char **argv, BlocksOptions *o)
 {
     *o = (BlocksOptions){.bos_text = "none", .sep_text = "none", .format_text = "table",
                          .positions_text = "run"};
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "n", .type = ARG_INT, .value = &o->n, .required = 1, .min_int = 1,
          .help = "word tokens in the sentence"},
         {.name = "r", .type = ARG_STRING, .value = &o->r_text, .required = 1,
          .help = "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)"},
-        option_bos(&o->bos_text, "none | once | per-copy (default none)"),
-        option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
+        option_bos(&o->bos_text, help_text(&h, "none | once | per-copy (default %s)", o->bos_text)),
+        option_sep(&o->sep_text, help_text(&h, "none | token: a <sep> between copies (default %s)",
+                                           o->sep_text)),
         option_copy_positions(&o->positions_text),
         {.name = "format", .type = ARG_STRING, .value = &o->format_text,
-         .help = "table | csv | json (default table)"},
+         .help = help_text(&h, "table | csv | json (default %s)", o->format_text)},
         {.name = "out", .type = ARG_STRING, .value = &o->out,
          .help = "write to FILE (atomically, with a manifest) instead of stdout"},
     };

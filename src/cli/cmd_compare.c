@@ -16,6 +16,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "runs/compare.h"
 #include "runs/manifest.h"
@@ -34,6 +35,7 @@ typedef struct {
 static int parse_options(int argc, char **argv, CompareCli *o)
 {
     *o = (CompareCli){.seed = 1, .cmp = {.samples = 10000}};
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "results", .type = ARG_STRING, .value = &o->results, .required = 1,
          .help = "sweep CSV whose configurations to compare"},
@@ -49,17 +51,18 @@ static int parse_options(int argc, char **argv, CompareCli *o)
          .help = "compare every configuration with this one, e.g. "
                  "causal or 'sr r=4 restart' (default: all pairs)"},
         {.name = "samples", .type = ARG_INT, .value = &o->cmp.samples, .min_int = 1,
-         .help = "bootstrap samples (default 10000)"},
-        option_seed(&o->seed, "seed of the resampling (default 1)"),
+         .help = help_text(&h, "bootstrap samples (default %d)", o->cmp.samples)},
+        option_seed(&o->seed, help_text(&h, "seed of the resampling (default %d)", o->seed)),
         {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
          .help = "CSV to write: one row per pair (manifest beside it)"},
         {.name = "md", .type = ARG_STRING, .value = &o->md,
          .help = "markdown to write: a table per dataset and recipe"},
     };
-    int rc = args_parse(CMD, "--results SWEEP.csv [--runs-dir DIR] [--dataset D] [--recipe R] "
-                             "[--exit L] [--baseline LABEL] [--samples 10000] [--seed S] "
-                             "--out compare.csv [--md compare.md]",
-                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    const char *usage = help_text(&h, "--results SWEEP.csv [--runs-dir DIR] [--dataset D] "
+                                      "[--recipe R] [--exit L] [--baseline LABEL] [--samples %d] "
+                                      "[--seed S] --out compare.csv [--md compare.md]",
+                                  o->cmp.samples);
+    int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     o->cmp.seed = (unsigned long long)o->seed;
     SrError err;

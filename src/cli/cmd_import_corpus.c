@@ -19,6 +19,7 @@
 #include "data/english.h"
 #include "data/sentences.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "runs/manifest.h"
 
 static const char *CMD = "import-corpus";
@@ -41,6 +42,7 @@ typedef struct {
 static int parse_options(int argc, char **argv, ImportOptions *o)
 {
     *o = (ImportOptions){.heldout_every = 50, .min_words = 3};
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "out-dir", .type = ARG_STRING, .value = &o->out_dir, .required = 1,
          .help = "folder for train.txt, heldout.txt, corpus.manifest.json"},
@@ -49,9 +51,9 @@ static int parse_options(int argc, char **argv, ImportOptions *o)
         {.name = "nlp-corpus", .type = ARG_STRING, .value = &o->nlp_corpus,
          .help = "the nlp-corpus package folder (builds/doc-N.json)"},
         {.name = "heldout-every", .type = ARG_INT, .value = &o->heldout_every, .min_int = 2,
-         .help = "every N-th sentence is held out (default 50)"},
+         .help = help_text(&h, "every N-th sentence is held out (default %d)", o->heldout_every)},
         {.name = "min-words", .type = ARG_INT, .value = &o->min_words, .min_int = 1,
-         .help = "keep sentences of at least N words (default 3)"},
+         .help = help_text(&h, "keep sentences of at least N words (default %d)", o->min_words)},
     };
     int rc = args_parse(CMD, "[FILE...] [--brown DIR] [--nlp-corpus DIR] --out-dir OUT",
                         specs, ARGS_COUNT(specs), argc, argv, o->texts, MAX_TEXT_FILES, &o->n_texts);

@@ -23,6 +23,7 @@
 #include "formats/checkpoint.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "runs/manifest.h"
 #include "text/tokenizer.h"
@@ -47,11 +48,12 @@ typedef struct {
 static int parse_options(int argc, char **argv, PerplexityOptions *o)
 {
     *o = (PerplexityOptions){.batch = 8, .max_batches = 1000000};
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "text", .type = ARG_STRING, .value = &o->text, .required = 1,
          .help = "held-out text, one sentence or line per line"},
         {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
-         .help = "windows per forward pass (default 8)"},
+         .help = help_text(&h, "windows per forward pass (default %d)", o->batch)},
         {.name = "max-batches", .type = ARG_INT, .value = &o->max_batches, .min_int = 1,
          .help = "measure at most this many batches (default all)"},
         {.name = "out", .type = ARG_STRING, .value = &o->out,

@@ -16,6 +16,7 @@
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repo/repo_eval.h"
 #include "repo/repo_tasks.h"
@@ -144,73 +145,91 @@ static void figure_path(char *buf, size_t cap, const char *dir, const char *task
 
 static const char *CMD = "repo-eval";
 
+/* The training length when --train-length is not given: a table needs room
+ * for its header and rows. */
+static int default_train_length(RepoTaskKind kind)
+{
+    return kind == REPO_TASK_TABLE ? 48 : 32;
+}
+
+/* The queries of a training example when --queries is not given. */
+static int default_train_queries(RepoTaskKind kind)
+{
+    return kind == REPO_TASK_NEEDLE ? 1 : 4;
+}
+
 /* Parse and check options; 0, 1 (help shown) or 2 (error printed). */
 static int parse_options(int argc, char **argv, EvalOptions *o)
 {
+    const RepoTaskSpec task = repo_task_defaults(REPO_TASK_KV, 0); /* the same for every kind */
     *o = (EvalOptions){.methods = "rope,nope,const,hybrid,repo", .depths = "0,0.25,0.5,0.75,1",
                        .train_length = -1, .examples = 50, .steps = 2000, .batch = 16,
                        .warmup = -1, .layers = 4, .d_model = 64, .heads = 4, .d_ff = 176,
-                       .repo_from = -1, .pairs = 4, .rows = 3, .cols = 3, .queries = -1,
+                       .repo_from = -1, .pairs = task.n_pairs, .rows = task.n_rows,
+                       .cols = task.n_cols, .queries = -1,
                        .eval_batch = 8, .figure_examples = 32, .seed = 1, .lr = 1e-2f,
                        .min_lr = -1.0f, .weight_decay = 0.1f, .clip = 1.0f};
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "task", .type = ARG_STRING, .value = &o->task, .required = 1,
          .help = "kv, needle or table"},
         {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
          .help = "accuracy CSV to write"},
         {.name = "methods", .type = ARG_STRING, .value = &o->methods,
-         .help = "methods to train (default rope,nope,const,hybrid,repo)"},
+         .help = help_text(&h, "methods to train (default %s)", o->methods)},
         {.name = "models", .type = ARG_STRING, .value = &o->models,
          .help = "evaluate checkpoints instead: METHOD=CKPT,..."},
         {.name = "train-length", .type = ARG_INT, .value = &o->train_length, .min_int = 2,
-         .help = "training sequence length (default 32; table 48)"},
+         .help = help_text(&h, "training sequence length (default %d; table %d)",
+                           default_train_length(REPO_TASK_KV), default_train_length(REPO_TASK_TABLE))},
         {.name = "lengths", .type = ARG_STRING, .value = &o->lengths,
          .help = "evaluation lengths (default 1, 2, 4 x train length)"},
         {.name = "depths", .type = ARG_STRING, .value = &o->depths,
-         .help = "evidence depths in 0..1 (default 0,0.25,0.5,0.75,1)"},
+         .help = help_text(&h, "evidence depths in 0..1 (default %s)", o->depths)},
         {.name = "examples", .type = ARG_INT, .value = &o->examples, .min_int = 1,
-         .help = "examples per length and depth (default 50)"},
+         .help = help_text(&h, "examples per length and depth (default %d)", o->examples)},
         {.name = "steps", .type = ARG_INT, .value = &o->steps, .min_int = 1,
-         .help = "training steps per method (default 2000)"},
+         .help = help_text(&h, "training steps per method (default %d)", o->steps)},
         {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
-         .help = "training batch (default 16)"},
+         .help = help_text(&h, "training batch (default %d)", o->batch)},
         {.name = "lr", .type = ARG_FLOAT, .value = &o->lr,
-         .help = "peak learning rate (default 1e-2)"},
+         .help = help_text(&h, "peak learning rate (default %s)", help_number_e(&h, o->lr))},
         {.name = "min-lr", .type = ARG_FLOAT, .value = &o->min_lr,
          .help = "final learning rate (default lr/10)"},
         {.name = "warmup", .type = ARG_INT, .value = &o->warmup,
          .help = "warm-up steps (default steps/20)"},
         {.name = "weight-decay", .type = ARG_FLOAT, .value = &o->weight_decay,
-         .help = "AdamW decay (default 0.1)"},
+         .help = help_text(&h, "AdamW decay (default %g)", (double)o->weight_decay)},
         {.name = "clip", .type = ARG_FLOAT, .value = &o->clip,
-         .help = "gradient-norm clip (default 1)"},
+         .help = help_text(&h, "gradient-norm clip (default %g)", (double)o->clip)},
         {.name = "layers", .type = ARG_INT, .value = &o->layers, .min_int = 1,
-         .help = "transformer blocks (default 4)"},
+         .help = help_text(&h, "transformer blocks (default %d)", o->layers)},
         {.name = "d-model", .type = ARG_INT, .value = &o->d_model, .min_int = 8,
-         .help = "model width, a multiple of 8 (default 64)"},
+         .help = help_text(&h, "model width, a multiple of 8 (default %d)", o->d_model)},
         {.name = "heads", .type = ARG_INT, .value = &o->heads, .min_int = 1,
-         .help = "attention heads (default 4)"},
+         .help = help_text(&h, "attention heads (default %d)", o->heads)},
         {.name = "d-ff", .type = ARG_INT, .value = &o->d_ff, .min_int = 1,
-         .help = "SwiGLU width (default 176)"},
+         .help = help_text(&h, "SwiGLU width (default %d)", o->d_ff)},
         {.name = "repo-from", .type = ARG_INT, .value = &o->repo_from, .min_int = -1000000,
          .help = "first RePo layer (default ceil(layers/3))"},
         {.name = "pairs", .type = ARG_INT, .value = &o->pairs, .min_int = 1,
-         .help = "kv: key-value pairs (default 4)"},
+         .help = help_text(&h, "kv: key-value pairs (default %d)", o->pairs)},
         {.name = "rows", .type = ARG_INT, .value = &o->rows, .min_int = 1,
-         .help = "table: rows (default 3)"},
+         .help = help_text(&h, "table: rows (default %d)", o->rows)},
         {.name = "cols", .type = ARG_INT, .value = &o->cols, .min_int = 1,
-         .help = "table: columns (default 3)"},
+         .help = help_text(&h, "table: columns (default %d)", o->cols)},
         {.name = "queries", .type = ARG_INT, .value = &o->queries, .min_int = 1,
-         .help = "queries per training example (default kv/table 4, needle 1)"},
+         .help = help_text(&h, "queries per training example (default kv/table %d, needle %d)",
+                           default_train_queries(REPO_TASK_KV), default_train_queries(REPO_TASK_NEEDLE))},
         {.name = "eval-batch", .type = ARG_INT, .value = &o->eval_batch, .min_int = 1,
-         .help = "evaluation batch (default 8)"},
+         .help = help_text(&h, "evaluation batch (default %d)", o->eval_batch)},
         {.name = "figure-examples", .type = ARG_INT, .value = &o->figure_examples, .min_int = 1,
-         .help = "examples per figure measurement (default 32)"},
+         .help = help_text(&h, "examples per figure measurement (default %d)", o->figure_examples)},
         {.name = "save-dir", .type = ARG_STRING, .value = &o->save_dir,
          .help = "save each trained model as DIR/TASK-METHOD.safetensors"},
         {.name = "figures", .type = ARG_STRING, .value = &o->figures,
          .help = "write figure data DIR/TASK-{z,range,attention}.csv"},
-        option_seed(&o->seed, "random seed (default 1)"),
+        option_seed(&o->seed, help_text(&h, "random seed (default %d)", o->seed)),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress output"),
     };
@@ -240,7 +259,7 @@ static int parse_experiment(EvalOptions *o)
     if (repo_task_parse(o->task, &o->kind))
         return args_error(CMD, "--task must be kv, needle or table, got '%s'", o->task);
     /* task-dependent defaults: a table needs room for its header and rows */
-    if (o->train_length < 0) o->train_length = o->kind == REPO_TASK_TABLE ? 48 : 32;
+    if (o->train_length < 0) o->train_length = default_train_length(o->kind);
     snprintf(o->default_lengths, sizeof o->default_lengths, "%d,%d,%d", o->train_length,
              2 * o->train_length, 4 * o->train_length);
     if (!o->lengths) o->lengths = o->default_lengths;
@@ -261,7 +280,7 @@ static int parse_experiment(EvalOptions *o)
     train->n_pairs = o->pairs;
     train->n_rows = o->rows;
     train->n_cols = o->cols;
-    train->n_queries = o->queries > 0 ? o->queries : (o->kind == REPO_TASK_NEEDLE ? 1 : 4);
+    train->n_queries = o->queries > 0 ? o->queries : default_train_queries(o->kind);
     *eval = *train;
     eval->n_queries = 1;
     if (!o->models && repo_task_check(train, &err))

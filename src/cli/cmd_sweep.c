@@ -40,6 +40,7 @@
 #include "label/readout.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "runs/manifest.h"
 #include "runs/sweep.h"
@@ -435,6 +436,7 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
 {
     *o = (SweepOptions){.r_text = "1,2,4,8", .exits_text = "0", .seeds_text = "5,29,42,81,123",
                         .positions_text = "run", .ft = {.epochs = 5}, .jobs = 1};
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "data", .type = ARG_STRING, .value = &o->data_text, .required = 1,
          .help = "data directories (train/dev/test.conll), comma-separated"},
@@ -446,15 +448,16 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
          .help = "causal,sr,unmask-full,unmask-middle[,encoder] (default: "
                  "these four, and encoder with --encoder-model)"},
         {.name = "r", .type = ARG_STRING, .value = &o->r_text,
-         .help = "repetitions for sr (default 1,2,4,8)"},
+         .help = help_text(&h, "repetitions for sr (default %s)", o->r_text)},
         {.name = "exits", .type = ARG_STRING, .value = &o->exits_text,
-         .help = "exit layers, 0 = full depth (default 0)"},
+         .help = help_text(&h, "exit layers, 0 = full depth (default %s)", o->exits_text)},
         {.name = "copy-positions", .type = ARG_STRING, .value = &o->positions_text,
-         .help = "run,restart: copy positions of the sr runs, each its own runs (default run)"},
+         .help = help_text(&h, "run,restart: copy positions of the sr runs, each its own runs "
+                           "(default %s)", o->positions_text)},
         {.name = "seeds", .type = ARG_STRING, .value = &o->seeds_text,
-         .help = "seeds (default 5,29,42,81,123)"},
+         .help = help_text(&h, "seeds (default %s)", o->seeds_text)},
         {.name = "epochs", .type = ARG_INT, .value = &o->ft.epochs, .min_int = 1,
-         .help = "fine-tuning epochs of every run (default 5)"},
+         .help = help_text(&h, "fine-tuning epochs of every run (default %d)", o->ft.epochs)},
         {.name = "lr", .type = ARG_FLOAT, .value = &o->ft.lr,
          .help = "peak learning rate (default: finetune's)"},
         {.name = "batch", .type = ARG_INT, .value = &o->ft.batch, .min_int = 1,
@@ -470,7 +473,7 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
         option_lora_dropout(&o->ft.lora_dropout, "LoRA dropout of the LoRA runs (default: finetune's)"),
         option_lora_targets(&o->ft.lora_targets, "LoRA targets of the LoRA runs (default: finetune's)"),
         {.name = "jobs", .type = ARG_INT, .value = &o->jobs, .min_int = 1,
-         .help = "runs at the same time (default 1)"},
+         .help = help_text(&h, "runs at the same time (default %d)", o->jobs)},
         {.name = "out", .type = ARG_STRING, .value = &o->out_path, .required = 1,
          .help = "sweep CSV, one row per run; kept and resumed"},
         {.name = "summary", .type = ARG_STRING, .value = &o->summary_arg,
@@ -483,11 +486,12 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
          .help = "stop after N finished runs (for tests; 0 = all)"},
     };
     int n = ARGS_COUNT(specs);
-    int rc = args_parse(CMD, "--data DIR[,DIR...] --model M [--encoder-model E] [--methods LIST] "
-                             "[--r 1,2,4,8] [--exits 0] [--copy-positions run[,restart]] "
-                             "[--seeds 5,29,42,81,123] [--epochs E] "
-                             "--out sweep.csv [--plan]",
-                        specs, n, argc, argv, NULL, 0, NULL);
+    const char *usage = help_text(&h, "--data DIR[,DIR...] --model M [--encoder-model E] "
+                                      "[--methods LIST] [--r %s] [--exits %s] "
+                                      "[--copy-positions %s[,restart]] [--seeds %s] [--epochs E] "
+                                      "--out sweep.csv [--plan]",
+                                  o->r_text, o->exits_text, o->positions_text, o->seeds_text);
+    int rc = args_parse(CMD, usage, specs, n, argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     o->ft.lr_set = args_given(specs, n, "lr");
     o->ft.batch_set = args_given(specs, n, "batch");

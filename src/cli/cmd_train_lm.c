@@ -39,6 +39,7 @@
 #include "formats/checkpoint.h"
 #include "formats/train_state.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repo/repo_eval.h"
 #include "runs/manifest.h"
@@ -109,8 +110,6 @@ static int check_options(TrainOptions *o)
     if ((o->d_model / o->heads) % 2)
         return args_error(CMD, "head size --d-model/--heads = %d must be even (RoPE rotates pairs)",
                           o->d_model / o->heads);
-    if (!o->tokenizer) o->tokenizer = "word";
-    if (!o->vocab_size) o->vocab_size = 2000;
     if (strcmp(o->tokenizer, "word") != 0 && strcmp(o->tokenizer, "bpe") != 0)
         return args_error(CMD, "--tokenizer must be word or bpe, got '%s'", o->tokenizer);
     if (o->vocab && o->init)
@@ -129,14 +128,23 @@ static int check_options(TrainOptions *o)
     return 0;
 }
 
+/* The options when none is given (what --help says); -1 = derived from
+ * others (warm-up, final learning rate, first RePo layer). */
+static TrainOptions train_defaults(void)
+{
+    return (TrainOptions){.layers = 4, .d_model = 64, .heads = 4, .d_ff = 176, .seq_len = 64,
+                          .batch = 16, .steps = 600, .warmup = -1, .seed = 1, .threads = 0,
+                          .min_count = 1, .max_vocab = 0, .lr = 3e-3f, .min_lr = -1.0f,
+                          .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f,
+                          .objective = "causal", .positions = "rope", .repo_from = -1,
+                          .tokenizer = "word", .vocab_size = 2000};
+}
+
 /* Parse options; returns 0, 1 (help shown) or 2 (error printed). */
 static int parse_options(int argc, char **argv, TrainOptions *o)
 {
-    *o = (TrainOptions){.layers = 4, .d_model = 64, .heads = 4, .d_ff = 176, .seq_len = 64,
-                        .batch = 16, .steps = 600, .warmup = -1, .seed = 1, .threads = 0,
-                        .min_count = 1, .max_vocab = 0, .lr = 3e-3f, .min_lr = -1.0f,
-                        .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f,
-                        .objective = "causal", .positions = "rope", .repo_from = -1};
+    *o = train_defaults();
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "corpus", .type = ARG_STRING, .value = &o->corpus, .required = 1,
          .help = "text file, one sentence or line per line"},
@@ -145,57 +153,58 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
         {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
          .help = "checkpoint to write (.safetensors)"},
         {.name = "layers", .type = ARG_INT, .value = &o->layers, .min_int = 1,
-         .help = "transformer blocks (default 4)"},
+         .help = help_text(&h, "transformer blocks (default %d)", o->layers)},
         {.name = "d-model", .type = ARG_INT, .value = &o->d_model, .min_int = 1,
-         .help = "model width (default 64)"},
+         .help = help_text(&h, "model width (default %d)", o->d_model)},
         {.name = "heads", .type = ARG_INT, .value = &o->heads, .min_int = 1,
-         .help = "attention heads (default 4)"},
+         .help = help_text(&h, "attention heads (default %d)", o->heads)},
         {.name = "d-ff", .type = ARG_INT, .value = &o->d_ff, .min_int = 1,
-         .help = "SwiGLU hidden width (default 176)"},
+         .help = help_text(&h, "SwiGLU hidden width (default %d)", o->d_ff)},
         {.name = "seq-len", .type = ARG_INT, .value = &o->seq_len, .min_int = 2,
-         .help = "training window and max length (default 64)"},
+         .help = help_text(&h, "training window and max length (default %d)", o->seq_len)},
         {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
-         .help = "windows per step (default 16)"},
+         .help = help_text(&h, "windows per step (default %d)", o->batch)},
         {.name = "steps", .type = ARG_INT, .value = &o->steps, .min_int = 1,
-         .help = "optimiser steps (default 600)"},
+         .help = help_text(&h, "optimiser steps (default %d)", o->steps)},
         {.name = "lr", .type = ARG_FLOAT, .value = &o->lr,
-         .help = "peak learning rate (default 3e-3)"},
+         .help = help_text(&h, "peak learning rate (default %s)", help_number_e(&h, o->lr))},
         {.name = "min-lr", .type = ARG_FLOAT, .value = &o->min_lr,
          .help = "final learning rate (default lr/10)"},
         {.name = "warmup", .type = ARG_INT, .value = &o->warmup,
          .help = "warm-up steps (default steps/20)"},
         {.name = "weight-decay", .type = ARG_FLOAT, .value = &o->weight_decay,
-         .help = "AdamW decoupled decay (default 0.1)"},
+         .help = help_text(&h, "AdamW decoupled decay (default %g)", (double)o->weight_decay)},
         {.name = "clip", .type = ARG_FLOAT, .value = &o->clip,
-         .help = "global gradient-norm clip, 0 = off (default 1)"},
+         .help = help_text(&h, "global gradient-norm clip, 0 = off (default %g)", (double)o->clip)},
         {.name = "rope-theta", .type = ARG_FLOAT, .value = &o->rope_theta,
-         .help = "RoPE base (default 10000)"},
+         .help = help_text(&h, "RoPE base (default %g)", (double)o->rope_theta)},
         {.name = "untied", .type = ARG_FLAG, .value = &o->untied,
          .help = "separate LM head instead of the embedding"},
         {.name = "lowercase", .type = ARG_FLAG, .value = &o->lowercase,
          .help = "lower-case the corpus"},
         {.name = "tokenizer", .type = ARG_STRING, .value = &o->tokenizer,
-         .help = "word (default) or bpe (byte-pair pieces)"},
+         .help = help_text(&h, "%s (default) or bpe (byte-pair pieces)", o->tokenizer)},
         {.name = "vocab-size", .type = ARG_INT, .value = &o->vocab_size, .min_int = 8,
-         .help = "bpe: pieces to learn, specials included (default 2000)"},
+         .help = help_text(&h, "bpe: pieces to learn, specials included (default %d)",
+                           o->vocab_size)},
         {.name = "vocab", .type = ARG_STRING, .value = &o->vocab,
          .help = "use this vocabulary file (one token per line) as it is"},
         {.name = "min-count", .type = ARG_INT, .value = &o->min_count, .min_int = 1,
-         .help = "keep words seen this often (default 1)"},
+         .help = help_text(&h, "keep words seen this often (default %d)", o->min_count)},
         {.name = "max-vocab", .type = ARG_INT, .value = &o->max_vocab,
-         .help = "largest vocabulary, 0 = all (default 0)"},
-        option_seed(&o->seed, "random seed (default 1)"),
+         .help = help_text(&h, "largest vocabulary, 0 = all (default %d)", o->max_vocab)},
+        option_seed(&o->seed, help_text(&h, "random seed (default %d)", o->seed)),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress output"),
         {.name = "positions", .type = ARG_STRING, .value = &o->positions,
-         .help = "rope, nope, const, hybrid or repo (default rope)"},
+         .help = help_text(&h, "rope, nope, const, hybrid or repo (default %s)", o->positions)},
         {.name = "repo-from", .type = ARG_INT, .value = &o->repo_from, .min_int = -1000000,
          .help = "first RePo layer (default ceil(layers/3))"},
         {.name = "init", .type = ARG_STRING, .value = &o->init,
          .help = "continue training this checkpoint (size, vocabulary, weights)"},
         {.name = "save-every", .type = ARG_INT, .value = &o->save_every,
-         .help = "every N steps and at the end save --out and beside it its state "
-                 "MODEL.state.safetensors, 0 = never (default 0)"},
+         .help = help_text(&h, "every N steps and at the end save --out and beside it its state "
+                           "MODEL.state.safetensors, 0 = never (default %d)", o->save_every)},
         {.name = "resume", .type = ARG_FLAG, .value = &o->resume,
          .help = "continue from that state (same options; --steps may grow, the cosine then "
                  "spans the new total)"},

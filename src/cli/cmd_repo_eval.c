@@ -192,12 +192,10 @@ static int parse_options(int argc, char **argv, EvalOptions *o)
          .help = help_text(&h, "training steps per method (default %d)", o->steps)},
         {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
          .help = help_text(&h, "training batch (default %d)", o->batch)},
-        {.name = "lr", .type = ARG_FLOAT, .value = &o->lr,
-         .help = help_text(&h, "peak learning rate (default %s)", help_number_e(&h, o->lr))},
-        {.name = "min-lr", .type = ARG_FLOAT, .value = &o->min_lr,
-         .help = "final learning rate (default lr/10)"},
-        {.name = "warmup", .type = ARG_INT, .value = &o->warmup,
-         .help = "warm-up steps (default steps/20)"},
+        option_lr(&o->lr, help_text(&h, "peak learning rate (default %s)",
+                                    help_number_e(&h, o->lr))),
+        option_min_lr(&o->min_lr),
+        option_warmup(&o->warmup),
         {.name = "weight-decay", .type = ARG_FLOAT, .value = &o->weight_decay,
          .help = help_text(&h, "AdamW decay (default %g)", (double)o->weight_decay)},
         {.name = "clip", .type = ARG_FLOAT, .value = &o->clip,
@@ -243,10 +241,7 @@ static int parse_options(int argc, char **argv, EvalOptions *o)
     if (o->repo_from != -1 && (o->repo_from < 0 || o->repo_from >= o->layers))
         return args_error(CMD, "--repo-from %d is outside 0..%d (the model's layers)", o->repo_from,
                           o->layers - 1);
-    if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
-    if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
-    if (o->warmup < 0) o->warmup = o->steps / 20;
-    if (o->warmup > o->steps) return args_error(CMD, "--warmup %d exceeds --steps %d", o->warmup, o->steps);
+    if (option_settle_schedule(CMD, o->lr, o->steps, &o->min_lr, &o->warmup)) return 2;
     if (args_given(specs, ARGS_COUNT(specs), "methods") && o->models)
         return args_error(CMD, "give --methods (train here) or --models (checkpoints), not both");
     return 0;

@@ -116,11 +116,8 @@ static int check_options(TrainOptions *o)
         return args_error(CMD, "--vocab and --init both give a vocabulary; choose one");
     if (strcmp(o->objective, "causal") != 0 && strcmp(o->objective, "mlm") != 0)
         return args_error(CMD, "--objective must be causal or mlm, got '%s'", o->objective);
-    if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
-    if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
     o->warmup_default = o->warmup < 0;
-    if (o->warmup < 0) o->warmup = o->steps / 20;
-    if (o->warmup > o->steps) return args_error(CMD, "--warmup %d exceeds --steps %d", o->warmup, o->steps);
+    if (option_settle_schedule(CMD, o->lr, o->steps, &o->min_lr, &o->warmup)) return 2;
     if (o->weight_decay < 0.0f) return args_error(CMD, "--weight-decay must not be negative");
     if (!(o->rope_theta > 0.0f)) return args_error(CMD, "--rope-theta must be positive");
     if (o->max_vocab != 0 && o->max_vocab <= TOK_N_SPECIAL)
@@ -166,12 +163,10 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
          .help = help_text(&h, "windows per step (default %d)", o->batch)},
         {.name = "steps", .type = ARG_INT, .value = &o->steps, .min_int = 1,
          .help = help_text(&h, "optimiser steps (default %d)", o->steps)},
-        {.name = "lr", .type = ARG_FLOAT, .value = &o->lr,
-         .help = help_text(&h, "peak learning rate (default %s)", help_number_e(&h, o->lr))},
-        {.name = "min-lr", .type = ARG_FLOAT, .value = &o->min_lr,
-         .help = "final learning rate (default lr/10)"},
-        {.name = "warmup", .type = ARG_INT, .value = &o->warmup,
-         .help = "warm-up steps (default steps/20)"},
+        option_lr(&o->lr, help_text(&h, "peak learning rate (default %s)",
+                                    help_number_e(&h, o->lr))),
+        option_min_lr(&o->min_lr),
+        option_warmup(&o->warmup),
         {.name = "weight-decay", .type = ARG_FLOAT, .value = &o->weight_decay,
          .help = help_text(&h, "AdamW decoupled decay (default %g)", (double)o->weight_decay)},
         {.name = "clip", .type = ARG_FLOAT, .value = &o->clip,

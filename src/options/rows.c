@@ -84,6 +84,32 @@ ArgSpec option_adapter_file(const char **path, const char *help)
                                     "merged in (its head is not used)"};
 }
 
+ArgSpec option_lr(float *value, const char *help)
+{
+    return (ArgSpec){.name = "lr", .type = ARG_FLOAT, .value = value, .help = help};
+}
+
+ArgSpec option_min_lr(float *value)
+{
+    return (ArgSpec){.name = "min-lr", .type = ARG_FLOAT, .value = value,
+                     .help = "final learning rate (default lr/10)"};
+}
+
+ArgSpec option_warmup(int *value)
+{
+    return (ArgSpec){.name = "warmup", .type = ARG_INT, .value = value,
+                     .help = "warm-up steps (default steps/20)"};
+}
+
+int option_settle_schedule(const char *command, float lr, int steps, float *min_lr, int *warmup)
+{
+    if (!(lr > 0.0f)) return args_error(command, "--lr must be positive");
+    if (*min_lr < 0.0f) *min_lr = lr / 10.0f;
+    if (*warmup < 0) *warmup = steps / 20;
+    if (*warmup > steps) return args_error(command, "--warmup %d exceeds --steps %d", *warmup, steps);
+    return 0;
+}
+
 int option_parse_copy_positions(const char *command, const char *text, RepeatPositions *out)
 {
     if (repeat_parse_positions(text, out) == 0) return 0;

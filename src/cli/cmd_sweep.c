@@ -431,6 +431,39 @@ typedef struct {
     char summary_path[1100], runs_dir[1100], exe[4096];
 } SweepState;
 
+/* After parsing: note which fine-tuning settings were given (the others
+ * stay each run's own), check them, and fill the defaults that follow from
+ * other options (threads per run from --jobs, the methods from
+ * --encoder-model). 0, or 2 after the error line. */
+static int settle_options(const ArgSpec *specs, int n, SweepOptions *o)
+{
+    o->ft.lr_set = args_given(specs, n, "lr");
+    o->ft.batch_set = args_given(specs, n, "batch");
+    o->ft.threads_set = args_given(specs, n, "threads");
+    o->ft.grad_accum_set = args_given(specs, n, "grad-accum");
+    o->ft.lora_rank_set = args_given(specs, n, "lora-rank");
+    o->ft.lora_alpha_set = args_given(specs, n, "lora-alpha");
+    o->ft.lora_dropout_set = args_given(specs, n, "lora-dropout");
+    unsigned targets;
+    SrError err;
+    if (o->ft.lora_targets && lora_parse_targets(o->ft.lora_targets, &targets, &err))
+        return args_error(CMD, "--lora-targets: %s", err.msg);
+    if (o->ft.lora_alpha_set && !(o->ft.lora_alpha > 0.0f))
+        return args_error(CMD, "--lora-alpha must be positive");
+    if (o->ft.lora_dropout_set && !(o->ft.lora_dropout >= 0.0f && o->ft.lora_dropout < 1.0f))
+        return args_error(CMD, "--lora-dropout must be in [0, 1)");
+    if (o->ft.lr_set && !(o->ft.lr > 0.0f)) return args_error(CMD, "--lr must be positive");
+    if (!o->ft.threads_set && o->jobs > 1) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        o->ft.threads = cores > o->jobs ? (int)(cores / o->jobs) : 1;
+        o->ft.threads_set = 1;
+    }
+    if (!o->methods_text)
+        o->methods_text = o->encoder ? "causal,sr,unmask-full,unmask-middle,encoder"
+                                     : "causal,sr,unmask-full,unmask-middle";
+    return 0;
+}
+
 /* Parse options; 0, 1 (help shown) or 2 (error printed). */
 static int parse_options(int argc, char **argv, SweepOptions *o)
 {
@@ -493,31 +526,7 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
                                   o->r_text, o->exits_text, o->positions_text, o->seeds_text);
     int rc = args_parse(CMD, usage, specs, n, argc, argv, NULL, 0, NULL);
     if (rc) return rc;
-    o->ft.lr_set = args_given(specs, n, "lr");
-    o->ft.batch_set = args_given(specs, n, "batch");
-    o->ft.threads_set = args_given(specs, n, "threads");
-    o->ft.grad_accum_set = args_given(specs, n, "grad-accum");
-    o->ft.lora_rank_set = args_given(specs, n, "lora-rank");
-    o->ft.lora_alpha_set = args_given(specs, n, "lora-alpha");
-    o->ft.lora_dropout_set = args_given(specs, n, "lora-dropout");
-    unsigned targets;
-    SrError err;
-    if (o->ft.lora_targets && lora_parse_targets(o->ft.lora_targets, &targets, &err))
-        return args_error(CMD, "--lora-targets: %s", err.msg);
-    if (o->ft.lora_alpha_set && !(o->ft.lora_alpha > 0.0f))
-        return args_error(CMD, "--lora-alpha must be positive");
-    if (o->ft.lora_dropout_set && !(o->ft.lora_dropout >= 0.0f && o->ft.lora_dropout < 1.0f))
-        return args_error(CMD, "--lora-dropout must be in [0, 1)");
-    if (o->ft.lr_set && !(o->ft.lr > 0.0f)) return args_error(CMD, "--lr must be positive");
-    if (!o->ft.threads_set && o->jobs > 1) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        o->ft.threads = cores > o->jobs ? (int)(cores / o->jobs) : 1;
-        o->ft.threads_set = 1;
-    }
-    if (!o->methods_text)
-        o->methods_text = o->encoder ? "causal,sr,unmask-full,unmask-middle,encoder"
-                                     : "causal,sr,unmask-full,unmask-middle";
-    return 0;
+    return settle_options(specs, n, o);
 }
 
 /* The recipe labels of the grid from --recipe and --adapter; a --lora-*

@@ -38,11 +38,23 @@
 #include "train/recipe.h"
 
 static const char *CMD = "finetune";
+static const char *USAGE = "--model M --train F --dev F --test F --method METHOD --out run.csv "
+                           "[--r R] [--exit L] [--recipe full|paper] [--adapter none|lora] "
+                           "[--epochs E] [--lr LR] [--batch B] [--grad-accum N] [--seed S] "
+                           "[--save FILE] [--predictions FILE]";
+
+/* The options read as text, and --r, which applies to one method: as given
+ * (or their defaults), turned into settings once the parse is over. */
+typedef struct {
+    const char *method, *bos, *sep, *positions, *adapter, *targets;
+    int r;
+} FinetuneGiven;
 
 /* The options of one fine-tuning run; fc holds the parsed training settings
  * (its exit layer is set once the model's depth is known). */
 typedef struct {
     const char *model, *train, *dev, *test, *out, *predictions, *save, *load;
+    FinetuneGiven given;
     const char *recipe;    /* "full" or "paper" */
     char recipe_label[48]; /* recipe.h: the recipe, "+lora"/"+none" when --adapter changed it */
     int exit_layer;        /* as given: 0 = the model's depth */
@@ -66,9 +78,9 @@ typedef struct {
 
 /* The recipe-controlled settings not given explicitly among specs[0..n)
  * taken from recipe o->recipe: fc holds the parsed values on entry. */
-static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o, const char *adapter_text,
-                        const char *targets_text)
+static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o)
 {
+    const char *adapter_text = o->given.adapter, *targets_text = o->given.targets;
     FinetuneConfig *fc = &o->fc, rc;
     if (recipe_apply(o->recipe, &rc))
         return args_error(CMD, "--recipe must be full or paper; got '%s'", o->recipe);
@@ -100,21 +112,49 @@ static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o, const c
     return 0;
 }
 
+/* The options when none is given: finetune_defaults() (what --help says). */
+static FinetuneOptions options_defaults(void)
+{
+    const FinetuneConfig d = finetune_defaults();
+    return (FinetuneOptions){.seed = (int)d.seed, .recipe = "full", .fc = d,
+                             .given = {.bos = repeat_bos_name(d.bos), .sep = repeat_sep_name(d.sep),
+                                       .positions = repeat_positions_name(d.copy_positions)}};
+}
+
+/* After parsing: the method and its r, the texts turned into settings, the
+ * recipe under the explicit options, and the checks that need no file. 0,
+ * or 2 after the error line. */
+static int settle_options(const ArgSpec *specs, int n, FinetuneOptions *o)
+{
+    FinetuneConfig *fc = &o->fc;
+    if (method_parse(o->given.method, &fc->method))
+        return args_error(CMD, "--method must be causal, sr, unmask-full, unmask-middle or encoder; "
+                               "got '%s'", o->given.method);
+    fc->r = args_given(specs, n, "r") ? o->given.r : method_default_r(fc->method);
+    if (option_parse_bos(CMD, o->given.bos, &fc->bos)) return 2;
+    if (option_parse_sep(CMD, o->given.sep, &fc->sep)) return 2;
+    if (option_parse_copy_positions(CMD, o->given.positions, &fc->copy_positions)) return 2;
+    if (apply_recipe(specs, n, o)) return 2;
+    if (!(fc->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
+    if (!(fc->dropout >= 0.0f && fc->dropout < 1.0f)) return args_error(CMD, "--dropout must be in [0, 1)");
+    if (fc->weight_decay < 0.0f) return args_error(CMD, "--weight-decay must not be negative");
+    SrError err;
+    if (method_plan(fc->method, fc->r, NULL, 0, &err)) return args_error(CMD, "%s", err.msg);
+    fc->seed = (unsigned long long)o->seed;
+    fc->log = o->quiet ? NULL : stderr;
+    return 0;
+}
+
+
 /* Parse argv into o and check every value that needs no file: 0, 1 after
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, FinetuneOptions *o)
 {
-    const FinetuneConfig defaults = finetune_defaults();
-    FinetuneConfig paper;
+    *o = options_defaults();
+    FinetuneConfig *fc = &o->fc, paper;
     recipe_apply("paper", &paper);
-    const char *method_text = NULL, *adapter_text = NULL, *targets_text = NULL;
-    const char *bos_text = repeat_bos_name(defaults.bos), *sep_text = repeat_sep_name(defaults.sep);
-    const char *positions_text = repeat_positions_name(defaults.copy_positions);
-    int r = 0;
-    *o = (FinetuneOptions){.seed = (int)defaults.seed, .recipe = "full", .fc = defaults};
-    FinetuneConfig *fc = &o->fc;
     char targets[LORA_TARGETS_NAME];
-    lora_targets_name(defaults.lora.targets, targets);
+    lora_targets_name(fc->lora.targets, targets);
     HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
@@ -125,11 +165,11 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
          .help = "CoNLL dev split (chooses the epoch)"},
         {.name = "test", .type = ARG_STRING, .value = &o->test, .required = 1,
          .help = "CoNLL test split"},
-        {.name = "method", .type = ARG_STRING, .value = &method_text, .required = 1,
+        {.name = "method", .type = ARG_STRING, .value = &o->given.method, .required = 1,
          .help = "causal | sr | unmask-full | unmask-middle | encoder"},
         {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
          .help = "CSV to write (with NAME.manifest.json beside it)"},
-        {.name = "r", .type = ARG_INT, .value = &r,
+        {.name = "r", .type = ARG_INT, .value = &o->given.r,
          .help = help_text(&h, "repetitions for --method sr (default %d; other methods use 0)",
                            method_default_r(METHOD_SR))},
         {.name = "exit", .type = ARG_INT, .value = &o->exit_layer, .min_int = 1,
@@ -156,52 +196,35 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
         {.name = "weight-decay", .type = ARG_FLOAT, .value = &fc->weight_decay,
          .help = help_text(&h, "AdamW decoupled decay (default %g; paper %g)",
                            (double)fc->weight_decay, (double)paper.weight_decay)},
-        option_adapter(&adapter_text, "none: train every weight | lora: frozen base, adapters and "
-                                      "head (default: the recipe's)"),
+        option_adapter(&o->given.adapter, "none: train every weight | lora: frozen base, adapters "
+                                          "and head (default: the recipe's)"),
         option_lora_rank(&fc->lora.rank, help_text(&h, "LoRA rank, 1..width (default %d)",
                                                    fc->lora.rank)),
         option_lora_alpha(&fc->lora.alpha, help_text(&h, "LoRA alpha: updates scaled by alpha / "
                                                      "rank (default %g)", (double)fc->lora.alpha)),
         option_lora_dropout(&fc->lora.dropout, help_text(&h, "dropout on the adapters' input "
                                                          "(default %g)", (double)fc->lora.dropout)),
-        option_lora_targets(&targets_text, help_text(&h, "projections with adapters, of q,k,v,o "
-                                                     "(default %s)", targets)),
+        option_lora_targets(&o->given.targets,
+                            help_text(&h, "projections with adapters, of q,k,v,o (default %s)",
+                                      targets)),
         {.name = "save", .type = ARG_STRING, .value = &o->save,
          .help = "safetensors: head (and adapters) of the best epoch"},
         {.name = "load", .type = ARG_STRING, .value = &o->load,
          .help = "start from a file --save wrote (same base model)"},
         {.name = "predictions", .type = ARG_STRING, .value = &o->predictions,
          .help = "CoNLL file: test word, gold, predicted"},
-        option_bos(&bos_text, help_text(&h, "none | once | per-copy (default %s, as the paper)",
-                                        bos_text)),
-        option_sep(&sep_text, help_text(&h, "none | token (default %s, as the paper)", sep_text)),
-        option_copy_positions(&positions_text),
+        option_bos(&o->given.bos,
+                   help_text(&h, "none | once | per-copy (default %s, as the paper)", o->given.bos)),
+        option_sep(&o->given.sep,
+                   help_text(&h, "none | token (default %s, as the paper)", o->given.sep)),
+        option_copy_positions(&o->given.positions),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines"),
     };
     const int n = ARGS_COUNT(specs);
-    int rc = args_parse(CMD, "--model M --train F --dev F --test F --method METHOD --out run.csv "
-                             "[--r R] [--exit L] [--recipe full|paper] [--adapter none|lora] "
-                             "[--epochs E] [--lr LR] [--batch B] [--grad-accum N] [--seed S] "
-                             "[--save FILE] [--predictions FILE]",
-                        specs, n, argc, argv, NULL, 0, NULL);
+    int rc = args_parse(CMD, USAGE, specs, n, argc, argv, NULL, 0, NULL);
     if (rc) return rc;
-    if (method_parse(method_text, &fc->method))
-        return args_error(CMD, "--method must be causal, sr, unmask-full, unmask-middle or encoder; "
-                               "got '%s'", method_text);
-    fc->r = args_given(specs, n, "r") ? r : method_default_r(fc->method);
-    if (option_parse_bos(CMD, bos_text, &fc->bos)) return 2;
-    if (option_parse_sep(CMD, sep_text, &fc->sep)) return 2;
-    if (option_parse_copy_positions(CMD, positions_text, &fc->copy_positions)) return 2;
-    if (apply_recipe(specs, n, o, adapter_text, targets_text)) return 2;
-    if (!(fc->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
-    if (!(fc->dropout >= 0.0f && fc->dropout < 1.0f)) return args_error(CMD, "--dropout must be in [0, 1)");
-    if (fc->weight_decay < 0.0f) return args_error(CMD, "--weight-decay must not be negative");
-    SrError err;
-    if (method_plan(fc->method, fc->r, NULL, 0, &err)) return args_error(CMD, "%s", err.msg);
-    fc->seed = (unsigned long long)o->seed;
-    fc->log = o->quiet ? NULL : stderr;
-    return 0;
+    return settle_options(specs, n, o);
 }
 
 /* --load: read the file against the loaded model, check that it fits this

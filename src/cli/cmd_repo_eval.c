@@ -158,17 +158,41 @@ static int default_train_queries(RepoTaskKind kind)
     return kind == REPO_TASK_NEEDLE ? 1 : 4;
 }
 
+/* The options when none is given (what --help says); -1 = derived from
+ * others or from the task (see parse_experiment). */
+static EvalOptions eval_defaults(void)
+{
+    const RepoTaskSpec task = repo_task_defaults(REPO_TASK_KV, 0); /* the same for every kind */
+    return (EvalOptions){.methods = "rope,nope,const,hybrid,repo", .depths = "0,0.25,0.5,0.75,1",
+                         .train_length = -1, .examples = 50, .steps = 2000, .batch = 16,
+                         .warmup = -1, .layers = 4, .d_model = 64, .heads = 4, .d_ff = 176,
+                         .repo_from = -1, .pairs = task.n_pairs, .rows = task.n_rows,
+                         .cols = task.n_cols, .queries = -1, .eval_batch = 8,
+                         .figure_examples = 32, .seed = 1, .lr = 1e-2f, .min_lr = -1.0f,
+                         .weight_decay = 0.1f, .clip = 1.0f};
+}
+
+/* The checks of the parsed options that need neither the task nor a file,
+ * and the schedule's derived defaults. 0, or 2 after the error line. */
+static int check_options(const ArgSpec *specs, int n, EvalOptions *o)
+{
+    if (o->d_model % 8) return args_error(CMD, "--d-model %d must be a multiple of 8 (RePo uses d/8)", o->d_model);
+    if (o->d_model % o->heads || (o->d_model / o->heads) % 2)
+        return args_error(CMD, "--d-model %d must split into --heads %d of even size", o->d_model,
+                          o->heads);
+    if (o->repo_from != -1 && (o->repo_from < 0 || o->repo_from >= o->layers))
+        return args_error(CMD, "--repo-from %d is outside 0..%d (the model's layers)", o->repo_from,
+                          o->layers - 1);
+    if (option_settle_schedule(CMD, o->lr, o->steps, &o->min_lr, &o->warmup)) return 2;
+    if (args_given(specs, n, "methods") && o->models)
+        return args_error(CMD, "give --methods (train here) or --models (checkpoints), not both");
+    return 0;
+}
+
 /* Parse and check options; 0, 1 (help shown) or 2 (error printed). */
 static int parse_options(int argc, char **argv, EvalOptions *o)
 {
-    const RepoTaskSpec task = repo_task_defaults(REPO_TASK_KV, 0); /* the same for every kind */
-    *o = (EvalOptions){.methods = "rope,nope,const,hybrid,repo", .depths = "0,0.25,0.5,0.75,1",
-                       .train_length = -1, .examples = 50, .steps = 2000, .batch = 16,
-                       .warmup = -1, .layers = 4, .d_model = 64, .heads = 4, .d_ff = 176,
-                       .repo_from = -1, .pairs = task.n_pairs, .rows = task.n_rows,
-                       .cols = task.n_cols, .queries = -1,
-                       .eval_batch = 8, .figure_examples = 32, .seed = 1, .lr = 1e-2f,
-                       .min_lr = -1.0f, .weight_decay = 0.1f, .clip = 1.0f};
+    *o = eval_defaults();
     HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "task", .type = ARG_STRING, .value = &o->task, .required = 1,
@@ -234,17 +258,7 @@ static int parse_options(int argc, char **argv, EvalOptions *o)
     int rc = args_parse(CMD, "--task kv|needle|table --out FILE.csv [options]", specs,
                         ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
-    if (o->d_model % 8) return args_error(CMD, "--d-model %d must be a multiple of 8 (RePo uses d/8)", o->d_model);
-    if (o->d_model % o->heads || (o->d_model / o->heads) % 2)
-        return args_error(CMD, "--d-model %d must split into --heads %d of even size", o->d_model,
-                          o->heads);
-    if (o->repo_from != -1 && (o->repo_from < 0 || o->repo_from >= o->layers))
-        return args_error(CMD, "--repo-from %d is outside 0..%d (the model's layers)", o->repo_from,
-                          o->layers - 1);
-    if (option_settle_schedule(CMD, o->lr, o->steps, &o->min_lr, &o->warmup)) return 2;
-    if (args_given(specs, ARGS_COUNT(specs), "methods") && o->models)
-        return args_error(CMD, "give --methods (train here) or --models (checkpoints), not both");
-    return 0;
+    return check_options(specs, ARGS_COUNT(specs), o);
 }
 
 /* The task, the lengths and depths, the methods or checkpoints, and the

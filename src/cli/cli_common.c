@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "base/atomic_file.h"
 #include "base/rss.h"
 #include "data/conll.h"
 #include "engine/memory_floor.h"
@@ -13,7 +12,6 @@
 #include "label/readout.h"
 #include "options/args.h"
 #include "options/rows.h"
-#include "runs/manifest.h"
 
 void cli_warn_unknown_tags(const char *command, const LabelTask *task, SplitPaths paths)
 {
@@ -33,7 +31,9 @@ int cli_task_max_length(const char *command, const LabelTask *task, const int *r
     *max_T = 1;
     for (int ri = 0; ri < n_r; ri++)
         for (int s = 0; s < 3; s++) {
-            ReadoutLayout lay = {r_values[ri], bos, sep, REPEAT_POSITIONS_RUN}; /* positions do not change lengths */
+            /* the copy positions do not change lengths */
+            ReadoutLayout lay = {.r = r_values[ri], .bos = bos, .sep = sep,
+                                 .copy_positions = REPEAT_POSITIONS_RUN};
             if (readout_check_fits(pieces[s], lay, max_seq_len, &err))
                 return args_error(command, "%s (r = %d)", err.msg, r_values[ri]);
             int T = readout_max_length(pieces[s], lay);
@@ -76,36 +76,6 @@ int cli_write_predictions(const char *path, const LabelTask *task, const int *pr
     if (names)
         for (int s = 0; s < d->n_sents; s++) free(names[s]);
     free(names);
-    return rc;
-}
-
-void cli_manifest_add_splits(cJSON *manifest, const LabelTask *task, SplitPaths paths,
-                             int with_words)
-{
-    const PiecedData *pieces[3] = {&task->train_p, &task->dev_p, &task->test_p};
-    const char *files[3] = {paths.train, paths.dev, paths.test};
-    const char *names[3] = {"train", "dev", "test"};
-    for (int s = 0; s < 3; s++) {
-        char key[32];
-        manifest_add_file(manifest, names[s], files[s]);
-        snprintf(key, sizeof key, "%s_sentences", names[s]);
-        cJSON_AddNumberToObject(manifest, key, pieces[s]->n_sents);
-        if (!with_words) continue;
-        snprintf(key, sizeof key, "%s_words", names[s]);
-        cJSON_AddNumberToObject(manifest, key, (double)pieces[s]->n_words);
-    }
-}
-
-int cli_write_manifest(const char *result, cJSON *manifest, char **written, SrError *err)
-{
-    if (written) *written = NULL;
-    cJSON_AddStringToObject(manifest, "result", result);
-    char *path = path_with_suffix(result, ".manifest.json");
-    char *text = cJSON_Print(manifest);
-    int rc = path && text ? write_file_atomic(path, text, err) : sr_fail(err, "out of memory");
-    free(text);
-    if (rc == 0 && written) *written = path;
-    else free(path);
     return rc;
 }
 

@@ -1,7 +1,7 @@
 /* cli_common.h — steps several commands take the same way: warn about
  * dev/test tags the training split lacks, size the model for a labelling
- * task, write test predictions, record the splits in a manifest, write the
- * manifest beside a result, read the --mask plan. Each prints or returns
+ * task, write test predictions, read the --mask plan, choose the --bos of a
+ * command without a tokenizer, report the memory used. Each prints or returns
  * exactly what the commands printed before they shared it. */
 #ifndef SEQREP_CLI_COMMON_H
 #define SEQREP_CLI_COMMON_H
@@ -13,11 +13,6 @@
 #include "engine/model.h"
 #include "label/task.h"
 #include "repeat/repeat.h"
-
-/* The three split files of a labelling task, in the order train, dev, test. */
-typedef struct {
-    const char *train, *dev, *test;
-} SplitPaths;
 
 /* On stderr, one warning per split (dev, test) with tags not in the training
  * data: "seqrep CMD: warning: PATH: N tags not in the training data mapped to O". */
@@ -33,16 +28,6 @@ int cli_task_max_length(const char *command, const LabelTask *task, const int *r
 /* Write the test split as CoNLL "word gold predicted", the predicted tag of
  * test word i being task->labels.names[pred[i]] (pred: test words). 0 or -1. */
 int cli_write_predictions(const char *path, const LabelTask *task, const int *pred, SrError *err);
-
-/* Record the three split files in the manifest ("train", "train_checksum",
- * "train_sentences" and, with with_words, "train_words"; then dev, test). */
-void cli_manifest_add_splits(cJSON *manifest, const LabelTask *task, SplitPaths paths,
-                             int with_words);
-
-/* Add "result": result to the manifest and write it atomically beside the
- * result ("dir/x.csv" -> "dir/x.manifest.json"). When written is not NULL it
- * receives the manifest's path (caller frees; NULL on failure). 0 or -1. */
-int cli_write_manifest(const char *result, cJSON *manifest, char **written, SrError *err);
 
 /* A new plan of n_layers masks (*plan, caller frees) read from --mask text.
  * 0, or 2 after the error line (out of memory, or option_parse_mask's). */

@@ -26,6 +26,7 @@
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "label/readout.h"
 #include "repeat/repeat.h"
@@ -210,19 +211,29 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
 {
     *o = (AttnflowOptions){.sep_text = "none", .mask_text = "causal",
                            .positions_text = "run"};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors) or Hugging Face model folder", 1, 0, 0},
+        {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
+         .help = "checkpoint (.safetensors) or Hugging Face model folder"},
         option_adapter_file(&o->adapter, NULL),
-        {"data", ARG_STRING, &o->data, "CoNLL file (first column = word), or text with --text", 1, 0, 0},
-        {"r", ARG_INT, &o->r, "repetitions: k = r + 1 copies of each sentence", 1, 0, 0},
-        {"text", ARG_FLAG, &o->as_text, "--data has one sentence per line", 0, 0, 0},
+        {.name = "data", .type = ARG_STRING, .value = &o->data, .required = 1,
+         .help = "CoNLL file (first column = word), or text with --text"},
+        {.name = "r", .type = ARG_INT, .value = &o->r, .required = 1,
+         .help = "repetitions: k = r + 1 copies of each sentence"},
+        {.name = "text", .type = ARG_FLAG, .value = &o->as_text,
+         .help = "--data has one sentence per line"},
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm; none "
                                  "when the tokenizer adds no BOS)"),
-        option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
+        option_sep(&o->sep_text, help_text(&h, "none | token: a <sep> between copies (default %s)",
+                                           o->sep_text)),
         option_copy_positions(&o->positions_text),
-        option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
-        {"max-sentences", ARG_INT, &o->max_sentences, "use only the first N sentences, 0 = all (default 0)", 0, 0, 0},
-        {"out", ARG_STRING, &o->out, "CSV to write (atomically, with a manifest)", 0, 0, 0},
+        option_mask(&o->mask_text, help_text(&h, "mask plan: causal | middle | full | layer list "
+                                             "(default %s)", o->mask_text)),
+        {.name = "max-sentences", .type = ARG_INT, .value = &o->max_sentences,
+         .help = help_text(&h, "use only the first N sentences, 0 = all (default %d)",
+                           o->max_sentences)},
+        {.name = "out", .type = ARG_STRING, .value = &o->out,
+         .help = "CSV to write (atomically, with a manifest)"},
         option_threads(&o->threads),
     };
     int rc = args_parse(CMD, "--model FILE [--adapter FILE] --data FILE --r R [--text] [--bos B] [--sep S] "
@@ -361,7 +372,7 @@ static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const 
     cJSON_AddNumberToObject(manifest, "sentences", run->n_runs);
     cJSON_AddNumberToObject(manifest, "sentences_skipped_too_long", run->too_long);
     cJSON_AddNumberToObject(manifest, "last_copy_tokens", (double)run->flow.n_queries[0]);
-    rc = cli_write_manifest(o->out, manifest, NULL, &err);
+    rc = manifest_write(o->out, manifest, NULL, &err);
     cJSON_Delete(manifest);
     if (rc) return args_error(CMD, "%s", err.msg);
     fprintf(stderr, "wrote %s\n", o->out);

@@ -11,6 +11,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
@@ -244,14 +245,20 @@ static int parse_options(int argc, char **argv, BlocksOptions *o)
 {
     *o = (BlocksOptions){.bos_text = "none", .sep_text = "none", .format_text = "table",
                          .positions_text = "run"};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"n", ARG_INT, &o->n, "word tokens in the sentence", 1, 1, 0},
-        {"r", ARG_STRING, &o->r_text, "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)", 1, 0, 0},
-        option_bos(&o->bos_text, "none | once | per-copy (default none)"),
-        option_sep(&o->sep_text, "none | token: a <sep> between copies (default none)"),
+        {.name = "n", .type = ARG_INT, .value = &o->n, .required = 1, .min_int = 1,
+         .help = "word tokens in the sentence"},
+        {.name = "r", .type = ARG_STRING, .value = &o->r_text, .required = 1,
+         .help = "repetitions: R, A..B or a list 0,1,2,4 (k = r+1 copies)"},
+        option_bos(&o->bos_text, help_text(&h, "none | once | per-copy (default %s)", o->bos_text)),
+        option_sep(&o->sep_text, help_text(&h, "none | token: a <sep> between copies (default %s)",
+                                           o->sep_text)),
         option_copy_positions(&o->positions_text),
-        {"format", ARG_STRING, &o->format_text, "table | csv | json (default table)", 0, 0, 0},
-        {"out", ARG_STRING, &o->out, "write to FILE (atomically, with a manifest) instead of stdout", 0, 0, 0},
+        {.name = "format", .type = ARG_STRING, .value = &o->format_text,
+         .help = help_text(&h, "table | csv | json (default %s)", o->format_text)},
+        {.name = "out", .type = ARG_STRING, .value = &o->out,
+         .help = "write to FILE (atomically, with a manifest) instead of stdout"},
     };
     int rc = args_parse(CMD, "--n N --r R|A..B|LIST [--bos none|once|per-copy] [--sep none|token] "
                              "[--format table|csv|json] [--out FILE]",
@@ -313,7 +320,7 @@ static int write_output(int argc, char **argv, const BlocksOptions *o, const Blo
         rc = args_error(CMD, "%s", err.msg);
     } else {
         cJSON *manifest = manifest_begin(argc, argv, 0);
-        if (cli_write_manifest(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
+        if (manifest_write(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
         cJSON_Delete(manifest);
     }
     free(text);

@@ -112,8 +112,10 @@ int cmd_collect(int argc, char **argv)
 {
     const char *out_path = NULL, *summary_path = NULL;
     ArgSpec specs[] = {
-        {"out", ARG_STRING, &out_path, "merged sweep CSV to write", 1, 0, 0},
-        {"summary", ARG_STRING, &summary_path, "markdown summary to write (mean +- std over seeds)", 0, 0, 0},
+        {.name = "out", .type = ARG_STRING, .value = &out_path, .required = 1,
+         .help = "merged sweep CSV to write"},
+        {.name = "summary", .type = ARG_STRING, .value = &summary_path,
+         .help = "markdown summary to write (mean +- std over seeds)"},
     };
     const char **inputs = calloc((size_t)argc + 1, sizeof(char *));
     if (!inputs) return args_error(CMD, "out of memory");

@@ -16,6 +16,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "runs/compare.h"
 #include "runs/manifest.h"
@@ -34,23 +35,34 @@ typedef struct {
 static int parse_options(int argc, char **argv, CompareCli *o)
 {
     *o = (CompareCli){.seed = 1, .cmp = {.samples = 10000}};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"results", ARG_STRING, &o->results, "sweep CSV whose configurations to compare", 1, 0, 0},
-        {"runs-dir", ARG_STRING, &o->runs_arg, "its runs' files (default: RESULTS without .csv, plus .runs)", 0, 0, 0},
-        {"dataset", ARG_STRING, &o->cmp.dataset, "only this dataset (default: each)", 0, 0, 0},
-        {"recipe", ARG_STRING, &o->cmp.recipe, "only this recipe label, e.g. full or paper (default: each)", 0, 0, 0},
-        {"exit", ARG_INT, &o->cmp.exit_layer, "only this exit layer (default: each)", 0, 1, 0},
-        {"baseline", ARG_STRING, &o->cmp.baseline, "compare every configuration with this one, e.g. "
-                                                   "causal or 'sr r=4 restart' (default: all pairs)", 0, 0, 0},
-        {"samples", ARG_INT, &o->cmp.samples, "bootstrap samples (default 10000)", 0, 1, 0},
-        option_seed(&o->seed, "seed of the resampling (default 1)"),
-        {"out", ARG_STRING, &o->out, "CSV to write: one row per pair (manifest beside it)", 1, 0, 0},
-        {"md", ARG_STRING, &o->md, "markdown to write: a table per dataset and recipe", 0, 0, 0},
+        {.name = "results", .type = ARG_STRING, .value = &o->results, .required = 1,
+         .help = "sweep CSV whose configurations to compare"},
+        {.name = "runs-dir", .type = ARG_STRING, .value = &o->runs_arg,
+         .help = "its runs' files (default: RESULTS without .csv, plus .runs)"},
+        {.name = "dataset", .type = ARG_STRING, .value = &o->cmp.dataset,
+         .help = "only this dataset (default: each)"},
+        {.name = "recipe", .type = ARG_STRING, .value = &o->cmp.recipe,
+         .help = "only this recipe label, e.g. full or paper (default: each)"},
+        {.name = "exit", .type = ARG_INT, .value = &o->cmp.exit_layer, .min_int = 1,
+         .help = "only this exit layer (default: each)"},
+        {.name = "baseline", .type = ARG_STRING, .value = &o->cmp.baseline,
+         .help = "compare every configuration with this one, e.g. "
+                 "causal or 'sr r=4 restart' (default: all pairs)"},
+        {.name = "samples", .type = ARG_INT, .value = &o->cmp.samples, .min_int = 1,
+         .help = help_text(&h, "bootstrap samples (default %d)", o->cmp.samples)},
+        option_seed(&o->seed, help_text(&h, "seed of the resampling (default %d)", o->seed)),
+        {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
+         .help = "CSV to write: one row per pair (manifest beside it)"},
+        {.name = "md", .type = ARG_STRING, .value = &o->md,
+         .help = "markdown to write: a table per dataset and recipe"},
     };
-    int rc = args_parse(CMD, "--results SWEEP.csv [--runs-dir DIR] [--dataset D] [--recipe R] "
-                             "[--exit L] [--baseline LABEL] [--samples 10000] [--seed S] "
-                             "--out compare.csv [--md compare.md]",
-                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    const char *usage = help_text(&h, "--results SWEEP.csv [--runs-dir DIR] [--dataset D] "
+                                      "[--recipe R] [--exit L] [--baseline LABEL] [--samples %d] "
+                                      "[--seed S] --out compare.csv [--md compare.md]",
+                                  o->cmp.samples);
+    int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     o->cmp.seed = (unsigned long long)o->seed;
     SrError err;
@@ -80,7 +92,7 @@ static int write_outputs(int argc, char **argv, const CompareCli *o, const Compa
         cJSON_AddStringToObject(manifest, "interval", "2.5th to 97.5th percentile of the paired "
                                                       "bootstrap over test sentences and seeds");
         cJSON_AddNumberToObject(manifest, "pairs", t->n);
-        rc = cli_write_manifest(o->out, manifest, NULL, &err);
+        rc = manifest_write(o->out, manifest, NULL, &err);
         cJSON_Delete(manifest);
     }
     return rc ? args_error(CMD, "%s", err.msg) : 0;

@@ -14,6 +14,7 @@
 #include "label/cost.h"
 #include "label/readout.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
 
@@ -42,20 +43,30 @@ static int parse_options(int argc, char **argv, CostOptions *o)
 {
     *o = (CostOptions){.r_text = "0,1,2,4,8", .mask_text = "causal",
                        .sep_text = "none", .n = 20, .repeats = 20};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "checkpoint (.safetensors) or Hugging Face model folder: its configuration and weights", 1, 0, 0},
-        {"n", ARG_INT, &o->n, "tokens in the sentence (default 20)", 0, 1, 0},
-        {"r", ARG_STRING, &o->r_text, "repetitions: list such as 0,1,2,4,8 (default)", 0, 0, 0},
-        {"exit", ARG_INT, &o->exit_layer, "exit layer L = 1..N (default N)", 0, 1, 0},
-        option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
+        {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
+         .help = "checkpoint (.safetensors) or Hugging Face model folder: its configuration and "
+                 "weights"},
+        {.name = "n", .type = ARG_INT, .value = &o->n, .min_int = 1,
+         .help = help_text(&h, "tokens in the sentence (default %d)", o->n)},
+        {.name = "r", .type = ARG_STRING, .value = &o->r_text,
+         .help = help_text(&h, "repetitions: list such as %s (default)", o->r_text)},
+        {.name = "exit", .type = ARG_INT, .value = &o->exit_layer, .min_int = 1,
+         .help = "exit layer L = 1..N (default N)"},
+        option_mask(&o->mask_text, help_text(&h, "mask plan: causal | middle | full | layer list "
+                                             "(default %s)", o->mask_text)),
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy; none for a folder whose "
                                  "tokenizer adds no BOS)"),
-        option_sep(&o->sep_text, "none | token (default none)"),
-        {"repeats", ARG_INT, &o->repeats, "timed forward passes per row; 0 = no timing (default 20)", 0, 0, 0},
+        option_sep(&o->sep_text, help_text(&h, "none | token (default %s)", o->sep_text)),
+        {.name = "repeats", .type = ARG_INT, .value = &o->repeats,
+         .help = help_text(&h, "timed forward passes per row; 0 = no timing (default %d)",
+                           o->repeats)},
         option_threads(&o->threads),
     };
-    int rc = args_parse(CMD, "--model M [--n N] [--r 0,1,2,4,8] [--exit L] [--mask PLAN]", specs,
-                        ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    const char *usage = help_text(&h, "--model M [--n N] [--r %s] [--exit L] [--mask PLAN]",
+                                  o->r_text);
+    int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     if (o->bos_text && option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;

@@ -30,6 +30,7 @@
 #include "label/readout.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
@@ -37,11 +38,23 @@
 #include "train/recipe.h"
 
 static const char *CMD = "finetune";
+static const char *USAGE = "--model M --train F --dev F --test F --method METHOD --out run.csv "
+                           "[--r R] [--exit L] [--recipe full|paper] [--adapter none|lora] "
+                           "[--epochs E] [--lr LR] [--batch B] [--grad-accum N] [--seed S] "
+                           "[--save FILE] [--predictions FILE]";
+
+/* The options read as text, and --r, which applies to one method: as given
+ * (or their defaults), turned into settings once the parse is over. */
+typedef struct {
+    const char *method, *bos, *sep, *positions, *adapter, *targets;
+    int r;
+} FinetuneGiven;
 
 /* The options of one fine-tuning run; fc holds the parsed training settings
  * (its exit layer is set once the model's depth is known). */
 typedef struct {
     const char *model, *train, *dev, *test, *out, *predictions, *save, *load;
+    FinetuneGiven given;
     const char *recipe;    /* "full" or "paper" */
     char recipe_label[48]; /* recipe.h: the recipe, "+lora"/"+none" when --adapter changed it */
     int exit_layer;        /* as given: 0 = the model's depth */
@@ -65,9 +78,9 @@ typedef struct {
 
 /* The recipe-controlled settings not given explicitly among specs[0..n)
  * taken from recipe o->recipe: fc holds the parsed values on entry. */
-static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o, const char *adapter_text,
-                        const char *targets_text)
+static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o)
 {
+    const char *adapter_text = o->given.adapter, *targets_text = o->given.targets;
     FinetuneConfig *fc = &o->fc, rc;
     if (recipe_apply(o->recipe, &rc))
         return args_error(CMD, "--recipe must be full or paper; got '%s'", o->recipe);
@@ -99,63 +112,29 @@ static int apply_recipe(const ArgSpec *specs, int n, FinetuneOptions *o, const c
     return 0;
 }
 
-/* Parse argv into o and check every value that needs no file: 0, 1 after
- * --help, 2 after the error line. */
-static int parse_options(int argc, char **argv, FinetuneOptions *o)
+/* The options when none is given: finetune_defaults() (what --help says). */
+static FinetuneOptions options_defaults(void)
 {
-    const char *method_text = NULL, *bos_text = "per-copy", *sep_text = "none", *positions_text = "run";
-    const char *adapter_text = NULL, *targets_text = NULL;
-    int r = 0;
-    *o = (FinetuneOptions){.seed = 1, .recipe = "full", .fc = finetune_defaults()};
+    const FinetuneConfig d = finetune_defaults();
+    return (FinetuneOptions){.seed = (int)d.seed, .recipe = "full", .fc = d,
+                             .given = {.bos = repeat_bos_name(d.bos), .sep = repeat_sep_name(d.sep),
+                                       .positions = repeat_positions_name(d.copy_positions)}};
+}
+
+/* After parsing: the method and its r, the texts turned into settings, the
+ * recipe under the explicit options, and the checks that need no file. 0,
+ * or 2 after the error line. */
+static int settle_options(const ArgSpec *specs, int n, FinetuneOptions *o)
+{
     FinetuneConfig *fc = &o->fc;
-    ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "pre-trained checkpoint (.safetensors)", 1, 0, 0},
-        {"train", ARG_STRING, &o->train, "CoNLL training split", 1, 0, 0},
-        {"dev", ARG_STRING, &o->dev, "CoNLL dev split (chooses the epoch)", 1, 0, 0},
-        {"test", ARG_STRING, &o->test, "CoNLL test split", 1, 0, 0},
-        {"method", ARG_STRING, &method_text, "causal | sr | unmask-full | unmask-middle | encoder", 1, 0, 0},
-        {"out", ARG_STRING, &o->out, "CSV to write (with NAME.manifest.json beside it)", 1, 0, 0},
-        {"r", ARG_INT, &r, "repetitions for --method sr (default 1; other methods use 0)", 0, 0, 0},
-        {"exit", ARG_INT, &o->exit_layer, "read from layer L = 1..N, running only L layers (default N)", 0, 1, 0},
-        option_recipe(&o->recipe, "full (default: every weight) | paper (LoRA, lr 2e-4, 10 epochs, "
-                                  "batch 8 x 4, weight decay 0.05); explicit options override it"),
-        {"epochs", ARG_INT, &fc->epochs, "training epochs (default 8; paper 10)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &fc->lr, "peak learning rate (default 2e-3; paper 2e-4)", 0, 0, 0},
-        {"batch", ARG_INT, &fc->batch, "sentences per step (default 8)", 0, 1, 0},
-        option_grad_accum(&fc->grad_accum, "batches summed per update (default 1; paper 4)"),
-        option_seed(&o->seed, "seed: head init, order, dropout (default 1)"),
-        {"dropout", ARG_FLOAT, &fc->dropout, "dropout on the head's input (default 0.1)", 0, 0, 0},
-        {"weight-decay", ARG_FLOAT, &fc->weight_decay, "AdamW decoupled decay (default 0.01; paper 0.05)", 0, 0, 0},
-        option_adapter(&adapter_text, "none: train every weight | lora: frozen base, adapters and "
-                                      "head (default: the recipe's)"),
-        option_lora_rank(&fc->lora.rank, "LoRA rank, 1..width (default 16)"),
-        option_lora_alpha(&fc->lora.alpha, "LoRA alpha: updates scaled by alpha / rank (default 16)"),
-        option_lora_dropout(&fc->lora.dropout, "dropout on the adapters' input (default 0.1)"),
-        option_lora_targets(&targets_text, "projections with adapters, of q,k,v,o (default q,k,v,o)"),
-        {"save", ARG_STRING, &o->save, "safetensors: head (and adapters) of the best epoch", 0, 0, 0},
-        {"load", ARG_STRING, &o->load, "start from a file --save wrote (same base model)", 0, 0, 0},
-        {"predictions", ARG_STRING, &o->predictions, "CoNLL file: test word, gold, predicted", 0, 0, 0},
-        option_bos(&bos_text, "none | once | per-copy (default per-copy, as the paper)"),
-        option_sep(&sep_text, "none | token (default none, as the paper)"),
-        option_copy_positions(&positions_text),
-        option_threads(&o->threads),
-        option_quiet(&o->quiet, "no progress lines"),
-    };
-    const int n = ARGS_COUNT(specs);
-    int rc = args_parse(CMD, "--model M --train F --dev F --test F --method METHOD --out run.csv "
-                             "[--r R] [--exit L] [--recipe full|paper] [--adapter none|lora] "
-                             "[--epochs E] [--lr LR] [--batch B] [--grad-accum N] [--seed S] "
-                             "[--save FILE] [--predictions FILE]",
-                        specs, n, argc, argv, NULL, 0, NULL);
-    if (rc) return rc;
-    if (method_parse(method_text, &fc->method))
+    if (method_parse(o->given.method, &fc->method))
         return args_error(CMD, "--method must be causal, sr, unmask-full, unmask-middle or encoder; "
-                               "got '%s'", method_text);
-    fc->r = args_given(specs, n, "r") ? r : method_default_r(fc->method);
-    if (option_parse_bos(CMD, bos_text, &fc->bos)) return 2;
-    if (option_parse_sep(CMD, sep_text, &fc->sep)) return 2;
-    if (option_parse_copy_positions(CMD, positions_text, &fc->copy_positions)) return 2;
-    if (apply_recipe(specs, n, o, adapter_text, targets_text)) return 2;
+                               "got '%s'", o->given.method);
+    fc->r = args_given(specs, n, "r") ? o->given.r : method_default_r(fc->method);
+    if (option_parse_bos(CMD, o->given.bos, &fc->bos)) return 2;
+    if (option_parse_sep(CMD, o->given.sep, &fc->sep)) return 2;
+    if (option_parse_copy_positions(CMD, o->given.positions, &fc->copy_positions)) return 2;
+    if (apply_recipe(specs, n, o)) return 2;
     if (!(fc->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
     if (!(fc->dropout >= 0.0f && fc->dropout < 1.0f)) return args_error(CMD, "--dropout must be in [0, 1)");
     if (fc->weight_decay < 0.0f) return args_error(CMD, "--weight-decay must not be negative");
@@ -164,6 +143,88 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
     fc->seed = (unsigned long long)o->seed;
     fc->log = o->quiet ? NULL : stderr;
     return 0;
+}
+
+
+/* Parse argv into o and check every value that needs no file: 0, 1 after
+ * --help, 2 after the error line. */
+static int parse_options(int argc, char **argv, FinetuneOptions *o)
+{
+    *o = options_defaults();
+    FinetuneConfig *fc = &o->fc, paper;
+    recipe_apply("paper", &paper);
+    char targets[LORA_TARGETS_NAME];
+    lora_targets_name(fc->lora.targets, targets);
+    HelpText h = {0};
+    ArgSpec specs[] = {
+        {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
+         .help = "pre-trained checkpoint (.safetensors) or Hugging Face model folder"},
+        {.name = "train", .type = ARG_STRING, .value = &o->train, .required = 1,
+         .help = "CoNLL training split"},
+        {.name = "dev", .type = ARG_STRING, .value = &o->dev, .required = 1,
+         .help = "CoNLL dev split (chooses the epoch)"},
+        {.name = "test", .type = ARG_STRING, .value = &o->test, .required = 1,
+         .help = "CoNLL test split"},
+        {.name = "method", .type = ARG_STRING, .value = &o->given.method, .required = 1,
+         .help = "causal | sr | unmask-full | unmask-middle | encoder"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
+         .help = "CSV to write (with NAME.manifest.json beside it)"},
+        {.name = "r", .type = ARG_INT, .value = &o->given.r,
+         .help = help_text(&h, "repetitions for --method sr (default %d; other methods use 0)",
+                           method_default_r(METHOD_SR))},
+        {.name = "exit", .type = ARG_INT, .value = &o->exit_layer, .min_int = 1,
+         .help = "read from layer L = 1..N, running only L layers (default N)"},
+        option_recipe(&o->recipe,
+                      help_text(&h, "full (default: every weight) | paper (LoRA, lr %s, %d epochs, "
+                                    "batch %d x %d, weight decay %g); explicit options override it",
+                                help_number_e(&h, paper.lr), paper.epochs, paper.batch,
+                                paper.grad_accum, (double)paper.weight_decay)),
+        {.name = "epochs", .type = ARG_INT, .value = &fc->epochs, .min_int = 1,
+         .help = help_text(&h, "training epochs (default %d; paper %d)", fc->epochs, paper.epochs)},
+        {.name = "lr", .type = ARG_FLOAT, .value = &fc->lr,
+         .help = help_text(&h, "peak learning rate (default %s; paper %s)",
+                           help_number_e(&h, fc->lr), help_number_e(&h, paper.lr))},
+        {.name = "batch", .type = ARG_INT, .value = &fc->batch, .min_int = 1,
+         .help = help_text(&h, "sentences per step (default %d)", fc->batch)},
+        option_grad_accum(&fc->grad_accum, help_text(&h, "batches summed per update (default %d; "
+                                                     "paper %d)",
+                                                     fc->grad_accum, paper.grad_accum)),
+        option_seed(&o->seed, help_text(&h, "seed: head init, order, dropout (default %d)",
+                                        o->seed)),
+        {.name = "dropout", .type = ARG_FLOAT, .value = &fc->dropout,
+         .help = help_text(&h, "dropout on the head's input (default %g)", (double)fc->dropout)},
+        {.name = "weight-decay", .type = ARG_FLOAT, .value = &fc->weight_decay,
+         .help = help_text(&h, "AdamW decoupled decay (default %g; paper %g)",
+                           (double)fc->weight_decay, (double)paper.weight_decay)},
+        option_adapter(&o->given.adapter, "none: train every weight | lora: frozen base, adapters "
+                                          "and head (default: the recipe's)"),
+        option_lora_rank(&fc->lora.rank, help_text(&h, "LoRA rank, 1..width (default %d)",
+                                                   fc->lora.rank)),
+        option_lora_alpha(&fc->lora.alpha, help_text(&h, "LoRA alpha: updates scaled by alpha / "
+                                                     "rank (default %g)", (double)fc->lora.alpha)),
+        option_lora_dropout(&fc->lora.dropout, help_text(&h, "dropout on the adapters' input "
+                                                         "(default %g)", (double)fc->lora.dropout)),
+        option_lora_targets(&o->given.targets,
+                            help_text(&h, "projections with adapters, of q,k,v,o (default %s)",
+                                      targets)),
+        {.name = "save", .type = ARG_STRING, .value = &o->save,
+         .help = "safetensors: head (and adapters) of the best epoch"},
+        {.name = "load", .type = ARG_STRING, .value = &o->load,
+         .help = "start from a file --save wrote (same base model)"},
+        {.name = "predictions", .type = ARG_STRING, .value = &o->predictions,
+         .help = "CoNLL file: test word, gold, predicted"},
+        option_bos(&o->given.bos,
+                   help_text(&h, "none | once | per-copy (default %s, as the paper)", o->given.bos)),
+        option_sep(&o->given.sep,
+                   help_text(&h, "none | token (default %s, as the paper)", o->given.sep)),
+        option_copy_positions(&o->given.positions),
+        option_threads(&o->threads),
+        option_quiet(&o->quiet, "no progress lines"),
+    };
+    const int n = ARGS_COUNT(specs);
+    int rc = args_parse(CMD, USAGE, specs, n, argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    return settle_options(specs, n, o);
 }
 
 /* --load: read the file against the loaded model, check that it fits this
@@ -188,8 +249,9 @@ static int load_start(FinetuneOptions *o, FinetuneRun *run)
         return args_error(CMD, "--load %s: LoRA rank %d, alpha %g on other targets or settings "
                                "than this run's (rank %d, alpha %g)", o->load, a->lora.rank,
                           (double)a->lora.alpha, want->rank, (double)want->alpha);
-    run->start_w = (TrainedWeights){a->n_labels, a->d_model, a->head_W, a->head_b, a->lora,
-                                    a->n_lora, a->lora_w};
+    run->start_w = (TrainedWeights){.K = a->n_labels, .C = a->d_model, .W = a->head_W,
+                                    .b = a->head_b, .lora = a->lora, .n_lora = a->n_lora,
+                                    .lora_w = a->lora_w};
     o->fc.start = &run->start_w;
     return 0;
 }
@@ -226,7 +288,8 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
     if (fc->method == METHOD_ENCODER && strcmp(run->task.objective, "mlm") != 0)
         fprintf(stderr, "seqrep %s: warning: method encoder on %s, whose pre-training objective is "
                         "'%s', not 'mlm'\n", CMD, o->model, run->task.objective);
-    cli_warn_unknown_tags(CMD, &run->task, (SplitPaths){o->train, o->dev, o->test});
+    SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
+    cli_warn_unknown_tags(CMD, &run->task, paths);
     int max_T;
     if (cli_task_max_length(CMD, &run->task, &fc->r, 1, fc->bos, fc->sep, cfg.max_seq_len, &max_T))
         return 2;
@@ -260,12 +323,13 @@ static int run_finetune(const FinetuneOptions *o, FinetuneRun *run)
                 CMD, o->recipe_label, adapter_name(fc->adapter), fc->lora.rank,
                 (double)fc->lora.alpha, (double)fc->lora.dropout, (double)fc->lr, fc->batch,
                 fc->grad_accum, (double)fc->weight_decay, fc->epochs);
-    LabelledSplit train = {&task->train, &task->train_p, task->train_y};
-    LabelledSplit dev = {&task->dev, &task->dev_p, task->dev_y};
-    LabelledSplit test = {&task->test, &task->test_p, task->test_y};
+    LabelledSplit train = {.data = &task->train, .pieces = &task->train_p, .labels = task->train_y};
+    LabelledSplit dev = {.data = &task->dev, .pieces = &task->dev_p, .labels = task->dev_y};
+    LabelledSplit test = {.data = &task->test, .pieces = &task->test_p, .labels = task->test_y};
     if (finetune_run(&run->model, &task->labels, &train, &dev, &test, fc, &run->res, &err))
         return args_error(CMD, "%s", err.msg);
-    ReadoutLayout lay = {fc->r, fc->bos, fc->sep, fc->copy_positions};
+    ReadoutLayout lay = {.r = fc->r, .bos = fc->bos, .sep = fc->sep,
+                         .copy_positions = fc->copy_positions};
     run->flops[0] = cost_data_flops(cfg, &task->dev_p, lay, fc->exit_layer, run->plan);
     run->flops[1] = cost_data_flops(cfg, &task->test_p, lay, fc->exit_layer, run->plan);
     if (!o->quiet)
@@ -308,7 +372,7 @@ static char *csv_text(const FinetuneOptions *o, const FinetuneRun *run)
 }
 
 /* The manifest: inputs, method and layout, training settings, the scores and
- * the history of every epoch (without "result", which cli_write_manifest adds). */
+ * the history of every epoch (without "result", which manifest_write adds). */
 static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
                                 const FinetuneRun *run)
 {
@@ -318,7 +382,8 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "model", o->model);
     cJSON_AddStringToObject(manifest, "model_objective", run->task.objective);
-    cli_manifest_add_splits(manifest, &run->task, (SplitPaths){o->train, o->dev, o->test}, 0);
+    SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
+    manifest_add_splits(manifest, &run->task, paths, 0);
     cJSON_AddStringToObject(manifest, "method", method_name(fc->method));
     cJSON_AddNumberToObject(manifest, "r", fc->r);
     cJSON_AddNumberToObject(manifest, "exit", fc->exit_layer);
@@ -336,10 +401,8 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     cJSON_AddStringToObject(manifest, "recipe", o->recipe_label);
     cJSON_AddStringToObject(manifest, "adapter", adapter_name(fc->adapter));
     if (fc->adapter == ADAPTER_LORA) {
-        char targets[16] = "";
-        for (int t = 0, j = 0; t < LORA_N_TARGETS; t++)
-            if (fc->lora.targets & (1u << t)) j += snprintf(targets + j, sizeof targets - (size_t)j,
-                                                            "%s%c", j ? "," : "", "qkvo"[t]);
+        char targets[LORA_TARGETS_NAME];
+        lora_targets_name(fc->lora.targets, targets);
         cJSON_AddNumberToObject(manifest, "lora_rank", fc->lora.rank);
         cJSON_AddNumberToObject(manifest, "lora_alpha", fc->lora.alpha);
         cJSON_AddNumberToObject(manifest, "lora_dropout", fc->lora.dropout);
@@ -404,7 +467,7 @@ static int write_outputs(int argc, char **argv, const FinetuneOptions *o, const 
                cli_write_predictions(o->predictions, &run->task, run->res.test_pred, &err)))
         return args_error(CMD, "%s", err.msg);
     cJSON *manifest = finetune_manifest(argc, argv, o, run);
-    rc = cli_write_manifest(o->out, manifest, NULL, &err);
+    rc = manifest_write(o->out, manifest, NULL, &err);
     cJSON_Delete(manifest);
     if (rc) return args_error(CMD, "%s", err.msg);
     printf("%s r=%d exit=%d: dev F1 %.2f, test F1 %.2f (best epoch %d of %d)\n",

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "data/tasks.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 
 static const char *CMD = "gen";
@@ -23,13 +24,19 @@ typedef struct {
 static int parse_options(int argc, char **argv, GenOptions *o)
 {
     *o = (GenOptions){.sizes = task_default_sizes(), .seed = 1};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"out-dir", ARG_STRING, &o->out_dir, "directory for the four files (created if needed)", 1, 0, 0},
-        option_seed(&o->seed, "random seed (default 1)"),
-        {"train", ARG_INT, &o->sizes.train, "training sentences (default 2000)", 0, 1, 0},
-        {"dev", ARG_INT, &o->sizes.dev, "validation sentences (default 500)", 0, 1, 0},
-        {"test", ARG_INT, &o->sizes.test, "test sentences (default 500)", 0, 1, 0},
-        {"corpus", ARG_INT, &o->sizes.corpus, "lines of corpus.txt (default 20000)", 0, 1, 0},
+        {.name = "out-dir", .type = ARG_STRING, .value = &o->out_dir, .required = 1,
+         .help = "directory for the four files (created if needed)"},
+        option_seed(&o->seed, help_text(&h, "random seed (default %d)", o->seed)),
+        {.name = "train", .type = ARG_INT, .value = &o->sizes.train, .min_int = 1,
+         .help = help_text(&h, "training sentences (default %d)", o->sizes.train)},
+        {.name = "dev", .type = ARG_INT, .value = &o->sizes.dev, .min_int = 1,
+         .help = help_text(&h, "validation sentences (default %d)", o->sizes.dev)},
+        {.name = "test", .type = ARG_INT, .value = &o->sizes.test, .min_int = 1,
+         .help = help_text(&h, "test sentences (default %d)", o->sizes.test)},
+        {.name = "corpus", .type = ARG_INT, .value = &o->sizes.corpus, .min_int = 1,
+         .help = help_text(&h, "lines of corpus.txt (default %d)", o->sizes.corpus)},
     };
     int npos = 0;
     int rc = args_parse(CMD, "right-cue|last-word|left-cue --out-dir DIR [--seed S] [--train N] "

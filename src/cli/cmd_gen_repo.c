@@ -11,6 +11,7 @@
 #include "base/atomic_file.h"
 #include "cli/commands.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repo/repo_tasks.h"
 #include "runs/manifest.h"
@@ -33,21 +34,34 @@ typedef struct {
  * after the error line. */
 static int parse_options(int argc, char **argv, GenRepoOptions *o)
 {
-    int queries = 1, pairs = 4, rows = 3, cols = 3;
-    float depth = -1.0f;
     *o = (GenRepoOptions){.length = 64, .n = 1000, .seed = 1};
+    /* what is not given stays as the task's defaults (the same for every kind) */
+    const RepoTaskSpec task = repo_task_defaults(REPO_TASK_KV, o->length);
+    int queries = task.n_queries, pairs = task.n_pairs, rows = task.n_rows, cols = task.n_cols;
+    float depth = (float)task.depth;
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"task", ARG_STRING, &o->task, "kv, needle or table", 1, 0, 0},
-        {"out", ARG_STRING, &o->out, "text file to write, one example per line", 1, 0, 0},
-        {"length", ARG_INT, &o->length, "tokens per example, <bos> included (default 64)", 0, 2, 0},
-        {"n", ARG_INT, &o->n, "number of examples (default 1000)", 0, 1, 0},
-        {"depth", ARG_FLOAT, &depth, "evidence depth in 0..1, negative = random (default random)", 0, 0, 0},
-        {"queries", ARG_INT, &queries, "queries per example (default 1)", 0, 1, 0},
-        {"pairs", ARG_INT, &pairs, "kv: key-value pairs (default 4)", 0, 1, 0},
-        {"rows", ARG_INT, &rows, "table: rows (default 3)", 0, 1, 0},
-        {"cols", ARG_INT, &cols, "table: columns (default 3)", 0, 1, 0},
-        option_seed(&o->seed, "random seed (default 1)"),
-        {"answers", ARG_STRING, &o->answers, "CSV of answer and evidence positions", 0, 0, 0},
+        {.name = "task", .type = ARG_STRING, .value = &o->task, .required = 1,
+         .help = "kv, needle or table"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
+         .help = "text file to write, one example per line"},
+        {.name = "length", .type = ARG_INT, .value = &o->length, .min_int = 2,
+         .help = help_text(&h, "tokens per example, <bos> included (default %d)", o->length)},
+        {.name = "n", .type = ARG_INT, .value = &o->n, .min_int = 1,
+         .help = help_text(&h, "number of examples (default %d)", o->n)},
+        {.name = "depth", .type = ARG_FLOAT, .value = &depth,
+         .help = "evidence depth in 0..1, negative = random (default random)"},
+        {.name = "queries", .type = ARG_INT, .value = &queries, .min_int = 1,
+         .help = help_text(&h, "queries per example (default %d)", queries)},
+        {.name = "pairs", .type = ARG_INT, .value = &pairs, .min_int = 1,
+         .help = help_text(&h, "kv: key-value pairs (default %d)", pairs)},
+        {.name = "rows", .type = ARG_INT, .value = &rows, .min_int = 1,
+         .help = help_text(&h, "table: rows (default %d)", rows)},
+        {.name = "cols", .type = ARG_INT, .value = &cols, .min_int = 1,
+         .help = help_text(&h, "table: columns (default %d)", cols)},
+        option_seed(&o->seed, help_text(&h, "random seed (default %d)", o->seed)),
+        {.name = "answers", .type = ARG_STRING, .value = &o->answers,
+         .help = "CSV of answer and evidence positions"},
     };
     int rc = args_parse(CMD, "--task kv|needle|table --out FILE [options]", specs,
                         ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "data/corpus.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 
 static const char *CMD = "gen-text";
@@ -14,10 +15,13 @@ static const char *CMD = "gen-text";
  * error line. */
 static int parse_options(int argc, char **argv, const char **out, int *sentences, int *seed)
 {
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"out", ARG_STRING, out, "text file to write", 1, 0, 0},
-        {"sentences", ARG_INT, sentences, "number of sentences (default 20000)", 0, 1, 0},
-        option_seed(seed, "random seed (default 1)"),
+        {.name = "out", .type = ARG_STRING, .value = out, .required = 1,
+         .help = "text file to write"},
+        {.name = "sentences", .type = ARG_INT, .value = sentences, .min_int = 1,
+         .help = help_text(&h, "number of sentences (default %d)", *sentences)},
+        option_seed(seed, help_text(&h, "random seed (default %d)", *seed)),
     };
     return args_parse(CMD, "--out FILE [--sentences N] [--seed S]", specs, ARGS_COUNT(specs), argc,
                       argv, NULL, 0, NULL);

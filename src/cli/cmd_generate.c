@@ -17,6 +17,7 @@
 #include "formats/checkpoint.h"
 #include "label/methods.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "text/tokenizer.h"
 
@@ -92,14 +93,21 @@ static int parse_options(int argc, char **argv, GenerateOptions *o)
 {
     *o = (GenerateOptions){.prompt = "", .lines = 3, .max_tokens = 40, .top_k = 20, .seed = 1,
                            .temperature = 0.8f};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"prompt", ARG_STRING, &o->prompt, "text every sample starts with (default none)", 0, 0, 0},
-        {"lines", ARG_INT, &o->lines, "samples to draw (default 3)", 0, 1, 0},
-        {"max-tokens", ARG_INT, &o->max_tokens, "longest continuation (default 40)", 0, 1, 0},
-        {"temperature", ARG_FLOAT, &o->temperature, "softmax temperature (default 0.8)", 0, 0, 0},
-        {"top-k", ARG_INT, &o->top_k, "sample among the k likeliest, 0 = all (default 20)", 0, 0, 0},
-        {"greedy", ARG_FLAG, &o->greedy, "take the likeliest token at every step (no sampling)", 0, 0, 0},
-        option_seed(&o->seed, "random seed (default 1)"),
+        {.name = "prompt", .type = ARG_STRING, .value = &o->prompt,
+         .help = "text every sample starts with (default none)"},
+        {.name = "lines", .type = ARG_INT, .value = &o->lines, .min_int = 1,
+         .help = help_text(&h, "samples to draw (default %d)", o->lines)},
+        {.name = "max-tokens", .type = ARG_INT, .value = &o->max_tokens, .min_int = 1,
+         .help = help_text(&h, "longest continuation (default %d)", o->max_tokens)},
+        {.name = "temperature", .type = ARG_FLOAT, .value = &o->temperature,
+         .help = help_text(&h, "softmax temperature (default %g)", (double)o->temperature)},
+        {.name = "top-k", .type = ARG_INT, .value = &o->top_k,
+         .help = help_text(&h, "sample among the k likeliest, 0 = all (default %d)", o->top_k)},
+        {.name = "greedy", .type = ARG_FLAG, .value = &o->greedy,
+         .help = "take the likeliest token at every step (no sampling)"},
+        option_seed(&o->seed, help_text(&h, "random seed (default %d)", o->seed)),
     };
     int npos = 0;
     int rc = args_parse(CMD, "MODEL [--prompt TEXT] [options]", specs, ARGS_COUNT(specs), argc, argv,

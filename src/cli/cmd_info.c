@@ -33,9 +33,10 @@ static int parse_options(int argc, char **argv, const char **path, int *as_json)
     *as_json = 0;
     const char *model = NULL;
     ArgSpec specs[] = {
-        {"json", ARG_FLAG, as_json, "print everything as one JSON object", 0, 0, 0},
-        {"model", ARG_STRING, &model, "the checkpoint or Hugging Face model folder (or give it "
-                                      "as the one argument)", 0, 0, 0},
+        {.name = "json", .type = ARG_FLAG, .value = as_json,
+         .help = "print everything as one JSON object"},
+        {.name = "model", .type = ARG_STRING, .value = &model,
+         .help = "the checkpoint or Hugging Face model folder (or give it as the one argument)"},
     };
     int npos = 0;
     int rc = args_parse(CMD, "MODEL [--json]", specs, ARGS_COUNT(specs), argc, argv, path, 1, &npos);

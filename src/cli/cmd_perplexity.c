@@ -23,6 +23,7 @@
 #include "formats/checkpoint.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "runs/manifest.h"
 #include "text/tokenizer.h"
@@ -47,11 +48,16 @@ typedef struct {
 static int parse_options(int argc, char **argv, PerplexityOptions *o)
 {
     *o = (PerplexityOptions){.batch = 8, .max_batches = 1000000};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"text", ARG_STRING, &o->text, "held-out text, one sentence or line per line", 1, 0, 0},
-        {"batch", ARG_INT, &o->batch, "windows per forward pass (default 8)", 0, 1, 0},
-        {"max-batches", ARG_INT, &o->max_batches, "measure at most this many batches (default all)", 0, 1, 0},
-        {"out", ARG_STRING, &o->out, "JSON file for the numbers (with NAME.manifest.json beside it)", 0, 0, 0},
+        {.name = "text", .type = ARG_STRING, .value = &o->text, .required = 1,
+         .help = "held-out text, one sentence or line per line"},
+        {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
+         .help = help_text(&h, "windows per forward pass (default %d)", o->batch)},
+        {.name = "max-batches", .type = ARG_INT, .value = &o->max_batches, .min_int = 1,
+         .help = "measure at most this many batches (default all)"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out,
+         .help = "JSON file for the numbers (with NAME.manifest.json beside it)"},
         option_threads(&o->threads),
     };
     int n_pos = 0;
@@ -130,7 +136,7 @@ static int write_outputs(int argc, char **argv, const PerplexityOptions *o, cons
     manifest_add_file(manifest, "model", o->model);
     manifest_add_file(manifest, "text", o->text);
     cJSON_AddNumberToObject(manifest, "threads", threads_count());
-    if (cli_write_manifest(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
+    if (manifest_write(o->out, manifest, NULL, &err)) rc = args_error(CMD, "%s", err.msg);
     cJSON_Delete(manifest);
     return rc;
 }

@@ -36,6 +36,7 @@
 #include "label/readout_prefix.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
@@ -166,35 +167,54 @@ typedef struct {
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, ProbeOptions *o)
 {
+    const ProbeConfig probe = probe_defaults();
     *o = (ProbeOptions){.r_text = "0,1,2,4", .copies_text = "last,first", .positions_text = "run",
-                        .sep_text = "none", .mask_text = "causal", .seed = 1, .epochs = 10,
-                        .batch = 16, .lr = 1e-2f, .l2 = 1e-4f};
+                        .sep_text = "none", .mask_text = "causal", .seed = (int)probe.seed,
+                        .epochs = probe.epochs, .batch = 16, .lr = probe.lr, .l2 = probe.l2};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model, "pre-trained checkpoint (.safetensors) or Hugging Face model folder", 1, 0, 0},
+        {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
+         .help = "pre-trained checkpoint (.safetensors) or Hugging Face model folder"},
         option_adapter_file(&o->adapter, NULL),
-        {"train", ARG_STRING, &o->train, "CoNLL training split", 1, 0, 0},
-        {"dev", ARG_STRING, &o->dev, "CoNLL dev split", 1, 0, 0},
-        {"test", ARG_STRING, &o->test, "CoNLL test split", 1, 0, 0},
-        {"out", ARG_STRING, &o->out, "CSV to write (with NAME.manifest.json beside it)", 1, 0, 0},
-        {"r", ARG_STRING, &o->r_text, "repetitions: list such as 0,1,2,4 or 0..4 (default 0,1,2,4)", 0, 0, 0},
-        {"copies", ARG_STRING, &o->copies_text, "read-out copies: last, first or last,first (default)", 0, 0, 0},
-        {"predictions", ARG_STRING, &o->predictions, "CoNLL file: test word, gold, predicted (best dev probe)", 0, 0, 0},
-        option_seed(&o->seed, "probe seed (default 1)"),
-        {"epochs", ARG_INT, &o->epochs, "probe training epochs (default 10)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &o->lr, "probe Adam step size (default 1e-2)", 0, 0, 0},
-        {"l2", ARG_FLOAT, &o->l2, "probe L2 penalty (default 1e-4)", 0, 0, 0},
-        {"batch", ARG_INT, &o->batch, "sentences per forward pass (default 16)", 0, 1, 0},
-        option_mask(&o->mask_text, "mask plan: causal | middle | full | layer list (default causal)"),
+        {.name = "train", .type = ARG_STRING, .value = &o->train, .required = 1,
+         .help = "CoNLL training split"},
+        {.name = "dev", .type = ARG_STRING, .value = &o->dev, .required = 1,
+         .help = "CoNLL dev split"},
+        {.name = "test", .type = ARG_STRING, .value = &o->test, .required = 1,
+         .help = "CoNLL test split"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
+         .help = "CSV to write (with NAME.manifest.json beside it)"},
+        {.name = "r", .type = ARG_STRING, .value = &o->r_text,
+         .help = help_text(&h, "repetitions: list such as 0,1,2,4 or 0..4 (default %s)",
+                           o->r_text)},
+        {.name = "copies", .type = ARG_STRING, .value = &o->copies_text,
+         .help = "read-out copies: last, first or last,first (default)"},
+        {.name = "predictions", .type = ARG_STRING, .value = &o->predictions,
+         .help = "CoNLL file: test word, gold, predicted (best dev probe)"},
+        option_seed(&o->seed, help_text(&h, "probe seed (default %d)", o->seed)),
+        {.name = "epochs", .type = ARG_INT, .value = &o->epochs, .min_int = 1,
+         .help = help_text(&h, "probe training epochs (default %d)", o->epochs)},
+        {.name = "lr", .type = ARG_FLOAT, .value = &o->lr,
+         .help = help_text(&h, "probe Adam step size (default %s)", help_number_e(&h, o->lr))},
+        {.name = "l2", .type = ARG_FLOAT, .value = &o->l2,
+         .help = help_text(&h, "probe L2 penalty (default %s)", help_number_e(&h, o->l2))},
+        {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
+         .help = help_text(&h, "sentences per forward pass (default %d)", o->batch)},
+        option_mask(&o->mask_text, help_text(&h, "mask plan: causal | middle | full | layer list "
+                                             "(default %s)", o->mask_text)),
         option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper; none when the "
                                  "tokenizer adds no BOS)"),
-        option_sep(&o->sep_text, "none | token (default none, as the paper)"),
+        option_sep(&o->sep_text, help_text(&h, "none | token (default %s, as the paper)",
+                                           o->sep_text)),
         option_copy_positions(&o->positions_text),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines on stderr"),
     };
-    int rc = args_parse(CMD, "--model M [--adapter FILE] --train F --dev F --test F --out probe.csv [--r 0,1,2,4] "
-                             "[--copies last,first] [--predictions FILE] [--seed S] [--epochs E]",
-                        specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    const char *usage = help_text(&h, "--model M [--adapter FILE] --train F --dev F --test F "
+                                      "--out probe.csv [--r %s] [--copies %s] [--predictions FILE] "
+                                      "[--seed S] [--epochs E]",
+                                  o->r_text, o->copies_text);
+    int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     if (o->bos_text && option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
@@ -216,7 +236,8 @@ static int load_task_and_model(ProbeOptions *o, ProbeRun *run)
         readout_choose_bos(&run->task.tok, o->bos_text, REPEAT_BOS_PER_COPY, o->sep, &o->bos, &err))
         return args_error(CMD, "%s", err.msg);
     const ModelConfig cfg = run->task.info.cfg;
-    cli_warn_unknown_tags(CMD, &run->task, (SplitPaths){o->train, o->dev, o->test});
+    SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
+    cli_warn_unknown_tags(CMD, &run->task, paths);
     if (cli_mask_plan(CMD, o->mask_text, cfg.n_layers, &run->plan)) return 2;
     int max_T;
     if (cli_task_max_length(CMD, &run->task, o->r_values, o->n_r, o->bos, o->sep, cfg.max_seq_len,
@@ -234,7 +255,7 @@ static int alloc_run(const ProbeOptions *o, ProbeRun *run)
     const PiecedData *pieces[3] = {&run->task.train_p, &run->task.dev_p, &run->task.test_p};
     const int n_layers = run->task.info.cfg.n_layers + 1, C = run->task.info.cfg.d_model;
     const size_t n_test = (size_t)(run->task.test_p.n_words + 1);
-    run->table = (ProbeTable){o->n_r, o->n_copies, n_layers, NULL, NULL};
+    run->table = (ProbeTable){.n_r = o->n_r, .n_copies = o->n_copies, .n_layers = n_layers};
     size_t n_cells = (size_t)o->n_r * o->n_copies * n_layers;
     run->table.dev = calloc(n_cells, sizeof(SpanScores));
     run->table.test = calloc(n_cells, sizeof(SpanScores));
@@ -270,7 +291,8 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
     const Dataset *data[3] = {&task->train, &task->dev, &task->test};
     const int *labels[3] = {task->train_y, task->dev_y, task->test_y};
     const int n_layers = run->table.n_layers, C = task->info.cfg.d_model;
-    ReadoutLayout lay = {o->r_values[ri], o->bos, o->sep, o->copy_positions};
+    ReadoutLayout lay = {.r = o->r_values[ri], .bos = o->bos, .sep = o->sep,
+                         .copy_positions = o->copy_positions};
     SrError err;
     double start = progress_now();
     for (int s = 0; s < 3 && !run->one_pass; s++)
@@ -281,8 +303,9 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
         ProbeSplit split[3];
         for (int s = 0; s < 3; s++) {
             const float *last = run->feats[s].last[run->one_pass ? ri : 0];
-            split[s] = (ProbeSplit){o->copies[ci] == READ_FIRST_COPY ? run->feats[s].first : last,
-                                    labels[s], pieces[s]->n_words, data[s]};
+            split[s] = (ProbeSplit){
+                .x = o->copies[ci] == READ_FIRST_COPY ? run->feats[s].first : last,
+                .y = labels[s], .n_words = pieces[s]->n_words, .data = data[s]};
         }
         int i0 = table_index(&run->table, ri, ci, 0);
         if (probe_layers(&split[0], &split[1], &split[2], n_layers, C, &task->labels, pcfg,
@@ -308,7 +331,7 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
 static int collect_one_pass(const ProbeOptions *o, ProbeRun *run)
 {
     const PiecedData *pieces[3] = {&run->task.train_p, &run->task.dev_p, &run->task.test_p};
-    ReadoutLayout lay = {0, o->bos, o->sep, o->copy_positions};
+    ReadoutLayout lay = {.r = 0, .bos = o->bos, .sep = o->sep, .copy_positions = o->copy_positions};
     SrError err;
     double start = progress_now();
     for (int s = 0; s < 3; s++)
@@ -350,7 +373,7 @@ static int probe_all(const ProbeOptions *o, ProbeRun *run)
 }
 
 /* The manifest of the run: inputs, options, counts and the best dev probe
- * (without "result", which cli_write_manifest adds). */
+ * (without "result", which manifest_write adds). */
 static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const ProbeRun *run)
 {
     const LabelTask *task = &run->task;
@@ -358,7 +381,8 @@ static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "model", o->model);
     if (o->adapter) manifest_add_file(manifest, "adapter", o->adapter);
-    cli_manifest_add_splits(manifest, task, (SplitPaths){o->train, o->dev, o->test}, 1);
+    SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
+    manifest_add_splits(manifest, task, paths, 1);
     cJSON_AddStringToObject(manifest, "model_objective", task->objective);
     cJSON_AddStringToObject(manifest, "r", o->r_text);
     cJSON_AddStringToObject(manifest, "copies", o->copies_text);
@@ -400,7 +424,7 @@ static int write_outputs(int argc, char **argv, const ProbeOptions *o, const Pro
         return args_error(CMD, "%s", err.msg);
     cJSON *manifest = probe_manifest(argc, argv, o, run);
     char *mpath;
-    int rc = cli_write_manifest(o->out, manifest, &mpath, &err);
+    int rc = manifest_write(o->out, manifest, &mpath, &err);
     cJSON_Delete(manifest);
     if (rc) return args_error(CMD, "%s", err.msg);
     print_table(&run->table, o->r_values, read_copy_name(o->copies[run->pick_ci]), run->pick_ci,

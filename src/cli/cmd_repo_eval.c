@@ -16,6 +16,7 @@
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repo/repo_eval.h"
 #include "repo/repo_tasks.h"
@@ -144,51 +145,37 @@ static void figure_path(char *buf, size_t cap, const char *dir, const char *task
 
 static const char *CMD = "repo-eval";
 
-/* Parse and check options; 0, 1 (help shown) or 2 (error printed). */
-static int parse_options(int argc, char **argv, EvalOptions *o)
+/* The training length when --train-length is not given: a table needs room
+ * for its header and rows. */
+static int default_train_length(RepoTaskKind kind)
 {
-    *o = (EvalOptions){.methods = "rope,nope,const,hybrid,repo", .depths = "0,0.25,0.5,0.75,1",
-                       .train_length = -1, .examples = 50, .steps = 2000, .batch = 16,
-                       .warmup = -1, .layers = 4, .d_model = 64, .heads = 4, .d_ff = 176,
-                       .repo_from = -1, .pairs = 4, .rows = 3, .cols = 3, .queries = -1,
-                       .eval_batch = 8, .figure_examples = 32, .seed = 1, .lr = 1e-2f,
-                       .min_lr = -1.0f, .weight_decay = 0.1f, .clip = 1.0f};
-    ArgSpec specs[] = {
-        {"task", ARG_STRING, &o->task, "kv, needle or table", 1, 0, 0},
-        {"out", ARG_STRING, &o->out, "accuracy CSV to write", 1, 0, 0},
-        {"methods", ARG_STRING, &o->methods, "methods to train (default rope,nope,const,hybrid,repo)", 0, 0, 0},
-        {"models", ARG_STRING, &o->models, "evaluate checkpoints instead: METHOD=CKPT,...", 0, 0, 0},
-        {"train-length", ARG_INT, &o->train_length, "training sequence length (default 32; table 48)", 0, 2, 0},
-        {"lengths", ARG_STRING, &o->lengths, "evaluation lengths (default 1, 2, 4 x train length)", 0, 0, 0},
-        {"depths", ARG_STRING, &o->depths, "evidence depths in 0..1 (default 0,0.25,0.5,0.75,1)", 0, 0, 0},
-        {"examples", ARG_INT, &o->examples, "examples per length and depth (default 50)", 0, 1, 0},
-        {"steps", ARG_INT, &o->steps, "training steps per method (default 2000)", 0, 1, 0},
-        {"batch", ARG_INT, &o->batch, "training batch (default 16)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &o->lr, "peak learning rate (default 1e-2)", 0, 0, 0},
-        {"min-lr", ARG_FLOAT, &o->min_lr, "final learning rate (default lr/10)", 0, 0, 0},
-        {"warmup", ARG_INT, &o->warmup, "warm-up steps (default steps/20)", 0, 0, 0},
-        {"weight-decay", ARG_FLOAT, &o->weight_decay, "AdamW decay (default 0.1)", 0, 0, 0},
-        {"clip", ARG_FLOAT, &o->clip, "gradient-norm clip (default 1)", 0, 0, 0},
-        {"layers", ARG_INT, &o->layers, "transformer blocks (default 4)", 0, 1, 0},
-        {"d-model", ARG_INT, &o->d_model, "model width, a multiple of 8 (default 64)", 0, 8, 0},
-        {"heads", ARG_INT, &o->heads, "attention heads (default 4)", 0, 1, 0},
-        {"d-ff", ARG_INT, &o->d_ff, "SwiGLU width (default 176)", 0, 1, 0},
-        {"repo-from", ARG_INT, &o->repo_from, "first RePo layer (default ceil(layers/3))", 0, -1000000, 0},
-        {"pairs", ARG_INT, &o->pairs, "kv: key-value pairs (default 4)", 0, 1, 0},
-        {"rows", ARG_INT, &o->rows, "table: rows (default 3)", 0, 1, 0},
-        {"cols", ARG_INT, &o->cols, "table: columns (default 3)", 0, 1, 0},
-        {"queries", ARG_INT, &o->queries, "queries per training example (default kv/table 4, needle 1)", 0, 1, 0},
-        {"eval-batch", ARG_INT, &o->eval_batch, "evaluation batch (default 8)", 0, 1, 0},
-        {"figure-examples", ARG_INT, &o->figure_examples, "examples per figure measurement (default 32)", 0, 1, 0},
-        {"save-dir", ARG_STRING, &o->save_dir, "save each trained model as DIR/TASK-METHOD.safetensors", 0, 0, 0},
-        {"figures", ARG_STRING, &o->figures, "write figure data DIR/TASK-{z,range,attention}.csv", 0, 0, 0},
-        option_seed(&o->seed, "random seed (default 1)"),
-        option_threads(&o->threads),
-        option_quiet(&o->quiet, "no progress output"),
-    };
-    int rc = args_parse(CMD, "--task kv|needle|table --out FILE.csv [options]", specs,
-                        ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
-    if (rc) return rc;
+    return kind == REPO_TASK_TABLE ? 48 : 32;
+}
+
+/* The queries of a training example when --queries is not given. */
+static int default_train_queries(RepoTaskKind kind)
+{
+    return kind == REPO_TASK_NEEDLE ? 1 : 4;
+}
+
+/* The options when none is given (what --help says); -1 = derived from
+ * others or from the task (see parse_experiment). */
+static EvalOptions eval_defaults(void)
+{
+    const RepoTaskSpec task = repo_task_defaults(REPO_TASK_KV, 0); /* the same for every kind */
+    return (EvalOptions){.methods = "rope,nope,const,hybrid,repo", .depths = "0,0.25,0.5,0.75,1",
+                         .train_length = -1, .examples = 50, .steps = 2000, .batch = 16,
+                         .warmup = -1, .layers = 4, .d_model = 64, .heads = 4, .d_ff = 176,
+                         .repo_from = -1, .pairs = task.n_pairs, .rows = task.n_rows,
+                         .cols = task.n_cols, .queries = -1, .eval_batch = 8,
+                         .figure_examples = 32, .seed = 1, .lr = 1e-2f, .min_lr = -1.0f,
+                         .weight_decay = 0.1f, .clip = 1.0f};
+}
+
+/* The checks of the parsed options that need neither the task nor a file,
+ * and the schedule's derived defaults. 0, or 2 after the error line. */
+static int check_options(const ArgSpec *specs, int n, EvalOptions *o)
+{
     if (o->d_model % 8) return args_error(CMD, "--d-model %d must be a multiple of 8 (RePo uses d/8)", o->d_model);
     if (o->d_model % o->heads || (o->d_model / o->heads) % 2)
         return args_error(CMD, "--d-model %d must split into --heads %d of even size", o->d_model,
@@ -196,13 +183,82 @@ static int parse_options(int argc, char **argv, EvalOptions *o)
     if (o->repo_from != -1 && (o->repo_from < 0 || o->repo_from >= o->layers))
         return args_error(CMD, "--repo-from %d is outside 0..%d (the model's layers)", o->repo_from,
                           o->layers - 1);
-    if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
-    if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
-    if (o->warmup < 0) o->warmup = o->steps / 20;
-    if (o->warmup > o->steps) return args_error(CMD, "--warmup %d exceeds --steps %d", o->warmup, o->steps);
-    if (args_given(specs, ARGS_COUNT(specs), "methods") && o->models)
+    if (option_settle_schedule(CMD, o->lr, o->steps, &o->min_lr, &o->warmup)) return 2;
+    if (args_given(specs, n, "methods") && o->models)
         return args_error(CMD, "give --methods (train here) or --models (checkpoints), not both");
     return 0;
+}
+
+/* Parse and check options; 0, 1 (help shown) or 2 (error printed). */
+static int parse_options(int argc, char **argv, EvalOptions *o)
+{
+    *o = eval_defaults();
+    HelpText h = {0};
+    ArgSpec specs[] = {
+        {.name = "task", .type = ARG_STRING, .value = &o->task, .required = 1,
+         .help = "kv, needle or table"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
+         .help = "accuracy CSV to write"},
+        {.name = "methods", .type = ARG_STRING, .value = &o->methods,
+         .help = help_text(&h, "methods to train (default %s)", o->methods)},
+        {.name = "models", .type = ARG_STRING, .value = &o->models,
+         .help = "evaluate checkpoints instead: METHOD=CKPT,..."},
+        {.name = "train-length", .type = ARG_INT, .value = &o->train_length, .min_int = 2,
+         .help = help_text(&h, "training sequence length (default %d; table %d)",
+                           default_train_length(REPO_TASK_KV), default_train_length(REPO_TASK_TABLE))},
+        {.name = "lengths", .type = ARG_STRING, .value = &o->lengths,
+         .help = "evaluation lengths (default 1, 2, 4 x train length)"},
+        {.name = "depths", .type = ARG_STRING, .value = &o->depths,
+         .help = help_text(&h, "evidence depths in 0..1 (default %s)", o->depths)},
+        {.name = "examples", .type = ARG_INT, .value = &o->examples, .min_int = 1,
+         .help = help_text(&h, "examples per length and depth (default %d)", o->examples)},
+        {.name = "steps", .type = ARG_INT, .value = &o->steps, .min_int = 1,
+         .help = help_text(&h, "training steps per method (default %d)", o->steps)},
+        {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
+         .help = help_text(&h, "training batch (default %d)", o->batch)},
+        option_lr(&o->lr, help_text(&h, "peak learning rate (default %s)",
+                                    help_number_e(&h, o->lr))),
+        option_min_lr(&o->min_lr),
+        option_warmup(&o->warmup),
+        {.name = "weight-decay", .type = ARG_FLOAT, .value = &o->weight_decay,
+         .help = help_text(&h, "AdamW decay (default %g)", (double)o->weight_decay)},
+        {.name = "clip", .type = ARG_FLOAT, .value = &o->clip,
+         .help = help_text(&h, "gradient-norm clip (default %g)", (double)o->clip)},
+        {.name = "layers", .type = ARG_INT, .value = &o->layers, .min_int = 1,
+         .help = help_text(&h, "transformer blocks (default %d)", o->layers)},
+        {.name = "d-model", .type = ARG_INT, .value = &o->d_model, .min_int = 8,
+         .help = help_text(&h, "model width, a multiple of 8 (default %d)", o->d_model)},
+        {.name = "heads", .type = ARG_INT, .value = &o->heads, .min_int = 1,
+         .help = help_text(&h, "attention heads (default %d)", o->heads)},
+        {.name = "d-ff", .type = ARG_INT, .value = &o->d_ff, .min_int = 1,
+         .help = help_text(&h, "SwiGLU width (default %d)", o->d_ff)},
+        {.name = "repo-from", .type = ARG_INT, .value = &o->repo_from, .min_int = -1000000,
+         .help = "first RePo layer (default ceil(layers/3))"},
+        {.name = "pairs", .type = ARG_INT, .value = &o->pairs, .min_int = 1,
+         .help = help_text(&h, "kv: key-value pairs (default %d)", o->pairs)},
+        {.name = "rows", .type = ARG_INT, .value = &o->rows, .min_int = 1,
+         .help = help_text(&h, "table: rows (default %d)", o->rows)},
+        {.name = "cols", .type = ARG_INT, .value = &o->cols, .min_int = 1,
+         .help = help_text(&h, "table: columns (default %d)", o->cols)},
+        {.name = "queries", .type = ARG_INT, .value = &o->queries, .min_int = 1,
+         .help = help_text(&h, "queries per training example (default kv/table %d, needle %d)",
+                           default_train_queries(REPO_TASK_KV), default_train_queries(REPO_TASK_NEEDLE))},
+        {.name = "eval-batch", .type = ARG_INT, .value = &o->eval_batch, .min_int = 1,
+         .help = help_text(&h, "evaluation batch (default %d)", o->eval_batch)},
+        {.name = "figure-examples", .type = ARG_INT, .value = &o->figure_examples, .min_int = 1,
+         .help = help_text(&h, "examples per figure measurement (default %d)", o->figure_examples)},
+        {.name = "save-dir", .type = ARG_STRING, .value = &o->save_dir,
+         .help = "save each trained model as DIR/TASK-METHOD.safetensors"},
+        {.name = "figures", .type = ARG_STRING, .value = &o->figures,
+         .help = "write figure data DIR/TASK-{z,range,attention}.csv"},
+        option_seed(&o->seed, help_text(&h, "random seed (default %d)", o->seed)),
+        option_threads(&o->threads),
+        option_quiet(&o->quiet, "no progress output"),
+    };
+    int rc = args_parse(CMD, "--task kv|needle|table --out FILE.csv [options]", specs,
+                        ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    return check_options(specs, ARGS_COUNT(specs), o);
 }
 
 /* The task, the lengths and depths, the methods or checkpoints, and the
@@ -212,7 +268,7 @@ static int parse_experiment(EvalOptions *o)
     if (repo_task_parse(o->task, &o->kind))
         return args_error(CMD, "--task must be kv, needle or table, got '%s'", o->task);
     /* task-dependent defaults: a table needs room for its header and rows */
-    if (o->train_length < 0) o->train_length = o->kind == REPO_TASK_TABLE ? 48 : 32;
+    if (o->train_length < 0) o->train_length = default_train_length(o->kind);
     snprintf(o->default_lengths, sizeof o->default_lengths, "%d,%d,%d", o->train_length,
              2 * o->train_length, 4 * o->train_length);
     if (!o->lengths) o->lengths = o->default_lengths;
@@ -233,7 +289,7 @@ static int parse_experiment(EvalOptions *o)
     train->n_pairs = o->pairs;
     train->n_rows = o->rows;
     train->n_cols = o->cols;
-    train->n_queries = o->queries > 0 ? o->queries : (o->kind == REPO_TASK_NEEDLE ? 1 : 4);
+    train->n_queries = o->queries > 0 ? o->queries : default_train_queries(o->kind);
     *eval = *train;
     eval->n_queries = 1;
     if (!o->models && repo_task_check(train, &err))
@@ -263,8 +319,9 @@ static int evaluate_method(Model *m, RepoMethod method, const RepoTaskSpec *base
             s.depth = depths[j];
             long correct;
             if (repo_evaluate(m, method, &s, seed, n_examples, map, &correct, err)) return -1;
-            RepoAccRow row = {repo_task_name(s.kind), repo_method_name(method), train_len,
-                              s.length, s.depth, n_examples, correct};
+            RepoAccRow row = {.task = repo_task_name(s.kind), .method = repo_method_name(method),
+                              .train_length = train_len, .length = s.length, .depth = s.depth,
+                              .n = n_examples, .correct = correct};
             repo_acc_write_row(csv, &row);
             mean[i] += (double)correct / n_examples / n_depths;
         }
@@ -490,14 +547,9 @@ static int write_outputs(const EvalOptions *o, EvalOutputs *out, SrError *err)
     cJSON_AddNumberToObject(out->manifest, "train_queries", o->train.n_queries);
     cJSON_AddNumberToObject(out->manifest, "examples_per_cell", o->examples);
     cJSON_AddNumberToObject(out->manifest, "steps", o->steps);
-    cJSON_AddStringToObject(out->manifest, "result", o->out);
-    char *man_path = path_with_suffix(o->out, ".manifest.json");
-    char *man_text = cJSON_Print(out->manifest);
-    int written = man_path && man_text && flush_stream(out->csv, &out->csv_text, o->out, err) == 0 &&
-                  write_file_atomic(man_path, man_text, err) == 0;
+    int written = flush_stream(out->csv, &out->csv_text, o->out, err) == 0 &&
+                  manifest_write(o->out, out->manifest, NULL, err) == 0;
     out->csv = NULL;
-    free(man_path);
-    free(man_text);
     if (written && o->figures) {
         char path[1024];
         figure_path(path, sizeof path, o->figures, o->task, "attention.csv");

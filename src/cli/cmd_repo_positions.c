@@ -10,6 +10,7 @@
 #include "engine/model.h"
 #include "engine/threads.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
 #include "repo/repo_eval.h"
@@ -37,18 +38,26 @@ typedef struct {
 static int parse_options(int argc, char **argv, PositionsOptions *o)
 {
     *o = (PositionsOptions){.bos_text = "per-copy", .sep_text = "none", .length = 64, .seed = 1};
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"model", ARG_STRING, &o->model_path, "checkpoint with RePo weights", 1, 0, 0},
-        {"out", ARG_STRING, &o->out, "CSV of z per RePo layer, head and token", 1, 0, 0},
-        {"text", ARG_STRING, &o->text, "a sentence to run", 0, 0, 0},
-        {"task", ARG_STRING, &o->task, "or a task example: kv, needle or table", 0, 0, 0},
-        {"length", ARG_INT, &o->length, "task example length (default 64)", 0, 2, 0},
-        {"index", ARG_INT, &o->index, "task example index (default 0)", 0, 0, 0},
-        {"r", ARG_INT, &o->r, "repetitions: the input is fed r+1 times (default 0)", 0, 0, 0},
-        option_bos(&o->bos_text, "none, once or per-copy (default per-copy)"),
-        option_sep(&o->sep_text, "none or token (default none)"),
-        {"summary", ARG_STRING, &o->summary, "CSV of what the copies get (needs --r >= 1)", 0, 0, 0},
-        option_seed(&o->seed, "task example seed (default 1)"),
+        {.name = "model", .type = ARG_STRING, .value = &o->model_path, .required = 1,
+         .help = "checkpoint with RePo weights"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
+         .help = "CSV of z per RePo layer, head and token"},
+        {.name = "text", .type = ARG_STRING, .value = &o->text, .help = "a sentence to run"},
+        {.name = "task", .type = ARG_STRING, .value = &o->task,
+         .help = "or a task example: kv, needle or table"},
+        {.name = "length", .type = ARG_INT, .value = &o->length, .min_int = 2,
+         .help = help_text(&h, "task example length (default %d)", o->length)},
+        {.name = "index", .type = ARG_INT, .value = &o->index,
+         .help = help_text(&h, "task example index (default %d)", o->index)},
+        {.name = "r", .type = ARG_INT, .value = &o->r,
+         .help = help_text(&h, "repetitions: the input is fed r+1 times (default %d)", o->r)},
+        option_bos(&o->bos_text, help_text(&h, "none, once or per-copy (default %s)", o->bos_text)),
+        option_sep(&o->sep_text, help_text(&h, "none or token (default %s)", o->sep_text)),
+        {.name = "summary", .type = ARG_STRING, .value = &o->summary,
+         .help = "CSV of what the copies get (needs --r >= 1)"},
+        option_seed(&o->seed, help_text(&h, "task example seed (default %d)", o->seed)),
         option_threads(&o->threads),
     };
     int rc = args_parse(CMD, "--model CKPT --out FILE.csv (--text S | --task T) [options]", specs,

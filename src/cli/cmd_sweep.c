@@ -40,6 +40,7 @@
 #include "label/readout.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "runs/manifest.h"
 #include "runs/sweep.h"
@@ -430,48 +431,12 @@ typedef struct {
     char summary_path[1100], runs_dir[1100], exe[4096];
 } SweepState;
 
-/* Parse options; 0, 1 (help shown) or 2 (error printed). */
-static int parse_options(int argc, char **argv, SweepOptions *o)
+/* After parsing: note which fine-tuning settings were given (the others
+ * stay each run's own), check them, and fill the defaults that follow from
+ * other options (threads per run from --jobs, the methods from
+ * --encoder-model). 0, or 2 after the error line. */
+static int settle_options(const ArgSpec *specs, int n, SweepOptions *o)
 {
-    *o = (SweepOptions){.r_text = "1,2,4,8", .exits_text = "0", .seeds_text = "5,29,42,81,123",
-                        .positions_text = "run", .ft = {.epochs = 5}, .jobs = 1};
-    ArgSpec specs[] = {
-        {"data", ARG_STRING, &o->data_text, "data directories (train/dev/test.conll), comma-separated", 1, 0, 0},
-        {"model", ARG_STRING, &o->model, "pre-trained checkpoint; {data} stands for the dataset name", 1, 0, 0},
-        {"encoder-model", ARG_STRING, &o->encoder, "MLM checkpoint for method encoder ({data} as above)", 0, 0, 0},
-        {"methods", ARG_STRING, &o->methods_text, "causal,sr,unmask-full,unmask-middle[,encoder] (default: "
-                                                  "these four, and encoder with --encoder-model)", 0, 0, 0},
-        {"r", ARG_STRING, &o->r_text, "repetitions for sr (default 1,2,4,8)", 0, 0, 0},
-        {"exits", ARG_STRING, &o->exits_text, "exit layers, 0 = full depth (default 0)", 0, 0, 0},
-        {"copy-positions", ARG_STRING, &o->positions_text, "run,restart: copy positions of the sr "
-                                                           "runs, each its own runs (default run)", 0, 0, 0},
-        {"seeds", ARG_STRING, &o->seeds_text, "seeds (default 5,29,42,81,123)", 0, 0, 0},
-        {"epochs", ARG_INT, &o->ft.epochs, "fine-tuning epochs of every run (default 5)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &o->ft.lr, "peak learning rate (default: finetune's)", 0, 0, 0},
-        {"batch", ARG_INT, &o->ft.batch, "sentences per step (default: finetune's)", 0, 1, 0},
-        {"threads", ARG_INT, &o->ft.threads, "threads per run (default: cores / jobs)", 0, 0, 0},
-        option_recipe(&o->recipes_text, "recipes, comma-separated: full (default), paper; each "
-                                        "its own runs (the --epochs above apply to all)"),
-        option_adapter(&o->adapter_text, "none | lora for every run (default: each recipe's)"),
-        option_grad_accum(&o->ft.grad_accum, "batches per update (default: the recipe's)"),
-        option_lora_rank(&o->ft.lora_rank, "LoRA rank of the LoRA runs (default: finetune's)"),
-        option_lora_alpha(&o->ft.lora_alpha, "LoRA alpha of the LoRA runs (default: finetune's)"),
-        option_lora_dropout(&o->ft.lora_dropout, "LoRA dropout of the LoRA runs (default: finetune's)"),
-        option_lora_targets(&o->ft.lora_targets, "LoRA targets of the LoRA runs (default: finetune's)"),
-        {"jobs", ARG_INT, &o->jobs, "runs at the same time (default 1)", 0, 1, 0},
-        {"out", ARG_STRING, &o->out_path, "sweep CSV, one row per run; kept and resumed", 1, 0, 0},
-        {"summary", ARG_STRING, &o->summary_arg, "markdown summary (default: OUT with .md)", 0, 0, 0},
-        {"runs-dir", ARG_STRING, &o->runs_arg, "per-run files (default: OUT without .csv, plus .runs)", 0, 0, 0},
-        {"plan", ARG_FLAG, &o->plan_only, "print the remaining runs' commands, one a line, and stop", 0, 0, 0},
-        {"stop-after", ARG_INT, &o->stop_after, "stop after N finished runs (for tests; 0 = all)", 0, 0, 0},
-    };
-    int n = ARGS_COUNT(specs);
-    int rc = args_parse(CMD, "--data DIR[,DIR...] --model M [--encoder-model E] [--methods LIST] "
-                             "[--r 1,2,4,8] [--exits 0] [--copy-positions run[,restart]] "
-                             "[--seeds 5,29,42,81,123] [--epochs E] "
-                             "--out sweep.csv [--plan]",
-                        specs, n, argc, argv, NULL, 0, NULL);
-    if (rc) return rc;
     o->ft.lr_set = args_given(specs, n, "lr");
     o->ft.batch_set = args_given(specs, n, "batch");
     o->ft.threads_set = args_given(specs, n, "threads");
@@ -497,6 +462,71 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
         o->methods_text = o->encoder ? "causal,sr,unmask-full,unmask-middle,encoder"
                                      : "causal,sr,unmask-full,unmask-middle";
     return 0;
+}
+
+/* Parse options; 0, 1 (help shown) or 2 (error printed). */
+static int parse_options(int argc, char **argv, SweepOptions *o)
+{
+    *o = (SweepOptions){.r_text = "1,2,4,8", .exits_text = "0", .seeds_text = "5,29,42,81,123",
+                        .positions_text = "run", .ft = {.epochs = 5}, .jobs = 1};
+    HelpText h = {0};
+    ArgSpec specs[] = {
+        {.name = "data", .type = ARG_STRING, .value = &o->data_text, .required = 1,
+         .help = "data directories (train/dev/test.conll), comma-separated"},
+        {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
+         .help = "pre-trained checkpoint; {data} stands for the dataset name"},
+        {.name = "encoder-model", .type = ARG_STRING, .value = &o->encoder,
+         .help = "MLM checkpoint for method encoder ({data} as above)"},
+        {.name = "methods", .type = ARG_STRING, .value = &o->methods_text,
+         .help = "causal,sr,unmask-full,unmask-middle[,encoder] (default: "
+                 "these four, and encoder with --encoder-model)"},
+        {.name = "r", .type = ARG_STRING, .value = &o->r_text,
+         .help = help_text(&h, "repetitions for sr (default %s)", o->r_text)},
+        {.name = "exits", .type = ARG_STRING, .value = &o->exits_text,
+         .help = help_text(&h, "exit layers, 0 = full depth (default %s)", o->exits_text)},
+        {.name = "copy-positions", .type = ARG_STRING, .value = &o->positions_text,
+         .help = help_text(&h, "run,restart: copy positions of the sr runs, each its own runs "
+                           "(default %s)", o->positions_text)},
+        {.name = "seeds", .type = ARG_STRING, .value = &o->seeds_text,
+         .help = help_text(&h, "seeds (default %s)", o->seeds_text)},
+        {.name = "epochs", .type = ARG_INT, .value = &o->ft.epochs, .min_int = 1,
+         .help = help_text(&h, "fine-tuning epochs of every run (default %d)", o->ft.epochs)},
+        {.name = "lr", .type = ARG_FLOAT, .value = &o->ft.lr,
+         .help = "peak learning rate (default: finetune's)"},
+        {.name = "batch", .type = ARG_INT, .value = &o->ft.batch, .min_int = 1,
+         .help = "sentences per step (default: finetune's)"},
+        {.name = "threads", .type = ARG_INT, .value = &o->ft.threads,
+         .help = "threads per run (default: cores / jobs)"},
+        option_recipe(&o->recipes_text, "recipes, comma-separated: full (default), paper; each "
+                                        "its own runs (the --epochs above apply to all)"),
+        option_adapter(&o->adapter_text, "none | lora for every run (default: each recipe's)"),
+        option_grad_accum(&o->ft.grad_accum, "batches per update (default: the recipe's)"),
+        option_lora_rank(&o->ft.lora_rank, "LoRA rank of the LoRA runs (default: finetune's)"),
+        option_lora_alpha(&o->ft.lora_alpha, "LoRA alpha of the LoRA runs (default: finetune's)"),
+        option_lora_dropout(&o->ft.lora_dropout, "LoRA dropout of the LoRA runs (default: finetune's)"),
+        option_lora_targets(&o->ft.lora_targets, "LoRA targets of the LoRA runs (default: finetune's)"),
+        {.name = "jobs", .type = ARG_INT, .value = &o->jobs, .min_int = 1,
+         .help = help_text(&h, "runs at the same time (default %d)", o->jobs)},
+        {.name = "out", .type = ARG_STRING, .value = &o->out_path, .required = 1,
+         .help = "sweep CSV, one row per run; kept and resumed"},
+        {.name = "summary", .type = ARG_STRING, .value = &o->summary_arg,
+         .help = "markdown summary (default: OUT with .md)"},
+        {.name = "runs-dir", .type = ARG_STRING, .value = &o->runs_arg,
+         .help = "per-run files (default: OUT without .csv, plus .runs)"},
+        {.name = "plan", .type = ARG_FLAG, .value = &o->plan_only,
+         .help = "print the remaining runs' commands, one a line, and stop"},
+        {.name = "stop-after", .type = ARG_INT, .value = &o->stop_after,
+         .help = "stop after N finished runs (for tests; 0 = all)"},
+    };
+    int n = ARGS_COUNT(specs);
+    const char *usage = help_text(&h, "--data DIR[,DIR...] --model M [--encoder-model E] "
+                                      "[--methods LIST] [--r %s] [--exits %s] "
+                                      "[--copy-positions %s[,restart]] [--seeds %s] [--epochs E] "
+                                      "--out sweep.csv [--plan]",
+                                  o->r_text, o->exits_text, o->positions_text, o->seeds_text);
+    int rc = args_parse(CMD, usage, specs, n, argc, argv, NULL, 0, NULL);
+    if (rc) return rc;
+    return settle_options(specs, n, o);
 }
 
 /* The recipe labels of the grid from --recipe and --adapter; a --lora-*
@@ -583,8 +613,9 @@ static int parse_grid(const SweepOptions *o, SweepState *st)
 /* The run loop's context for the state. */
 static Sweep sweep_of(const SweepOptions *o, SweepState *st)
 {
-    return (Sweep){st->runs, &st->table, &o->ft, st->exe, st->runs_dir, o->out_path,
-                   st->summary_path, o->ft.epochs};
+    return (Sweep){.runs = st->runs, .table = &st->table, .ft = &o->ft, .exe = st->exe,
+                   .runs_dir = st->runs_dir, .out_path = o->out_path,
+                   .summary_path = st->summary_path, .epochs = o->ft.epochs};
 }
 
 /* What is done already: rows of the CSV, then result files in the runs

@@ -63,9 +63,11 @@ int cmd_tokenize(int argc, char **argv)
     const char *text = NULL, *words = NULL, *path = NULL;
     int no_specials = 0, npos = 0;
     ArgSpec specs[] = {
-        {"text", ARG_STRING, &text, "text to encode", 0, 0, 0},
-        {"words", ARG_STRING, &words, "a sentence's words, separated by spaces, each cut in context", 0, 0, 0},
-        {"no-specials", ARG_FLAG, &no_specials, "with --text: without the special tokens (BOS) the tokenizer adds", 0, 0, 0},
+        {.name = "text", .type = ARG_STRING, .value = &text, .help = "text to encode"},
+        {.name = "words", .type = ARG_STRING, .value = &words,
+         .help = "a sentence's words, separated by spaces, each cut in context"},
+        {.name = "no-specials", .type = ARG_FLAG, .value = &no_specials,
+         .help = "with --text: without the special tokens (BOS) the tokenizer adds"},
     };
     int rc = args_parse(CMD, "TOKENIZER (--text TEXT | --words 'W1 W2 ...') [--no-specials]\n"
                         "  TOKENIZER: a Hugging Face tokenizer.json or its folder (docs/models.md)",

@@ -39,6 +39,7 @@
 #include "formats/checkpoint.h"
 #include "formats/train_state.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "repo/repo_eval.h"
 #include "runs/manifest.h"
@@ -109,19 +110,14 @@ static int check_options(TrainOptions *o)
     if ((o->d_model / o->heads) % 2)
         return args_error(CMD, "head size --d-model/--heads = %d must be even (RoPE rotates pairs)",
                           o->d_model / o->heads);
-    if (!o->tokenizer) o->tokenizer = "word";
-    if (!o->vocab_size) o->vocab_size = 2000;
     if (strcmp(o->tokenizer, "word") != 0 && strcmp(o->tokenizer, "bpe") != 0)
         return args_error(CMD, "--tokenizer must be word or bpe, got '%s'", o->tokenizer);
     if (o->vocab && o->init)
         return args_error(CMD, "--vocab and --init both give a vocabulary; choose one");
     if (strcmp(o->objective, "causal") != 0 && strcmp(o->objective, "mlm") != 0)
         return args_error(CMD, "--objective must be causal or mlm, got '%s'", o->objective);
-    if (!(o->lr > 0.0f)) return args_error(CMD, "--lr must be positive");
-    if (o->min_lr < 0.0f) o->min_lr = o->lr / 10.0f;
     o->warmup_default = o->warmup < 0;
-    if (o->warmup < 0) o->warmup = o->steps / 20;
-    if (o->warmup > o->steps) return args_error(CMD, "--warmup %d exceeds --steps %d", o->warmup, o->steps);
+    if (option_settle_schedule(CMD, o->lr, o->steps, &o->min_lr, &o->warmup)) return 2;
     if (o->weight_decay < 0.0f) return args_error(CMD, "--weight-decay must not be negative");
     if (!(o->rope_theta > 0.0f)) return args_error(CMD, "--rope-theta must be positive");
     if (o->max_vocab != 0 && o->max_vocab <= TOK_N_SPECIAL)
@@ -129,46 +125,84 @@ static int check_options(TrainOptions *o)
     return 0;
 }
 
+/* The options when none is given (what --help says); -1 = derived from
+ * others (warm-up, final learning rate, first RePo layer). */
+static TrainOptions train_defaults(void)
+{
+    return (TrainOptions){.layers = 4, .d_model = 64, .heads = 4, .d_ff = 176, .seq_len = 64,
+                          .batch = 16, .steps = 600, .warmup = -1, .seed = 1, .threads = 0,
+                          .min_count = 1, .max_vocab = 0, .lr = 3e-3f, .min_lr = -1.0f,
+                          .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f,
+                          .objective = "causal", .positions = "rope", .repo_from = -1,
+                          .tokenizer = "word", .vocab_size = 2000};
+}
+
 /* Parse options; returns 0, 1 (help shown) or 2 (error printed). */
 static int parse_options(int argc, char **argv, TrainOptions *o)
 {
-    *o = (TrainOptions){.layers = 4, .d_model = 64, .heads = 4, .d_ff = 176, .seq_len = 64,
-                        .batch = 16, .steps = 600, .warmup = -1, .seed = 1, .threads = 0,
-                        .min_count = 1, .max_vocab = 0, .lr = 3e-3f, .min_lr = -1.0f,
-                        .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f,
-                        .objective = "causal", .positions = "rope", .repo_from = -1};
+    *o = train_defaults();
+    HelpText h = {0};
     ArgSpec specs[] = {
-        {"corpus", ARG_STRING, &o->corpus, "text file, one sentence or line per line", 1, 0, 0},
-        {"objective", ARG_STRING, &o->objective, "causal (next token) or mlm (masked, no mask plan)", 0, 0, 0},
-        {"out", ARG_STRING, &o->out, "checkpoint to write (.safetensors)", 1, 0, 0},
-        {"layers", ARG_INT, &o->layers, "transformer blocks (default 4)", 0, 1, 0},
-        {"d-model", ARG_INT, &o->d_model, "model width (default 64)", 0, 1, 0},
-        {"heads", ARG_INT, &o->heads, "attention heads (default 4)", 0, 1, 0},
-        {"d-ff", ARG_INT, &o->d_ff, "SwiGLU hidden width (default 176)", 0, 1, 0},
-        {"seq-len", ARG_INT, &o->seq_len, "training window and max length (default 64)", 0, 2, 0},
-        {"batch", ARG_INT, &o->batch, "windows per step (default 16)", 0, 1, 0},
-        {"steps", ARG_INT, &o->steps, "optimiser steps (default 600)", 0, 1, 0},
-        {"lr", ARG_FLOAT, &o->lr, "peak learning rate (default 3e-3)", 0, 0, 0},
-        {"min-lr", ARG_FLOAT, &o->min_lr, "final learning rate (default lr/10)", 0, 0, 0},
-        {"warmup", ARG_INT, &o->warmup, "warm-up steps (default steps/20)", 0, 0, 0},
-        {"weight-decay", ARG_FLOAT, &o->weight_decay, "AdamW decoupled decay (default 0.1)", 0, 0, 0},
-        {"clip", ARG_FLOAT, &o->clip, "global gradient-norm clip, 0 = off (default 1)", 0, 0, 0},
-        {"rope-theta", ARG_FLOAT, &o->rope_theta, "RoPE base (default 10000)", 0, 0, 0},
-        {"untied", ARG_FLAG, &o->untied, "separate LM head instead of the embedding", 0, 0, 0},
-        {"lowercase", ARG_FLAG, &o->lowercase, "lower-case the corpus", 0, 0, 0},
-        {"tokenizer", ARG_STRING, &o->tokenizer, "word (default) or bpe (byte-pair pieces)", 0, 0, 0},
-        {"vocab-size", ARG_INT, &o->vocab_size, "bpe: pieces to learn, specials included (default 2000)", 0, 8, 0},
-        {"vocab", ARG_STRING, &o->vocab, "use this vocabulary file (one token per line) as it is", 0, 0, 0},
-        {"min-count", ARG_INT, &o->min_count, "keep words seen this often (default 1)", 0, 1, 0},
-        {"max-vocab", ARG_INT, &o->max_vocab, "largest vocabulary, 0 = all (default 0)", 0, 0, 0},
-        option_seed(&o->seed, "random seed (default 1)"),
+        {.name = "corpus", .type = ARG_STRING, .value = &o->corpus, .required = 1,
+         .help = "text file, one sentence or line per line"},
+        {.name = "objective", .type = ARG_STRING, .value = &o->objective,
+         .help = "causal (next token) or mlm (masked, no mask plan)"},
+        {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
+         .help = "checkpoint to write (.safetensors)"},
+        {.name = "layers", .type = ARG_INT, .value = &o->layers, .min_int = 1,
+         .help = help_text(&h, "transformer blocks (default %d)", o->layers)},
+        {.name = "d-model", .type = ARG_INT, .value = &o->d_model, .min_int = 1,
+         .help = help_text(&h, "model width (default %d)", o->d_model)},
+        {.name = "heads", .type = ARG_INT, .value = &o->heads, .min_int = 1,
+         .help = help_text(&h, "attention heads (default %d)", o->heads)},
+        {.name = "d-ff", .type = ARG_INT, .value = &o->d_ff, .min_int = 1,
+         .help = help_text(&h, "SwiGLU hidden width (default %d)", o->d_ff)},
+        {.name = "seq-len", .type = ARG_INT, .value = &o->seq_len, .min_int = 2,
+         .help = help_text(&h, "training window and max length (default %d)", o->seq_len)},
+        {.name = "batch", .type = ARG_INT, .value = &o->batch, .min_int = 1,
+         .help = help_text(&h, "windows per step (default %d)", o->batch)},
+        {.name = "steps", .type = ARG_INT, .value = &o->steps, .min_int = 1,
+         .help = help_text(&h, "optimiser steps (default %d)", o->steps)},
+        option_lr(&o->lr, help_text(&h, "peak learning rate (default %s)",
+                                    help_number_e(&h, o->lr))),
+        option_min_lr(&o->min_lr),
+        option_warmup(&o->warmup),
+        {.name = "weight-decay", .type = ARG_FLOAT, .value = &o->weight_decay,
+         .help = help_text(&h, "AdamW decoupled decay (default %g)", (double)o->weight_decay)},
+        {.name = "clip", .type = ARG_FLOAT, .value = &o->clip,
+         .help = help_text(&h, "global gradient-norm clip, 0 = off (default %g)", (double)o->clip)},
+        {.name = "rope-theta", .type = ARG_FLOAT, .value = &o->rope_theta,
+         .help = help_text(&h, "RoPE base (default %g)", (double)o->rope_theta)},
+        {.name = "untied", .type = ARG_FLAG, .value = &o->untied,
+         .help = "separate LM head instead of the embedding"},
+        {.name = "lowercase", .type = ARG_FLAG, .value = &o->lowercase,
+         .help = "lower-case the corpus"},
+        {.name = "tokenizer", .type = ARG_STRING, .value = &o->tokenizer,
+         .help = help_text(&h, "%s (default) or bpe (byte-pair pieces)", o->tokenizer)},
+        {.name = "vocab-size", .type = ARG_INT, .value = &o->vocab_size, .min_int = 8,
+         .help = help_text(&h, "bpe: pieces to learn, specials included (default %d)",
+                           o->vocab_size)},
+        {.name = "vocab", .type = ARG_STRING, .value = &o->vocab,
+         .help = "use this vocabulary file (one token per line) as it is"},
+        {.name = "min-count", .type = ARG_INT, .value = &o->min_count, .min_int = 1,
+         .help = help_text(&h, "keep words seen this often (default %d)", o->min_count)},
+        {.name = "max-vocab", .type = ARG_INT, .value = &o->max_vocab,
+         .help = help_text(&h, "largest vocabulary, 0 = all (default %d)", o->max_vocab)},
+        option_seed(&o->seed, help_text(&h, "random seed (default %d)", o->seed)),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress output"),
-        {"positions", ARG_STRING, &o->positions, "rope, nope, const, hybrid or repo (default rope)", 0, 0, 0},
-        {"repo-from", ARG_INT, &o->repo_from, "first RePo layer (default ceil(layers/3))", 0, -1000000, 0},
-        {"init", ARG_STRING, &o->init, "continue training this checkpoint (size, vocabulary, weights)", 0, 0, 0},
-        {"save-every", ARG_INT, &o->save_every, "every N steps and at the end save --out and beside it its state MODEL.state.safetensors, 0 = never (default 0)", 0, 0, 0},
-        {"resume", ARG_FLAG, &o->resume, "continue from that state (same options; --steps may grow, the cosine then spans the new total)", 0, 0, 0},
+        {.name = "positions", .type = ARG_STRING, .value = &o->positions,
+         .help = help_text(&h, "rope, nope, const, hybrid or repo (default %s)", o->positions)},
+        {.name = "repo-from", .type = ARG_INT, .value = &o->repo_from, .min_int = -1000000,
+         .help = "first RePo layer (default ceil(layers/3))"},
+        {.name = "init", .type = ARG_STRING, .value = &o->init,
+         .help = "continue training this checkpoint (size, vocabulary, weights)"},
+        {.name = "save-every", .type = ARG_INT, .value = &o->save_every,
+         .help = help_text(&h, "every N steps and at the end save --out and beside it its state "
+                           "MODEL.state.safetensors, 0 = never (default %d)", o->save_every)},
+        {.name = "resume", .type = ARG_FLAG, .value = &o->resume,
+         .help = "continue from that state (same options; --steps may grow, the cosine then "
+                 "spans the new total)"},
     };
     int rc = args_parse(CMD, "--corpus FILE --out MODEL [options]", specs, ARGS_COUNT(specs), argc,
                         argv, NULL, 0, NULL);
@@ -525,8 +559,9 @@ static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
         fprintf(stderr, "saving every %d steps: %s and %s\n", o->save_every, o->out, run->state_path);
     PretrainConfig c = pretrain_config(o);
     PretrainPositions pos = {run->positions.plan, run->positions.zeros};
-    PretrainStream stream = {run->text.ids, 0, run->n_train};
-    SaveContext sc = {argc, argv, o, run, o->resume ? run->from.step : 0};
+    PretrainStream stream = {.ids = run->text.ids, .lo = 0, .hi = run->n_train};
+    SaveContext sc = {.argc = argc, .argv = argv, .o = o, .run = run,
+                      .saved_at = o->resume ? run->from.step : 0};
     PretrainSaving saving = {.every = o->save_every, .save = save_during_run, .ctx = &sc,
                              .from = o->resume ? &run->from : NULL, .stop = &stop_requested};
     if (o->save_every > 0) interrupt_notify(&stop_requested, 1);

@@ -8,6 +8,7 @@
 
 #include "base/atomic_file.h"
 #include "base/text_file.h"
+#include "base/utf8.h"
 
 const char *conll_scheme_name(ConllScheme scheme)
 {
@@ -19,31 +20,6 @@ const char *conll_scheme_name(ConllScheme scheme)
 }
 
 /* ---- one line ---------------------------------------------------------------- */
-
-/* Length of the valid UTF-8 character at s[0..n), or 0 if the bytes there
- * are not one (bad lead byte, missing or bad continuation, overlong form,
- * surrogate, or a code point above U+10FFFF). */
-static int utf8_char_length(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    if (c < 0x80) return 1;
-    int len;
-    unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
-    if (c >= 0xC2 && c <= 0xDF) len = 2;
-    else if (c == 0xE0) { len = 3; lo = 0xA0; }
-    else if (c >= 0xE1 && c <= 0xEC) len = 3;
-    else if (c == 0xED) { len = 3; hi = 0x9F; }
-    else if (c >= 0xEE && c <= 0xEF) len = 3;
-    else if (c == 0xF0) { len = 4; lo = 0x90; }
-    else if (c >= 0xF1 && c <= 0xF3) len = 4;
-    else if (c == 0xF4) { len = 4; hi = 0x8F; }
-    else return 0;
-    if ((size_t)len > n) return 0;
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (int k = 2; k < len; k++)
-        if (s[k] < 0x80 || s[k] > 0xBF) return 0;
-    return len;
-}
 
 /* Check line[0..n) (without its line end) for invalid UTF-8 and control
  * bytes other than tab. Returns 0, or -1 with "path:LINE: ..." in err. */
@@ -58,11 +34,11 @@ static int check_line_bytes(const char *path, int line, const char *text, size_t
         }
         if (s[i] < 0x20 || s[i] == 0x7F)
             return sr_fail(err, "%s:%d: control byte 0x%02X in column %zu", path, line, s[i], i + 1);
-        int len = utf8_char_length(s + i, n - i);
+        size_t len = utf8_char_length(text + i, n - i);
         if (len == 0)
             return sr_fail(err, "%s:%d: invalid UTF-8 (byte 0x%02X in column %zu)", path, line, s[i],
                            i + 1);
-        i += (size_t)len;
+        i += len;
     }
     return 0;
 }

@@ -404,7 +404,7 @@ static void clause_fact(Gen *g)
 {
     int me = pick_index(g, N_CHARACTERS);
     const Character *c = &CHARACTERS[me];
-    const Subject s = {c, NULL, NULL, 0, c->gender};
+    const Subject s = {.who = c, .gender = c->gender};
     put(g, c->name);
     switch (pick_index(g, 6)) {
     case 0:
@@ -448,7 +448,7 @@ static void clause_fact(Gen *g)
 static void clause_speech(Gen *g)
 {
     const Character *c = &CHARACTERS[pick_index(g, N_CHARACTERS)];
-    const Subject s = {c, NULL, NULL, 0, c->gender};
+    const Subject s = {.who = c, .gender = c->gender};
     put(g, c->name);
     if (chance(g, 50)) {
         put(g, verb_form(&VERB_SAY, PAST, 1));

@@ -13,69 +13,95 @@ static const char *const ADJ_OBJECT[] = {"old", "new", "small", "big", "red", "b
                                          "strange", "dusty", NULL};
 
 const Thing THINGS[] = {
-    {"apple", "apples", EDIBLE | GIFT | PRODUCE, ADJ_FRUIT},
-    {"pear", "pears", EDIBLE | PRODUCE, ADJ_FRUIT},
-    {"plum", "plums", EDIBLE | PRODUCE, ADJ_FRUIT},
-    {"orange", "oranges", EDIBLE | GIFT | PRODUCE, ADJ_FRUIT},
-    {"egg", "eggs", EDIBLE | PRODUCE, ADJ_FRESH},
-    {"onion", "onions", EDIBLE | PRODUCE, ADJ_FRESH},
-    {"carrot", "carrots", EDIBLE | PRODUCE, ADJ_FRESH},
-    {"fish", "fish", EDIBLE | PRODUCE, ADJ_FRESH},
-    {"cake", "cakes", EDIBLE | GIFT | BAKED, ADJ_BAKED},
-    {"pie", "pies", EDIBLE | BAKED, ADJ_BAKED},
-    {"biscuit", "biscuits", EDIBLE | BAKED, ADJ_BAKED},
-    {"loaf", "loaves", EDIBLE | BAKED, ADJ_BAKED},
-    {"book", "books", READABLE | GIFT | FINDABLE | CARRYABLE, ADJ_OBJECT},
-    {"letter", "letters", READABLE | GIFT | FINDABLE, ADJ_OBJECT},
-    {"map", "maps", READABLE | GIFT | FINDABLE, ADJ_OBJECT},
-    {"note", "notes", READABLE | FINDABLE, ADJ_OBJECT},
-    {"poem", "poems", READABLE | GIFT, ADJ_OBJECT},
-    {"key", "keys", FINDABLE | GIFT, ADJ_OBJECT},
-    {"coin", "coins", FINDABLE | GIFT, ADJ_OBJECT},
-    {"ring", "rings", FINDABLE | GIFT, ADJ_OBJECT},
-    {"feather", "feathers", FINDABLE | GIFT, ADJ_OBJECT},
-    {"shell", "shells", FINDABLE | GIFT, ADJ_OBJECT},
-    {"stone", "stones", FINDABLE | CARRYABLE, ADJ_OBJECT},
-    {"knife", "knives", FINDABLE | GIFT, ADJ_OBJECT},
-    {"button", "buttons", FINDABLE, ADJ_OBJECT},
-    {"glove", "gloves", FINDABLE | MENDABLE | GIFT, ADJ_OBJECT},
-    {"hat", "hats", FINDABLE | MENDABLE | GIFT, ADJ_OBJECT},
-    {"scarf", "scarves", FINDABLE | MENDABLE | GIFT, ADJ_OBJECT},
-    {"coat", "coats", MENDABLE | GIFT, ADJ_OBJECT},
-    {"boot", "boots", MENDABLE, ADJ_OBJECT},
-    {"basket", "baskets", CARRYABLE | MENDABLE | GIFT, ADJ_OBJECT},
-    {"box", "boxes", CARRYABLE | BUILDABLE | PAINTABLE | GIFT, ADJ_OBJECT},
-    {"bucket", "buckets", CARRYABLE, ADJ_OBJECT},
-    {"lamp", "lamps", CARRYABLE | FINDABLE | GIFT, ADJ_OBJECT},
-    {"candle", "candles", CARRYABLE | GIFT, ADJ_OBJECT},
-    {"sack", "sacks", CARRYABLE | MENDABLE, ADJ_OBJECT},
-    {"ladder", "ladders", CARRYABLE | BUILDABLE, ADJ_OBJECT},
-    {"chair", "chairs", CARRYABLE | BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"table", "tables", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"boat", "boats", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"house", "houses", BUILDABLE | PAINTABLE, ADJ_OBJECT},
-    {"wall", "walls", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"fence", "fences", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"cart", "carts", BUILDABLE | PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"door", "doors", PAINTABLE | MENDABLE, ADJ_OBJECT},
-    {"roof", "roofs", MENDABLE, ADJ_OBJECT},
-    {"net", "nets", MENDABLE | CARRYABLE, ADJ_OBJECT},
-    {"sail", "sails", MENDABLE, ADJ_OBJECT},
-    {"picture", "pictures", PAINTABLE | GIFT, ADJ_OBJECT},
-    {"sign", "signs", PAINTABLE, ADJ_OBJECT},
-    {"flower", "flowers", GIFT, ADJ_OBJECT},
+    {.singular = "apple", .plural = "apples", .kinds = EDIBLE | GIFT | PRODUCE,
+     .adjectives = ADJ_FRUIT},
+    {.singular = "pear", .plural = "pears", .kinds = EDIBLE | PRODUCE, .adjectives = ADJ_FRUIT},
+    {.singular = "plum", .plural = "plums", .kinds = EDIBLE | PRODUCE, .adjectives = ADJ_FRUIT},
+    {.singular = "orange", .plural = "oranges", .kinds = EDIBLE | GIFT | PRODUCE,
+     .adjectives = ADJ_FRUIT},
+    {.singular = "egg", .plural = "eggs", .kinds = EDIBLE | PRODUCE, .adjectives = ADJ_FRESH},
+    {.singular = "onion", .plural = "onions", .kinds = EDIBLE | PRODUCE, .adjectives = ADJ_FRESH},
+    {.singular = "carrot", .plural = "carrots", .kinds = EDIBLE | PRODUCE, .adjectives = ADJ_FRESH},
+    {.singular = "fish", .plural = "fish", .kinds = EDIBLE | PRODUCE, .adjectives = ADJ_FRESH},
+    {.singular = "cake", .plural = "cakes", .kinds = EDIBLE | GIFT | BAKED,
+     .adjectives = ADJ_BAKED},
+    {.singular = "pie", .plural = "pies", .kinds = EDIBLE | BAKED, .adjectives = ADJ_BAKED},
+    {.singular = "biscuit", .plural = "biscuits", .kinds = EDIBLE | BAKED, .adjectives = ADJ_BAKED},
+    {.singular = "loaf", .plural = "loaves", .kinds = EDIBLE | BAKED, .adjectives = ADJ_BAKED},
+    {.singular = "book", .plural = "books", .kinds = READABLE | GIFT | FINDABLE | CARRYABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "letter", .plural = "letters", .kinds = READABLE | GIFT | FINDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "map", .plural = "maps", .kinds = READABLE | GIFT | FINDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "note", .plural = "notes", .kinds = READABLE | FINDABLE, .adjectives = ADJ_OBJECT},
+    {.singular = "poem", .plural = "poems", .kinds = READABLE | GIFT, .adjectives = ADJ_OBJECT},
+    {.singular = "key", .plural = "keys", .kinds = FINDABLE | GIFT, .adjectives = ADJ_OBJECT},
+    {.singular = "coin", .plural = "coins", .kinds = FINDABLE | GIFT, .adjectives = ADJ_OBJECT},
+    {.singular = "ring", .plural = "rings", .kinds = FINDABLE | GIFT, .adjectives = ADJ_OBJECT},
+    {.singular = "feather", .plural = "feathers", .kinds = FINDABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "shell", .plural = "shells", .kinds = FINDABLE | GIFT, .adjectives = ADJ_OBJECT},
+    {.singular = "stone", .plural = "stones", .kinds = FINDABLE | CARRYABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "knife", .plural = "knives", .kinds = FINDABLE | GIFT, .adjectives = ADJ_OBJECT},
+    {.singular = "button", .plural = "buttons", .kinds = FINDABLE, .adjectives = ADJ_OBJECT},
+    {.singular = "glove", .plural = "gloves", .kinds = FINDABLE | MENDABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "hat", .plural = "hats", .kinds = FINDABLE | MENDABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "scarf", .plural = "scarves", .kinds = FINDABLE | MENDABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "coat", .plural = "coats", .kinds = MENDABLE | GIFT, .adjectives = ADJ_OBJECT},
+    {.singular = "boot", .plural = "boots", .kinds = MENDABLE, .adjectives = ADJ_OBJECT},
+    {.singular = "basket", .plural = "baskets", .kinds = CARRYABLE | MENDABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "box", .plural = "boxes", .kinds = CARRYABLE | BUILDABLE | PAINTABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "bucket", .plural = "buckets", .kinds = CARRYABLE, .adjectives = ADJ_OBJECT},
+    {.singular = "lamp", .plural = "lamps", .kinds = CARRYABLE | FINDABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "candle", .plural = "candles", .kinds = CARRYABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "sack", .plural = "sacks", .kinds = CARRYABLE | MENDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "ladder", .plural = "ladders", .kinds = CARRYABLE | BUILDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "chair", .plural = "chairs", .kinds = CARRYABLE | BUILDABLE | PAINTABLE | MENDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "table", .plural = "tables", .kinds = BUILDABLE | PAINTABLE | MENDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "boat", .plural = "boats", .kinds = BUILDABLE | PAINTABLE | MENDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "house", .plural = "houses", .kinds = BUILDABLE | PAINTABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "wall", .plural = "walls", .kinds = BUILDABLE | PAINTABLE | MENDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "fence", .plural = "fences", .kinds = BUILDABLE | PAINTABLE | MENDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "cart", .plural = "carts", .kinds = BUILDABLE | PAINTABLE | MENDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "door", .plural = "doors", .kinds = PAINTABLE | MENDABLE,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "roof", .plural = "roofs", .kinds = MENDABLE, .adjectives = ADJ_OBJECT},
+    {.singular = "net", .plural = "nets", .kinds = MENDABLE | CARRYABLE, .adjectives = ADJ_OBJECT},
+    {.singular = "sail", .plural = "sails", .kinds = MENDABLE, .adjectives = ADJ_OBJECT},
+    {.singular = "picture", .plural = "pictures", .kinds = PAINTABLE | GIFT,
+     .adjectives = ADJ_OBJECT},
+    {.singular = "sign", .plural = "signs", .kinds = PAINTABLE, .adjectives = ADJ_OBJECT},
+    {.singular = "flower", .plural = "flowers", .kinds = GIFT, .adjectives = ADJ_OBJECT},
 };
 const int N_THINGS = (int)(sizeof THINGS / sizeof THINGS[0]);
 
 const TransitiveVerb TRANSITIVE_VERBS[] = {
-    {{"eat", "eats", "ate"}, EDIBLE},
-    {{"read", "reads", "read"}, READABLE},
-    {{"find", "finds", "found"}, FINDABLE},
-    {{"lose", "loses", "lost"}, FINDABLE},
-    {{"carry", "carries", "carried"}, CARRYABLE},
-    {{"build", "builds", "built"}, BUILDABLE},
-    {{"paint", "paints", "painted"}, PAINTABLE},
-    {{"mend", "mends", "mended"}, MENDABLE},
+    {.verb = {.base = "eat", .third = "eats", .past = "ate"}, .object_kind = EDIBLE},
+    {.verb = {.base = "read", .third = "reads", .past = "read"}, .object_kind = READABLE},
+    {.verb = {.base = "find", .third = "finds", .past = "found"}, .object_kind = FINDABLE},
+    {.verb = {.base = "lose", .third = "loses", .past = "lost"}, .object_kind = FINDABLE},
+    {.verb = {.base = "carry", .third = "carries", .past = "carried"}, .object_kind = CARRYABLE},
+    {.verb = {.base = "build", .third = "builds", .past = "built"}, .object_kind = BUILDABLE},
+    {.verb = {.base = "paint", .third = "paints", .past = "painted"}, .object_kind = PAINTABLE},
+    {.verb = {.base = "mend", .third = "mends", .past = "mended"}, .object_kind = MENDABLE},
 };
 const int N_TRANSITIVE_VERBS = (int)(sizeof TRANSITIVE_VERBS / sizeof TRANSITIVE_VERBS[0]);
 
@@ -83,31 +109,31 @@ const char *const DRINKS[] = {"water", "milk", "tea", "cider", "juice"};
 const int N_DRINKS = (int)(sizeof DRINKS / sizeof DRINKS[0]);
 
 const PersonNoun PERSONS[] = {
-    {"sailor", "sailors", NEUTER, "harbor"},
-    {"baker", "bakers", NEUTER, "bakery"},
-    {"teacher", "teachers", NEUTER, "school"},
-    {"farmer", "farmers", NEUTER, "farm"},
-    {"doctor", "doctors", NEUTER, "hospital"},
-    {"miller", "millers", NEUTER, "mill"},
-    {"painter", "painters", NEUTER, "workshop"},
-    {"fisherman", "fishermen", MALE, "harbor"},
-    {"shepherd", "shepherds", NEUTER, "meadow"},
-    {"soldier", "soldiers", NEUTER, "castle"},
-    {"merchant", "merchants", NEUTER, "market"},
-    {"hunter", "hunters", NEUTER, "forest"},
-    {"guard", "guards", NEUTER, "tower"},
-    {"gardener", "gardeners", NEUTER, "garden"},
-    {"blacksmith", "blacksmiths", NEUTER, "forge"},
-    {"king", "kings", MALE, "castle"},
-    {"queen", "queens", FEMALE, "castle"},
-    {"man", "men", MALE, NULL},
-    {"woman", "women", FEMALE, NULL},
-    {"boy", "boys", MALE, NULL},
-    {"girl", "girls", FEMALE, NULL},
-    {"child", "children", NEUTER, NULL},
-    {"stranger", "strangers", NEUTER, NULL},
-    {"traveler", "travelers", NEUTER, NULL},
-    {"neighbor", "neighbors", NEUTER, NULL},
+    {.singular = "sailor", .plural = "sailors", .gender = NEUTER, .workplace = "harbor"},
+    {.singular = "baker", .plural = "bakers", .gender = NEUTER, .workplace = "bakery"},
+    {.singular = "teacher", .plural = "teachers", .gender = NEUTER, .workplace = "school"},
+    {.singular = "farmer", .plural = "farmers", .gender = NEUTER, .workplace = "farm"},
+    {.singular = "doctor", .plural = "doctors", .gender = NEUTER, .workplace = "hospital"},
+    {.singular = "miller", .plural = "millers", .gender = NEUTER, .workplace = "mill"},
+    {.singular = "painter", .plural = "painters", .gender = NEUTER, .workplace = "workshop"},
+    {.singular = "fisherman", .plural = "fishermen", .gender = MALE, .workplace = "harbor"},
+    {.singular = "shepherd", .plural = "shepherds", .gender = NEUTER, .workplace = "meadow"},
+    {.singular = "soldier", .plural = "soldiers", .gender = NEUTER, .workplace = "castle"},
+    {.singular = "merchant", .plural = "merchants", .gender = NEUTER, .workplace = "market"},
+    {.singular = "hunter", .plural = "hunters", .gender = NEUTER, .workplace = "forest"},
+    {.singular = "guard", .plural = "guards", .gender = NEUTER, .workplace = "tower"},
+    {.singular = "gardener", .plural = "gardeners", .gender = NEUTER, .workplace = "garden"},
+    {.singular = "blacksmith", .plural = "blacksmiths", .gender = NEUTER, .workplace = "forge"},
+    {.singular = "king", .plural = "kings", .gender = MALE, .workplace = "castle"},
+    {.singular = "queen", .plural = "queens", .gender = FEMALE, .workplace = "castle"},
+    {.singular = "man", .plural = "men", .gender = MALE, .workplace = NULL},
+    {.singular = "woman", .plural = "women", .gender = FEMALE, .workplace = NULL},
+    {.singular = "boy", .plural = "boys", .gender = MALE, .workplace = NULL},
+    {.singular = "girl", .plural = "girls", .gender = FEMALE, .workplace = NULL},
+    {.singular = "child", .plural = "children", .gender = NEUTER, .workplace = NULL},
+    {.singular = "stranger", .plural = "strangers", .gender = NEUTER, .workplace = NULL},
+    {.singular = "traveler", .plural = "travelers", .gender = NEUTER, .workplace = NULL},
+    {.singular = "neighbor", .plural = "neighbors", .gender = NEUTER, .workplace = NULL},
 };
 const int N_PERSONS = (int)(sizeof PERSONS / sizeof PERSONS[0]);
 
@@ -124,19 +150,32 @@ const char *const RELATIVES[] = {
 const int N_RELATIVES = (int)(sizeof RELATIVES / sizeof RELATIVES[0]);
 
 const Animal ANIMALS[] = {
-    {"dog", "dogs", {"bark", "barks", "barked"}, "cat"},
-    {"cat", "cats", {"meow", "meows", "meowed"}, "mouse"},
-    {"horse", "horses", {"neigh", "neighs", "neighed"}, NULL},
-    {"owl", "owls", {"hoot", "hoots", "hooted"}, "mouse"},
-    {"bird", "birds", {"sing", "sings", "sang"}, NULL},
-    {"wolf", "wolves", {"howl", "howls", "howled"}, "goat"},
-    {"duck", "ducks", {"quack", "quacks", "quacked"}, NULL},
-    {"cow", "cows", {"moo", "moos", "mooed"}, NULL},
-    {"goat", "goats", {"bleat", "bleats", "bleated"}, NULL},
-    {"mouse", "mice", {"squeak", "squeaks", "squeaked"}, NULL},
-    {"rooster", "roosters", {"crow", "crows", "crowed"}, NULL},
-    {"frog", "frogs", {"croak", "croaks", "croaked"}, NULL},
-    {"fox", "foxes", {"yelp", "yelps", "yelped"}, "duck"},
+    {.singular = "dog", .plural = "dogs",
+     .sound = {.base = "bark", .third = "barks", .past = "barked"}, .chases = "cat"},
+    {.singular = "cat", .plural = "cats",
+     .sound = {.base = "meow", .third = "meows", .past = "meowed"}, .chases = "mouse"},
+    {.singular = "horse", .plural = "horses",
+     .sound = {.base = "neigh", .third = "neighs", .past = "neighed"}, .chases = NULL},
+    {.singular = "owl", .plural = "owls",
+     .sound = {.base = "hoot", .third = "hoots", .past = "hooted"}, .chases = "mouse"},
+    {.singular = "bird", .plural = "birds",
+     .sound = {.base = "sing", .third = "sings", .past = "sang"}, .chases = NULL},
+    {.singular = "wolf", .plural = "wolves",
+     .sound = {.base = "howl", .third = "howls", .past = "howled"}, .chases = "goat"},
+    {.singular = "duck", .plural = "ducks",
+     .sound = {.base = "quack", .third = "quacks", .past = "quacked"}, .chases = NULL},
+    {.singular = "cow", .plural = "cows",
+     .sound = {.base = "moo", .third = "moos", .past = "mooed"}, .chases = NULL},
+    {.singular = "goat", .plural = "goats",
+     .sound = {.base = "bleat", .third = "bleats", .past = "bleated"}, .chases = NULL},
+    {.singular = "mouse", .plural = "mice",
+     .sound = {.base = "squeak", .third = "squeaks", .past = "squeaked"}, .chases = NULL},
+    {.singular = "rooster", .plural = "roosters",
+     .sound = {.base = "crow", .third = "crows", .past = "crowed"}, .chases = NULL},
+    {.singular = "frog", .plural = "frogs",
+     .sound = {.base = "croak", .third = "croaks", .past = "croaked"}, .chases = NULL},
+    {.singular = "fox", .plural = "foxes",
+     .sound = {.base = "yelp", .third = "yelps", .past = "yelped"}, .chases = "duck"},
 };
 const int N_ANIMALS = (int)(sizeof ANIMALS / sizeof ANIMALS[0]);
 
@@ -187,17 +226,24 @@ const char *const INSIDE_PLACES[] = {
 const int N_INSIDE_PLACES = (int)(sizeof INSIDE_PLACES / sizeof INSIDE_PLACES[0]);
 
 const Verb MOTION_VERBS[] = {
-    {"walk", "walks", "walked"},     {"run", "runs", "ran"},
-    {"hurry", "hurries", "hurried"}, {"wander", "wanders", "wandered"},
-    {"ride", "rides", "rode"},       {"stroll", "strolls", "strolled"},
+    {.base = "walk", .third = "walks", .past = "walked"},
+    {.base = "run", .third = "runs", .past = "ran"},
+    {.base = "hurry", .third = "hurries", .past = "hurried"},
+    {.base = "wander", .third = "wanders", .past = "wandered"},
+    {.base = "ride", .third = "rides", .past = "rode"},
+    {.base = "stroll", .third = "strolls", .past = "strolled"},
 };
 const int N_MOTION_VERBS = (int)(sizeof MOTION_VERBS / sizeof MOTION_VERBS[0]);
 
 const Weather WEATHERS[] = {
-    {"it", {"rain", "rains", "rained"}, 0},
-    {"it", {"snow", "snows", "snowed"}, 0},
-    {"the wind", {"blow", "blows", "blew"}, 0},
-    {"the sun", {"shine", "shines", "shone"}, 1},
+    {.subject = "it", .verb = {.base = "rain", .third = "rains", .past = "rained"},
+     .daytime_only = 0},
+    {.subject = "it", .verb = {.base = "snow", .third = "snows", .past = "snowed"},
+     .daytime_only = 0},
+    {.subject = "the wind", .verb = {.base = "blow", .third = "blows", .past = "blew"},
+     .daytime_only = 0},
+    {.subject = "the sun", .verb = {.base = "shine", .third = "shines", .past = "shone"},
+     .daytime_only = 1},
 };
 
 const Town TOWNS[] = {
@@ -207,26 +253,42 @@ const Town TOWNS[] = {
 const int N_TOWNS = (int)(sizeof TOWNS / sizeof TOWNS[0]);
 
 const Character CHARACTERS[] = {
-    {"mara", FEMALE, 0, "sailor", "cat", "black"},
-    {"tom", MALE, 1, "baker", "dog", "brown"},
-    {"lena", FEMALE, 2, "teacher", "horse", "white"},
-    {"ben", MALE, 3, "farmer", "goat", "gray"},
-    {"ada", FEMALE, 4, "doctor", "dog", "black"},
-    {"otto", MALE, 5, "miller", "cat", "gray"},
-    {"nora", FEMALE, 6, "painter", "duck", "white"},
-    {"finn", MALE, 7, "fisherman", "cat", "white"},
-    {"ida", FEMALE, 0, "shepherd", "dog", "spotted"},
-    {"hugo", MALE, 1, "soldier", "horse", "black"},
-    {"elsa", FEMALE, 2, "merchant", "goat", "white"},
-    {"leo", MALE, 3, "hunter", "dog", "gray"},
-    {"rosa", FEMALE, 4, "baker", "cat", "brown"},
-    {"max", MALE, 5, "teacher", "horse", "brown"},
-    {"vera", FEMALE, 6, "guard", "dog", "white"},
-    {"oscar", MALE, 7, "sailor", "duck", "brown"},
-    {"iris", FEMALE, 0, "gardener", "cat", "spotted"},
-    {"felix", MALE, 1, "doctor", "horse", "gray"},
-    {"tilda", FEMALE, 3, "blacksmith", "dog", "brown"},
-    {"karl", MALE, 2, "miller", "goat", "black"},
+    {.name = "mara", .gender = FEMALE, .town = 0, .job = "sailor", .pet = "cat",
+     .pet_color = "black"},
+    {.name = "tom", .gender = MALE, .town = 1, .job = "baker", .pet = "dog", .pet_color = "brown"},
+    {.name = "lena", .gender = FEMALE, .town = 2, .job = "teacher", .pet = "horse",
+     .pet_color = "white"},
+    {.name = "ben", .gender = MALE, .town = 3, .job = "farmer", .pet = "goat", .pet_color = "gray"},
+    {.name = "ada", .gender = FEMALE, .town = 4, .job = "doctor", .pet = "dog",
+     .pet_color = "black"},
+    {.name = "otto", .gender = MALE, .town = 5, .job = "miller", .pet = "cat", .pet_color = "gray"},
+    {.name = "nora", .gender = FEMALE, .town = 6, .job = "painter", .pet = "duck",
+     .pet_color = "white"},
+    {.name = "finn", .gender = MALE, .town = 7, .job = "fisherman", .pet = "cat",
+     .pet_color = "white"},
+    {.name = "ida", .gender = FEMALE, .town = 0, .job = "shepherd", .pet = "dog",
+     .pet_color = "spotted"},
+    {.name = "hugo", .gender = MALE, .town = 1, .job = "soldier", .pet = "horse",
+     .pet_color = "black"},
+    {.name = "elsa", .gender = FEMALE, .town = 2, .job = "merchant", .pet = "goat",
+     .pet_color = "white"},
+    {.name = "leo", .gender = MALE, .town = 3, .job = "hunter", .pet = "dog", .pet_color = "gray"},
+    {.name = "rosa", .gender = FEMALE, .town = 4, .job = "baker", .pet = "cat",
+     .pet_color = "brown"},
+    {.name = "max", .gender = MALE, .town = 5, .job = "teacher", .pet = "horse",
+     .pet_color = "brown"},
+    {.name = "vera", .gender = FEMALE, .town = 6, .job = "guard", .pet = "dog",
+     .pet_color = "white"},
+    {.name = "oscar", .gender = MALE, .town = 7, .job = "sailor", .pet = "duck",
+     .pet_color = "brown"},
+    {.name = "iris", .gender = FEMALE, .town = 0, .job = "gardener", .pet = "cat",
+     .pet_color = "spotted"},
+    {.name = "felix", .gender = MALE, .town = 1, .job = "doctor", .pet = "horse",
+     .pet_color = "gray"},
+    {.name = "tilda", .gender = FEMALE, .town = 3, .job = "blacksmith", .pet = "dog",
+     .pet_color = "brown"},
+    {.name = "karl", .gender = MALE, .town = 2, .job = "miller", .pet = "goat",
+     .pet_color = "black"},
 };
 const int N_CHARACTERS = (int)(sizeof CHARACTERS / sizeof CHARACTERS[0]);
 
@@ -260,25 +322,27 @@ const char *const NEEDS[N_NEEDS] = {
 };
 
 const Shop SHOPS[] = {
-    {"bakery", {"buy", "buys", "bought"}, BAKED},
-    {"market", {"buy", "buys", "bought"}, PRODUCE},
-    {"library", {"borrow", "borrows", "borrowed"}, READABLE},
+    {.place = "bakery", .verb = {.base = "buy", .third = "buys", .past = "bought"}, .kind = BAKED},
+    {.place = "market", .verb = {.base = "buy", .third = "buys", .past = "bought"},
+     .kind = PRODUCE},
+    {.place = "library", .verb = {.base = "borrow", .third = "borrows", .past = "borrowed"},
+     .kind = READABLE},
 };
 const int N_SHOPS = (int)(sizeof SHOPS / sizeof SHOPS[0]);
 
-const Verb VERB_GO = {"go", "goes", "went"};
-const Verb VERB_EAT = {"eat", "eats", "ate"};
-const Verb VERB_READ = {"read", "reads", "read"};
-const Verb VERB_PUT_ON = {"put on", "puts on", "put on"};
-const Verb VERB_GIVE = {"give", "gives", "gave"};
-const Verb VERB_DRINK = {"drink", "drinks", "drank"};
-const Verb VERB_VISIT = {"visit", "visits", "visited"};
-const Verb VERB_CHASE = {"chase", "chases", "chased"};
-const Verb VERB_LIVE = {"live", "lives", "lived"};
-const Verb VERB_WORK = {"work", "works", "worked"};
-const Verb VERB_FEED = {"feed", "feeds", "fed"};
-const Verb VERB_SAY = {"say", "says", "said"};
-const Verb VERB_TELL = {"tell", "tells", "told"};
+const Verb VERB_GO = {.base = "go", .third = "goes", .past = "went"};
+const Verb VERB_EAT = {.base = "eat", .third = "eats", .past = "ate"};
+const Verb VERB_READ = {.base = "read", .third = "reads", .past = "read"};
+const Verb VERB_PUT_ON = {.base = "put on", .third = "puts on", .past = "put on"};
+const Verb VERB_GIVE = {.base = "give", .third = "gives", .past = "gave"};
+const Verb VERB_DRINK = {.base = "drink", .third = "drinks", .past = "drank"};
+const Verb VERB_VISIT = {.base = "visit", .third = "visits", .past = "visited"};
+const Verb VERB_CHASE = {.base = "chase", .third = "chases", .past = "chased"};
+const Verb VERB_LIVE = {.base = "live", .third = "lives", .past = "lived"};
+const Verb VERB_WORK = {.base = "work", .third = "works", .past = "worked"};
+const Verb VERB_FEED = {.base = "feed", .third = "feeds", .past = "fed"};
+const Verb VERB_SAY = {.base = "say", .third = "says", .past = "said"};
+const Verb VERB_TELL = {.base = "tell", .third = "tells", .past = "told"};
 
 const char *const NUMBERS[] = {"two", "three", "four", "five"};
 const int N_NUMBERS = (int)(sizeof NUMBERS / sizeof NUMBERS[0]);

@@ -221,120 +221,155 @@ static int is_space_byte(unsigned char c)
     return c <= 0x20 || c == 0x7F;
 }
 
-/* Turn example `index` of `path` into a sentence appended to out. */
-static int read_example(const char *path, int index, const cJSON *ex, Dataset *out,
-                        NluppCounts *counts, FILE *log, char *const *slot_names, int n_slot_names,
-                        Scratch *s, SrError *err)
+/* What the steps of one example share: where it is (for messages), its
+ * text, its characters and tokens (in the scratch buffers) and where its
+ * counts and log lines go. */
+typedef struct {
+    const char *path;
+    int index;            /* of the example in its file */
+    const char *text;
+    size_t len;           /* bytes of text */
+    int n_chars, n_tokens;
+    Scratch *s;
+    NluppCounts *counts;
+    FILE *log;            /* NULL: no lines */
+} Example;
+
+/* The example's "text" (checked to be UTF-8) and its "slots" object (NULL
+ * when it has none) into e->text, e->len and *slots. 0 or -1. */
+static int read_text_and_slots(Example *e, const cJSON *ex, const cJSON **slots, SrError *err)
 {
     const cJSON *text_item = cJSON_GetObjectItemCaseSensitive(ex, "text");
     if (!cJSON_IsObject(ex) || !cJSON_IsString(text_item))
-        return sr_fail(err, "%s: example %d: no \"text\" string", path, index);
-    const char *text = text_item->valuestring;
-    size_t len = strlen(text);
+        return sr_fail(err, "%s: example %d: no \"text\" string", e->path, e->index);
+    e->text = text_item->valuestring;
+    e->len = strlen(e->text);
     /* cJSON passes any bytes through, but the CoNLL files written from the
      * examples must be UTF-8 for conll_read (found by fuzzing): refuse here,
      * where the example can be named */
-    if (utf8_valid_prefix(text, len) < len)
-        return sr_fail(err, "%s: example %d: \"text\" is not valid UTF-8", path, index);
-    const cJSON *slots = cJSON_GetObjectItemCaseSensitive(ex, "slots");
-    if (slots && !cJSON_IsObject(slots))
-        return sr_fail(err, "%s: example %d: \"slots\" is not an object", path, index);
-    int n_slots = slots ? cJSON_GetArraySize(slots) : 0;
+    if (utf8_valid_prefix(e->text, e->len) < e->len)
+        return sr_fail(err, "%s: example %d: \"text\" is not valid UTF-8", e->path, e->index);
+    *slots = cJSON_GetObjectItemCaseSensitive(ex, "slots");
+    if (*slots && !cJSON_IsObject(*slots))
+        return sr_fail(err, "%s: example %d: \"slots\" is not an object", e->path, e->index);
+    return 0;
+}
 
-    /* Characters: byte offset of every code point (bytes other than 10xxxxxx start one). */
-    int n_chars = 0;
-    for (size_t i = 0; i < len; i++) n_chars += ((unsigned char)text[i] & 0xC0) != 0x80;
-    int n_tokens = 0;
-    {
-        size_t pos = 0, start, n;
-        while (text_next_token(text, len, &pos, &start, &n)) n_tokens++;
-    }
-    if (scratch_reserve(s, n_tokens, n_chars, n_slots))
-        return sr_fail(err, "%s: out of memory", path);
+/* Count the text's characters and tokens, make room for them and n_slots
+ * spans, and fill s->byte_of_char (the byte offset of every code point, and
+ * len after the last) and s->tok_start, s->tok_end. 0 or -1 (memory). */
+static int index_text(Example *e, int n_slots, SrError *err)
+{
+    const char *text = e->text;
+    size_t len = e->len, pos, start, n;
+    Scratch *s = e->s;
+    e->n_chars = 0; /* bytes other than 10xxxxxx start a code point */
+    for (size_t i = 0; i < len; i++) e->n_chars += ((unsigned char)text[i] & 0xC0) != 0x80;
+    e->n_tokens = 0;
+    for (pos = 0; text_next_token(text, len, &pos, &start, &n);) e->n_tokens++;
+    if (scratch_reserve(s, e->n_tokens, e->n_chars, n_slots))
+        return sr_fail(err, "%s: out of memory", e->path);
     int c = 0;
     for (size_t i = 0; i < len; i++)
         if (((unsigned char)text[i] & 0xC0) != 0x80) s->byte_of_char[c++] = i;
-    s->byte_of_char[n_chars] = len;
-    {
-        size_t pos = 0, start, n;
-        int k = 0;
-        while (text_next_token(text, len, &pos, &start, &n)) {
-            s->tok_start[k] = start;
-            s->tok_end[k] = start + n;
-            k++;
-        }
+    s->byte_of_char[e->n_chars] = len;
+    int k = 0;
+    for (pos = 0; text_next_token(text, len, &pos, &start, &n); k++) {
+        s->tok_start[k] = start;
+        s->tok_end[k] = start + n;
     }
+    return 0;
+}
 
-    /* Every slot: check, convert, map to tokens. */
-    int n_spans = 0;
-    int order = 0;
-    for (const cJSON *slot = slots ? slots->child : NULL; slot; slot = slot->next, order++) {
-        const char *name = slot->string ? slot->string : "";
-        if (!is_clean_name(name))
-            return sr_fail(err, "%s: example %d: slot name '%s' is empty or has white space", path,
-                           index, name);
-        if (utf8_valid_prefix(name, strlen(name)) < strlen(name)) /* it becomes a tag */
-            return sr_fail(err, "%s: example %d: slot name '%s' is not valid UTF-8", path, index,
-                           name);
-        if (!name_allowed(name, slot_names, n_slot_names))
-            return sr_fail(err, "%s: example %d: slot '%s' is not in ontology.json", path, index,
-                           name);
-        double a, b;
-        if (!read_span(cJSON_GetObjectItemCaseSensitive(slot, "span"), &a, &b))
-            return sr_fail(err, "%s: example %d: slot '%s': \"span\" is not two integers", path,
-                           index, name);
-        if (!(a >= 0 && a < b && b <= n_chars))
-            return sr_fail(err, "%s: example %d: slot '%s': span [%.0f, %.0f] is out of range "
-                           "(the text has %d characters)", path, index, name, a, b, n_chars);
-        counts->spans++;
-        size_t bs = s->byte_of_char[(int)a], be = s->byte_of_char[(int)b];
-        while (bs < be && is_space_byte((unsigned char)text[bs])) bs++;
-        while (be > bs && is_space_byte((unsigned char)text[be - 1])) be--;
-        if (bs == be) {
-            counts->empty_spans++;
-            if (log)
-                fprintf(log, "%s: example %d: slot '%s': span [%.0f, %.0f] holds only white space; "
-                        "dropped\n", path, index, name, a, b);
-            continue;
-        }
-        int first = -1, last = -1;
-        for (int k = 0; k < n_tokens; k++) {
-            if (s->tok_end[k] <= bs || s->tok_start[k] >= be) continue;
-            if (first < 0) first = k;
-            last = k;
-        }
-        if (n_tokens == 0 || first < 0) continue; /* cannot happen: bs is inside a token */
-        if (s->tok_start[first] != bs || s->tok_end[last] != be) {
-            counts->misaligned++;
-            if (log)
-                fprintf(log, "%s: example %d: slot '%s': span [%.0f, %.0f] '%.*s' %s inside the "
-                        "token '%.*s'; labelled the whole token%s\n", path, index, name, a, b,
-                        (int)(be - bs), text + bs,
-                        s->tok_start[first] != bs ? "starts" : "ends",
-                        s->tok_start[first] != bs ? (int)(s->tok_end[first] - s->tok_start[first])
-                                                  : (int)(s->tok_end[last] - s->tok_start[last]),
-                        s->tok_start[first] != bs ? text + s->tok_start[first]
-                                                  : text + s->tok_start[last],
-                        first == last ? "" : "s");
-        }
-        s->spans[n_spans++] = (TokenSpan){name, first, last, order, 0};
-    }
+/* Check that a slot's name can be a tag type of the ontology. 0 or -1. */
+static int check_slot_name(const Example *e, const char *name, char *const *slot_names,
+                           int n_slot_names, SrError *err)
+{
+    if (!is_clean_name(name))
+        return sr_fail(err, "%s: example %d: slot name '%s' is empty or has white space", e->path,
+                       e->index, name);
+    if (utf8_valid_prefix(name, strlen(name)) < strlen(name)) /* it becomes a tag */
+        return sr_fail(err, "%s: example %d: slot name '%s' is not valid UTF-8", e->path,
+                       e->index, name);
+    if (!name_allowed(name, slot_names, n_slot_names))
+        return sr_fail(err, "%s: example %d: slot '%s' is not in ontology.json", e->path, e->index,
+                       name);
+    return 0;
+}
 
-    if (n_tokens == 0) {
-        counts->empty_examples++;
-        if (log) fprintf(log, "%s: example %d: the text has no token; skipped\n", path, index);
+/* Log that the span [a, b) (bytes bs..be) starts or ends inside a token of
+ * first..last, which it labels whole. */
+static void log_misaligned(const Example *e, const char *name, double a, double b, size_t bs,
+                           size_t be, int first, int last)
+{
+    const Scratch *s = e->s;
+    int at_start = s->tok_start[first] != bs;
+    int token = at_start ? first : last;
+    fprintf(e->log, "%s: example %d: slot '%s': span [%.0f, %.0f] '%.*s' %s inside the token "
+            "'%.*s'; labelled the whole token%s\n", e->path, e->index, name, a, b,
+            (int)(be - bs), e->text + bs, at_start ? "starts" : "ends",
+            (int)(s->tok_end[token] - s->tok_start[token]), e->text + s->tok_start[token],
+            first == last ? "" : "s");
+}
+
+/* One slot: check its name and character span, trim white space off the
+ * span, and add the tokens it covers to s->spans[*n_spans] (counting and
+ * logging a span of only white space, which is dropped, or one that cuts a
+ * token). `order` is the slot's place in "slots". 0 or -1. */
+static int read_slot(Example *e, const cJSON *slot, int order, char *const *slot_names,
+                     int n_slot_names, int *n_spans, SrError *err)
+{
+    const char *name = slot->string ? slot->string : "";
+    if (check_slot_name(e, name, slot_names, n_slot_names, err)) return -1;
+    double a, b;
+    if (!read_span(cJSON_GetObjectItemCaseSensitive(slot, "span"), &a, &b))
+        return sr_fail(err, "%s: example %d: slot '%s': \"span\" is not two integers", e->path,
+                       e->index, name);
+    if (!(a >= 0 && a < b && b <= e->n_chars))
+        return sr_fail(err, "%s: example %d: slot '%s': span [%.0f, %.0f] is out of range "
+                       "(the text has %d characters)", e->path, e->index, name, a, b, e->n_chars);
+    e->counts->spans++;
+    Scratch *s = e->s;
+    size_t bs = s->byte_of_char[(int)a], be = s->byte_of_char[(int)b];
+    while (bs < be && is_space_byte((unsigned char)e->text[bs])) bs++;
+    while (be > bs && is_space_byte((unsigned char)e->text[be - 1])) be--;
+    if (bs == be) {
+        e->counts->empty_spans++;
+        if (e->log)
+            fprintf(e->log, "%s: example %d: slot '%s': span [%.0f, %.0f] holds only white space; "
+                    "dropped\n", e->path, e->index, name, a, b);
         return 0;
     }
+    int first = -1, last = -1;
+    for (int k = 0; k < e->n_tokens; k++) {
+        if (s->tok_end[k] <= bs || s->tok_start[k] >= be) continue;
+        if (first < 0) first = k;
+        last = k;
+    }
+    if (e->n_tokens == 0 || first < 0) return 0; /* cannot happen: bs is inside a token */
+    if (s->tok_start[first] != bs || s->tok_end[last] != be) {
+        e->counts->misaligned++;
+        if (e->log) log_misaligned(e, name, a, b, bs, be, first, last);
+    }
+    s->spans[(*n_spans)++] = (TokenSpan){.name = name, .first = first, .last = last,
+                                         .order = order, .kept = 0};
+    return 0;
+}
 
-    /* Words and tags: O, then the kept spans. */
-    for (int k = 0; k < n_tokens; k++) {
+/* The words of the example's tokens, tagged O, then B-/I- for each of the
+ * n_spans spans that overlaps none placed before it (longest first, then
+ * earliest; the others are counted, logged and dropped). 0 or -1. */
+static int tag_tokens(Example *e, int n_spans, SrError *err)
+{
+    Scratch *s = e->s;
+    for (int k = 0; k < e->n_tokens; k++) {
         size_t n = s->tok_end[k] - s->tok_start[k];
         char *w = realloc(s->words[k], n + 1);
-        if (!w) return sr_fail(err, "%s: out of memory", path);
-        memcpy(w, text + s->tok_start[k], n);
+        if (!w) return sr_fail(err, "%s: out of memory", e->path);
+        memcpy(w, e->text + s->tok_start[k], n);
         w[n] = '\0';
         s->words[k] = w;
-        if (set_tag(s, k, "", "O")) return sr_fail(err, "%s: out of memory", path);
+        if (set_tag(s, k, "", "O")) return sr_fail(err, "%s: out of memory", e->path);
     }
     if (n_spans > 1) qsort(s->spans, (size_t)n_spans, sizeof *s->spans, compare_spans);
     for (int i = 0; i < n_spans; i++) {
@@ -344,22 +379,45 @@ static int read_example(const char *path, int index, const cJSON *ex, Dataset *o
             if (s->spans[j].kept && s->spans[j].first <= sp->last && sp->first <= s->spans[j].last)
                 blocker = &s->spans[j];
         if (blocker) {
-            counts->overlapping++;
-            if (log)
-                fprintf(log, "%s: example %d: slot '%s' overlaps slot '%s' (longer or earlier); "
-                        "dropped (IOB2 cannot nest spans)\n", path, index, sp->name, blocker->name);
+            e->counts->overlapping++;
+            if (e->log)
+                fprintf(e->log, "%s: example %d: slot '%s' overlaps slot '%s' (longer or earlier); "
+                        "dropped (IOB2 cannot nest spans)\n", e->path, e->index, sp->name,
+                        blocker->name);
             continue;
         }
         sp->kept = 1;
         for (int k = sp->first; k <= sp->last; k++)
             if (set_tag(s, k, k == sp->first ? "B-" : "I-", sp->name))
-                return sr_fail(err, "%s: out of memory", path);
+                return sr_fail(err, "%s: out of memory", e->path);
     }
-    if (dataset_add(out, (const char *const *)s->words, (const char *const *)s->tags, n_tokens,
+    return 0;
+}
+
+/* Turn example `index` of `path` into a sentence appended to out. */
+static int read_example(const char *path, int index, const cJSON *ex, Dataset *out,
+                        NluppCounts *counts, FILE *log, char *const *slot_names, int n_slot_names,
+                        Scratch *s, SrError *err)
+{
+    Example e = {.path = path, .index = index, .s = s, .counts = counts, .log = log};
+    const cJSON *slots = NULL;
+    if (read_text_and_slots(&e, ex, &slots, err) ||
+        index_text(&e, slots ? cJSON_GetArraySize(slots) : 0, err))
+        return -1;
+    int n_spans = 0, order = 0;
+    for (const cJSON *slot = slots ? slots->child : NULL; slot; slot = slot->next, order++)
+        if (read_slot(&e, slot, order, slot_names, n_slot_names, &n_spans, err)) return -1;
+    if (e.n_tokens == 0) {
+        counts->empty_examples++;
+        if (log) fprintf(log, "%s: example %d: the text has no token; skipped\n", path, index);
+        return 0;
+    }
+    if (tag_tokens(&e, n_spans, err) ||
+        dataset_add(out, (const char *const *)s->words, (const char *const *)s->tags, e.n_tokens,
                     0, err))
         return -1;
     counts->examples++;
-    counts->tokens += n_tokens;
+    counts->tokens += e.n_tokens;
     return 0;
 }
 

@@ -255,8 +255,7 @@ int task_generate(TaskKind kind, int n_sentences, uint64_t seed, Dataset *out, S
 
 TaskSizes task_default_sizes(void)
 {
-    TaskSizes s = {2000, 500, 500, 20000};
-    return s;
+    return (TaskSizes){.train = 2000, .dev = 500, .test = 500, .corpus = 20000};
 }
 
 /* Seed of stream k (0 train, 1 dev, 2 test, 3 corpus) of a task seed. */

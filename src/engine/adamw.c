@@ -8,8 +8,8 @@
 
 AdamWConfig adamw_defaults(void)
 {
-    AdamWConfig c = {0.9f, 0.95f, 1e-8f, 0.1f, 1.0f};
-    return c;
+    return (AdamWConfig){.beta1 = 0.9f, .beta2 = 0.95f, .eps = 1e-8f, .weight_decay = 0.1f,
+                         .grad_clip = 1.0f, .form = ADAMW_DECOUPLED};
 }
 
 int adamw_create(Model *m, SrError *err)
@@ -47,7 +47,8 @@ void adamw_update_tensor(const AdamWConfig *cfg, float *p, const float *g, float
         m1[i] = cfg->beta1 * m1[i] + (1.0f - cfg->beta1) * gi;
         m2[i] = cfg->beta2 * m2[i] + (1.0f - cfg->beta2) * gi * gi;
         float mhat = m1[i] / bc1, vhat = m2[i] / bc2;
-        p[i] -= lr * (mhat / (sqrtf(vhat) + cfg->eps) + wd * p[i]);
+        if (cfg->form == ADAM_PLAIN) p[i] -= lr * mhat / (sqrtf(vhat) + cfg->eps);
+        else p[i] -= lr * (mhat / (sqrtf(vhat) + cfg->eps) + wd * p[i]);
     }
 }
 

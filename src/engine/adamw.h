@@ -6,13 +6,25 @@
 
 #include "engine/model.h"
 
+/* The update of one parameter p from its bias-corrected moments mhat and
+ * vhat, written as it is rounded (float, left to right):
+ *   ADAMW_DECOUPLED  p -= lr * (mhat / (sqrt(vhat) + eps) + wd * p)
+ *                    AdamW with decoupled weight decay: the models, the
+ *                    labelling heads and the LoRA adapters
+ *   ADAM_PLAIN       p -= lr * mhat / (sqrt(vhat) + eps)
+ *                    Adam with no decay (wd is not used; a penalty such as
+ *                    the probes' L2 is in the gradient): the linear probes */
+typedef enum { ADAMW_DECOUPLED = 0, ADAM_PLAIN = 1 } AdamForm;
+
 typedef struct {
     float beta1, beta2, eps;
     float weight_decay;   /* applied to matrices and embeddings, never to norm weights or biases */
     float grad_clip;      /* clip the global gradient norm to this; <= 0 disables */
+    AdamForm form;        /* how a parameter is updated (above) */
 } AdamWConfig;
 
-/* Defaults: beta1 0.9, beta2 0.95, eps 1e-8, weight decay 0.1, clip 1.0. */
+/* Defaults: beta1 0.9, beta2 0.95, eps 1e-8, weight decay 0.1, clip 1.0,
+ * ADAMW_DECOUPLED. */
 AdamWConfig adamw_defaults(void);
 
 /* Allocate (zeroed) first and second moments m->m1, m->m2 (n_params each). */
@@ -27,10 +39,10 @@ float model_grad_norm(const Model *m);
  * nothing is updated, and the caller should stop. */
 float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step);
 
-/* The AdamW update of one tensor of n floats p, gradients g (multiplied by
- * clip first), moments m1, m2, decoupled decay wd, at 1-based step: what
- * adamw_step does to each parameter tensor, for buffers outside a Model
- * (a labelling head). */
+/* The update of one tensor of n floats p (cfg->form: AdamW or plain Adam),
+ * gradients g (multiplied by clip first), moments m1, m2, decoupled decay
+ * wd, at 1-based step: what adamw_step does to each parameter tensor, for
+ * buffers outside a Model (a labelling head, a probe). */
 void adamw_update_tensor(const AdamWConfig *cfg, float *p, const float *g, float *m1, float *m2,
                          long n, float clip, float lr, float wd, int step);
 

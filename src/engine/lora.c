@@ -29,6 +29,17 @@ int lora_parse_targets(const char *text, unsigned *targets, SrError *err)
     }
 }
 
+void lora_targets_name(unsigned targets, char name[LORA_TARGETS_NAME])
+{
+    int n = 0;
+    for (int t = 0; t < LORA_N_TARGETS; t++) {
+        if (!(targets & (1u << t))) continue;
+        if (n > 0) name[n++] = ',';
+        name[n++] = TARGET_LETTERS[t];
+    }
+    name[n] = '\0';
+}
+
 int lora_config_check(const LoraConfig *cfg, int d_model, SrError *err)
 {
     if (cfg->rank < 1 || cfg->rank > d_model)

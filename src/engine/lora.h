@@ -54,6 +54,13 @@ typedef struct Lora {
 /* Parse "q,k,v,o" (any non-empty subset, each once) into a target bit set. */
 int lora_parse_targets(const char *text, unsigned *targets, SrError *err);
 
+/* Room for the name of a target set: "q,k,v,o" and its NUL. */
+enum { LORA_TARGETS_NAME = 2 * LORA_N_TARGETS };
+
+/* A target bit set as lora_parse_targets reads it ("q,k,v,o", "q,v"; "" for
+ * none) into name. */
+void lora_targets_name(unsigned targets, char name[LORA_TARGETS_NAME]);
+
 /* Check cfg against a model of width d_model: rank 1..d_model, alpha > 0,
  * dropout in [0, 1), at least one target. */
 int lora_config_check(const LoraConfig *cfg, int d_model, SrError *err);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/finite.h"
+#include "formats/finite.h"
 #include "formats/safetensors.h"
 
 static const char TARGET_NAMES[LORA_N_TARGETS] = {'q', 'k', 'v', 'o'};
@@ -90,9 +90,11 @@ static AdapterTensor *list_tensors(const AdapterFile *a, int *n)
                 w += (size_t)R * (ab ? out : in);
             }
         }
-    ts[k] = (AdapterTensor){"classifier.weight", 2, {a->n_labels, C}, a->head_W};
+    ts[k] = (AdapterTensor){.name = "classifier.weight", .ndim = 2, .shape = {a->n_labels, C},
+                            .data = a->head_W};
     k++;
-    ts[k] = (AdapterTensor){"classifier.bias", 1, {a->n_labels, 0}, a->head_b};
+    ts[k] = (AdapterTensor){.name = "classifier.bias", .ndim = 1, .shape = {a->n_labels, 0},
+                            .data = a->head_b};
     *n = k + 1;
     return ts;
 }

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/finite.h"
-#include "formats/hf/hf_model_folder.h"
+#include "formats/finite.h"
 #include "formats/hf/hf_folder_tokenizer.h"
+#include "formats/hf/hf_model_folder.h"
 #include "formats/safetensors.h"
 #include "text/tokenizer.h"
 
@@ -67,7 +67,7 @@ static int list_param_tensors(const ModelConfig *c, const ParamViews *p, int64_t
     int64_t n = param_tensor_count(c);
     if (n > limit) n = limit;
     if (n > INT_MAX) n = INT_MAX; /* no real model; list_checked then fails */
-    ParamList list = {calloc((size_t)(n > 0 ? n : 1), sizeof *list.t), 0, (int)n};
+    ParamList list = {.t = calloc((size_t)(n > 0 ? n : 1), sizeof *list.t), .k = 0, .limit = (int)n};
     if (!list.t) return -1;
     const ParamViews none = {0}, *v = p ? p : &none;
     add_param(&list, "model.embed_tokens.weight", 0, V, C, v->wte, 0);

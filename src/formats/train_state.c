@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/finite.h"
 #include "engine/adamw.h"
+#include "formats/finite.h"
 
 static const char *const FORMAT = "seqrep-train-state";
 static const char *const TENSOR_NAMES[3] = {"params", "adamw.m1", "adamw.m2"};

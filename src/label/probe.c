@@ -6,11 +6,19 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "engine/adamw.h"
 
 ProbeConfig probe_defaults(void)
 {
-    ProbeConfig c = {10, 64, 1e-2f, 1e-4f, 1};
-    return c;
+    return (ProbeConfig){.epochs = 10, .batch = 64, .lr = 1e-2f, .l2 = 1e-4f, .seed = 1};
+}
+
+/* The probes' optimiser: Adam (beta1 0.9, beta2 0.999, eps 1e-8), no clipping
+ * and no decay of its own (the L2 penalty is in the gradient). */
+static AdamWConfig probe_adam(void)
+{
+    return (AdamWConfig){.beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f, .weight_decay = 0.0f,
+                         .grad_clip = 0.0f, .form = ADAM_PLAIN};
 }
 
 void probe_free(Probe *p)
@@ -96,7 +104,7 @@ int probe_train(Probe *p, const float *X, const int *y, long n, int C, int K,
     for (long i = 0; i < n; i++) order[i] = i;
     Rng rng;
     rng_seed(&rng, cfg->seed);
-    const float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
+    const AdamWConfig adam = probe_adam();
     int batch = cfg->batch > 0 ? cfg->batch : 64, step = 0;
     float *gW = grad, *gb = grad + (size_t)K * C;
     for (int epoch = 0; epoch < cfg->epochs; epoch++) {
@@ -124,13 +132,9 @@ int probe_train(Probe *p, const float *X, const int *y, long n, int C, int K,
             }
             for (size_t j = 0; j < (size_t)K * C; j++) gW[j] += cfg->l2 * p->W[j];
             step++;
-            float bc1 = 1.0f - powf(beta1, (float)step), bc2 = 1.0f - powf(beta2, (float)step);
-            for (size_t j = 0; j < n_par; j++) {
-                float *w = j < (size_t)K * C ? &p->W[j] : &p->b[j - (size_t)K * C];
-                m1[j] = beta1 * m1[j] + (1.0f - beta1) * grad[j];
-                m2[j] = beta2 * m2[j] + (1.0f - beta2) * grad[j] * grad[j];
-                *w -= cfg->lr * (m1[j] / bc1) / (sqrtf(m2[j] / bc2) + eps);
-            }
+            size_t nW = (size_t)K * C;
+            adamw_update_tensor(&adam, p->W, gW, m1, m2, (long)nW, 1.0f, cfg->lr, 0.0f, step);
+            adamw_update_tensor(&adam, p->b, gb, m1 + nW, m2 + nW, K, 1.0f, cfg->lr, 0.0f, step);
         }
     }
     free(grad), free(m1), free(m2), free(xs), free(prob), free(order);

@@ -8,7 +8,8 @@
 
 ReadoutLayout readout_layout_paper(int r)
 {
-    return (ReadoutLayout){r, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN};
+    return (ReadoutLayout){.r = r, .bos = REPEAT_BOS_PER_COPY, .sep = REPEAT_SEP_NONE,
+                           .copy_positions = REPEAT_POSITIONS_RUN};
 }
 
 RepeatIds readout_repeat_ids(const Tokenizer *tok)

@@ -27,6 +27,11 @@ typedef struct {
     char objective[32];             /* the checkpoint's pre-training objective */
 } LabelTask;
 
+/* The three split files of a labelling task, in the order train, dev, test. */
+typedef struct {
+    const char *train, *dev, *test;
+} SplitPaths;
+
 /* Read the checkpoint's description (not its weights) and the three CoNLL
  * files; build the tag set, tag ids and pieces. Errors name the file (and
  * line). On failure *t is empty. */

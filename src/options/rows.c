@@ -3,82 +3,111 @@
 
 ArgSpec option_threads(int *value)
 {
-    return (ArgSpec){"threads", ARG_INT, value, "threads, 0 = all cores (default 0)", 0, 0, 0};
+    return (ArgSpec){.name = "threads", .type = ARG_INT, .value = value,
+                     .help = "threads, 0 = all cores (default 0)"};
 }
 
 ArgSpec option_seed(int *value, const char *help)
 {
-    return (ArgSpec){"seed", ARG_INT, value, help, 0, 0, 0};
+    return (ArgSpec){.name = "seed", .type = ARG_INT, .value = value, .help = help};
 }
 
 ArgSpec option_recipe(const char **text, const char *help)
 {
-    return (ArgSpec){"recipe", ARG_STRING, text, help, 0, 0, 0};
+    return (ArgSpec){.name = "recipe", .type = ARG_STRING, .value = text, .help = help};
 }
 
 ArgSpec option_adapter(const char **text, const char *help)
 {
-    return (ArgSpec){"adapter", ARG_STRING, text, help, 0, 0, 0};
+    return (ArgSpec){.name = "adapter", .type = ARG_STRING, .value = text, .help = help};
 }
 
 ArgSpec option_lora_rank(int *value, const char *help)
 {
-    return (ArgSpec){"lora-rank", ARG_INT, value, help, 0, 1, 0};
+    return (ArgSpec){.name = "lora-rank", .type = ARG_INT, .value = value, .min_int = 1,
+                     .help = help};
 }
 
 ArgSpec option_lora_alpha(float *value, const char *help)
 {
-    return (ArgSpec){"lora-alpha", ARG_FLOAT, value, help, 0, 0, 0};
+    return (ArgSpec){.name = "lora-alpha", .type = ARG_FLOAT, .value = value, .help = help};
 }
 
 ArgSpec option_lora_dropout(float *value, const char *help)
 {
-    return (ArgSpec){"lora-dropout", ARG_FLOAT, value, help, 0, 0, 0};
+    return (ArgSpec){.name = "lora-dropout", .type = ARG_FLOAT, .value = value, .help = help};
 }
 
 ArgSpec option_lora_targets(const char **text, const char *help)
 {
-    return (ArgSpec){"lora-targets", ARG_STRING, text, help, 0, 0, 0};
+    return (ArgSpec){.name = "lora-targets", .type = ARG_STRING, .value = text, .help = help};
 }
 
 ArgSpec option_grad_accum(int *value, const char *help)
 {
-    return (ArgSpec){"grad-accum", ARG_INT, value, help, 0, 1, 0};
+    return (ArgSpec){.name = "grad-accum", .type = ARG_INT, .value = value, .min_int = 1,
+                     .help = help};
 }
 
 ArgSpec option_quiet(int *value, const char *help)
 {
-    return (ArgSpec){"quiet", ARG_FLAG, value, help, 0, 0, 0};
+    return (ArgSpec){.name = "quiet", .type = ARG_FLAG, .value = value, .help = help};
 }
 
 ArgSpec option_bos(const char **text, const char *help)
 {
-    return (ArgSpec){"bos", ARG_STRING, text, help, 0, 0, 0};
+    return (ArgSpec){.name = "bos", .type = ARG_STRING, .value = text, .help = help};
 }
 
 ArgSpec option_sep(const char **text, const char *help)
 {
-    return (ArgSpec){"sep", ARG_STRING, text, help, 0, 0, 0};
+    return (ArgSpec){.name = "sep", .type = ARG_STRING, .value = text, .help = help};
 }
 
 ArgSpec option_mask(const char **text, const char *help)
 {
-    return (ArgSpec){"mask", ARG_STRING, text, help, 0, 0, 0};
+    return (ArgSpec){.name = "mask", .type = ARG_STRING, .value = text, .help = help};
 }
 
 ArgSpec option_copy_positions(const char **text)
 {
-    return (ArgSpec){"copy-positions", ARG_STRING, text,
-                     "run | restart: positions run on across copies, or restart at 0 in each (default run)",
-                     0, 0, 0};
+    return (ArgSpec){.name = "copy-positions", .type = ARG_STRING, .value = text,
+                     .help = "run | restart: positions run on across copies, or restart at 0 in "
+                             "each (default run)"};
 }
 
 ArgSpec option_adapter_file(const char **path, const char *help)
 {
-    return (ArgSpec){"adapter", ARG_STRING, path,
-                     help ? help : "file of finetune --save: run --model with its LoRA adapters merged in "
-                                   "(its head is not used)",
-                     0, 0, 0};
+    return (ArgSpec){.name = "adapter", .type = ARG_STRING, .value = path,
+                     .help = help ? help
+                                  : "file of finetune --save: run --model with its LoRA adapters "
+                                    "merged in (its head is not used)"};
+}
+
+ArgSpec option_lr(float *value, const char *help)
+{
+    return (ArgSpec){.name = "lr", .type = ARG_FLOAT, .value = value, .help = help};
+}
+
+ArgSpec option_min_lr(float *value)
+{
+    return (ArgSpec){.name = "min-lr", .type = ARG_FLOAT, .value = value,
+                     .help = "final learning rate (default lr/10)"};
+}
+
+ArgSpec option_warmup(int *value)
+{
+    return (ArgSpec){.name = "warmup", .type = ARG_INT, .value = value,
+                     .help = "warm-up steps (default steps/20)"};
+}
+
+int option_settle_schedule(const char *command, float lr, int steps, float *min_lr, int *warmup)
+{
+    if (!(lr > 0.0f)) return args_error(command, "--lr must be positive");
+    if (*min_lr < 0.0f) *min_lr = lr / 10.0f;
+    if (*warmup < 0) *warmup = steps / 20;
+    if (*warmup > steps) return args_error(command, "--warmup %d exceeds --steps %d", *warmup, steps);
+    return 0;
 }
 
 int option_parse_copy_positions(const char *command, const char *text, RepeatPositions *out)

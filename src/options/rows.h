@@ -46,6 +46,19 @@ ArgSpec option_lora_dropout(float *value, const char *help);
 ArgSpec option_lora_targets(const char **text, const char *help);
 ArgSpec option_grad_accum(int *value, const char *help);
 
+/* The learning-rate schedule of the commands that train a language model
+ * (train-lm, repo-eval): --lr with the command's help line (its default),
+ * --min-lr (default lr/10) and --warmup (default steps/20), whose value is
+ * -1 until given. */
+ArgSpec option_lr(float *value, const char *help);
+ArgSpec option_min_lr(float *value);
+ArgSpec option_warmup(int *value);
+
+/* The schedule once the options are parsed: --lr must be positive; a
+ * --min-lr or --warmup not given becomes lr/10 or steps/20; the warm-up may
+ * not exceed the steps. 0, or 2 after the error line. */
+int option_settle_schedule(const char *command, float lr, int steps, float *min_lr, int *warmup);
+
 /* The values of --bos, --sep, --copy-positions and --mask. 0, or 2 after
  * the error line. The mask plan has n_layers entries. */
 int option_parse_bos(const char *command, const char *text, RepeatBos *out);

@@ -106,7 +106,7 @@ static int group_configs(Block *b, SrError *err)
             b->configs[b->n_configs - 1].n++;
             continue;
         }
-        b->configs[b->n_configs++] = (Config){k, i, 1, ""};
+        b->configs[b->n_configs++] = (Config){.key = k, .first = i, .n = 1, .label = ""};
     }
     for (int c = 0; c < b->n_configs; c++)
         config_label(b->configs[c].key, several_exits, b->configs[c].label,

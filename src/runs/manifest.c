@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/atomic_file.h"
+
 #ifndef SEQREP_GIT_COMMIT
 #define SEQREP_GIT_COMMIT "unknown"
 #endif
@@ -104,4 +106,39 @@ void manifest_add_file(cJSON *manifest, const char *key, const char *path)
     cJSON_AddStringToObject(manifest, key, path);
     snprintf(name, sizeof name, "%s_checksum", key);
     if (file_checksum(path, sum, &err) == 0) cJSON_AddStringToObject(manifest, name, sum);
+}
+
+void manifest_add_splits(cJSON *manifest, const LabelTask *task, SplitPaths paths, int with_words)
+{
+    const PiecedData *pieces[3] = {&task->train_p, &task->dev_p, &task->test_p};
+    const char *files[3] = {paths.train, paths.dev, paths.test};
+    const char *names[3] = {"train", "dev", "test"};
+    for (int s = 0; s < 3; s++) {
+        char key[32];
+        manifest_add_file(manifest, names[s], files[s]);
+        snprintf(key, sizeof key, "%s_sentences", names[s]);
+        cJSON_AddNumberToObject(manifest, key, pieces[s]->n_sents);
+        if (!with_words) continue;
+        snprintf(key, sizeof key, "%s_words", names[s]);
+        cJSON_AddNumberToObject(manifest, key, (double)pieces[s]->n_words);
+    }
+}
+
+int manifest_save(const char *path, const cJSON *manifest, SrError *err)
+{
+    char *text = cJSON_Print(manifest);
+    int rc = text ? write_file_atomic(path, text, err) : sr_fail(err, "out of memory");
+    free(text);
+    return rc;
+}
+
+int manifest_write(const char *result, cJSON *manifest, char **written, SrError *err)
+{
+    if (written) *written = NULL;
+    cJSON_AddStringToObject(manifest, "result", result);
+    char *path = path_with_suffix(result, ".manifest.json");
+    int rc = path ? manifest_save(path, manifest, err) : sr_fail(err, "out of memory");
+    if (rc == 0 && written) *written = path;
+    else free(path);
+    return rc;
 }

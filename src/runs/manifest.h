@@ -9,6 +9,7 @@
 #include <cJSON.h>
 
 #include "base/status.h"
+#include "label/task.h"
 
 /* A new JSON object {"command", "seed", "git_commit", "created"}: argv joined
  * with shell quoting where needed, the build's commit, UTC time. */
@@ -34,5 +35,17 @@ void manifest_add_file(cJSON *manifest, const char *key, const char *path);
  * out of memory. Every result names its manifest, log or numbers this way. */
 char *path_with_suffix(const char *path, const char *suffix);
 
+/* Record the three split files of a labelling task: "train",
+ * "train_checksum", "train_sentences" and, with with_words, "train_words";
+ * then dev, test. */
+void manifest_add_splits(cJSON *manifest, const LabelTask *task, SplitPaths paths, int with_words);
+
+/* Write the manifest to path atomically, as indented JSON. 0 or -1. */
+int manifest_save(const char *path, const cJSON *manifest, SrError *err);
+
+/* Add "result": result to the manifest and write it atomically beside the
+ * result ("dir/x.csv" -> "dir/x.manifest.json"). When written is not NULL it
+ * receives the manifest's path (caller frees; NULL on failure). 0 or -1. */
+int manifest_write(const char *result, cJSON *manifest, char **written, SrError *err);
 
 #endif

@@ -130,10 +130,31 @@ static int substitute_data(const char *pattern, const char *dataset, char *out, 
     return 0;
 }
 
-int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError *err)
+/* The axes of a grid that have defaults, filled in: the copy positions of
+ * sr (run only when none are given) and the recipes ("full" when none are
+ * given). */
+typedef struct {
+    const RepeatPositions *positions;
+    int n_positions;
+    const char *const *recipes;
+    int n_recipes;
+} GridAxes;
+
+static GridAxes grid_axes(const SweepGrid *g)
 {
-    *runs = NULL;
-    *n_runs = 0;
+    static const RepeatPositions run_only[1] = {REPEAT_POSITIONS_RUN};
+    static const char *const full[1] = {"full"};
+    return (GridAxes){.positions = g->n_positions > 0 ? g->positions : run_only,
+                      .n_positions = g->n_positions > 0 ? g->n_positions : 1,
+                      .recipes = g->n_recipes > 0 ? g->recipes : full,
+                      .n_recipes = g->n_recipes > 0 ? g->n_recipes : 1};
+}
+
+/* Check that the grid can be run (an encoder model for method encoder, r >=
+ * 1, no empty axis, recipe labels that fit, at most a million runs) and
+ * count its runs into *total. 0 or -1. */
+static int check_grid(const SweepGrid *g, const GridAxes *ax, long *total, SrError *err)
+{
     int has_encoder = 0;
     for (int mi = 0; mi < g->n_methods; mi++) has_encoder |= g->methods[mi] == METHOD_ENCODER;
     if (has_encoder && !g->encoder_model)
@@ -144,74 +165,94 @@ int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError 
                                 "method)", g->r_values[i]);
     if (g->n_data < 1 || g->n_methods < 1 || g->n_exits < 1 || g->n_seeds < 1)
         return sr_fail(err, "the grid is empty: it needs data, methods, exits and seeds");
-    static const RepeatPositions run_only[1] = {REPEAT_POSITIONS_RUN};
-    const RepeatPositions *positions = g->n_positions > 0 ? g->positions : run_only;
-    int n_positions = g->n_positions > 0 ? g->n_positions : 1;
     int per_seed = 0;
     for (int mi = 0; mi < g->n_methods; mi++)
-        per_seed += g->methods[mi] == METHOD_SR ? g->n_r * n_positions : 1;
+        per_seed += g->methods[mi] == METHOD_SR ? g->n_r * ax->n_positions : 1;
     if (per_seed == 0) return sr_fail(err, "method sr needs at least one r");
-    static const char *const full[1] = {"full"};
-    const char *const *recipes = g->n_recipes > 0 ? g->recipes : full;
-    int n_recipes = g->n_recipes > 0 ? g->n_recipes : 1;
-    for (int i = 0; i < n_recipes; i++)
-        if (strlen(recipes[i]) >= sizeof ((SweepRun *)0)->recipe)
-            return sr_fail(err, "recipe label '%s' is too long", recipes[i]);
-    long total = (long)g->n_data * g->n_seeds * per_seed * g->n_exits * n_recipes;
-    if (total > 1000000) return sr_fail(err, "the grid has %ld runs; at most 1000000", total);
+    for (int i = 0; i < ax->n_recipes; i++)
+        if (strlen(ax->recipes[i]) >= sizeof ((SweepRun *)0)->recipe)
+            return sr_fail(err, "recipe label '%s' is too long", ax->recipes[i]);
+    *total = (long)g->n_data * g->n_seeds * per_seed * g->n_exits * ax->n_recipes;
+    if (*total > 1000000) return sr_fail(err, "the grid has %ld runs; at most 1000000", *total);
+    return 0;
+}
+
+/* What every run of data directory di shares (*base: dataset name,
+ * directory and model) and its encoder model (into encoder, of the size of
+ * a run's model; left alone without one), {data} substituted in both; the
+ * directory's name must differ from those before it. 0 or -1. */
+static int dataset_base(const SweepGrid *g, int di, SweepRun *base, char *encoder, SrError *err)
+{
+    *base = (SweepRun){0};
+    if (sweep_dataset_name(g->data_dirs[di], base->dataset, sizeof base->dataset, err)) return -1;
+    if (snprintf(base->data_dir, sizeof base->data_dir, "%s", g->data_dirs[di]) >=
+        (int)sizeof base->data_dir)
+        return sr_fail(err, "%s: path too long", g->data_dirs[di]);
+    for (int dj = 0; dj < di; dj++) {
+        char other[256];
+        if (sweep_dataset_name(g->data_dirs[dj], other, sizeof other, err)) return -1;
+        if (strcmp(other, base->dataset) == 0)
+            return sr_fail(err, "%s and %s have the same name '%s'; rename one", g->data_dirs[dj],
+                           g->data_dirs[di], base->dataset);
+    }
+    if (substitute_data(g->model, base->dataset, base->model, sizeof base->model, err)) return -1;
+    if (g->encoder_model &&
+        substitute_data(g->encoder_model, base->dataset, encoder, sizeof base->model, err))
+        return -1;
+    return 0;
+}
+
+/* Write the runs of one data directory into out, in the order seed, method,
+ * r, exit, recipe, positions; returns how many. */
+static int dataset_runs(const SweepGrid *g, const GridAxes *ax, const SweepRun *base,
+                        const char *encoder, SweepRun *out)
+{
+    int n = 0;
+    for (int si = 0; si < g->n_seeds; si++)
+        for (int mi = 0; mi < g->n_methods; mi++) {
+            Method method = g->methods[mi];
+            int is_sr = method == METHOD_SR;
+            int n_r = is_sr ? g->n_r : 1, n_p = is_sr ? ax->n_positions : 1;
+            for (int ri = 0; ri < n_r; ri++)
+                for (int ei = 0; ei < g->n_exits; ei++)
+                    for (int ci = 0; ci < ax->n_recipes; ci++)
+                        for (int pi = 0; pi < n_p; pi++) {
+                            SweepRun *run = &out[n++];
+                            *run = *base;
+                            if (method == METHOD_ENCODER) strcpy(run->model, encoder);
+                            run->method = method;
+                            run->r = is_sr ? g->r_values[ri] : 0;
+                            run->exit_layer = g->exits[ei];
+                            run->seed = g->seeds[si];
+                            strcpy(run->recipe, ax->recipes[ci]);
+                            run->positions = is_sr ? ax->positions[pi] : REPEAT_POSITIONS_RUN;
+                        }
+        }
+    return n;
+}
+
+int sweep_grid_expand(const SweepGrid *g, SweepRun **runs, int *n_runs, SrError *err)
+{
+    *runs = NULL;
+    *n_runs = 0;
+    GridAxes ax = grid_axes(g);
+    long total = 0;
+    if (check_grid(g, &ax, &total, err)) return -1;
     SweepRun *out = calloc((size_t)total, sizeof *out);
     if (!out) return sr_fail(err, "out of memory");
     int n = 0;
     for (int di = 0; di < g->n_data; di++) {
-        SweepRun base = {0};
-        if (sweep_dataset_name(g->data_dirs[di], base.dataset, sizeof base.dataset, err))
-            goto fail;
-        if (snprintf(base.data_dir, sizeof base.data_dir, "%s", g->data_dirs[di]) >=
-            (int)sizeof base.data_dir) {
-            sr_fail(err, "%s: path too long", g->data_dirs[di]);
-            goto fail;
+        SweepRun base;
+        char encoder[sizeof base.model];
+        if (dataset_base(g, di, &base, encoder, err)) {
+            free(out);
+            return -1;
         }
-        for (int dj = 0; dj < di; dj++) {
-            char other[256];
-            if (sweep_dataset_name(g->data_dirs[dj], other, sizeof other, err)) goto fail;
-            if (strcmp(other, base.dataset) == 0) {
-                sr_fail(err, "%s and %s have the same name '%s'; rename one", g->data_dirs[dj],
-                        g->data_dirs[di], base.dataset);
-                goto fail;
-            }
-        }
-        char model[1024], encoder[1024];
-        if (substitute_data(g->model, base.dataset, model, sizeof model, err)) goto fail;
-        if (g->encoder_model &&
-            substitute_data(g->encoder_model, base.dataset, encoder, sizeof encoder, err))
-            goto fail;
-        for (int si = 0; si < g->n_seeds; si++)
-            for (int mi = 0; mi < g->n_methods; mi++) {
-                Method method = g->methods[mi];
-                int is_sr = method == METHOD_SR;
-                int n_r = is_sr ? g->n_r : 1, n_p = is_sr ? n_positions : 1;
-                for (int ri = 0; ri < n_r; ri++)
-                    for (int ei = 0; ei < g->n_exits; ei++)
-                        for (int ci = 0; ci < n_recipes; ci++)
-                            for (int pi = 0; pi < n_p; pi++) {
-                                SweepRun *run = &out[n++];
-                                *run = base;
-                                strcpy(run->model, method == METHOD_ENCODER ? encoder : model);
-                                run->method = method;
-                                run->r = is_sr ? g->r_values[ri] : 0;
-                                run->exit_layer = g->exits[ei];
-                                run->seed = g->seeds[si];
-                                strcpy(run->recipe, recipes[ci]);
-                                run->positions = is_sr ? positions[pi] : REPEAT_POSITIONS_RUN;
-                            }
-            }
+        n += dataset_runs(g, &ax, &base, encoder, out + n);
     }
     *runs = out;
     *n_runs = n;
     return 0;
-fail:
-    free(out);
-    return -1;
 }
 
 const char *sweep_recipe(const SweepRun *run)

@@ -206,79 +206,98 @@ static int row_from_manifest(const char *mpath, SweepRow *row, SrError *err)
     return rc;
 }
 
-int sweep_row_from_run(const char *csv_path, SweepRow *row, SrError *err)
+/* The columns a `seqrep finetune` CSV must have (in any order). */
+enum {
+    RUN_METHOD, RUN_R, RUN_EXIT, RUN_SEED, RUN_SPLIT, RUN_PRECISION, RUN_RECALL, RUN_F1,
+    RUN_EPOCHS, RUN_BEST_EPOCH, RUN_TOKENS, RUN_SECONDS, RUN_FLOPS, N_RUN_COLUMNS
+};
+static const char *const RUN_COLUMNS[N_RUN_COLUMNS] = {
+    "method", "r", "exit", "seed", "split", "precision", "recall", "f1", "epochs", "best_epoch",
+    "tokens", "seconds", "flops"};
+
+/* Row r of a run's CSV c (its columns at idx) into row: the key's method, r,
+ * exit and seed (which must be those of the row read before, when
+ * `second`), the epochs, tokens and seconds, and the precision, recall and
+ * F1 of its split (dev when is_dev, else test, whose flops go to
+ * *test_flops). 0 or -1 with "PATH:LINE: ..." in err. */
+static int read_run_row(const CsvFile *c, int r, const int *idx, const char *csv_path, int second,
+                        int is_dev, SweepRow *row, double *test_flops, SrError *err)
 {
-    memset(row, 0, sizeof *row);
-    snprintf(row->source, sizeof row->source, "%s", csv_path);
+    Method method;
+    long rr, exit_, seed, epochs, best, tokens;
+    double p, rec, f1, seconds, flops;
+    const char *method_text = csv_file_cell(c, r, idx[RUN_METHOD]);
+    if (method_parse(method_text, &method))
+        return sr_fail(err, "%s:%d: unknown method '%s'", csv_path, c->line[r], method_text);
+    if (csv_file_long(c, r, idx[RUN_R], 0, 1000000, &rr, err) ||
+        csv_file_long(c, r, idx[RUN_EXIT], 1, 1000000, &exit_, err) ||
+        csv_file_long(c, r, idx[RUN_SEED], -2147483647L, 2147483647L, &seed, err) ||
+        csv_file_long(c, r, idx[RUN_EPOCHS], 1, 1000000, &epochs, err) ||
+        csv_file_long(c, r, idx[RUN_BEST_EPOCH], 1, 1000000, &best, err) ||
+        csv_file_long(c, r, idx[RUN_TOKENS], 0, 0x7fffffffffffffffL, &tokens, err) ||
+        csv_file_number(c, r, idx[RUN_PRECISION], &p, err) ||
+        csv_file_number(c, r, idx[RUN_RECALL], &rec, err) ||
+        csv_file_number(c, r, idx[RUN_F1], &f1, err) ||
+        csv_file_number(c, r, idx[RUN_SECONDS], &seconds, err) ||
+        csv_file_number(c, r, idx[RUN_FLOPS], &flops, err))
+        return -1;
+    if (second && (method != row->key.method || rr != row->key.r || exit_ != row->key.exit_layer ||
+                   seed != row->key.seed))
+        return sr_fail(err, "%s:%d: the dev and test rows are of different runs", csv_path,
+                       c->line[r]);
+    row->key.method = method;
+    row->key.r = (int)rr;
+    row->key.exit_layer = (int)exit_;
+    row->key.seed = (int)seed;
+    row->epochs = (int)epochs;
+    row->best_epoch = (int)best;
+    row->tokens = tokens;
+    row->seconds = seconds;
+    if (is_dev) {
+        row->dev_precision = p;
+        row->dev_recall = rec;
+        row->dev_f1 = f1;
+    } else {
+        row->test_precision = p;
+        row->test_recall = rec;
+        row->test_f1 = f1;
+        *test_flops = flops;
+    }
+    return 0;
+}
+
+/* The dev and the test row of a run's CSV into row (read_run_row), each
+ * exactly once; other splits are skipped. 0 or -1. */
+static int read_run_csv(const char *csv_path, SweepRow *row, double *test_flops, SrError *err)
+{
     CsvFile c;
     if (csv_load(csv_path, &c, err)) return -1;
-    static const char *const cols[] = {"method", "r", "exit", "seed", "split", "precision",
-                                       "recall", "f1", "epochs", "best_epoch", "tokens",
-                                       "seconds", "flops"};
-    enum { M, R, EXIT, SEED, SPLIT, P, REC, F1, EPOCHS, BEST, TOKENS, SECONDS, FLOPS, N_COLS };
-    int idx[N_COLS], rc = csv_file_require(&c, cols, N_COLS, idx, err);
+    int idx[N_RUN_COLUMNS], rc = csv_file_require(&c, RUN_COLUMNS, N_RUN_COLUMNS, idx, err);
     int have_dev = 0, have_test = 0;
-    double test_flops = 0;
     for (int r = 0; r < c.n_rows && rc == 0; r++) {
-        const char *split = csv_file_cell(&c, r, idx[SPLIT]);
+        const char *split = csv_file_cell(&c, r, idx[RUN_SPLIT]);
         int is_dev = strcmp(split, "dev") == 0, is_test = strcmp(split, "test") == 0;
         if (!is_dev && !is_test) continue;
-        if ((is_dev && have_dev) || (is_test && have_test)) {
+        if ((is_dev && have_dev) || (is_test && have_test))
             rc = sr_fail(err, "%s:%d: a second '%s' row", csv_path, c.line[r], split);
-            break;
-        }
-        Method method;
-        long rr, exit_, seed, epochs, best, tokens;
-        double p, rec, f1, seconds, flops;
-        const char *method_text = csv_file_cell(&c, r, idx[M]);
-        if (method_parse(method_text, &method)) {
-            rc = sr_fail(err, "%s:%d: unknown method '%s'", csv_path, c.line[r], method_text);
-            break;
-        }
-        if (csv_file_long(&c, r, idx[R], 0, 1000000, &rr, err) ||
-            csv_file_long(&c, r, idx[EXIT], 1, 1000000, &exit_, err) ||
-            csv_file_long(&c, r, idx[SEED], -2147483647L, 2147483647L, &seed, err) ||
-            csv_file_long(&c, r, idx[EPOCHS], 1, 1000000, &epochs, err) ||
-            csv_file_long(&c, r, idx[BEST], 1, 1000000, &best, err) ||
-            csv_file_long(&c, r, idx[TOKENS], 0, 0x7fffffffffffffffL, &tokens, err) ||
-            csv_file_number(&c, r, idx[P], &p, err) ||
-            csv_file_number(&c, r, idx[REC], &rec, err) ||
-            csv_file_number(&c, r, idx[F1], &f1, err) ||
-            csv_file_number(&c, r, idx[SECONDS], &seconds, err) ||
-            csv_file_number(&c, r, idx[FLOPS], &flops, err)) {
-            rc = -1;
-            break;
-        }
-        if ((have_dev || have_test) &&
-            (method != row->key.method || rr != row->key.r || exit_ != row->key.exit_layer ||
-             seed != row->key.seed)) {
-            rc = sr_fail(err, "%s:%d: the dev and test rows are of different runs", csv_path, c.line[r]);
-            break;
-        }
-        row->key.method = method;
-        row->key.r = (int)rr;
-        row->key.exit_layer = (int)exit_;
-        row->key.seed = (int)seed;
-        row->epochs = (int)epochs;
-        row->best_epoch = (int)best;
-        row->tokens = tokens;
-        row->seconds = seconds;
-        if (is_dev) {
-            row->dev_precision = p;
-            row->dev_recall = rec;
-            row->dev_f1 = f1;
-            have_dev = 1;
-        } else {
-            row->test_precision = p;
-            row->test_recall = rec;
-            row->test_f1 = f1;
-            test_flops = flops;
-            have_test = 1;
-        }
+        else
+            rc = read_run_row(&c, r, idx, csv_path, have_dev || have_test, is_dev, row, test_flops,
+                              err);
+        if (is_dev) have_dev = 1;
+        else have_test = 1;
     }
     csv_file_free(&c);
     if (rc) return -1;
     if (!have_dev || !have_test) return sr_fail(err, "%s: needs a 'dev' and a 'test' row", csv_path);
+    return 0;
+}
+
+int sweep_row_from_run(const char *csv_path, SweepRow *row, SrError *err)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->source, sizeof row->source, "%s", csv_path);
+    double test_flops = 0;
+    if (read_run_csv(csv_path, row, &test_flops, err)) return -1;
     /* the key's method, r, exit and seed come from the CSV; the rest from the manifest */
     SweepRun k = row->key;
     char *mpath = path_with_suffix(csv_path, ".manifest.json"); /* as `seqrep finetune` names it */

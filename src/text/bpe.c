@@ -1,91 +1,16 @@
 /* bpe.c — learning byte-pair merges over the characters of a corpus's words
- * (the rules are in bpe.h). Two hash tables: one interns strings (words and
- * pieces) as ids, one counts adjacent piece pairs. After each merge only the
- * words that contain the merged pair are re-counted. */
-#include "base/fnv1a.h"
+ * (the rules are in bpe.h). Strings (the corpus's words with their counts,
+ * the pieces) are numbered in string tables (text/string_table.h); a hash
+ * table here counts adjacent piece pairs. After each merge only the words
+ * that contain the merged pair are re-counted. */
 #include "text/bpe.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "text/string_table.h"
 #include "text/words.h"
-
-/* ---- interned strings ------------------------------------------------------------ */
-
-/* Distinct strings with ids 0..n-1, found through an open-addressing table. */
-typedef struct {
-    char **strings;  /* (n) owned */
-    size_t *lens;    /* (n) */
-    int n, cap;
-    int *slots;      /* (n_slots) ids, -1 = empty; at most half full */
-    int n_slots;
-} StringTable;
-
-/* Release the table. */
-static void strings_free(StringTable *t)
-{
-    for (int i = 0; i < t->n; i++) free(t->strings[i]);
-    free(t->strings);
-    free(t->lens);
-    free(t->slots);
-    memset(t, 0, sizeof *t);
-}
-
-/* Slot of s[0..n): the slot holding it, or the empty one where it goes. */
-static int strings_slot(const StringTable *t, const char *s, size_t n)
-{
-    size_t mask = (size_t)t->n_slots - 1;
-    size_t i = (size_t)fnv1a_bytes(s, n) & mask;
-    for (;;) {
-        int id = t->slots[i];
-        if (id < 0 || (t->lens[id] == n && memcmp(t->strings[id], s, n) == 0)) return (int)i;
-        i = (i + 1) & mask;
-    }
-}
-
-/* Double the slot array and re-insert every string. 0 or -1 (memory). */
-static int strings_grow_slots(StringTable *t)
-{
-    int n_slots = t->n_slots ? 2 * t->n_slots : 1024;
-    int *old = t->slots;
-    t->slots = malloc((size_t)n_slots * sizeof *t->slots);
-    if (!t->slots) {
-        t->slots = old;
-        return -1;
-    }
-    t->n_slots = n_slots;
-    for (int i = 0; i < n_slots; i++) t->slots[i] = -1;
-    for (int id = 0; id < t->n; id++) t->slots[strings_slot(t, t->strings[id], t->lens[id])] = id;
-    free(old);
-    return 0;
-}
-
-/* Id of s[0..n), adding it if new. Returns the id, or -1 (out of memory). */
-static int strings_intern(StringTable *t, const char *s, size_t n)
-{
-    if (2 * (t->n + 1) > t->n_slots && strings_grow_slots(t)) return -1;
-    int slot = strings_slot(t, s, n);
-    if (t->slots[slot] >= 0) return t->slots[slot];
-    if (t->n == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 512;
-        char **strings = realloc(t->strings, (size_t)cap * sizeof *strings);
-        if (!strings) return -1;
-        t->strings = strings;
-        size_t *lens = realloc(t->lens, (size_t)cap * sizeof *lens);
-        if (!lens) return -1;
-        t->lens = lens;
-        t->cap = cap;
-    }
-    char *copy = malloc(n + 1);
-    if (!copy) return -1;
-    memcpy(copy, s, n);
-    copy[n] = '\0';
-    t->strings[t->n] = copy;
-    t->lens[t->n] = n;
-    t->slots[slot] = t->n;
-    return t->n++;
-}
 
 /* ---- pair counts ----------------------------------------------------------------- */
 
@@ -198,8 +123,11 @@ static void merge_in_word(Word *w, int left, int right, int merged)
     w->n_pieces = out;
 }
 
-/* Length of the character starting at s[0..n): a valid UTF-8 sequence's
- * length, otherwise 1 (a stray byte is a character of its own). */
+/* Length of the character starting at s[0..n): the length its lead byte
+ * announces when that many continuation bytes (10xxxxxx) follow, otherwise 1
+ * (a stray byte is a character of its own). This cuts characters; it does
+ * not check them (an overlong form passes as one character): whether text
+ * is well-formed is base/utf8.h's to say. */
 static size_t char_length(const unsigned char *s, size_t n)
 {
     size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 1;
@@ -228,7 +156,7 @@ static int intern_char(StringTable *pieces, const char *c, size_t len, int conti
         k = 2;
     }
     memcpy(buf + k, c, len);
-    return strings_intern(pieces, buf, k + len);
+    return string_table_add(pieces, buf, k + len);
 }
 
 /* Spell word s[0..n) as character pieces (first plain, the rest "##"),
@@ -258,12 +186,12 @@ static int spell_word(StringTable *pieces, const char *s, size_t n, Word *w)
 
 /* The learner's working state. */
 typedef struct {
-    StringTable words;   /* distinct (folded) tokens of the corpus */
-    long *word_counts;   /* (words.n) occurrences */
-    int counts_cap;
+    StringTable words;   /* distinct (folded) tokens of the corpus, with their counts */
     Word *spelled;       /* (words.n) */
     StringTable pieces;  /* every piece: characters first, then merges */
     PairTable pairs;
+    char *joined;        /* (joined_cap) the text of the piece being made */
+    size_t joined_cap;
 } Learner;
 
 /* Release everything the learner holds. */
@@ -271,57 +199,11 @@ static void learner_free(Learner *l)
 {
     for (int i = 0; i < l->words.n && l->spelled; i++) free(l->spelled[i].pieces);
     free(l->spelled);
-    free(l->word_counts);
-    strings_free(&l->words);
-    strings_free(&l->pieces);
+    free(l->joined);
+    string_table_free(&l->words);
+    string_table_free(&l->pieces);
     pairs_free(&l->pairs);
     memset(l, 0, sizeof *l);
-}
-
-/* Count the tokens of text (folded if lowercase) into l->words. Returns the
- * number of tokens, or -1 (out of memory). */
-static long count_words(Learner *l, const char *text, size_t len, int lowercase)
-{
-    char *folded = NULL;
-    size_t folded_cap = 0;
-    size_t pos = 0, start, n;
-    long total = 0;
-    while (text_next_token(text, len, &pos, &start, &n)) {
-        if (n > folded_cap) {
-            folded_cap = 2 * n;
-            char *bigger = realloc(folded, folded_cap);
-            if (!bigger) {
-                free(folded);
-                return -1;
-            }
-            folded = bigger;
-        }
-        for (size_t i = 0; i < n; i++) {
-            char c = text[start + i];
-            folded[i] = (lowercase && c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-        }
-        int before = l->words.n;
-        int id = strings_intern(&l->words, folded, n);
-        if (id < 0) {
-            free(folded);
-            return -1;
-        }
-        if (id >= l->counts_cap) {
-            int cap = l->counts_cap ? 2 * l->counts_cap : 1024;
-            long *bigger = realloc(l->word_counts, (size_t)cap * sizeof *bigger);
-            if (!bigger) {
-                free(folded);
-                return -1;
-            }
-            l->word_counts = bigger;
-            l->counts_cap = cap;
-        }
-        if (l->words.n > before) l->word_counts[id] = 0; /* a new word */
-        l->word_counts[id]++;
-        total++;
-    }
-    free(folded);
-    return total;
 }
 
 /* The best pair to merge: highest count (at least 2), ties to the byte-wise
@@ -361,6 +243,69 @@ void bpe_tokens_free(char **tokens, int n_tokens)
     free(tokens);
 }
 
+/* Spell every word of l->words in characters (l->spelled) and count its
+ * pairs. 0 or -1 (memory). */
+static int spell_words(Learner *l)
+{
+    l->spelled = calloc((size_t)l->words.n, sizeof *l->spelled);
+    if (!l->spelled) return -1;
+    for (int i = 0; i < l->words.n; i++) {
+        l->spelled[i].count = l->words.counts[i];
+        if (spell_word(&l->pieces, l->words.strings[i], l->words.lens[i], &l->spelled[i]) ||
+            add_word_pairs(&l->pairs, &l->spelled[i], +1))
+            return -1;
+    }
+    return 0;
+}
+
+/* Merge the pair (left, right): intern the new piece, left's text followed
+ * by right's without its "##", and rewrite every word that holds the pair,
+ * re-counting its pairs. 0 or -1 (memory). */
+static int merge_pair(Learner *l, int left, int right)
+{
+    size_t la = l->pieces.lens[left], lb = l->pieces.lens[right] - 2;
+    if (la + lb > l->joined_cap) {
+        size_t cap = 2 * (la + lb);
+        char *bigger = realloc(l->joined, cap);
+        if (!bigger) return -1;
+        l->joined = bigger;
+        l->joined_cap = cap;
+    }
+    memcpy(l->joined, l->pieces.strings[left], la);
+    memcpy(l->joined + la, l->pieces.strings[right] + 2, lb);
+    int merged = string_table_add(&l->pieces, l->joined, la + lb);
+    if (merged < 0) return -1;
+    for (int i = 0; i < l->words.n; i++) {
+        Word *w = &l->spelled[i];
+        if (!word_has_pair(w, left, right)) continue;
+        if (add_word_pairs(&l->pairs, w, -1)) return -1;
+        merge_in_word(w, left, right, merged);
+        if (add_word_pairs(&l->pairs, w, +1)) return -1;
+    }
+    return 0;
+}
+
+/* The vocabulary (*out, n_out = TOK_N_SPECIAL + pieces): the specials, the
+ * first n_alphabet pieces (the characters) sorted, then the learned pieces
+ * in the order they were made. 0 or -1 (memory; *out, whole or partly
+ * filled, is the caller's to free with bpe_tokens_free). */
+static int vocabulary_of(const Learner *l, int n_alphabet, char ***out, int *n_out)
+{
+    *n_out = TOK_N_SPECIAL + l->pieces.n;
+    *out = calloc((size_t)*n_out, sizeof **out);
+    if (!*out) {
+        *n_out = 0;
+        return -1;
+    }
+    char **v = *out;
+    for (int i = 0; i < TOK_N_SPECIAL; i++) v[i] = strdup(tokenizer_special_name(i));
+    for (int i = 0; i < l->pieces.n; i++) v[TOK_N_SPECIAL + i] = strdup(l->pieces.strings[i]);
+    for (int i = 0; i < *n_out; i++)
+        if (!v[i]) return -1;
+    qsort(v + TOK_N_SPECIAL, (size_t)n_alphabet, sizeof *v, compare_strings);
+    return 0;
+}
+
 int bpe_learn(const char *text, size_t len, const char *source, int vocab_size, int lowercase,
               char ***tokens, int *n_tokens, int *n_merges, SrError *err)
 {
@@ -372,22 +317,13 @@ int bpe_learn(const char *text, size_t len, const char *source, int vocab_size, 
     char **out = NULL;
     int n_out = 0;
 
-    long total = count_words(&l, text, len, lowercase);
-    if (total < 0) goto out_of_memory;
+    long total;
+    if (string_table_add_tokens(&l.words, text, len, lowercase, &total)) goto out_of_memory;
     if (total == 0) {
         learner_free(&l);
         return sr_fail(err, "%s: empty corpus (no tokens)", source);
     }
-
-    /* Spell every word in characters and count its pairs. */
-    l.spelled = calloc((size_t)l.words.n, sizeof *l.spelled);
-    if (!l.spelled) goto out_of_memory;
-    for (int i = 0; i < l.words.n; i++) {
-        l.spelled[i].count = l.word_counts[i];
-        if (spell_word(&l.pieces, l.words.strings[i], l.words.lens[i], &l.spelled[i]) ||
-            add_word_pairs(&l.pairs, &l.spelled[i], +1))
-            goto out_of_memory;
-    }
+    if (spell_words(&l)) goto out_of_memory;
     int n_alphabet = l.pieces.n;
     if (vocab_size < TOK_N_SPECIAL + n_alphabet) {
         learner_free(&l);
@@ -395,57 +331,12 @@ int bpe_learn(const char *text, size_t len, const char *source, int vocab_size, 
                        "character pieces of the corpus (need at least %d)", source, vocab_size,
                        TOK_N_SPECIAL, n_alphabet, TOK_N_SPECIAL + n_alphabet);
     }
-
-    int merges = 0;
-    char *joined = NULL;
-    size_t joined_cap = 0;
-    int left = 0, right = 0;
+    int merges = 0, left = 0, right = 0;
     while (TOK_N_SPECIAL + l.pieces.n < vocab_size && best_pair(&l, &left, &right)) {
-        /* The new piece: left's text followed by right's without its "##". */
-        size_t la = l.pieces.lens[left], lb = l.pieces.lens[right] - 2;
-        if (la + lb > joined_cap) {
-            joined_cap = 2 * (la + lb);
-            char *bigger = realloc(joined, joined_cap);
-            if (!bigger) {
-                free(joined);
-                goto out_of_memory;
-            }
-            joined = bigger;
-        }
-        memcpy(joined, l.pieces.strings[left], la);
-        memcpy(joined + la, l.pieces.strings[right] + 2, lb);
-        int merged = strings_intern(&l.pieces, joined, la + lb);
-        if (merged < 0) {
-            free(joined);
-            goto out_of_memory;
-        }
-        for (int i = 0; i < l.words.n; i++) {
-            Word *w = &l.spelled[i];
-            if (!word_has_pair(w, left, right)) continue;
-            if (add_word_pairs(&l.pairs, w, -1)) {
-                free(joined);
-                goto out_of_memory;
-            }
-            merge_in_word(w, left, right, merged);
-            if (add_word_pairs(&l.pairs, w, +1)) {
-                free(joined);
-                goto out_of_memory;
-            }
-        }
+        if (merge_pair(&l, left, right)) goto out_of_memory;
         merges++;
     }
-    free(joined);
-
-    /* The vocabulary: specials, sorted characters, then learned pieces. */
-    n_out = TOK_N_SPECIAL + l.pieces.n;
-    out = calloc((size_t)n_out, sizeof *out);
-    if (!out) goto out_of_memory;
-    for (int i = 0; i < TOK_N_SPECIAL; i++) out[i] = strdup(tokenizer_special_name(i));
-    for (int i = 0; i < l.pieces.n; i++) out[TOK_N_SPECIAL + i] = strdup(l.pieces.strings[i]);
-    for (int i = 0; i < n_out; i++)
-        if (!out[i]) goto out_of_memory;
-    qsort(out + TOK_N_SPECIAL, (size_t)n_alphabet, sizeof *out, compare_strings);
-
+    if (vocabulary_of(&l, n_alphabet, &out, &n_out)) goto out_of_memory;
     learner_free(&l);
     *tokens = out;
     *n_tokens = n_out;

@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "base/atomic_file.h"
+#include "base/fnv1a.h"
 #include "base/text_file.h"
 #include "base/utf8.h"
 #include "text/bpe.h"
 #include "text/hf/tokenizer_json.h"
+#include "text/string_table.h"
 
 /* c with ASCII A-Z folded to a-z when fold is 1; every other byte unchanged. */
 static unsigned char fold_byte(unsigned char c, int fold)
@@ -26,13 +28,15 @@ static unsigned char fold_byte(unsigned char c, int fold)
  * array or -1; the table is kept at most half full so probes stay short and
  * always reach an empty slot. */
 
-/* FNV-1a hash of s[0..n), with ASCII letters folded first when fold is 1. */
+/* FNV-1a hash (base/fnv1a.h) of s[0..n), with ASCII letters folded first
+ * when fold is 1. */
 static uint64_t hash_word(const char *s, size_t n, int fold)
 {
-    uint64_t h = 0xCBF29CE484222325ULL;
+    if (!fold) return fnv1a_bytes(s, n);
+    uint64_t h = FNV1A_START;
     for (size_t i = 0; i < n; i++) {
-        h ^= fold_byte((unsigned char)s[i], fold);
-        h *= 0x100000001B3ULL;
+        unsigned char c = fold_byte((unsigned char)s[i], fold);
+        h = fnv1a(h, &c, 1);
     }
     return h;
 }
@@ -271,73 +275,6 @@ int tokenizer_save(const Tokenizer *tok, const char *path, SrError *err)
 
 /* ---- building a vocabulary from a corpus ----------------------------------------- */
 
-/* Distinct tokens of a corpus with their counts, in a growing hash table. */
-typedef struct {
-    char **words;  /* (n) owned, already lower-cased if counting folds */
-    long *counts;  /* (n) occurrences */
-    int n, cap;
-    int *slots;    /* (n_slots) indices into words, -1 = empty */
-    int n_slots;
-} WordCounter;
-
-/* Release a counter's memory. */
-static void counter_free(WordCounter *c)
-{
-    for (int i = 0; i < c->n; i++) free(c->words[i]);
-    free(c->words);
-    free(c->counts);
-    free(c->slots);
-    memset(c, 0, sizeof *c);
-}
-
-/* Double the table and reinsert every word. Returns 0 or -1 (out of memory). */
-static int counter_grow_table(WordCounter *c)
-{
-    int n_slots = c->n_slots ? 2 * c->n_slots : 1024;
-    int *slots = table_new(n_slots);
-    if (!slots) return -1;
-    for (int i = 0; i < c->n; i++) {
-        int slot;
-        table_probe(slots, n_slots, c->words, c->words[i], strlen(c->words[i]), 0, &slot);
-        slots[slot] = i;
-    }
-    free(c->slots);
-    c->slots = slots;
-    c->n_slots = n_slots;
-    return 0;
-}
-
-/* Count one occurrence of s[0..n) (folded if fold). Returns 0 or -1 (memory). */
-static int counter_add(WordCounter *c, const char *s, size_t n, int fold)
-{
-    if (2 * (c->n + 1) > c->n_slots && counter_grow_table(c)) return -1;
-    int slot;
-    int id = table_probe(c->slots, c->n_slots, c->words, s, n, fold, &slot);
-    if (id >= 0) {
-        c->counts[id]++;
-        return 0;
-    }
-    if (c->n == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 512;
-        char **words = realloc(c->words, (size_t)cap * sizeof *words);
-        if (!words) return -1;
-        c->words = words;
-        long *counts = realloc(c->counts, (size_t)cap * sizeof *counts);
-        if (!counts) return -1;
-        c->counts = counts;
-        c->cap = cap;
-    }
-    char *copy = malloc(n + 1);
-    if (!copy) return -1;
-    for (size_t i = 0; i < n; i++) copy[i] = (char)fold_byte((unsigned char)s[i], fold);
-    copy[n] = '\0';
-    c->words[c->n] = copy;
-    c->counts[c->n] = 1;
-    c->slots[slot] = c->n;
-    c->n++;
-    return 0;
-}
-
 typedef struct {
     const char *word;
     long count;
@@ -362,35 +299,32 @@ int tokenizer_build_from_text(Tokenizer *tok, const char *text, size_t len, cons
         return sr_fail(err, "%s: max_vocab must be 0 (no limit) or more than the %d special tokens "
                        "(got %d)", source, TOK_N_SPECIAL, max_vocab);
 
-    WordCounter counter = {0};
-    size_t pos = 0, start, n;
-    long total = 0;
-    while (text_next_token(text, len, &pos, &start, &n)) {
-        if (counter_add(&counter, text + start, n, lowercase)) {
-            counter_free(&counter);
-            return sr_fail(err, "%s: out of memory", source);
-        }
-        total++;
+    StringTable counter = {0}; /* the distinct (folded) tokens with their counts */
+    long total;
+    if (string_table_add_tokens(&counter, text, len, lowercase, &total)) {
+        string_table_free(&counter);
+        return sr_fail(err, "%s: out of memory", source);
     }
     if (total == 0) {
-        counter_free(&counter);
+        string_table_free(&counter);
         return sr_fail(err, "%s: empty corpus (no tokens)", source);
     }
 
     WordCount *entries = malloc((size_t)counter.n * sizeof *entries);
     if (!entries) {
-        counter_free(&counter);
+        string_table_free(&counter);
         return sr_fail(err, "%s: out of memory", source);
     }
     int n_kept = 0;
     for (int i = 0; i < counter.n; i++)
         if (counter.counts[i] >= min_count)
-            entries[n_kept++] = (WordCount){counter.words[i], counter.counts[i]};
+            entries[n_kept++] =
+                (WordCount){.word = counter.strings[i], .count = counter.counts[i]};
     qsort(entries, (size_t)n_kept, sizeof *entries, compare_word_counts);
     if (max_vocab != 0 && n_kept > max_vocab - TOK_N_SPECIAL) n_kept = max_vocab - TOK_N_SPECIAL;
     if (n_kept == 0) {
         free(entries);
-        counter_free(&counter);
+        string_table_free(&counter);
         return sr_fail(err, "%s: no token occurs at least min_count=%d times", source, min_count);
     }
 
@@ -398,7 +332,7 @@ int tokenizer_build_from_text(Tokenizer *tok, const char *text, size_t len, cons
     const char **words = malloc((size_t)n_words * sizeof *words);
     if (!words) {
         free(entries);
-        counter_free(&counter);
+        string_table_free(&counter);
         return sr_fail(err, "%s: out of memory", source);
     }
     for (int i = 0; i < TOK_N_SPECIAL; i++) words[i] = tokenizer_special_name(i);
@@ -406,7 +340,7 @@ int tokenizer_build_from_text(Tokenizer *tok, const char *text, size_t len, cons
     int rc = tokenizer_init_checked(tok, words, NULL, n_words, lowercase, NULL, source, err);
     free(words);
     free(entries);
-    counter_free(&counter);
+    string_table_free(&counter);
     return rc;
 }
 

@@ -7,9 +7,11 @@
 
 TokenizerSpecials tokenizer_specials(const Tokenizer *tok)
 {
-    if (!tok->hf) return (TokenizerSpecials){TOK_BOS, TOK_EOS, TOK_SEP, TOK_PAD};
-    TokenizerSpecials s = {hf_bos_id(tok->hf), hf_named_id(tok->hf, HF_NAMED_EOS),
-                           hf_named_id(tok->hf, HF_NAMED_SEP), hf_named_id(tok->hf, HF_NAMED_PAD)};
+    if (!tok->hf)
+        return (TokenizerSpecials){.bos = TOK_BOS, .eos = TOK_EOS, .sep = TOK_SEP, .pad = TOK_PAD};
+    TokenizerSpecials s = {.bos = hf_bos_id(tok->hf), .eos = hf_named_id(tok->hf, HF_NAMED_EOS),
+                           .sep = hf_named_id(tok->hf, HF_NAMED_SEP),
+                           .pad = hf_named_id(tok->hf, HF_NAMED_PAD)};
     if (s.eos < 0) s.eos = hf_eos_id(tok->hf);
     if (s.sep < 0) s.sep = s.eos;
     if (s.pad < 0) s.pad = s.eos >= 0 ? s.eos : 0;

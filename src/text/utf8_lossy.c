@@ -1,37 +1,28 @@
-/* utf8_lossy.c — U+FFFD for each maximal ill-formed subpart (utf8_lossy.h). */
+/* utf8_lossy.c — U+FFFD for each maximal ill-formed subpart (utf8_lossy.h);
+ * what is well-formed is base/utf8.h's to say. */
 #include "text/utf8_lossy.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the well-formed sequence at s[0..n) (1..4), or 0 when it is
- * ill-formed; then *bad gets the length of its maximal ill-formed subpart. */
-static size_t sequence_at(const unsigned char *s, size_t n, size_t *bad)
+#include "base/utf8.h"
+
+/* The length of the maximal ill-formed subpart at s[0..n), where no
+ * well-formed character starts: the longest prefix (of at most 3 bytes)
+ * that some well-formed character could still begin with, else one byte.
+ * A prefix of k >= 2 bytes can begin one when, completed by continuation
+ * bytes 0x80, it is well-formed: its lead byte and the ranges of its second
+ * and later bytes are then those of a character. */
+static size_t ill_formed_length(const char *s, size_t n)
 {
-    unsigned char c = s[0];
-    size_t need;
-    unsigned char lo = 0x80, hi = 0xBF;
-    *bad = 1;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) need = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else {
-        return 0;
+    size_t bad = 1;
+    for (size_t k = 2; k <= 3 && k <= n; k++) {
+        char completed[4] = {'\x80', '\x80', '\x80', '\x80'};
+        memcpy(completed, s, k);
+        if (!utf8_char_length(completed, sizeof completed)) break;
+        bad = k;
     }
-    for (size_t k = 1; k < need; k++) {
-        if (k >= n) return 0;
-        unsigned char d = s[k];
-        if (d < (k == 1 ? lo : 0x80) || d > (k == 1 ? hi : 0xBF)) return 0;
-        *bad = k + 1;
-    }
-    return need;
+    return bad;
 }
 
 char *utf8_lossy(const char *s, size_t n, size_t *out_n)
@@ -39,9 +30,8 @@ char *utf8_lossy(const char *s, size_t n, size_t *out_n)
     char *out = malloc(3 * n + 1);
     if (!out) return NULL;
     size_t o = 0;
-    const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
-        size_t bad, k = sequence_at(u + i, n - i, &bad);
+        size_t k = utf8_char_length(s + i, n - i);
         if (k) {
             memcpy(out + o, s + i, k);
             o += k;
@@ -49,7 +39,7 @@ char *utf8_lossy(const char *s, size_t n, size_t *out_n)
         } else {
             memcpy(out + o, "\xEF\xBF\xBD", 3);
             o += 3;
-            i += bad;
+            i += ill_formed_length(s + i, n - i);
         }
     }
     out[o] = '\0';

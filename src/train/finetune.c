@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/finite.h"
 #include "base/progress.h"
 #include "base/rng.h"
 #include "engine/adamw.h"
 #include "engine/ops.h"
+#include "formats/finite.h"
 
 FinetuneConfig finetune_defaults(void)
 {
@@ -26,7 +26,10 @@ FinetuneConfig finetune_defaults(void)
     c.bos = REPEAT_BOS_PER_COPY;
     c.sep = REPEAT_SEP_NONE;
     c.adapter = ADAPTER_NONE;
-    c.lora = (LoraConfig){16, 16.0f, 0.1f, 0xFu};
+    /* the paper's adapters, which --recipe paper keeps: rank 16, alpha 16,
+     * dropout 0.1 on q, k, v and o */
+    c.lora = (LoraConfig){.rank = 16, .alpha = 16.0f, .dropout = 0.1f,
+                          .targets = (1u << LORA_N_TARGETS) - 1};
     c.grad_accum = 1;
     c.start = NULL;
     return c;
@@ -279,7 +282,8 @@ static int trainer_open(Trainer *t, Model *m, const LabelSet *ls, const Labelled
     const int N = m->cfg.n_layers, C = m->cfg.d_model;
     t->cfg = cfg, t->train = splits[0];
     t->L = cfg->exit_layer ? cfg->exit_layer : N;
-    t->lay = (ReadoutLayout){cfg->r, cfg->bos, cfg->sep, cfg->copy_positions};
+    t->lay = (ReadoutLayout){.r = cfg->r, .bos = cfg->bos, .sep = cfg->sep,
+                             .copy_positions = cfg->copy_positions};
     t->plan = malloc(sizeof(MaskKind) * (size_t)N);
     if (!t->plan) return sr_fail(err, "out of memory");
     if (method_plan(cfg->method, cfg->r, t->plan, N, err)) return -1;

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/finite.h"
 #include "base/progress.h"
 #include "engine/adamw.h"
+#include "formats/finite.h"
 #include "text/words.h"
 
 void pretrain_mlm_corrupt(Rng *rng, int *ids, int *targets, long n, int vocab_size)

@@ -1,5 +1,5 @@
-/* finite.h — finding a NaN or an infinity among floats (a damaged file, a
- * run that diverged). */
+/* finite.h — finding a NaN or an infinity among floats: a tensor read from a
+ * damaged file, or a training run that diverged. */
 #ifndef SEQREP_FINITE_H
 #define SEQREP_FINITE_H
 

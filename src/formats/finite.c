@@ -1,5 +1,5 @@
 /* finite.c — the first non-finite float of an array (see finite.h). */
-#include "base/finite.h"
+#include "formats/finite.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # fetch_tokenizers.sh — real Hugging Face tokenizers for the tests of
-# src/text/hf_tokenizer (tests/unit/input/test_hf_tokenizer.c, tests/e2e/e2e_hftok.sh) and
+# src/text/hf/ (tests/unit/input/test_hf_tokenizer.c, tests/e2e/e2e_hftok.sh) and
 # the JavaScript reference that wrote tests/golden/tokenizers/
 # (tests/reference/tokenizer_golden.mjs).
 #

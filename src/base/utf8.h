@@ -1,6 +1,10 @@
 /* utf8.h — checking that bytes are well-formed UTF-8 (RFC 3629: no overlong
  * forms, no surrogates U+D800..DFFF, nothing above U+10FFFF, no truncated
- * sequence), the one check every reader of text uses. */
+ * sequence), the one check every reader of text uses; and making bytes valid
+ * the way Python's errors="replace", Rust's from_utf8_lossy and the WHATWG
+ * decoder do: each maximal ill-formed subpart (the longest prefix of a
+ * sequence that could still have been well-formed, else one byte) becomes
+ * U+FFFD. */
 #ifndef SEQREP_UTF8_H
 #define SEQREP_UTF8_H
 
@@ -15,5 +19,10 @@ size_t utf8_char_length(const char *s, size_t n);
 /* The length of the longest prefix of s[0..n) that is well-formed UTF-8;
  * n when all of it is. */
 size_t utf8_valid_prefix(const char *s, size_t n);
+
+/* A new NUL-terminated copy of s[0..n) with every ill-formed subpart
+ * replaced by U+FFFD (EF BF BD); *out_n (may be NULL) gets its length.
+ * NULL when out of memory. */
+char *utf8_lossy(const char *s, size_t n, size_t *out_n);
 
 #endif

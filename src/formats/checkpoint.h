@@ -23,7 +23,7 @@
 #include "text/tokenizer.h"
 
 /* A path that is a directory is read as a Hugging Face model folder
- * (formats/hf_model.h) by checkpoint_read_info, checkpoint_load and
+ * (formats/hf/hf_model_folder.h) by checkpoint_read_info, checkpoint_load and
  * checkpoint_tokenizer: its CheckpointInfo has the config, no vocabulary
  * (n_vocab 0) and hf_config_manifest's JSON as the manifest, so every command
  * that takes a checkpoint takes a folder. */

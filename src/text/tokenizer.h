@@ -29,8 +29,8 @@
  * "tokenizer": "bpe" for loaders to set the flag ("word" or absent = word
  * mode).
  *
- * Hugging Face. A Tokenizer made by tokenizer_from_hf (text/tokenizer_hf.h)
- * holds an HfTokenizer (text/hf_tokenizer.h): n_words is its number of ids,
+ * Hugging Face. A Tokenizer made by tokenizer_from_hf (text/tokenizer_from_hf.h)
+ * holds an HfTokenizer (text/hf/tokenizer_json.h): n_words is its number of ids,
  * words[id] its stored spellings ("" for ids without one), and lookup,
  * encode (add_bos = the special tokens its post-processor adds, maybe none),
  * word pieces (in context, see tokenizer_word_pieces_at) and decode (PLAIN

@@ -1,5 +1,5 @@
 /* fuzz_hf_config.c — a Hugging Face folder's config.json (hf_config_read,
- * formats/hf_config.h) on any bytes, written into a scratch folder. What it
+ * formats/hf/hf_config.h) on any bytes, written into a scratch folder. What it
  * accepts must pass model_config_check, describe itself as a JSON object
  * (hf_config_manifest), and, when the model is small, create a model and
  * fail cleanly on the folder's missing weights (hf_model_load). */

@@ -1,5 +1,5 @@
 /* fuzz_hf_index.c — the model.safetensors.index.json of a sharded Hugging
- * Face folder (read by hf_model_load, formats/hf_model.h) on any bytes. The
+ * Face folder (read by hf_model_load, formats/hf/hf_model_folder.h) on any bytes. The
  * scratch folder holds a fixed one-layer Llama config.json, its tensors in
  * two shards (model-00001-of-00002.safetensors, model-00002-of-00002...) and
  * a copy of the first shard (copy.safetensors); the input is the index. An

@@ -1,5 +1,5 @@
 /* fuzz_hf_tokenizer.c — a Hugging Face tokenizer.json (hf_tokenizer_load,
- * text/hf_tokenizer.h) on any bytes, then the encoder and decoder it builds
+ * text/hf/tokenizer_json.h) on any bytes, then the encoder and decoder it builds
  * on a few fixed strings, so the BPE, byte-level, Metaspace, byte-fallback
  * and added-token paths run on whatever tables the input holds.
  *

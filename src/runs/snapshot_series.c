@@ -109,6 +109,25 @@ static cJSON *kept_snapshots(const char *dir, const char *series, int step, SrEr
     return kept;
 }
 
+/* dir/series.json: a new string (caller frees), NULL when out of memory. */
+static char *series_path(const char *dir)
+{
+    size_t n = strlen(dir) + 16;
+    char *series = malloc(n);
+    if (series) snprintf(series, n, "%s/series.json", dir);
+    return series;
+}
+
+int snapshot_series_check(const char *dir, SrError *err)
+{
+    char *series = series_path(dir);
+    cJSON *kept = series ? kept_snapshots(dir, series, -1, err) : NULL;
+    int rc = kept ? 0 : series ? -1 : sr_fail(err, "out of memory");
+    cJSON_Delete(kept);
+    free(series);
+    return rc;
+}
+
 /* The entry of one snapshot: step, file name, training loss (or null). */
 static cJSON *snapshot_entry(int step, int has_loss, double train_loss)
 {
@@ -144,10 +163,8 @@ static cJSON *with_entry(cJSON *kept, cJSON *entry, int step)
 int snapshot_series_add(const char *dir, const cJSON *head, int total, int step, int has_loss,
                         double train_loss, SrError *err)
 {
-    size_t n = strlen(dir) + 16;
-    char *series = malloc(n);
+    char *series = series_path(dir);
     if (!series) return sr_fail(err, "out of memory");
-    snprintf(series, n, "%s/series.json", dir);
     cJSON *list = kept_snapshots(dir, series, step, err);
     if (list) list = with_entry(list, snapshot_entry(step, has_loss, train_loss), step);
     cJSON *out = list ? cJSON_Duplicate(head, 1) : NULL;

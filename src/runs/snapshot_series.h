@@ -40,6 +40,10 @@ int snapshot_exists(const char *dir, int step);
  * naming it. */
 int snapshot_dir_make(const char *dir, SrError *err);
 
+/* 0 when dir/series.json is absent or a series, else -1 with err naming it
+ * (checked before a run writes its first snapshot). */
+int snapshot_series_check(const char *dir, SrError *err);
+
 /* Record the snapshot of step (its file already written) in dir/series.json:
  * head (the run's manifest, copied) with "steps": total and the snapshots of
  * the series there before whose files remain, this one added or replaced,

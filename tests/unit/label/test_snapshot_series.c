@@ -3,7 +3,7 @@
  * interval, the file names, and series.json: entries in the order of their
  * steps, a step written again replaced, an entry whose file is gone
  * dropped, the run's manifest at the top, and a series.json that is not one
- * refused and left as it was. */
+ * refused (also by the check before a run) and left as it was. */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -84,6 +84,7 @@ static void test_series_json_keeps_the_snapshots_in_order(void **state)
     cJSON *head = cJSON_CreateObject();
     cJSON_AddStringToObject(head, "command", "seqrep train-lm --snapshots d");
     SrError err;
+    assert_int_equal(snapshot_series_check(dir, &err), 0); /* no series yet */
     int order[] = {10, 0, 30, 20};
     for (int i = 0; i < 4; i++) {
         touch_snapshot(dir, order[i]);
@@ -120,6 +121,8 @@ static void test_series_json_keeps_the_snapshots_in_order(void **state)
     assert_non_null(f);
     fputs("{\"other\": 1}", f);
     fclose(f);
+    assert_int_equal(snapshot_series_check(dir, &err), -1);
+    assert_non_null(strstr(err.msg, "not a snapshot series"));
     assert_int_equal(snapshot_series_add(dir, head, 30, 30, 1, 1.0, &err), -1);
     assert_non_null(strstr(err.msg, "not a snapshot series"));
     assert_non_null(strstr(err.msg, json));

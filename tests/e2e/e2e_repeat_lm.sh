@@ -7,7 +7,9 @@
 # uninterrupted one; --resume with one of them changed, added or left out is
 # refused; every bad value is one line with exit 2; --snapshots writes the
 # checkpoints of --snapshot-steps (or of the --save-every steps) and
-# series.json, and a resumed run adds the missing ones to those it finds.
+# series.json, and a resumed run adds the missing ones to those it finds;
+# examples/house.sh HOUSE_VARIANT=NAME (tiny sizes) trains the variant's
+# causal LM alone into its own folder, with its snapshots and numbers.
 # Usage: sh tests/e2e/e2e_repeat_lm.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -171,6 +173,36 @@ check "a resumed run notes no snapshot it is past when all are there" sh -c '! g
 rm every/step-000015.safetensors
 expect_ok "resumed with a snapshot missing" "$seqrep" train-lm $small --steps 40 --out every.st --resume --snapshots every
 check "the missing one is noted" grep -q "note: snapshot step 15 is not in every, and a run resumed at step 40 cannot make it" err.txt
+
+# ---- examples/house.sh HOUSE_VARIANT=NAME, tiny sizes on a small corpus ----
+mkdir -p cache/english
+"$seqrep" gen-text --out cache/english/train.txt --sentences 3000 --seed 3 2>/dev/null
+"$seqrep" gen-text --out cache/english/heldout.txt --sentences 200 --seed 4 2>/dev/null
+# house [VAR=VALUE...]: examples/house.sh at tiny sizes on that corpus, with the settings given
+house() {
+    env SEQREP_CACHE="$PWD/cache" HOUSE_LAYERS=1 HOUSE_D_MODEL=16 HOUSE_HEADS=2 HOUSE_D_FF=32 \
+        HOUSE_SEQ_LEN=64 HOUSE_BATCH=4 HOUSE_STEPS=40 HOUSE_VOCAB=300 HOUSE_THREADS=1 \
+        HOUSE_SNAPSHOT_EVERY=15 HOUSE_VARIANT= HOUSE_REPEAT_SHARE= HOUSE_REPEAT_COPIES= \
+        HOUSE_REPEAT_RANDOM= "$@" sh "$here/../examples/house.sh" "$(dirname "$seqrep")"
+}
+expect_ok "house.sh: the house LMs" house
+expect_ok "house.sh: HOUSE_VARIANT=repeat25" house HOUSE_VARIANT=repeat25
+check "house.sh: only the variant's causal LM, in its folder" test "$(ls cache/house/repeat25 | tr '\n' ' ')" = \
+    "causal.done causal.perplexity.json causal.perplexity.manifest.json causal.safetensors causal.state.safetensors snapshots weights.sha256 "
+check "house.sh: the variant repeats a quarter of the sentences" test "$(manifest cache/house/repeat25/causal.safetensors repeat_share)" = 0.25
+check "house.sh: snapshots at 0, every 15 steps and the last" test "$(ls cache/house/repeat25/snapshots | tr '\n' ' ')" = \
+    "series.json step-000000.safetensors step-000015.safetensors step-000030.safetensors step-000040.safetensors "
+check "house.sh: the variant's row" grep -q "^repeat25,0.25,2,0,40,10240,.*,4,[0-9a-f]*$" results/house/variants.csv
+check "house.sh: the house LMs' numbers as they were" sh -c 'test "$(grep -c . results/house/house.csv)" = 3 && ! grep -q repeat results/house/house.csv'
+expect_ok "house.sh: a variant repeating nothing" house HOUSE_VARIANT=plain HOUSE_REPEAT_SHARE=0
+check "house.sh: ... has the house LM's weights" grep -q "the weights of results/house/weights.sha256: yes" out.txt
+expect_ok "house.sh: HOUSE_VARIANT=random25" house HOUSE_VARIANT=random25
+expect_ok "house.sh: HOUSE_VARIANT=random25 again keeps its model" house HOUSE_VARIANT=random25
+check "house.sh: ... said so" grep -q "random25/causal.safetensors is already trained" out.txt
+check "house.sh: one row a variant" test "$(cut -d, -f1 results/house/variants.csv | tr '\n' ' ')" = "variant repeat25 plain random25 "
+expect_status 2 "house.sh: an unknown variant without settings" house HOUSE_VARIANT=other
+expect_status 2 "house.sh: a named variant with other settings" house HOUSE_VARIANT=repeat25 HOUSE_REPEAT_SHARE=0.3
+expect_status 2 "house.sh: a variant name that is no folder name" house HOUSE_VARIANT=../up HOUSE_REPEAT_SHARE=0.3
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -262,9 +262,12 @@ corpus: deps-corpus
 # depend on what -march=native or OpenBLAS's own choice would pick)
 HOUSE_BUILD ?= build-house
 HOUSE_RUN = OPENBLAS_CORETYPE=Haswell HOUSE_THREADS=2
+# HOUSE_VARIANT=NAME: only the causal LM of a variant pre-trained on repeated
+# text (repeat25, repeat50, random25, random50; examples/house_variant.sh)
+HOUSE_VARIANT ?=
 house: deps-corpus
 	start=$$(date +%s) && $(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all && \
-	HOUSE_START=$$start $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
+	HOUSE_START=$$start HOUSE_VARIANT=$(HOUSE_VARIANT) $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
 
 # the course lab (docs/lab/README.md, docs/lab/instructor.md): lab-setup
 # builds seqrep and the house LMs once, before the lab; lab runs every step of

@@ -21,6 +21,22 @@
 # HOUSE_BATCH, HOUSE_STEPS, HOUSE_VOCAB, HOUSE_LR, HOUSE_THREADS override it.
 # The numbers go to results/house/ and results/md/house.md (docs/house.md).
 #
+# Variants (issue 29, docs/house.md "Variants and snapshots"): HOUSE_VARIANT=NAME
+# (make house HOUSE_VARIANT=NAME) trains only the causal LM of a variant, of
+# the same size, data, steps and seed, into CACHE/house/NAME/ (the models
+# above stay as they are):
+#   repeat25, repeat50   train-lm --repeat-share 0.25, 0.5 (each sentence doubled,
+#                        "<bos> s <bos> s")
+#   random25, random50   train-lm --repeat-random 0.25, 0.5 (windows of a random
+#                        piece sequence and its copies)
+#   any other name       with HOUSE_REPEAT_SHARE, HOUSE_REPEAT_RANDOM and
+#                        HOUSE_REPEAT_COPIES (default 2) as train-lm takes them
+#   CACHE/house/NAME/causal.safetensors        the model (save every 250 steps, resumable)
+#   CACHE/house/NAME/snapshots/                step 0 and every HOUSE_SNAPSHOT_EVERY
+#                                              (150) steps, series.json
+#   CACHE/house/NAME/causal.perplexity.json    held-out loss and perplexity
+# and a row of results/house/variants.csv (results/md/house-variants.md).
+#
 # Usage: sh examples/house.sh [BUILD_DIR]
 set -eu
 build=${1:-build}
@@ -45,6 +61,11 @@ if [ ! -s "$corpus/train.txt" ] || [ ! -s "$corpus/heldout.txt" ]; then
     sh "$(dirname "$0")/corpus.sh" "$build"
 fi
 mkdir -p "$out"
+
+if [ -n "${HOUSE_VARIANT:-}" ]; then
+    . "$(dirname "$0")/house_variant.sh"
+    exit 0
+fi
 
 # train OBJECTIVE: pre-train (or resume, or keep) $out/OBJECTIVE.safetensors
 trained=""

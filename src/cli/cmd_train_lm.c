@@ -26,7 +26,11 @@
  * the cosine decay is then recomputed over the new total from the saved step
  * on (the warm-up stays the saved one unless --warmup is given). SIGINT,
  * SIGTERM and SIGHUP during a saving run stop it after the current step with
- * a save. */
+ * a save.
+ *
+ * Repeated text: --repeat-share (train/repeat_stream.h, after the held-out
+ * split) and --repeat-random (train/repeat_random.h); at 0 the run is the run
+ * without them, bit for bit. Snapshots: runs/snapshot_series.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,17 +47,24 @@
 #include "options/rows.h"
 #include "repo/repo_eval.h"
 #include "runs/manifest.h"
+#include "runs/run_settings.h"
+#include "runs/snapshot_series.h"
 #include "text/tokenizer.h"
 #include "train/pretrain.h"
+#include "train/repeat_random.h"
+#include "train/repeat_stream.h"
 
 static const char *CMD = "train-lm";
 
 typedef struct {
     const char *corpus, *out, *objective, *positions, *init, *tokenizer, *vocab;
+    const char *snapshots, *snapshot_steps; /* NULL: no snapshots; default steps */
     int layers, d_model, heads, d_ff, seq_len, batch, steps, warmup, seed, threads, repo_from;
     int min_count, max_vocab, lowercase, untied, quiet, vocab_size;
     int save_every, resume, warmup_default; /* warmup_default: --warmup not given */
     float lr, min_lr, weight_decay, clip, rope_theta;
+    float repeat_share, repeat_random; /* P of the repeated sentences, of the random windows */
+    int repeat_copies;                 /* K */
     RepoMethod method;  /* --positions, parsed */
 } TrainOptions;
 
@@ -62,7 +73,14 @@ typedef struct {
 typedef struct {
     Tokenizer tok;
     EncodedText text;
-    long n_train;       /* tokens of the training part (the first 95%) */
+    RepeatedStream repeated; /* with --repeat-share: the stream with repeated sentences */
+    RepeatCounts counts;     /* with --repeat-share: the sentences repeated */
+    const int *ids;          /* the stream trained on: text.ids, or repeated.ids */
+    long n_ids;
+    long n_train;       /* tokens of the training part (the first 95% of text, its
+                           repeated sentences added) */
+    int *snapshot_steps; /* (n_snapshots) ascending, with --snapshots */
+    int n_snapshots;
     Model base;         /* the --init checkpoint */
     Model m;
     RepoRun positions;
@@ -125,6 +143,28 @@ static int check_options(TrainOptions *o)
     return 0;
 }
 
+/* Check the options of repeated text and snapshots (specs: the parsed
+ * table, for what was given); 0, or 2 after the error line. */
+static int check_repeat_options(const TrainOptions *o, const ArgSpec *specs, int n)
+{
+    if (!(o->repeat_share >= 0.0f && o->repeat_share < 1.0f))
+        return args_error(CMD, "--repeat-share must be in [0, 1), got %g", (double)o->repeat_share);
+    if (args_given(specs, n, "repeat-copies") && o->repeat_share == 0.0f)
+        return args_error(CMD, "--repeat-copies needs --repeat-share above 0");
+    if (!(o->repeat_random >= 0.0f && o->repeat_random < 1.0f))
+        return args_error(CMD, "--repeat-random must be in [0, 1), got %g", (double)o->repeat_random);
+    if (o->repeat_random > 0.0f && strcmp(o->objective, "causal") != 0)
+        return args_error(CMD, "--repeat-random needs --objective causal (its first copy is "
+                          "left out of a next-token loss)");
+    if (o->repeat_random > 0.0f && o->seq_len < REPEAT_RANDOM_MIN_WINDOW)
+        return args_error(CMD, "--repeat-random needs --seq-len %d or more (two copies of %d "
+                          "pieces, each after <bos>), got %d", REPEAT_RANDOM_MIN_WINDOW,
+                          REPEAT_RANDOM_MIN_PIECES, o->seq_len);
+    if (o->snapshot_steps && !o->snapshots)
+        return args_error(CMD, "--snapshot-steps needs --snapshots DIR");
+    return 0;
+}
+
 /* The options when none is given (what --help says); -1 = derived from
  * others (warm-up, final learning rate, first RePo layer). */
 static TrainOptions train_defaults(void)
@@ -134,7 +174,45 @@ static TrainOptions train_defaults(void)
                           .min_count = 1, .max_vocab = 0, .lr = 3e-3f, .min_lr = -1.0f,
                           .weight_decay = 0.1f, .clip = 1.0f, .rope_theta = 10000.0f,
                           .objective = "causal", .positions = "rope", .repo_from = -1,
-                          .tokenizer = "word", .vocab_size = 2000};
+                          .tokenizer = "word", .vocab_size = 2000, .repeat_copies = 2};
+}
+
+enum { RUN_ROWS = 7 }; /* the rows of run_rows */
+
+/* The option rows (RUN_ROWS) of saving, resuming, repeated text and
+ * snapshots into rows, their help lines in h. */
+static void run_rows(TrainOptions *o, HelpText *h, ArgSpec *rows)
+{
+    const ArgSpec table[RUN_ROWS] = {
+        {.name = "save-every", .type = ARG_INT, .value = &o->save_every,
+         .help = help_text(h, "every N steps and at the end save --out and beside it its state "
+                           "MODEL.state.safetensors, 0 = never (default %d)", o->save_every)},
+        {.name = "resume", .type = ARG_FLAG, .value = &o->resume,
+         .help = "continue from that state (same options; --steps may grow, the cosine then "
+                 "spans the new total)"},
+        {.name = "repeat-share", .type = ARG_FLOAT, .value = &o->repeat_share,
+         .help = help_text(h, "share P in [0, 1) of the training sentences followed by K - 1 "
+                           "more copies, each after <bos>, chosen from --seed; the held-out 5%% "
+                           "is never repeated (default %g)", (double)o->repeat_share)},
+        {.name = "repeat-copies", .type = ARG_INT, .value = &o->repeat_copies, .min_int = 2,
+         .help = help_text(h, "K, copies of a repeated sentence; only sentences whose K copies "
+                           "fit in --seq-len are repeated, and K is refused when more than 1%% "
+                           "of the training sentences do not fit (the house corpus at --seq-len "
+                           "512: K <= 6) (default %d)", o->repeat_copies)},
+        {.name = "repeat-random", .type = ARG_FLOAT, .value = &o->repeat_random,
+         .help = help_text(h, "share P in [0, 1) of the windows made of a random sequence x of "
+                           "%d..%d non-special pieces and its copies, <bos> x <bos> x ..., the "
+                           "first copy left out of the loss; causal only (default %g)",
+                           REPEAT_RANDOM_MIN_PIECES, REPEAT_RANDOM_MAX_PIECES,
+                           (double)o->repeat_random)},
+        {.name = "snapshots", .type = ARG_STRING, .value = &o->snapshots,
+         .help = "keep the checkpoint of each --snapshot-steps step as DIR/step-NNNNNN.safetensors "
+                 "and list them in DIR/series.json (step, file, training loss, command)"},
+        {.name = "snapshot-steps", .type = ARG_STRING, .value = &o->snapshot_steps,
+         .help = "steps of the snapshots, e.g. 0,50,100..120 (0 = the initial weights; default: "
+                 "every --save-every step and the last)"},
+    };
+    memcpy(rows, table, sizeof table);
 }
 
 /* Parse options; returns 0, 1 (help shown) or 2 (error printed). */
@@ -142,7 +220,7 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
 {
     *o = train_defaults();
     HelpText h = {0};
-    ArgSpec specs[] = {
+    ArgSpec model_specs[] = {
         {.name = "corpus", .type = ARG_STRING, .value = &o->corpus, .required = 1,
          .help = "text file, one sentence or line per line"},
         {.name = "objective", .type = ARG_STRING, .value = &o->objective,
@@ -197,13 +275,10 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
          .help = "first RePo layer (default ceil(layers/3))"},
         {.name = "init", .type = ARG_STRING, .value = &o->init,
          .help = "continue training this checkpoint (size, vocabulary, weights)"},
-        {.name = "save-every", .type = ARG_INT, .value = &o->save_every,
-         .help = help_text(&h, "every N steps and at the end save --out and beside it its state "
-                           "MODEL.state.safetensors, 0 = never (default %d)", o->save_every)},
-        {.name = "resume", .type = ARG_FLAG, .value = &o->resume,
-         .help = "continue from that state (same options; --steps may grow, the cosine then "
-                 "spans the new total)"},
     };
+    ArgSpec specs[ARGS_COUNT(model_specs) + RUN_ROWS];
+    memcpy(specs, model_specs, sizeof model_specs);
+    run_rows(o, &h, specs + ARGS_COUNT(model_specs));
     int rc = args_parse(CMD, "--corpus FILE --out MODEL [options]", specs, ARGS_COUNT(specs), argc,
                         argv, NULL, 0, NULL);
     if (rc) return rc;
@@ -213,7 +288,36 @@ static int parse_options(int argc, char **argv, TrainOptions *o)
     if (o->repo_from != -1 && o->method != REPO_METHOD_REPO)
         return args_error(CMD, "--repo-from needs --positions repo");
     if (check_init_options(specs, ARGS_COUNT(specs), o->init)) return 2;
-    return check_options(o);
+    if (check_options(o)) return 2;
+    return check_repeat_options(o, specs, ARGS_COUNT(specs));
+}
+
+/* The stream to train on: the corpus as encoded, or with --repeat-share its
+ * chosen training sentences repeated (after checking that --repeat-copies
+ * fits the window). 0, or 2 after the error line. */
+static int repeat_sentences(const TrainOptions *o, TrainRun *run)
+{
+    run->ids = run->text.ids;
+    run->n_ids = run->text.n_ids;
+    if (o->repeat_random > 0.0f && run->tok.n_words <= TOK_N_SPECIAL)
+        return args_error(CMD, "--repeat-random needs a vocabulary with words beside the specials");
+    if (o->repeat_share == 0.0f) return 0;
+    long longest = 0;
+    int most = repeat_stream_max_copies(&run->text, run->n_train, o->seq_len, &longest);
+    if (o->repeat_copies > most)
+        return args_error(CMD, "--repeat-copies %d: 99%% of the training sentences of %s fit in "
+                          "--seq-len %d only %d times (the longest of them has %ld tokens with "
+                          "<bos>); give at most %d or a longer --seq-len", o->repeat_copies,
+                          o->corpus, o->seq_len, most, longest, most);
+    RepeatSettings rs = {.share = o->repeat_share, .copies = o->repeat_copies,
+                         .window = o->seq_len, .seed = (uint64_t)o->seed};
+    SrError err;
+    if (repeat_stream_make(&run->text, run->n_train, &rs, &run->repeated, &run->counts, &err))
+        return args_error(CMD, "%s", err.msg);
+    run->ids = run->repeated.ids;
+    run->n_ids = run->repeated.n_ids;
+    run->n_train = run->repeated.n_train;
+    return 0;
 }
 
 /* The vocabulary (from --init, --vocab, or built from the corpus as word or
@@ -240,7 +344,7 @@ static int load_corpus(const TrainOptions *o, TrainRun *run)
         return args_error(CMD, "%s: corpus has %ld tokens, too few for --seq-len %d "
                           "(need at least %d in the training part)", o->corpus, text->n_ids,
                           o->seq_len, o->seq_len + 2);
-    return 0;
+    return repeat_sentences(o, run);
 }
 
 /* The model to train: new with the options' size, or --init's size and
@@ -276,39 +380,6 @@ static int build_model(const TrainOptions *o, TrainRun *run)
 
 /* ---- resuming ------------------------------------------------------------ */
 
-/* Add "key": text to the settings object. */
-static void add_setting(cJSON *settings, const char *key, const char *text)
-{
-    cJSON_AddStringToObject(settings, key, text);
-}
-
-/* Add "key": the integer v as text. */
-static void add_int_setting(cJSON *settings, const char *key, long v)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%ld", v);
-    add_setting(settings, key, text);
-}
-
-/* Add "key": the float v as text that reads back exactly. */
-static void add_float_setting(cJSON *settings, const char *key, float v)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%.9g", (double)v);
-    add_setting(settings, key, text);
-}
-
-/* Add "key": "checksum HEX" of the file at path ("none" when path is NULL). */
-static void add_file_setting(cJSON *settings, const char *key, const char *path)
-{
-    char hex[17], text[40];
-    SrError err;
-    if (!path) snprintf(text, sizeof text, "none");
-    else if (file_checksum(path, hex, &err)) snprintf(text, sizeof text, "unreadable");
-    else snprintf(text, sizeof text, "checksum %s", hex);
-    add_setting(settings, key, text);
-}
-
 /* The settings of this run, keyed by option name (all values text): what
  * must not change on resuming (the size as the model cfg has it, which
  * --init may have chosen), then steps, threads and save-every, which may.
@@ -317,36 +388,35 @@ static char *run_settings(const TrainOptions *o, const ModelConfig *cfg)
 {
     cJSON *s = cJSON_CreateObject();
     if (!s) return NULL;
-    add_file_setting(s, "corpus", o->corpus);
-    add_file_setting(s, "init", o->init);
-    add_file_setting(s, "vocab", o->vocab);
-    add_setting(s, "objective", o->objective);
-    add_setting(s, "positions", repo_method_name(o->method));
-    add_setting(s, "tokenizer", o->tokenizer);
+    run_settings_add_file(s, "corpus", o->corpus);
+    run_settings_add_file(s, "init", o->init);
+    run_settings_add_file(s, "vocab", o->vocab);
+    run_settings_add_text(s, "objective", o->objective);
+    run_settings_add_text(s, "positions", repo_method_name(o->method));
+    run_settings_add_text(s, "tokenizer", o->tokenizer);
     const char *int_names[] = {"layers", "d-model", "heads", "d-ff", "seq-len", "batch", "seed",
                                "warmup", "repo-from", "untied", "lowercase", "vocab-size",
                                "min-count", "max-vocab"};
     const int ints[] = {cfg->n_layers, cfg->d_model, cfg->n_heads, cfg->d_ff, o->seq_len, o->batch,
                         o->seed, o->warmup, cfg->repo ? cfg->repo_from : -1, !cfg->tied,
                         o->lowercase, o->vocab_size, o->min_count, o->max_vocab};
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) add_int_setting(s, int_names[i], ints[i]);
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        run_settings_add_int(s, int_names[i], ints[i]);
     const char *float_names[] = {"lr", "min-lr", "weight-decay", "clip", "rope-theta"};
     const float floats[] = {o->lr, o->min_lr, o->weight_decay, o->clip, cfg->rope_theta};
     for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
-        add_float_setting(s, float_names[i], floats[i]);
-    add_int_setting(s, "steps", o->steps);
-    add_int_setting(s, "threads", threads_count());
-    add_int_setting(s, "save-every", o->save_every);
+        run_settings_add_float(s, float_names[i], floats[i]);
+    if (o->repeat_share > 0.0f) { /* absent at 0: the settings of a run before them */
+        run_settings_add_float(s, "repeat-share", o->repeat_share);
+        run_settings_add_int(s, "repeat-copies", o->repeat_copies);
+    }
+    if (o->repeat_random > 0.0f) run_settings_add_float(s, "repeat-random", o->repeat_random);
+    run_settings_add_int(s, "steps", o->steps);
+    run_settings_add_int(s, "threads", threads_count());
+    run_settings_add_int(s, "save-every", o->save_every);
     char *text = cJSON_PrintUnformatted(s);
     cJSON_Delete(s);
     return text;
-}
-
-/* The saved setting key as text, or NULL. */
-static const char *saved_setting(const cJSON *saved, const char *key)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(saved, key);
-    return cJSON_IsString(item) ? item->valuestring : NULL;
 }
 
 /* Take from the saved settings what this run left to its defaults: the
@@ -354,7 +424,8 @@ static const char *saved_setting(const cJSON *saved, const char *key)
  * interval. */
 static void adopt_saved_settings(TrainOptions *o, const cJSON *saved)
 {
-    const char *warmup = saved_setting(saved, "warmup"), *every = saved_setting(saved, "save-every");
+    const char *warmup = run_settings_get(saved, "warmup");
+    const char *every = run_settings_get(saved, "save-every");
     if (o->warmup_default && warmup) o->warmup = atoi(warmup);
     if (o->save_every == 0 && every) o->save_every = atoi(every);
 }
@@ -365,17 +436,16 @@ static void adopt_saved_settings(TrainOptions *o, const cJSON *saved)
 static int check_settings(const TrainOptions *o, const char *state_path, const cJSON *saved,
                           const cJSON *now)
 {
-    const cJSON *item;
-    cJSON_ArrayForEach(item, now)
-    {
-        const char *key = item->string, *was = saved_setting(saved, key);
-        if (!strcmp(key, "steps") || !strcmp(key, "threads") || !strcmp(key, "save-every")) continue;
-        if (!was || strcmp(was, item->valuestring) != 0)
-            return args_error(CMD, "--resume: --%s is %s here but %s in the saved run %s; resume "
-                              "with the same options", key, item->valuestring,
-                              was ? was : "not recorded", state_path);
+    static const char *const may_change[] = {"steps", "threads", "save-every"};
+    const char *key = run_settings_first_change(saved, now, may_change, 3);
+    if (key) {
+        const char *here = run_settings_get(now, key), *was = run_settings_get(saved, key);
+        return args_error(CMD, "--resume: --%s is %s here but %s in the saved run %s; resume "
+                          "with the same options", key, here ? here : "not given",
+                          was ? was : "not recorded", state_path);
     }
-    const char *steps = saved_setting(saved, "steps"), *threads = saved_setting(saved, "threads");
+    const char *steps = run_settings_get(saved, "steps");
+    const char *threads = run_settings_get(saved, "threads");
     if (!steps || o->steps < atoi(steps))
         return args_error(CMD, "--resume: --steps %d is below the %s steps of the saved run %s; "
                           "it may only be raised", o->steps, steps ? steps : "(unknown)", state_path);
@@ -443,9 +513,9 @@ static PretrainConfig pretrain_config(const TrainOptions *o)
 
 /* The manifest stored in the checkpoint: the command, the corpus and what
  * the run did; saved_at > 0 marks a checkpoint saved at that step of a run
- * still going. */
+ * still going, snapshot >= 0 the snapshot of that step. */
 static cJSON *train_manifest(int argc, char **argv, const TrainOptions *o, const TrainRun *run,
-                             int saved_at)
+                             int saved_at, int snapshot)
 {
     cJSON *manifest = manifest_begin(argc, argv, (unsigned long long)o->seed);
     manifest_add_file(manifest, "corpus", o->corpus);
@@ -462,23 +532,34 @@ static cJSON *train_manifest(int argc, char **argv, const TrainOptions *o, const
     cJSON_AddNumberToObject(manifest, "seq_len", o->seq_len);
     cJSON_AddNumberToObject(manifest, "lr", o->lr);
     cJSON_AddNumberToObject(manifest, "threads", threads_count());
-    cJSON_AddNumberToObject(manifest, "final_train_loss", run->result.final_loss);
+    if (o->repeat_share > 0.0f) {
+        cJSON_AddNumberToObject(manifest, "repeat_share", o->repeat_share);
+        cJSON_AddNumberToObject(manifest, "repeat_copies", o->repeat_copies);
+        cJSON_AddNumberToObject(manifest, "training_sentences", (double)run->counts.sentences);
+        cJSON_AddNumberToObject(manifest, "repeated_sentences", (double)run->counts.repeated);
+        cJSON_AddNumberToObject(manifest, "stream_tokens", (double)run->n_ids);
+    }
+    if (o->repeat_random > 0.0f) cJSON_AddNumberToObject(manifest, "repeat_random", o->repeat_random);
+    if (run->result.steps_done > 0)
+        cJSON_AddNumberToObject(manifest, "final_train_loss", run->result.final_loss);
     if (run->val_loss >= 0.0f) cJSON_AddNumberToObject(manifest, "val_loss", run->val_loss);
     cJSON_AddNumberToObject(manifest, "train_seconds", run->result.seconds);
     if (o->save_every > 0) cJSON_AddNumberToObject(manifest, "save_every", o->save_every);
     if (saved_at > 0) cJSON_AddNumberToObject(manifest, "saved_at_step", saved_at);
+    if (snapshot >= 0) cJSON_AddNumberToObject(manifest, "snapshot_step", snapshot);
     if (o->resume) cJSON_AddNumberToObject(manifest, "resumed_from_step", run->from.step);
     return manifest;
 }
 
-/* Write the checkpoint of m with its vocabulary and manifest (saved_at as in
- * train_manifest). 0 or -1 with err filled. */
+/* Write the checkpoint of m to path with its vocabulary and manifest
+ * (saved_at and snapshot as in train_manifest). 0 or -1 with err filled. */
 static int write_checkpoint(int argc, char **argv, const TrainOptions *o, const TrainRun *run,
-                            const Model *m, int saved_at, SrError *err)
+                            const Model *m, const char *path, int saved_at, int snapshot,
+                            SrError *err)
 {
-    cJSON *manifest = train_manifest(argc, argv, o, run, saved_at);
+    cJSON *manifest = train_manifest(argc, argv, o, run, saved_at, snapshot);
     char *manifest_text = manifest ? cJSON_PrintUnformatted(manifest) : NULL;
-    int rc = manifest_text ? checkpoint_save(o->out, m, (const char *const *)run->tok.words,
+    int rc = manifest_text ? checkpoint_save(path, m, (const char *const *)run->tok.words,
                                              run->tok.n_words, manifest_text, err)
                            : sr_fail(err, "out of memory");
     free(manifest_text);
@@ -490,7 +571,8 @@ static int write_checkpoint(int argc, char **argv, const TrainOptions *o, const 
 static int save_checkpoint(int argc, char **argv, const TrainOptions *o, const TrainRun *run)
 {
     SrError err;
-    if (write_checkpoint(argc, argv, o, run, &run->m, 0, &err)) return args_error(CMD, "%s", err.msg);
+    if (write_checkpoint(argc, argv, o, run, &run->m, o->out, 0, -1, &err))
+        return args_error(CMD, "%s", err.msg);
     if (!o->quiet) fprintf(stderr, "saved %s\n", o->out);
     return 0;
 }
@@ -514,9 +596,77 @@ static int save_during_run(void *ctx, const Model *m, const PretrainState *st, S
     if (train_state_save(run->state_path, m, st->step, &st->rng, st->loss, run->settings, err))
         return -1;
     if (st->step < sc->o->steps &&
-        write_checkpoint(sc->argc, sc->argv, sc->o, run, m, st->step, err))
+        write_checkpoint(sc->argc, sc->argv, sc->o, run, m, sc->o->out, st->step, -1, err))
         return -1;
     sc->saved_at = st->step;
+    return 0;
+}
+
+/* ---- snapshots ----------------------------------------------------------- */
+
+/* The steps of the snapshots (run->snapshot_steps, ascending): --snapshot-steps,
+ * or every --save-every step and the last. 0, or 2 after the error line. */
+static int plan_snapshots(const TrainOptions *o, TrainRun *run)
+{
+    SrError err;
+    if (!o->snapshots) return 0;
+    if (!o->snapshot_steps && o->save_every < 1)
+        return args_error(CMD, "--snapshots needs --snapshot-steps or --save-every");
+    if (snapshot_steps_plan(o->snapshot_steps, o->save_every, o->steps, &run->snapshot_steps,
+                            &run->n_snapshots, &err))
+        return args_error(CMD, "--snapshot-steps: %s", err.msg);
+    return 0;
+}
+
+/* Write the snapshot of m at step to DIR/step-NNNNNN.safetensors and record
+ * it in DIR/series.json (has_loss 0: no training loss yet). 0 or -1. */
+static int write_snapshot(const SaveContext *sc, const Model *m, int step, int has_loss,
+                          float loss, SrError *err)
+{
+    const TrainOptions *o = sc->o;
+    char *path = snapshot_path(o->snapshots, step);
+    cJSON *head = manifest_begin(sc->argc, sc->argv, (unsigned long long)o->seed);
+    int rc = path && head ? 0 : sr_fail(err, "out of memory");
+    if (rc == 0)
+        rc = write_checkpoint(sc->argc, sc->argv, o, sc->run, m, path,
+                              step < o->steps ? step : 0, step, err);
+    if (rc == 0) rc = snapshot_series_add(o->snapshots, head, o->steps, step, has_loss, loss, err);
+    free(path);
+    cJSON_Delete(head);
+    return rc;
+}
+
+/* PretrainSaveFn after every step: the snapshot, when the step is one. */
+static int snapshot_after_step(void *ctx, const Model *m, const PretrainState *st, SrError *err)
+{
+    const SaveContext *sc = ctx;
+    const TrainRun *run = sc->run;
+    if (!snapshot_steps_has(run->snapshot_steps, run->n_snapshots, st->step)) return 0;
+    return write_snapshot(sc, m, st->step, 1, st->loss, err);
+}
+
+/* Before the loop: the snapshot folder, the snapshot of step 0 in a new run,
+ * and a note for each snapshot a resumed run is past and did not find.
+ * 0, or 2 after the error line. */
+static int start_snapshots(const SaveContext *sc)
+{
+    const TrainOptions *o = sc->o;
+    const TrainRun *run = sc->run;
+    SrError err;
+    if (!o->snapshots) return 0;
+    if (snapshot_series_check(o->snapshots, &err) || snapshot_dir_make(o->snapshots, &err))
+        return args_error(CMD, "%s", err.msg);
+    for (int i = 0; i < run->n_snapshots; i++) {
+        int step = run->snapshot_steps[i];
+        if (step > (o->resume ? run->from.step : 0)) break;
+        if (!o->resume && write_snapshot(sc, &run->m, 0, 0, 0.0f, &err))
+            return args_error(CMD, "%s", err.msg);
+        if (o->resume && !snapshot_exists(o->snapshots, step) && !o->quiet)
+            fprintf(stderr, "note: snapshot step %d is not in %s, and a run resumed at step %d "
+                    "cannot make it\n", step, o->snapshots, run->from.step);
+    }
+    if (!o->quiet)
+        fprintf(stderr, "snapshots: %d steps into %s/\n", run->n_snapshots, o->snapshots);
     return 0;
 }
 
@@ -540,33 +690,53 @@ static int diverged(const TrainOptions *o, const TrainRun *run, const SaveContex
                       (double)run->result.diverged_lr, left);
 }
 
-/* Train on the first 95% of the stream (saving as --save-every asks, from
- * the saved step with --resume), then measure the loss on the rest (at most
- * 50 batches). 0, or 2 after the error line (also when stopped by a signal). */
-static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
+/* The lines train prints before the loop: the corpus, the model, what is
+ * repeated, resuming and saving. */
+static void report_start(const TrainOptions *o, const TrainRun *run)
+{
+    fprintf(stderr, "corpus %s: %ld lines, %ld tokens, vocabulary %d (%ld unknown)\n"
+            "model: %d layers, d_model %d, %d heads, d_ff %d, %zu parameters; "
+            "batch %d x %d, %d steps, %d threads\n",
+            o->corpus, run->text.n_lines, run->text.n_ids, run->tok.n_words, run->text.n_unk,
+            o->layers, o->d_model, o->heads, o->d_ff, run->m.n_params, o->batch, o->seq_len,
+            o->steps, threads_count());
+    if (o->repeat_share > 0.0f)
+        fprintf(stderr, "repeated text: %ld of %ld training sentences written %d times (%ld fit "
+                "%d times in %d tokens); training part %ld tokens instead of %ld\n",
+                run->counts.repeated, run->counts.sentences, o->repeat_copies,
+                run->counts.candidates, o->repeat_copies, o->seq_len, run->n_train,
+                run->n_train - (run->n_ids - run->text.n_ids));
+    if (o->repeat_random > 0.0f)
+        fprintf(stderr, "random windows: a share %g of the windows repeats a random sequence of "
+                "%d..%d pieces\n", (double)o->repeat_random, REPEAT_RANDOM_MIN_PIECES,
+                REPEAT_RANDOM_MAX_PIECES);
+    if (o->resume)
+        fprintf(stderr, "resuming %s at step %d/%d\n", run->state_path, run->from.step, o->steps);
+    if (o->save_every > 0)
+        fprintf(stderr, "saving every %d steps: %s and %s\n", o->save_every, o->out, run->state_path);
+}
+
+/* The optimiser loop on the training part of the stream (its windows, and
+ * with --repeat-random random ones), saving as --save-every asks and keeping
+ * the snapshots, from the saved step with --resume. 0, or 2 after the error
+ * line (also when stopped by a signal). */
+static int run_loop(int argc, char **argv, const TrainOptions *o, TrainRun *run,
+                    const PretrainConfig *c, const PretrainPositions *pos)
 {
     SrError err;
-    if (!o->quiet)
-        fprintf(stderr, "corpus %s: %ld lines, %ld tokens, vocabulary %d (%ld unknown)\n"
-                "model: %d layers, d_model %d, %d heads, d_ff %d, %zu parameters; "
-                "batch %d x %d, %d steps, %d threads\n",
-                o->corpus, run->text.n_lines, run->text.n_ids, run->tok.n_words, run->text.n_unk,
-                o->layers, o->d_model, o->heads, o->d_ff, run->m.n_params, o->batch, o->seq_len,
-                o->steps, threads_count());
-    if (!o->quiet && o->resume)
-        fprintf(stderr, "resuming %s at step %d/%d\n", run->state_path, run->from.step, o->steps);
-    if (!o->quiet && o->save_every > 0)
-        fprintf(stderr, "saving every %d steps: %s and %s\n", o->save_every, o->out, run->state_path);
-    PretrainConfig c = pretrain_config(o);
-    PretrainPositions pos = {run->positions.plan, run->positions.zeros};
-    PretrainStream stream = {.ids = run->text.ids, .lo = 0, .hi = run->n_train};
+    RepeatRandomSource random = {.stream = {.ids = run->ids, .lo = 0, .hi = run->n_train},
+                                 .share = o->repeat_random, .vocab_size = run->tok.n_words};
     SaveContext sc = {.argc = argc, .argv = argv, .o = o, .run = run,
                       .saved_at = o->resume ? run->from.step : 0};
     PretrainSaving saving = {.every = o->save_every, .save = save_during_run, .ctx = &sc,
-                             .from = o->resume ? &run->from : NULL, .stop = &stop_requested};
+                             .from = o->resume ? &run->from : NULL, .stop = &stop_requested,
+                             .after_step = o->snapshots ? snapshot_after_step : NULL};
+    if (start_snapshots(&sc)) return 2;
     if (o->save_every > 0) interrupt_notify(&stop_requested, 1);
-    if (pretrain_run_saving(&run->m, &c, &pos, pretrain_stream_batch, &stream,
-                            o->save_every > 0 || o->resume ? &saving : NULL,
+    if (pretrain_run_saving(&run->m, c, pos,
+                            o->repeat_random > 0.0f ? repeat_random_batch : pretrain_stream_batch,
+                            o->repeat_random > 0.0f ? (void *)&random : (void *)&random.stream,
+                            o->save_every > 0 || o->resume || o->snapshots ? &saving : NULL,
                             o->quiet ? NULL : stderr, &run->result, &err))
         return run->result.diverged_at ? diverged(o, run, &sc, err.msg)
                                        : args_error(CMD, "%s", err.msg);
@@ -575,7 +745,21 @@ static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
                           "--resume (the same command with --resume added)",
                           run->result.steps_done, o->steps,
                           interrupt_signal_name(interrupt_last_signal()), o->out, run->state_path);
-    if (pretrain_eval_loss(&run->m, &c, &pos, run->text.ids, run->n_train, run->text.n_ids, 50,
+    return 0;
+}
+
+/* Train on the training part of the stream (run_loop), then measure the
+ * loss on the held-out rest (at most 50 batches). 0, or 2 after the error
+ * line. */
+static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
+{
+    SrError err;
+    if (!o->quiet) report_start(o, run);
+    PretrainConfig c = pretrain_config(o);
+    PretrainPositions pos = {run->positions.plan, run->positions.zeros};
+    int rc = run_loop(argc, argv, o, run, &c, &pos);
+    if (rc) return rc;
+    if (pretrain_eval_loss(&run->m, &c, &pos, run->ids, run->n_train, run->n_ids, 50,
                            &run->val_loss, &err))
         run->val_loss = -1.0f; /* no held-out loss, as when the held-out part is too short */
     if (!o->quiet && run->val_loss >= 0.0f)
@@ -594,12 +778,15 @@ int cmd_train_lm(int argc, char **argv)
     rc = load_corpus(&o, &run);
     if (rc == 0) rc = build_model(&o, &run);
     if (rc == 0) rc = prepare_saving(&o, &run);
+    if (rc == 0) rc = plan_snapshots(&o, &run);
     if (rc == 0) rc = train(argc, argv, &o, &run);
     if (rc == 0) rc = save_checkpoint(argc, argv, &o, &run);
     repo_run_free(&run.positions);
     model_free(&run.base);
     model_free(&run.m);
     encoded_text_free(&run.text);
+    repeated_stream_free(&run.repeated);
+    free(run.snapshot_steps);
     tokenizer_free(&run.tok);
     free(run.state_path);
     free(run.settings);

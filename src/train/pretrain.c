@@ -23,16 +23,19 @@ void pretrain_mlm_corrupt(Rng *rng, int *ids, int *targets, long n, int vocab_si
     }
 }
 
+void pretrain_stream_window(const PretrainStream *s, Rng *rng, int T, int *ids, int *targets)
+{
+    long span = s->hi - s->lo - T; /* window start in [lo, lo + span) so that T+1 tokens fit */
+    long start = s->lo + (long)rng_below(rng, (uint32_t)span);
+    memcpy(ids, s->ids + start, (size_t)T * sizeof(int));
+    memcpy(targets, s->ids + start + 1, (size_t)T * sizeof(int));
+}
+
 void pretrain_stream_batch(void *stream, Rng *rng, int step, int B, int T, int *ids, int *targets)
 {
     (void)step;
-    const PretrainStream *s = stream;
-    long span = s->hi - s->lo - T; /* window start in [lo, lo + span) so that T+1 tokens fit */
-    for (int b = 0; b < B; b++) {
-        long start = s->lo + (long)rng_below(rng, (uint32_t)span);
-        memcpy(ids + (size_t)b * T, s->ids + start, (size_t)T * sizeof(int));
-        memcpy(targets + (size_t)b * T, s->ids + start + 1, (size_t)T * sizeof(int));
-    }
+    for (int b = 0; b < B; b++)
+        pretrain_stream_window(stream, rng, T, ids + (size_t)b * T, targets + (size_t)b * T);
 }
 
 /* The mask plan (n_layers) of an objective: causal everywhere, or
@@ -161,7 +164,8 @@ int pretrain_run_saving(Model *m, const PretrainConfig *c, const PretrainPositio
         *out = (PretrainResult){.final_loss = st.loss, .steps_done = step};
         if (log) progress_update(&prog, step, st.loss, lr, (long)B * T);
         stopping = saving && saving->stop && *saving->stop;
-        if (save_due(saving, step, c->steps, stopping)) {
+        if (saving && saving->after_step) rc = saving->after_step(saving->ctx, m, &st, err);
+        if (rc == 0 && save_due(saving, step, c->steps, stopping)) {
             rc = saving->save(saving->ctx, m, &st, err);
             if (rc == 0 && log) progress_note(&prog, "saved at step %d/%d", step, c->steps);
         }

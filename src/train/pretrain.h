@@ -50,9 +50,13 @@ typedef struct {
     long lo, hi;
 } PretrainStream;
 
-/* PretrainBatchFn of a PretrainStream: B windows of T + 1 tokens at random
- * starts; ids get the first T tokens, targets the T after them. hi - lo must
- * exceed T. */
+/* One window of a PretrainStream: T + 1 tokens at a random start (one draw
+ * of rng); ids (T) get the first T tokens, targets (T) the T after them.
+ * hi - lo must exceed T. */
+void pretrain_stream_window(const PretrainStream *s, Rng *rng, int T, int *ids, int *targets);
+
+/* PretrainBatchFn of a PretrainStream: B windows (B, T) of
+ * pretrain_stream_window, one after the other. */
 void pretrain_stream_batch(void *stream, Rng *rng, int step, int B, int T, int *ids, int *targets);
 
 /* What a run ends with. */
@@ -87,13 +91,17 @@ typedef int (*PretrainSaveFn)(void *ctx, const Model *m, const PretrainState *st
  * rng from c->seed); otherwise the run continues after from->step with m's
  * params, m1 and m2 already holding the saved ones. stop (may be NULL) is
  * polled after each step: once nonzero the run saves (when it saves at all)
- * and returns 0 with out->steps_done < c->steps. */
+ * and returns 0 with out->steps_done < c->steps. after_step (may be NULL) is
+ * called with ctx after every step, before that step's save (so what it
+ * writes, such as a snapshot, is never behind a saved state); an error
+ * stops the run as a failed save does. */
 typedef struct {
     int every;
     PretrainSaveFn save;
     void *ctx;
     const PretrainState *from;
     const volatile sig_atomic_t *stop;
+    PretrainSaveFn after_step;
 } PretrainSaving;
 
 /* Masked-LM corruption of ids (n) in place: each token is chosen with

@@ -5,7 +5,8 @@
  * lines, the caller's positions reaching the model, the held-out loss of
  * a range shorter than a window, and resuming: a run stopped after a save
  * and continued from the saved state ends with the weights of one
- * uninterrupted run, bit for bit (causal and mlm, 1 and 2 threads). */
+ * uninterrupted run, bit for bit (causal and mlm, 1 and 2 threads); the
+ * call after every step coming before that step's save. */
 #include "test_util.h"
 
 #include <stdio.h>
@@ -435,6 +436,60 @@ static void test_save_lines_in_the_progress(void **state)
     model_free(&m);
 }
 
+/* The order of the calls of a run: "a3" after step 3, "s4" the save of step 4. */
+typedef struct {
+    char events[256];
+    int fail_after; /* after_step fails at this step (0: never) */
+} CallOrder;
+
+/* PretrainSaveFn recording a save. */
+static int record_save(void *ctx, const Model *m, const PretrainState *st, SrError *err)
+{
+    (void)m;
+    (void)err;
+    CallOrder *order = ctx;
+    size_t len = strlen(order->events);
+    snprintf(order->events + len, sizeof order->events - len, "s%d ", st->step);
+    return 0;
+}
+
+/* PretrainSaveFn after every step: recorded, or failing at fail_after. */
+static int record_step(void *ctx, const Model *m, const PretrainState *st, SrError *err)
+{
+    (void)m;
+    CallOrder *order = ctx;
+    if (st->step == order->fail_after) return sr_fail(err, "no snapshot at step %d", st->step);
+    size_t len = strlen(order->events);
+    snprintf(order->events + len, sizeof order->events - len, "a%d ", st->step);
+    return 0;
+}
+
+static void test_after_step_comes_before_each_save(void **state)
+{
+    (void)state;
+    int stream[STREAM];
+    cycle_stream(stream);
+    Model m = {0};
+    tiny_model(&m, 7);
+    PretrainConfig c = tiny_config(PRETRAIN_CAUSAL, 10, 1);
+    PretrainStream s = {stream, 0, 300};
+    PretrainResult r;
+    SrError err;
+    CallOrder order = {.events = ""};
+    PretrainSaving saving = {.every = 4, .save = record_save, .ctx = &order,
+                             .after_step = record_step};
+    assert_int_equal(pretrain_run_saving(&m, &c, NULL, pretrain_stream_batch, &s, &saving, NULL,
+                                         &r, &err), 0);
+    assert_string_equal(order.events, "a1 a2 a3 a4 s4 a5 a6 a7 a8 s8 a9 a10 s10 ");
+    /* a failure after a step stops the run there, before that step's save */
+    order = (CallOrder){.events = "", .fail_after = 8};
+    assert_int_equal(pretrain_run_saving(&m, &c, NULL, pretrain_stream_batch, &s, &saving, NULL,
+                                         &r, &err), -1);
+    assert_string_equal(err.msg, "no snapshot at step 8");
+    assert_string_equal(order.events, "a1 a2 a3 a4 s4 a5 a6 a7 ");
+    model_free(&m);
+}
+
 int main(void)
 {
     threads_set(1);
@@ -452,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_without_saving_nothing_changes),
         cmocka_unit_test(test_failed_save_stops_the_run),
         cmocka_unit_test(test_save_lines_in_the_progress),
+        cmocka_unit_test(test_after_step_comes_before_each_save),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,112 @@
+# house_variant.sh — sourced by examples/house.sh when HOUSE_VARIANT is set:
+# the causal house LM of one variant (pre-training on repeated text, issue
+# 29), of the same size, data, steps and seed as the house LM, with
+# snapshots for the phase-change study. Uses house.sh's variables (seqrep,
+# corpus, out, the sizes, threads).
+#
+#   HOUSE_VARIANT        repeat25 | repeat50 | random25 | random50 | any other
+#                        name of letters, digits, - and _ with the settings below
+#   HOUSE_REPEAT_SHARE   train-lm --repeat-share (other names only; default 0)
+#   HOUSE_REPEAT_COPIES  train-lm --repeat-copies (other names only; default 2)
+#   HOUSE_REPEAT_RANDOM  train-lm --repeat-random (other names only; default 0)
+#   HOUSE_SNAPSHOT_EVERY snapshots at step 0 and every this many steps (default 150)
+#
+# Writes CACHE/house/NAME/{causal.safetensors, causal.state.safetensors,
+# snapshots/, causal.perplexity.json, weights.sha256, causal.done} and the
+# variant's row of results/house/variants.csv, then results/md/house-variants.md.
+# A variant with both shares 0 is the house LM itself: its weights are then
+# compared with results/house/weights.sha256.
+variant=$HOUSE_VARIANT
+case $variant in
+    *[!A-Za-z0-9_-]* | -*) echo "house: HOUSE_VARIANT '$variant' must be letters, digits, - and _" >&2; exit 2 ;;
+esac
+share=0 copies=2 random=0
+case $variant in
+    repeat25) share=0.25 ;;
+    repeat50) share=0.5 ;;
+    random25) random=0.25 ;;
+    random50) random=0.5 ;;
+esac
+overrides="${HOUSE_REPEAT_SHARE:-}${HOUSE_REPEAT_COPIES:-}${HOUSE_REPEAT_RANDOM:-}"
+case $variant in
+    repeat25 | repeat50 | random25 | random50)
+        if [ -n "$overrides" ]; then
+            echo "house: HOUSE_VARIANT=$variant has its own settings; give HOUSE_REPEAT_* another name" >&2
+            exit 2
+        fi ;;
+    *)
+        if [ -z "$overrides" ]; then
+            echo "house: HOUSE_VARIANT=$variant is none of repeat25, repeat50, random25, random50; give its HOUSE_REPEAT_SHARE, HOUSE_REPEAT_COPIES or HOUSE_REPEAT_RANDOM" >&2
+            exit 2
+        fi
+        share=${HOUSE_REPEAT_SHARE:-0} copies=${HOUSE_REPEAT_COPIES:-2} random=${HOUSE_REPEAT_RANDOM:-0} ;;
+esac
+every=${HOUSE_SNAPSHOT_EVERY:-150}
+vdir="$out/$variant"
+model="$vdir/causal.safetensors"
+state="$vdir/causal.state.safetensors"
+mkdir -p "$vdir"
+
+# nonzero X: whether the number X is not 0
+nonzero() { awk -v x="$1" 'BEGIN { exit !(x + 0 != 0) }'; }
+# the settings of the variant (train-lm refuses --repeat-copies without a share)
+repeat="--repeat-share $share --repeat-random $random"
+if nonzero "$share"; then repeat="$repeat --repeat-copies $copies"; fi
+# step 0, every $every steps, and the last
+snapshot_steps=$(awk -v e="$every" -v s="$steps" 'BEGIN { for (k = 0; k <= s; k += e) printf "%s%d", (k ? "," : ""), k; if (s % e) printf ",%d", s }')
+
+start=$(date +%s)
+if [ -s "$model" ] && [ -s "$vdir/causal.done" ]; then
+    echo "house: $model is already trained (remove $vdir/causal.done to train again)"
+else
+    resume=""
+    [ -s "$state" ] && resume="--resume" && echo "house: resuming $variant from $state"
+    echo "house: variant $variant ($repeat) into $vdir"
+    "$seqrep" train-lm --corpus "$corpus/train.txt" --out "$model" --objective causal \
+        --tokenizer bpe --vocab-size "$vocab" --layers "$layers" --d-model "$d_model" --heads "$heads" \
+        --d-ff "$d_ff" --seq-len "$seq_len" --batch "$batch" --steps "$steps" --lr "$lr" \
+        --threads "$threads" --seed 1 --save-every 250 $repeat \
+        --snapshots "$vdir/snapshots" --snapshot-steps "$snapshot_steps" $resume
+    date -u +%FT%TZ >"$vdir/causal.done"
+fi
+"$seqrep" perplexity "$model" --text "$corpus/heldout.txt" --out "$vdir/causal.perplexity.json" \
+    --threads "$threads"
+python3 "$(dirname "$0")/house_hash.py" "$model" >"$vdir/weights.sha256"
+if ! nonzero "$share" && ! nonzero "$random"; then
+    same=no
+    if [ -s results/house/weights.sha256 ] &&
+        [ "$(cut -d' ' -f1 "$vdir/weights.sha256")" = "$(awk '$2 == "causal.safetensors" { print $1 }' results/house/weights.sha256)" ]; then
+        same=yes
+    fi
+    echo "house: variant $variant repeats nothing; the weights of results/house/weights.sha256: $same"
+fi
+
+# its row of results/house/variants.csv (a row per variant, the last run's),
+# and the table results/md/house-variants.md
+mkdir -p results/house results/md
+header="variant,repeat_share,repeat_copies,repeat_random,steps,tokens_seen,train_seconds,tok_per_s,heldout_tokens,heldout_loss,heldout_ppl,snapshots,weights_sha256"
+[ -s results/house/variants.csv ] || echo "$header" >results/house/variants.csv
+row=$(python3 - "$variant" "$model" "$vdir/causal.perplexity.json" "$vdir/snapshots/series.json" "$vdir/weights.sha256" <<'PY'
+import json, struct, sys
+variant, model, ppl, series, sha = sys.argv[1:]
+raw = open(model, "rb").read()
+n = struct.unpack("<Q", raw[:8])[0]
+manifest = json.loads(json.loads(raw[8:8 + n])["__metadata__"]["seqrep.manifest"])
+p = json.load(open(ppl))
+tokens = manifest["steps"] * manifest["batch"] * manifest["seq_len"]
+snapshots = len(json.load(open(series))["snapshots"])
+print("%s,%g,%d,%g,%d,%d,%.0f,%.0f,%d,%.4f,%.2f,%d,%s" % (variant, manifest.get("repeat_share", 0),
+      manifest.get("repeat_copies", 0), manifest.get("repeat_random", 0), manifest["steps"], tokens,
+      manifest["train_seconds"], tokens / manifest["train_seconds"], p["tokens"], p["loss"],
+      p["perplexity"], snapshots, open(sha).read().split()[0][:16]))
+PY
+)
+awk -F, -v v="$variant" 'NR == 1 || $1 != v' results/house/variants.csv >results/house/variants.csv.tmp
+echo "$row" >>results/house/variants.csv.tmp
+mv results/house/variants.csv.tmp results/house/variants.csv
+awk -F, 'NR == 1 { print "| variant | repeat share | copies | random share | steps | tokens seen | train s | tokens/s | held-out tokens | held-out loss | perplexity | snapshots | weights (sha256) |";
+                   print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"; next }
+         { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' \
+    results/house/variants.csv >results/md/house-variants.md
+cat results/md/house-variants.md
+echo "house: variant $variant done in $(($(date +%s) - start)) s; model in $vdir, numbers in results/house/variants.csv"

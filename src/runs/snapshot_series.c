@@ -1,0 +1,184 @@
+/* snapshot_series.c — the files of a snapshot series and its series.json. */
+#include "runs/snapshot_series.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/int_list.h"
+#include "base/text_file.h"
+#include "runs/manifest.h"
+
+char *snapshot_path(const char *dir, int step)
+{
+    size_t n = strlen(dir) + 40;
+    char *path = malloc(n);
+    if (path) snprintf(path, n, "%s/step-%06d.safetensors", dir, step);
+    return path;
+}
+
+/* qsort and bsearch order of ints. */
+static int compare_ints(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int snapshot_steps_plan(const char *list, int every, int steps, int **out, int *n, SrError *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (list) {
+        IntListRules rules = {.word = "step", .min_value = 0, .max_value = steps,
+                              .allow_ranges = 1, .refuse_duplicates = 1, .max_values = 100000};
+        if (int_list_parse(list, &rules, out, n, NULL, err)) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            return sr_fail(err, "%s (the run has %d steps)", msg, steps);
+        }
+        qsort(*out, (size_t)*n, sizeof **out, compare_ints);
+        return 0;
+    }
+    *out = malloc((size_t)(steps / every + 1) * sizeof **out);
+    if (!*out) return sr_fail(err, "out of memory");
+    for (int step = every; step <= steps; step += every) (*out)[(*n)++] = step;
+    if (steps % every) (*out)[(*n)++] = steps;
+    return 0;
+}
+
+int snapshot_steps_has(const int *steps, int n, int step)
+{
+    return bsearch(&step, steps, (size_t)n, sizeof step, compare_ints) != NULL;
+}
+
+int snapshot_exists(const char *dir, int step)
+{
+    char *path = snapshot_path(dir, step);
+    struct stat st;
+    int there = path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    free(path);
+    return there;
+}
+
+int snapshot_dir_make(const char *dir, SrError *err)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return S_ISDIR(st.st_mode) ? 0 : sr_fail(err, "%s: not a folder (--snapshots)", dir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return sr_fail(err, "%s: cannot create the snapshot folder (%s)", dir, strerror(errno));
+    return 0;
+}
+
+/* The snapshots of dir/series.json whose files remain, without step (a new
+ * array; an empty one when there is no series.json yet). NULL with err
+ * filled when series.json is there but is not a series. */
+static cJSON *kept_snapshots(const char *dir, const char *series, int step, SrError *err)
+{
+    cJSON *kept = cJSON_CreateArray();
+    if (!kept) {
+        sr_fail(err, "out of memory");
+        return NULL;
+    }
+    FILE *f = fopen(series, "rb");
+    if (!f) return kept; /* no series yet */
+    fclose(f);
+    char *text = NULL;
+    size_t len = 0;
+    int read = text_read_file(series, &text, &len, err) == 0;
+    cJSON *old = read ? cJSON_Parse(text) : NULL;
+    free(text);
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(old, "snapshots"), *item;
+    if (!cJSON_IsArray(list)) {
+        if (read) sr_fail(err, "%s: not a snapshot series (no \"snapshots\" list); move it away",
+                          series);
+        cJSON_Delete(old);
+        cJSON_Delete(kept);
+        return NULL;
+    }
+    cJSON_ArrayForEach(item, list)
+    {
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(item, "step");
+        if (!cJSON_IsNumber(at) || at->valueint == step || !snapshot_exists(dir, at->valueint))
+            continue;
+        cJSON_AddItemToArray(kept, cJSON_Duplicate(item, 1));
+    }
+    cJSON_Delete(old);
+    return kept;
+}
+
+/* dir/series.json: a new string (caller frees), NULL when out of memory. */
+static char *series_path(const char *dir)
+{
+    size_t n = strlen(dir) + 16;
+    char *series = malloc(n);
+    if (series) snprintf(series, n, "%s/series.json", dir);
+    return series;
+}
+
+int snapshot_series_check(const char *dir, SrError *err)
+{
+    char *series = series_path(dir);
+    cJSON *kept = series ? kept_snapshots(dir, series, -1, err) : NULL;
+    int rc = kept ? 0 : series ? -1 : sr_fail(err, "out of memory");
+    cJSON_Delete(kept);
+    free(series);
+    return rc;
+}
+
+/* The entry of one snapshot: step, file name, training loss (or null). */
+static cJSON *snapshot_entry(int step, int has_loss, double train_loss)
+{
+    char file[40];
+    snprintf(file, sizeof file, "step-%06d.safetensors", step);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddNumberToObject(e, "step", step);
+    cJSON_AddStringToObject(e, "file", file);
+    cJSON_AddItemToObject(e, "train_loss",
+                          has_loss ? cJSON_CreateNumber(train_loss) : cJSON_CreateNull());
+    return e;
+}
+
+/* The snapshots of kept (freed here) with entry, the snapshot of step,
+ * before the first of a later step: a new array. */
+static cJSON *with_entry(cJSON *kept, cJSON *entry, int step)
+{
+    cJSON *list = cJSON_CreateArray();
+    const cJSON *item;
+    cJSON_ArrayForEach(item, kept)
+    {
+        if (entry && cJSON_GetObjectItemCaseSensitive(item, "step")->valueint > step) {
+            cJSON_AddItemToArray(list, entry);
+            entry = NULL;
+        }
+        cJSON_AddItemToArray(list, cJSON_Duplicate(item, 1));
+    }
+    if (entry) cJSON_AddItemToArray(list, entry);
+    cJSON_Delete(kept);
+    return list;
+}
+
+int snapshot_series_add(const char *dir, const cJSON *head, int total, int step, int has_loss,
+                        double train_loss, SrError *err)
+{
+    char *series = series_path(dir);
+    if (!series) return sr_fail(err, "out of memory");
+    cJSON *list = kept_snapshots(dir, series, step, err);
+    if (list) list = with_entry(list, snapshot_entry(step, has_loss, train_loss), step);
+    cJSON *out = list ? cJSON_Duplicate(head, 1) : NULL;
+    int rc = -1;
+    if (list && out) {
+        cJSON_AddNumberToObject(out, "steps", total);
+        cJSON_AddItemToObject(out, "snapshots", list);
+        list = NULL;
+        rc = manifest_save(series, out, err);
+    } else if (list) {
+        rc = sr_fail(err, "out of memory");
+    }
+    cJSON_Delete(list);
+    cJSON_Delete(out);
+    free(series);
+    return rc;
+}

@@ -1,0 +1,55 @@
+/* snapshot_series.h — checkpoints kept at fixed steps of a pre-training
+ * (`train-lm --snapshots DIR`), for studying what the model learns when:
+ *
+ *   DIR/step-000000.safetensors   the initial weights (step 0)
+ *   DIR/step-000150.safetensors   the weights after 150 optimiser steps
+ *   DIR/series.json               the manifest of the series
+ *
+ * series.json is the manifest of the run that wrote it last (command, seed,
+ * commit, time) with "steps" (the run's total) and "snapshots": one object a
+ * snapshot, by step, {"step": 150, "file": "step-000150.safetensors",
+ * "train_loss": 5.93} (the loss of that step's batch, measured before its
+ * update, as the progress lines show it; null at step 0). Every write is
+ * atomic, and an entry is kept only while its file is there, so a resumed
+ * run adds its snapshots to the ones already made. */
+#ifndef SEQREP_SNAPSHOT_SERIES_H
+#define SEQREP_SNAPSHOT_SERIES_H
+
+#include <cJSON.h>
+
+#include "base/status.h"
+
+/* "DIR/step-NNNNNN.safetensors" (six digits or more): a new string (caller
+ * frees), NULL when out of memory. */
+char *snapshot_path(const char *dir, int step);
+
+/* The steps of a series, ascending, into *out (a new array of *n, caller
+ * frees): those of list (int_list syntax, "0,50,100..120", each in
+ * 0..steps, none twice) or, when list is NULL, every `every`-th step and
+ * the last (every >= 1). 0, or -1 with err filled (the int_list message and
+ * the number of steps). */
+int snapshot_steps_plan(const char *list, int every, int steps, int **out, int *n, SrError *err);
+
+/* Whether step is one of the n ascending steps. */
+int snapshot_steps_has(const int *steps, int n, int step);
+
+/* Whether the snapshot of step is in dir. */
+int snapshot_exists(const char *dir, int step);
+
+/* Create dir when it is not there (its parent must be). 0, or -1 with err
+ * naming it. */
+int snapshot_dir_make(const char *dir, SrError *err);
+
+/* 0 when dir/series.json is absent or a series, else -1 with err naming it
+ * (checked before a run writes its first snapshot). */
+int snapshot_series_check(const char *dir, SrError *err);
+
+/* Record the snapshot of step (its file already written) in dir/series.json:
+ * head (the run's manifest, copied) with "steps": total and the snapshots of
+ * the series there before whose files remain, this one added or replaced,
+ * in the order of their steps. has_loss 0 writes train_loss null. 0, or -1
+ * with err filled (a series.json that is not one is named, never replaced). */
+int snapshot_series_add(const char *dir, const cJSON *head, int total, int step, int has_loss,
+                        double train_loss, SrError *err);
+
+#endif

@@ -222,11 +222,12 @@ static int gather_sentences(const HeadsOptions *o, HeadsRun *run)
     repeated_forward_fit(&run->sentences, &run->setup, max_seq_len, &run->fit);
     if (fit->n_too_long) {
         const PieceSentence *one = &run->sentences.items[fit->first_too_long];
+        char more[64] = "";
+        if (fit->n_too_long > 1) snprintf(more, sizeof more, "; %d more do not fit", fit->n_too_long - 1);
         return args_error(CMD, "%s:%d: the sentence's %d pieces repeated k = %d times make %lld "
                                "tokens, more than the model's %d positions (heads skips no "
-                               "sentence; %d more do not fit)", o->data, one->line, one->n, o->r + 1,
-                          (long long)repeat_length(one->n, o->r, o->bos, o->sep), max_seq_len,
-                          fit->n_too_long - 1);
+                               "sentence%s)", o->data, one->line, one->n, o->r + 1,
+                          (long long)repeat_length(one->n, o->r, o->bos, o->sep), max_seq_len, more);
     }
     if (fit->n_fit == 0) return args_error(CMD, "%s: no sentence has a token", o->data);
     if (fit->n_empty)

@@ -105,11 +105,12 @@ static int parse_options(int argc, char **argv, HeadsOptions *o)
                  "ids that are not special tokens (the induction test; adds the ICL score)"},
         {.name = "sequences", .type = ARG_INT, .value = &o->sequences, .min_int = 1,
          .help = help_text(&h, "with --random: how many sequences (default %d)", o->sequences)},
-        option_seed(&o->seed, help_text(&h, "with --random: seed of the pieces (default %d)", o->seed)),
+        option_seed(&o->seed,
+                    help_text(&h, "with --random: seed of the pieces (default %d)", o->seed)),
         {.name = "r", .type = ARG_INT, .value = &o->r, .min_int = -2147483647,
          .help = help_text(&h, "repetitions: k = r + 1 copies, r >= 1 (default %d)", o->r)},
-        option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and train-lm; none "
-                                 "when the tokenizer adds no BOS)"),
+        option_bos(&o->bos_text, "none | once | per-copy (default per-copy, as the paper and "
+                                 "train-lm; none when the tokenizer adds no BOS)"),
         option_sep(&o->sep_text, help_text(&h, "none | token: a <sep> between copies (default %s)",
                                            o->sep_text)),
         option_copy_positions(&o->positions_text),
@@ -223,7 +224,8 @@ static int gather_sentences(const HeadsOptions *o, HeadsRun *run)
     if (fit->n_too_long) {
         const PieceSentence *one = &run->sentences.items[fit->first_too_long];
         char more[64] = "";
-        if (fit->n_too_long > 1) snprintf(more, sizeof more, "; %d more do not fit", fit->n_too_long - 1);
+        if (fit->n_too_long > 1)
+            snprintf(more, sizeof more, "; %d more do not fit", fit->n_too_long - 1);
         return args_error(CMD, "%s:%d: the sentence's %d pieces repeated k = %d times make %lld "
                                "tokens, more than the model's %d positions (heads skips no "
                                "sentence%s)", o->data, one->line, one->n, o->r + 1,
@@ -369,7 +371,8 @@ static cJSON *make_manifest(int argc, char **argv, const HeadsOptions *o, const 
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(o->sep));
     cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(o->copy_positions));
     cJSON_AddStringToObject(manifest, "mask", o->mask_text);
-    cJSON_AddNumberToObject(manifest, "last_copy_tokens", (double)head_scores_count(s, 0, 0, HEAD_OWN_COPY));
+    cJSON_AddNumberToObject(manifest, "last_copy_tokens",
+                            (double)head_scores_count(s, 0, 0, HEAD_OWN_COPY));
     cJSON_AddNumberToObject(manifest, "induction_tokens",
                             (double)head_scores_count(s, 0, 0, HEAD_INDUCTION));
     if (run->roles.with_icl) manifest_add_icl(manifest, &run->roles.icl);

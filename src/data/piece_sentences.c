@@ -92,7 +92,8 @@ static int split_sentences(const char *path, const char *text, size_t len, int a
             used += b - a;
         }
         if ((boundary || as_text || end >= len) && used > 0) {
-            if (add_text(out, sentence, used, start_line)) return sr_fail(err, "%s: out of memory", path);
+            if (add_text(out, sentence, used, start_line))
+                return sr_fail(err, "%s: out of memory", path);
             used = 0;
             if (max_sentences > 0 && out->n >= max_sentences) return 0;
         }

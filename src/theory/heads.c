@@ -15,7 +15,8 @@ const char *head_score_name(HeadScore s)
 int head_score_key(const RepeatLayout *lay, int i, HeadScore which)
 {
     int t = lay->last_rows[i];
-    int before = lay->k >= 2 ? lay->copy_start[lay->k - 2] : -1; /* row of piece 0 of the copy before */
+    /* the row of piece 0 of the copy before the last, -1 when there is none */
+    int before = lay->k >= 2 ? lay->copy_start[lay->k - 2] : -1;
     switch (which) {
     case HEAD_COPY: return before >= 0 ? before + i : -1;
     case HEAD_INDUCTION: return before >= 0 && i + 1 < lay->n ? before + i + 1 : -1;

@@ -29,7 +29,8 @@ static void test_score_keys(void **state)
     SrError err;
     /* n = 3, r = 1, <bos> per copy: rows 0 B, 1 a, 2 b, 3 c, 4 B, 5 a, 6 b, 7 c */
     assert_int_equal(repeat_build(NULL, 3, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err), 0);
-    int expect_bos[3][4] = {{1, 2, 4, 0}, {2, 3, 5, 0}, {3, -1, 6, 0}}; /* copy, induction, previous, sink */
+    /* per query i: copy, induction, previous, sink */
+    int expect_bos[3][4] = {{1, 2, 4, 0}, {2, 3, 5, 0}, {3, -1, 6, 0}};
     for (int i = 0; i < 3; i++)
         for (int s = 0; s < HEAD_OWN_COPY; s++)
             assert_int_equal(head_score_key(&lay, i, (HeadScore)s), expect_bos[i][s]);
@@ -136,7 +137,8 @@ static void zero_qk_model(Model *m)
                      .max_seq_len = QT, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = 1};
     test_random_model(m, &c, 1, QT, 7);
     size_t width = (size_t)3 * QC; /* rows of wqkv per layer: q, k, v */
-    for (int l = 0; l < QL; l++) memset(m->p.wqkv + (size_t)l * width * QC, 0, sizeof(float) * 2 * QC * QC);
+    for (int l = 0; l < QL; l++)
+        memset(m->p.wqkv + (size_t)l * width * QC, 0, sizeof(float) * 2 * QC * QC);
 }
 
 /* Three sentences of 1, 3 and 5 pieces. */
@@ -164,7 +166,8 @@ static void closed_forms(const int *lengths, int n_sentences, int r, int causal,
         int n = lengths[s], T = k * (n + 1);
         for (int i = 0; i < n; i++) {
             int t = (k - 1) * (n + 1) + 1 + i;
-            double one = causal ? 1.0 / (t + 1) : 1.0 / T, own = causal ? (i + 1.0) / (t + 1) : (double)n / T;
+            double one = causal ? 1.0 / (t + 1) : 1.0 / T;
+            double own = causal ? (i + 1.0) / (t + 1) : (double)n / T;
             for (int c = 0; c < HEAD_OWN_COPY; c++) {
                 if (c == HEAD_INDUCTION && i == n - 1) continue;
                 sum[c] += one;
@@ -203,8 +206,10 @@ static void test_uniform_model(void **state)
         closed_forms(lengths, 3, cases[c].r, cases[c].plan == NULL, expect);
         for (int l = 0; l < QL; l++)
             for (int h = 0; h < QH; h++)
-                for (int k = 0; k < HEAD_N_SCORES; k++)
-                    assert_true(fabs(head_scores_mean(&roles.scores, l, h, (HeadScore)k) - expect[k]) < 1e-6);
+                for (int k = 0; k < HEAD_N_SCORES; k++) {
+                    double got = head_scores_mean(&roles.scores, l, h, (HeadScore)k);
+                    assert_true(fabs(got - expect[k]) < 1e-6);
+                }
         assert_true(head_scores_count(&roles.scores, 0, 0, HEAD_OWN_COPY) == 9);
         assert_true(head_scores_count(&roles.scores, 1, 1, HEAD_INDUCTION) == 6);
         head_roles_free(&roles);
@@ -223,7 +228,8 @@ static void test_icl_hand_made(void **state)
     const int words[3] = {6, 7, 8};
     RepeatLayout lay;
     SrError err;
-    assert_int_equal(repeat_build(words, 3, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err), 0);
+    assert_int_equal(repeat_build(words, 3, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err),
+                     0);
     int targets[12];
     icl_targets(&lay, targets);
     const int expect[12] = {-1, 7, 8, -1, -1, -1, -1, -1, -1, 7, 8, -1};

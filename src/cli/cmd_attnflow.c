@@ -2,7 +2,9 @@
  * trained model on every sentence of a data set repeated k = r + 1 times and
  * report, per layer and head, where the attention of last-copy words goes
  * (own copy, earlier copies left of / at / right of the word, sinks). The
- * split itself is theory/attnflow.c; this file reads, runs and prints.
+ * split itself is theory/attnflow.c, the reading data/piece_sentences.c and
+ * the loop over the sentences theory/repeated_forward.c (both shared with
+ * `heads`); this file parses, prints and writes.
  *
  * Data: a CoNLL file (word in the first column, a blank line between
  * sentences, -DOCSTART- lines skipped) or, with --text, one sentence per line.
@@ -18,9 +20,9 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
-#include "base/text_file.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "data/piece_sentences.h"
 #include "engine/mask.h"
 #include "engine/threads.h"
 #include "formats/adapter_apply.h"
@@ -33,99 +35,9 @@
 #include "runs/manifest.h"
 #include "text/tokenizer.h"
 #include "theory/attnflow.h"
+#include "theory/repeated_forward.h"
 
 static const char *CMD = "attnflow";
-
-/* One sentence of the data: its words joined by spaces, where it starts. */
-typedef struct {
-    char *text;
-    int line;
-} SentenceText;
-
-typedef struct {
-    SentenceText *items;
-    int n, cap;
-} SentenceList;
-
-/* Append text[0..len) as a new sentence starting at line; 0 or -1. */
-static int list_add(SentenceList *l, const char *text, size_t len, int line)
-{
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 64;
-        SentenceText *grown = realloc(l->items, sizeof *grown * (size_t)cap);
-        if (!grown) return -1;
-        l->items = grown;
-        l->cap = cap;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy) return -1;
-    memcpy(copy, text, len);
-    copy[len] = 0;
-    l->items[l->n++] = (SentenceText){copy, line};
-    return 0;
-}
-
-/* Release every sentence and the list itself; l becomes empty. */
-static void list_free(SentenceList *l)
-{
-    for (int i = 0; i < l->n; i++) free(l->items[i].text);
-    free(l->items);
-    memset(l, 0, sizeof *l);
-}
-
-/* 1 if line[0..len) holds only white space. */
-static int is_blank(const char *line, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r') return 0;
-    return 1;
-}
-
-/* Split a data file into sentences: CoNLL (first column, blank-line
- * separated, -DOCSTART- skipped) or one sentence per line (as_text). */
-static int read_sentences(const char *path, int as_text, SentenceList *out, SrError *err)
-{
-    char *text;
-    size_t len;
-    if (text_read_file(path, &text, &len, err)) return -1;
-    size_t cap = len + 1, used = 0;
-    char *sentence = malloc(cap);
-    if (!sentence) {
-        free(text);
-        return sr_fail(err, "%s: out of memory", path);
-    }
-    int line_no = 0, start_line = 0, rc = 0;
-    for (size_t pos = 0; pos <= len && rc == 0;) {
-        size_t end = pos;
-        while (end < len && text[end] != '\n') end++;
-        const char *line = text + pos;
-        size_t line_len = end - pos;
-        line_no++;
-        int boundary = is_blank(line, line_len) || strncmp(line, "-DOCSTART-", 10) == 0;
-        if (!boundary) {
-            size_t a = 0, b;
-            while (a < line_len && (line[a] == ' ' || line[a] == '\t')) a++;
-            b = a;
-            if (as_text) b = line_len;
-            else
-                while (b < line_len && line[b] != ' ' && line[b] != '\t' && line[b] != '\r') b++;
-            if (used == 0) start_line = line_no;
-            else sentence[used++] = ' ';
-            memcpy(sentence + used, line + a, b - a);
-            used += b - a;
-        }
-        if ((boundary || as_text || end >= len) && used > 0) {
-            if (list_add(out, sentence, used, start_line)) rc = sr_fail(err, "%s: out of memory", path);
-            used = 0;
-        }
-        pos = end + 1;
-    }
-    free(sentence);
-    free(text);
-    if (rc == 0 && out->n == 0) rc = sr_fail(err, "%s: no sentences found", path);
-    if (rc) list_free(out);
-    return rc;
-}
 
 /* Print the readable table: one line per head, then the layer's mean. */
 static void print_table(const AttnFlow *flow)
@@ -177,13 +89,6 @@ static char *csv_text(const AttnFlow *flow)
     return text;
 }
 
-/* A sentence ready to run: its token ids. */
-typedef struct {
-    int *ids;
-    int n;
-    int line;
-} TokenizedSentence;
-
 /* The options of `seqrep attnflow`, as given and as parsed. */
 typedef struct {
     const char *model, *adapter, *data, *out, *bos_text, *sep_text, *mask_text, *positions_text;
@@ -194,14 +99,15 @@ typedef struct {
 } AttnflowOptions;
 
 /* Everything a run holds: the checkpoint, its tokenizer and mask plan, the
- * sentences that fit (tokenized), the model and the accumulated split. */
+ * sentences (tokenized), how they are run and which fit, the model and the
+ * accumulated split. */
 typedef struct {
     CheckpointInfo info;
     Tokenizer tok;
     MaskKind *plan; /* (n_layers) */
-    SentenceList sentences;
-    TokenizedSentence *runs;
-    int n_runs, too_long, empty, max_T;
+    PieceSentences sentences;
+    RepeatedForward setup;
+    RepeatedFit fit;
     Model model;
     AttnFlow flow;
 } AttnflowRun;
@@ -265,44 +171,39 @@ static int tokenize_sentences(const AttnflowOptions *o, AttnflowRun *run)
 {
     const ModelConfig cfg = run->info.cfg;
     SrError err;
-    if (read_sentences(o->data, o->as_text, &run->sentences, &err)) return args_error(CMD, "%s", err.msg);
-    int n_use = o->max_sentences > 0 && o->max_sentences < run->sentences.n ? o->max_sentences
-                                                                            : run->sentences.n;
-    run->runs = calloc((size_t)n_use, sizeof *run->runs);
-    if (!run->runs) return args_error(CMD, "out of memory");
-    int max_n = repeat_max_n(cfg.max_seq_len, o->r, o->bos, o->sep);
-    for (int i = 0; i < n_use; i++) {
-        const SentenceText *s = &run->sentences.items[i];
-        long n = tokenizer_encode(&run->tok, s->text, 0, NULL, 0);
-        if (n < 1) {
-            run->empty++;
-            continue;
-        }
-        if (n > max_n) {
-            run->too_long++;
-            continue;
-        }
-        TokenizedSentence *one = &run->runs[run->n_runs];
-        one->ids = malloc(sizeof(int) * (size_t)n);
-        if (!one->ids) return args_error(CMD, "out of memory");
-        tokenizer_encode(&run->tok, s->text, 0, one->ids, n);
-        one->n = (int)n;
-        one->line = s->line;
-        int T = (int)repeat_length(n, o->r, o->bos, o->sep);
-        if (T > run->max_T) run->max_T = T;
-        run->n_runs++;
-    }
-    if (run->n_runs == 0) {
-        if (max_n < 1)
+    if (piece_sentences_read(o->data, o->as_text, o->max_sentences, &run->sentences, &err) ||
+        piece_sentences_tokenize(&run->sentences, &run->tok, &err))
+        return args_error(CMD, "%s", err.msg);
+    run->setup = (RepeatedForward){.r = o->r, .bos = o->bos, .sep = o->sep,
+                                   .copy_positions = o->copy_positions,
+                                   .ids = readout_repeat_ids(&run->tok), .plan = run->plan};
+    repeated_forward_fit(&run->sentences, &run->setup, cfg.max_seq_len, &run->fit);
+    const RepeatedFit *fit = &run->fit;
+    if (fit->n_fit == 0) {
+        if (fit->max_n < 1)
             return args_error(CMD, "r = %d: even a one-token sentence does not fit in the model's "
                                    "%d positions", o->r, cfg.max_seq_len);
         return args_error(CMD, "%s: no sentence fits: with r = %d the model's %d positions hold "
-                               "sentences of at most %d tokens", o->data, o->r, cfg.max_seq_len, max_n);
+                               "sentences of at most %d tokens", o->data, o->r, cfg.max_seq_len,
+                          fit->max_n);
     }
-    if (run->too_long)
+    if (fit->n_too_long)
         fprintf(stderr, "seqrep %s: note: skipped %d sentences longer than %d tokens (r = %d, "
-                        "max_seq_len %d)\n", CMD, run->too_long, max_n, o->r, cfg.max_seq_len);
-    if (run->empty) fprintf(stderr, "seqrep %s: note: skipped %d sentences without tokens\n", CMD, run->empty);
+                        "max_seq_len %d)\n", CMD, fit->n_too_long, fit->max_n, o->r, cfg.max_seq_len);
+    if (fit->n_empty)
+        fprintf(stderr, "seqrep %s: note: skipped %d sentences without tokens\n", CMD, fit->n_empty);
+    return 0;
+}
+
+/* Add every layer's attention of one forward to the split (a RepeatedConsumer). */
+static int add_to_flow(void *ctx, Model *m, const RepeatLayout *lay, const PieceSentence *one,
+                       SrError *err)
+{
+    (void)one;
+    (void)err;
+    AttnFlow *flow = ctx;
+    for (int l = 0; l < flow->n_layers; l++)
+        attnflow_add_layer(flow, l, model_attention(m, l), lay->T, lay);
     return 0;
 }
 
@@ -310,28 +211,12 @@ static int tokenize_sentences(const AttnflowOptions *o, AttnflowRun *run)
  * attention to the split. 0 or 2 after the error line. */
 static int run_flow(const AttnflowOptions *o, AttnflowRun *run)
 {
-    const int n_layers = run->info.cfg.n_layers;
     SrError err;
-    if (adapter_load_model(o->model, o->adapter, &run->model, 1, run->max_T, &err) ||
-        attnflow_init(&run->flow, n_layers, run->info.cfg.n_heads, &err))
+    if (adapter_load_model(o->model, o->adapter, &run->model, 1, run->fit.max_T, &err) ||
+        attnflow_init(&run->flow, run->info.cfg.n_layers, run->info.cfg.n_heads, &err) ||
+        repeated_forward_all(&run->model, &run->setup, &run->sentences, run->fit.max_n, o->data,
+                             add_to_flow, &run->flow, &err))
         return args_error(CMD, "%s", err.msg);
-    for (int i = 0; i < run->n_runs; i++) {
-        const TokenizedSentence *one = &run->runs[i];
-        RepeatLayout lay;
-        if (repeat_build_ids(one->ids, one->n, o->r, o->bos, o->sep, readout_repeat_ids(&run->tok),
-                             run->max_T, &lay, &err))
-            return args_error(CMD, "%s:%d: %s", o->data, one->line, err.msg);
-        if (o->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
-        ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions,
-                         .mask = run->plan};
-        if (model_forward(&run->model, &in, &err)) {
-            repeat_free(&lay);
-            return args_error(CMD, "%s:%d: %s", o->data, one->line, err.msg);
-        }
-        for (int l = 0; l < n_layers; l++)
-            attnflow_add_layer(&run->flow, l, model_attention(&run->model, l), lay.T, &lay);
-        repeat_free(&lay);
-    }
     return 0;
 }
 
@@ -342,7 +227,7 @@ static void print_report(const AttnflowOptions *o, const AttnflowRun *run)
            o->adapter ? o->adapter : "", o->data);
     printf("r = %d (k = %d copies), bos %s, sep %s, mask %s: %d sentences, %lld last-copy tokens\n",
            o->r, o->r + 1, repeat_bos_name(o->bos), repeat_sep_name(o->sep), o->mask_text,
-           run->n_runs, (long long)run->flow.n_queries[0]);
+           run->fit.n_fit, (long long)run->flow.n_queries[0]);
     printf("Mean share of the attention of last-copy tokens; each line sums to 100%%.\n"
            "\"earlier right\" = words to the right of the token's own word, in earlier copies.\n\n");
     print_table(&run->flow);
@@ -369,8 +254,8 @@ static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const 
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(o->sep));
     cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(o->copy_positions));
     cJSON_AddStringToObject(manifest, "mask", o->mask_text);
-    cJSON_AddNumberToObject(manifest, "sentences", run->n_runs);
-    cJSON_AddNumberToObject(manifest, "sentences_skipped_too_long", run->too_long);
+    cJSON_AddNumberToObject(manifest, "sentences", run->fit.n_fit);
+    cJSON_AddNumberToObject(manifest, "sentences_skipped_too_long", run->fit.n_too_long);
     cJSON_AddNumberToObject(manifest, "last_copy_tokens", (double)run->flow.n_queries[0]);
     rc = manifest_write(o->out, manifest, NULL, &err);
     cJSON_Delete(manifest);
@@ -384,10 +269,8 @@ static void free_run(AttnflowRun *run)
 {
     attnflow_free(&run->flow);
     model_free(&run->model);
-    for (int i = 0; i < run->n_runs; i++) free(run->runs[i].ids);
-    free(run->runs);
     free(run->plan);
-    list_free(&run->sentences);
+    piece_sentences_free(&run->sentences);
     tokenizer_free(&run->tok);
     checkpoint_info_free(&run->info);
 }

@@ -15,6 +15,7 @@ int cmd_import_corpus(int argc, char **argv);
 int cmd_perplexity(int argc, char **argv);
 int cmd_tokenize(int argc, char **argv);
 int cmd_attnflow(int argc, char **argv);
+int cmd_heads(int argc, char **argv);
 int cmd_gen_repo(int argc, char **argv);
 int cmd_repo_eval(int argc, char **argv);
 int cmd_repo_positions(int argc, char **argv);

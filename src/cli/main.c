@@ -34,6 +34,8 @@ static const Command COMMANDS[] = {
                 "held-out slice"},
     {.name = "attnflow", .run = cmd_attnflow,
      .summary = "where last-copy tokens send their attention, per layer and head"},
+    {.name = "heads", .run = cmd_heads,
+     .summary = "copy, induction, previous-token and sink scores per head; the ICL score"},
     {.name = "gen-repo", .run = cmd_gen_repo,
      .summary = "write RePo task examples (kv, needle, table) as a text corpus"},
     {.name = "repo-eval", .run = cmd_repo_eval,

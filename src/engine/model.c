@@ -435,6 +435,11 @@ float model_lm_loss(Model *m, const int *targets, int ignore)
     return (float)(sum / m->counted);
 }
 
+const float *model_position_losses(const Model *m)
+{
+    return m->a.losses;
+}
+
 void model_zero_grad(Model *m)
 {
     if (m->grads) memset(m->grads, 0, m->n_params * sizeof(float));

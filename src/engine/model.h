@@ -223,6 +223,11 @@ int model_forward(Model *m, const ModelInput *in, SrError *err);
  * whose target is not `ignore`; turns logits into probabilities. */
 float model_lm_loss(Model *m, const int *targets, int ignore);
 
+/* Per-position losses of the last model_lm_loss: (B, T) for the forward's B
+ * and T, the cross-entropy of position (b, t) at [b*T + t], 0 where the
+ * target was `ignore`. */
+const float *model_position_losses(const Model *m);
+
 /* Zero all parameter gradients (nothing while they are freed). */
 void model_zero_grad(Model *m);
 

@@ -1,0 +1,141 @@
+#!/bin/sh
+# e2e_heads.sh — end-to-end runs of `seqrep heads` on a tiny model trained
+# here: --data (CoNLL and --text) and --random runs, the CSV (header, one row
+# per layer and head, every value in [0, 1], copy + sink + own_copy <= 1, the
+# own_copy and sink columns equal to attnflow's where both measure the same
+# thing), the manifest (counts and the ICL numbers), the same seed giving the
+# same CSV, and one error line with exit 2 and nothing written for every bad
+# input (r < 1, --random or --sequences < 1, a sentence or random length past
+# the context, both or neither of --data and --random, options of the other
+# mode, missing or unknown options, a tokenizer with only special tokens).
+# Usage: sh tests/e2e/e2e_heads.sh path/to/seqrep
+# Ends with the line "N passed, N failed"; exits non-zero if anything failed.
+set -u
+. "$(dirname "$0")/e2e-lib.sh"
+e2e_begin "$@"
+
+"$seqrep" gen-text --out corpus.txt --sentences 300 --seed 3 2>/dev/null
+expect_ok "train a tiny model" "$seqrep" train-lm --corpus corpus.txt --out m.safetensors --layers 2 \
+    --d-model 32 --heads 2 --d-ff 64 --seq-len 64 --batch 4 --steps 20 --threads 2 --quiet
+{
+    printf -- '-DOCSTART- -X- O O\n\n'
+    head -12 corpus.txt | awk '{ for (i = 1; i <= NF; i++) print $i "\tO"; print "" }'
+} >data.conll
+head -6 corpus.txt >data.txt
+
+# check_csv FILE: the header, one row per (layer, head) of the 2 x 2 model,
+# every value in [0, 1], and copy + sink + own_copy <= 1 (three disjoint keys
+# sets when every copy opens with its <bos>)
+check_csv() {
+    python3 - "$1" <<'PY'
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0] == "layer,head,copy,induction,previous,sink,own_copy", lines[0]
+rows = list(csv.DictReader(lines))
+assert [(r["layer"], r["head"]) for r in rows] == [("0", "0"), ("0", "1"), ("1", "0"), ("1", "1")]
+for r in rows:
+    v = {k: float(r[k]) for k in ("copy", "induction", "previous", "sink", "own_copy")}
+    assert all(0 <= x <= 1 for x in v.values()), v
+    assert v["copy"] + v["sink"] + v["own_copy"] <= 1 + 1e-5, v
+    assert v["own_copy"] > 0 and v["previous"] > 0, v
+    assert all(len(r[k].split(".")[1]) == 6 for k in v), r
+PY
+}
+
+# ---- --data ----
+expect_ok "heads --help" "$seqrep" heads --help
+check "--help says induction leaves out the last piece" grep -q "induction leaves out the last piece" out.txt
+expect_ok "heads on CoNLL, r = 1" "$seqrep" heads --model m.safetensors --data data.conll --out h.csv --threads 2
+check "the report names 12 sentences and bos per-copy" grep -q "r = 1 (k = 2 copies), bos per-copy, sep none, mask causal: 12 sentences" out.txt
+check "the report has one line per head" test "$(grep -Ec '^ +[01] +[01] ' out.txt)" = 4
+check "the report names the best head of each score" test "$(grep -Ec '^  (copy|induction|previous|sink|own_copy) +layer [01] head [01] ' out.txt)" = 5
+check "CSV: header, 4 rows, values in [0, 1], copy + sink + own_copy <= 1" check_csv h.csv
+check "manifest: data, r, counts, no ICL" python3 -c '
+import json
+m = json.load(open("h.manifest.json"))
+assert m["data"] == "data.conll" and len(m["data_checksum"]) == 16 and len(m["model_checksum"]) == 16
+assert m["r"] == 1 and m["sentences"] == 12 and m["bos"] == "per-copy" and m["mask"] == "causal"
+assert m["last_copy_tokens"] - m["induction_tokens"] == 12, m
+assert "icl_score" not in m
+'
+expect_ok "heads --text, r = 2, bos once" "$seqrep" heads --model m.safetensors --data data.txt --text --r 2 --bos once --out h2.csv
+check "r = 2: 6 sentences" grep -q "r = 2 (k = 3 copies), bos once, sep none, mask causal: 6 sentences" out.txt
+expect_ok "attnflow on the same input" "$seqrep" attnflow --model m.safetensors --data data.txt --text --r 2 --bos once --out f2.csv
+check "own_copy and sink equal attnflow's (one <bos>: its sink is row 0)" python3 -c '
+import csv
+h, f = list(csv.DictReader(open("h2.csv"))), list(csv.DictReader(open("f2.csv")))
+assert len(h) == len(f) == 4
+for a, b in zip(h, f):
+    assert a["own_copy"] == b["own_copy"] and a["sink"] == b["sink"], (a, b)
+'
+expect_ok "heads --max-sentences 3 --sep token --mask full" "$seqrep" heads --model m.safetensors --data data.conll \
+    --max-sentences 3 --sep token --mask full --out h3.csv
+check "3 sentences" grep -q "sep token, mask full: 3 sentences" out.txt
+check "full mask: the CSV still holds probabilities" python3 -c '
+import csv
+for r in csv.DictReader(open("h3.csv")):
+    assert all(0 <= float(r[k]) <= 1 for k in ("copy", "induction", "previous", "sink", "own_copy"))
+'
+
+# ---- --random ----
+expect_ok "heads --random 6 --sequences 20" "$seqrep" heads --model m.safetensors --random 6 --sequences 20 --seed 4 --out r.csv
+check "the report names the random sequences" grep -q "on 20 random sequences of 6 pieces (seed 4)" out.txt
+check "the report prints the ICL score" grep -Eq "^  icl score +-?[0-9]+\.[0-9]{4}  \(first - last\)" out.txt
+check "random CSV: header, 4 rows, values in [0, 1]" check_csv r.csv
+check "manifest: ICL losses, score = first - last, 20 x 5 tokens each" python3 -c '
+import json
+m = json.load(open("r.manifest.json"))
+assert m["random_pieces"] == 6 and m["sequences"] == 20 and m["seed"] == 4 and "data" not in m
+assert m["loss_first_copy_tokens"] == 100 and m["loss_last_copy_tokens"] == 100, m
+assert m["loss_first_copy"] > 0 and m["loss_last_copy"] > 0
+assert abs(m["icl_score"] - (m["loss_first_copy"] - m["loss_last_copy"])) < 1e-9
+assert m["last_copy_tokens"] == 120 and m["induction_tokens"] == 100
+'
+"$seqrep" heads --model m.safetensors --random 6 --sequences 20 --seed 4 --out r_again.csv >/dev/null 2>&1
+check "the same seed gives the same CSV" cmp -s r.csv r_again.csv
+"$seqrep" heads --model m.safetensors --random 6 --sequences 20 --seed 5 --out r_other.csv >/dev/null 2>&1
+check "another seed gives another CSV" sh -c '! cmp -s r.csv r_other.csv'
+expect_ok "heads --random 1: no ICL positions" "$seqrep" heads --model m.safetensors --random 1 --sequences 3 --out r1.csv
+check "one piece: the ICL losses are null over 0 tokens" python3 -c '
+import json
+m = json.load(open("r1.manifest.json"))
+assert m["loss_first_copy"] is None and m["icl_score"] is None and m["loss_first_copy_tokens"] == 0
+assert m["induction_tokens"] == 0
+'
+
+# ---- bad input: one line, exit 2, nothing written ----
+head -3 corpus.txt | tr '\n' ' ' >long.txt; head -3 corpus.txt | tr '\n' ' ' >>long.txt; echo >>long.txt
+expect_error "r = 0" "--r must be at least 1 (the scores look back" "$seqrep" heads --model m.safetensors --data data.conll --r 0 --out bad.csv
+expect_error "--random 0" "--random must be at least 1" "$seqrep" heads --model m.safetensors --random 0 --out bad.csv
+expect_error "--random negative" "--random must be at least 1" "$seqrep" heads --model m.safetensors --random -4 --out bad.csv
+expect_error "--sequences 0" "--sequences must be at least 1" "$seqrep" heads --model m.safetensors --random 3 --sequences 0 --out bad.csv
+expect_error "a sentence past the context names file and line" "long.txt:1: the sentence's" "$seqrep" heads --model m.safetensors --data long.txt --text --out bad.csv
+{ head -1 corpus.txt; echo; cat long.txt; cat long.txt; } >later.txt
+expect_error "a later sentence past the context: its line, and how many more" "later.txt:3: .* more than the model's 64 positions (heads skips no sentence; 1 more do not fit)" "$seqrep" heads --model m.safetensors --data later.txt --text --out bad.csv
+expect_error "random pieces past the context" "--random 40: 40 pieces repeated k = 2 times make 82 tokens" "$seqrep" heads --model m.safetensors --random 40 --out bad.csv
+expect_error "both --data and --random" "not both" "$seqrep" heads --model m.safetensors --data data.conll --random 3 --out bad.csv
+expect_error "neither --data nor --random" "missing --data FILE or --random N" "$seqrep" heads --model m.safetensors --out bad.csv
+expect_error "--text with --random" "--text goes with --data" "$seqrep" heads --model m.safetensors --random 3 --text --out bad.csv
+expect_error "--seed with --data" "--seed goes with --random" "$seqrep" heads --model m.safetensors --data data.conll --seed 2 --out bad.csv
+expect_error "missing --out" "missing required option --out" "$seqrep" heads --model m.safetensors --data data.conll
+expect_error "missing --model" "missing required option --model" "$seqrep" heads --data data.conll --out bad.csv
+expect_error "unknown option" "unknown option '--colour'" "$seqrep" heads --model m.safetensors --data data.conll --out bad.csv --colour
+expect_error "missing data file" "nope.conll: cannot open" "$seqrep" heads --model m.safetensors --data nope.conll --out bad.csv
+expect_error "bad --bos" "--bos must be" "$seqrep" heads --model m.safetensors --data data.conll --bos twice --out bad.csv
+# a Hugging Face folder whose tokenizer holds two ids, both special
+cp -r "$here/golden/hf/llama_tokenizer" nospecial
+python3 - <<'PY'
+import json
+p = "nospecial/tokenizer.json"
+d = json.load(open(p))
+d["model"]["vocab"] = {"<|start|>": 0, "<|end|>": 1}
+d["model"]["merges"] = []
+d["added_tokens"] = [dict(d["added_tokens"][0], id=0), dict(d["added_tokens"][1], id=1)]
+d["post_processor"]["special_tokens"]["<|start|>"]["ids"] = [0]
+json.dump(d, open(p, "w"))
+PY
+expect_error "a tokenizer with only special ids" "nospecial: the tokenizer has no ids that are not special tokens" "$seqrep" heads --model nospecial --random 3 --out bad.csv
+check "no bad run wrote anything" sh -c '! ls bad.* >/dev/null 2>&1'
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,9 +1,10 @@
 #!/bin/sh
 # figures.sh — regenerate every figure of docs/gallery.md from result files
 # that seqrep itself produces here: blocks counts, a small language model
-# trained on a generated labelling task, its attention, attnflow, probes and
-# fine-tuning runs. Each figure is written as PNG with its numbers (.csv) and
-# manifest (.manifest.json) beside it in docs/figures/ (or $FIGURES_DIR).
+# trained on a generated labelling task, its attention, attnflow, probes,
+# fine-tuning runs and head roles. Each figure is written as PNG with its
+# numbers (.csv) and manifest (.manifest.json) beside it in docs/figures/ (or
+# $FIGURES_DIR).
 # A figure whose producing command is not available is skipped with a message.
 #
 # Usage: sh examples/figures.sh [BUILD_DIR]        (make figures)
@@ -93,5 +94,12 @@ if [ -n "$layers_results" ]; then
     else
         plot layers layers --results "$layers_results" --size "$size"
     fi
+fi
+echo "== 7. head roles (seqrep heads)"
+if has heads; then
+    "$seqrep" heads --model "$model" --data "$data/test.conll" --r 1 --out "$work/heads.csv" >/dev/null
+    plot heads heads --results "$work/heads.csv"
+else
+    echo "   skipped: this seqrep has no 'heads' command"
 fi
 echo "figures written to $out"

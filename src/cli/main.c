@@ -56,7 +56,7 @@ static const Command COMMANDS[] = {
      .summary = "paired bootstrap 95% intervals for F1 differences between a sweep's "
                 "configurations"},
     {.name = "plot", .run = cmd_plot,
-     .summary = "draw a figure (mask, proportion, attention, layers, exit, flow, repo-*) to PNG, "
+     .summary = "draw a figure (mask, proportion, attention, layers, exit, flow, heads, repo-*) to PNG, "
                 "SVG or PDF"},
     {.name = "explore", .run = cmd_explore,
      .summary = "interactive window over the figures: keys, hover, pin, save the view"},

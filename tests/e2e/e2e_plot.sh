@@ -2,9 +2,9 @@
 # e2e_plot.sh — end-to-end runs of `seqrep plot`: every figure through the
 # command line (PNG, SVG, PDF; numbers and manifest beside the figure), from
 # the core (mask, proportion), from a tiny model trained here (attention,
-# flow via attnflow) and from small result files (layers, exit: TEST FIXTURES
-# in the formats of seqrep probe and finetune), plus one clear error per bad
-# input (exit 2, one stderr line, nothing written).
+# flow via attnflow) and from small result files (layers, exit, heads: TEST
+# FIXTURES in the formats of seqrep probe, finetune and heads), plus one
+# clear error per bad input (exit 2, one stderr line, nothing written).
 # Usage: sh tests/e2e/e2e_plot.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -117,6 +117,42 @@ check "sweep exit numbers: seeds averaged, causal the reference" \
     test "$(tail -n +2 exit_sweep.csv | cut -d, -f1-3,5,6,8 | tr '\n' ' ')" = "causal,0,2,1,42,2 sr,1,1,1,71,1 "
 expect_error "unknown dataset" "no rows of dataset 'c'" "$seqrep" plot exit --results sweep.csv --dataset c --out x.png
 
+# ---- heads, from a heads CSV (a TEST FIXTURE in the format of seqrep heads) --
+# 3 layers x 4 heads; copy is 1 at layer 2, head 1 and 0 at layer 0, head 0
+awk 'BEGIN {
+    print "layer,head,copy,induction,previous,sink,own_copy"
+    for (l = 0; l < 3; l++) for (h = 0; h < 4; h++) {
+        copy = (l == 2 && h == 1) ? 1 : (l * 4 + h) / 20
+        printf "%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", l, h, copy, (12 - l * 4 - h) / 13, 0.05 * h, 0.9 - 0.2 * l, 0.5
+    } }' >heads.csv
+printf '{"command": "seqrep heads --model m.safetensors --random 24 --r 1 --out heads.csv", "model": "m.safetensors", "r": 1, "random": 24, "loss_first_copy": 5.5, "loss_last_copy": 2.25, "icl_score": 3.25}\n' \
+    >heads.manifest.json
+for ext in png svg pdf; do
+    expect_ok "heads .$ext" "$seqrep" plot heads --results heads.csv --out heads_fig.$ext
+done
+check "heads PNG default size 2400x1000" png_is 2400 1000 heads_fig.png
+check "heads SVG is SVG" starts_with "<?xml" heads_fig.svg
+check "heads PDF is PDF" starts_with "%PDF-" heads_fig.pdf
+check "heads numbers and manifest" outputs_ok heads_fig
+check "heads numbers: one row per score, layer and head" [ "$(tail -n +2 heads_fig.csv | wc -l)" = 60 ]
+check "heads numbers: the header" [ "$(head -n 1 heads_fig.csv)" = "score,layer,head,value,best" ]
+check "heads numbers: copy's best head is layer 2, head 1" grep -qx "copy,2,1,1.000000,1" heads_fig.csv
+check "heads numbers: one best head per score" [ "$(grep -c ',1$' heads_fig.csv)" = 5 ]
+check "heads manifest holds the input's manifest" grep -q '"results_manifest"' heads_fig.manifest.json
+check "heads caption names model, r and input" \
+    grep -q 'Model m.safetensors, r = 1, input: random sequences of 24 pieces (in-context learning score 3.250' \
+    heads_fig.manifest.json
+expect_ok "heads --scores copy,induction, dark, 1280x720" "$seqrep" plot heads --results heads.csv \
+    --scores copy,induction --theme dark --size 1280x720 --out heads_two.png
+check "heads --scores: PNG 1280x720" png_is 1280 720 heads_two.png
+check "heads --scores: two panels of numbers, copy first" \
+    sh -c '[ "$(tail -n +2 heads_two.csv | wc -l)" = 24 ] && sed -n 2p heads_two.csv | grep -q "^copy,0,0," &&
+           [ "$(cut -d, -f1 heads_two.csv | sort -u | tr "\n" " ")" = "copy induction score " ]'
+check "heads --scores in the manifest" grep -q '"induction"' heads_two.manifest.json
+rm heads.manifest.json
+expect_ok "heads without a manifest beside the CSV" "$seqrep" plot heads --results heads.csv --scores sink --out heads_sink.png
+check "its caption says so" grep -q "No manifest beside the file" heads_sink.manifest.json
+
 # ---- bad input: one clear line, exit 2, nothing written --------------------
 expect_error "unknown figure" "unknown figure 'pie'" "$seqrep" plot pie --out x.png
 expect_error "no figure" "which figure" "$seqrep" plot --out x.png
@@ -145,6 +181,35 @@ expect_error "option of another figure" "--model does not apply to figure 'mask'
 expect_error "missing results file" "nothing.csv: cannot open" "$seqrep" plot flow --results nothing.csv --out x.png
 expect_error "mask too large" "too many to draw" "$seqrep" plot mask --n 200 --r 5 --out x.png
 expect_error "bad size" "--size must be" "$seqrep" plot mask --n 3 --r 1 --size big --out x.png
+expect_error "heads without --results" "heads needs --results FILE" "$seqrep" plot heads --out x.png
+expect_error "heads, unknown score" "--scores: unknown score 'bogus' (scores: copy, induction, previous, sink, own_copy)" \
+    "$seqrep" plot heads --results heads.csv --scores copy,bogus --out x.png
+expect_error "heads, a score twice" "--scores: 'sink' given twice" \
+    "$seqrep" plot heads --results heads.csv --scores sink,copy,sink --out x.png
+expect_error "--scores of another figure" "--scores does not apply to figure 'flow'" \
+    "$seqrep" plot flow --results attnflow.csv --scores copy --out x.png
+expect_error "heads numbers would overwrite the input" "would overwrite the input heads.csv" \
+    "$seqrep" plot heads --results heads.csv --out heads.svg
+check "... and wrote nothing" [ ! -e heads.svg ] && [ ! -e heads.manifest.json ] && head -n 1 heads.csv | grep -q "^layer,head,copy"
+cut -d, -f1-6 heads.csv >heads_nocol.csv
+expect_error "heads CSV missing a column" "heads_nocol.csv: missing column 'own_copy'" \
+    "$seqrep" plot heads --results heads_nocol.csv --out x.png
+expect_ok "... which --scores need not read" "$seqrep" plot heads --results heads_nocol.csv --scores previous,copy \
+    --out heads_nocol_fig.png
+sed '3s/^0,1,[^,]*,/0,1,zero,/' heads.csv >heads_word.csv
+expect_error "heads CSV, not a number" "heads_word.csv:3: column 'copy': 'zero' is not a number" \
+    "$seqrep" plot heads --results heads_word.csv --out x.png
+sed '4s/,0.500000$/,1.200000/' heads.csv >heads_big.csv
+expect_error "heads CSV, a value above 1" "heads_big.csv:4: column 'own_copy': 1.2 is outside 0..1" \
+    "$seqrep" plot heads --results heads_big.csv --out x.png
+{ cat heads.csv; sed -n 5p heads.csv; } >heads_twice.csv
+expect_error "heads CSV, a head twice" "heads_twice.csv:14: layer 0, head 3 appears twice (first on line 5)" \
+    "$seqrep" plot heads --results heads_twice.csv --out x.png
+sed 7d heads.csv >heads_gap.csv
+expect_error "heads CSV, a head missing" "heads_gap.csv: layer 1, head 1 is missing (3 layers x 4 heads in the file)" \
+    "$seqrep" plot heads --results heads_gap.csv --out x.png
+: >heads_empty.csv
+expect_error "heads CSV, empty" "heads_empty.csv: empty file" "$seqrep" plot heads --results heads_empty.csv --out x.png
 check "failures wrote nothing" [ ! -e x.png ] && [ ! -e x.csv ] && [ ! -e x.manifest.json ]
 check "no temporary files left" [ -z "$(ls | grep '\.tmp\.')" ]
 

@@ -5,6 +5,7 @@
 
 #include "attention/paint_attention.h"
 #include "draw/axes.h"
+#include "draw/colourbar.h"
 #include "draw/hatch.h"
 
 /* Above this many tokens a map is drawn as one scaled image instead of one
@@ -101,47 +102,22 @@ void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, 
                               int relative)
 {
     const FigureStyle *s = &d->meta.style;
-    cairo_save(cr);
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-    for (int i = 0; i < VIRIDIS_N; i++) {
-        /* band edges on whole device units, shared by neighbours: no seams */
-        double y0 = round(bar.y + bar.h - (i + 1) * bar.h / VIRIDIS_N);
-        double y1 = round(bar.y + bar.h - i * bar.h / VIRIDIS_N);
-        if (y1 <= y0) continue;
-        rgb_set(cr, colormap_viridis_entry(i));
-        cairo_rectangle(cr, bar.x, y0, bar.w, y1 - y0);
-        cairo_fill(cr);
-    }
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-    /* the outline lies outside the bar, so the end colours stay untouched */
-    double lw = 1.5 * unit;
-    rgb_set(cr, figure_foreground(s));
-    cairo_set_line_width(cr, lw);
-    cairo_rectangle(cr, bar.x - lw / 2, bar.y - lw / 2, bar.w + lw, bar.h + lw);
-    cairo_stroke(cr);
-    double font = figure_font_size(TEXT_TICK, unit), tick_len = 8 * unit;
-    figure_font(cr, s, font, 0);
-    double ticks[AXES_MAX_TICKS], widest = 0;
-    char buf[32];
-    int n = relative ? 2 : colourbar_ticks(d, lo, hi, ticks);
-    if (relative) ticks[0] = lo, ticks[1] = hi;
+    double values[AXES_MAX_TICKS];
+    ColourbarTick ticks[AXES_MAX_TICKS];
+    int n = relative ? 2 : colourbar_ticks(d, lo, hi, values), kept = 0;
+    if (relative) values[0] = lo, values[1] = hi;
     for (int i = 0; i < n; i++) {
-        double pos = relative ? (i == 0 ? 0 : 1) : attention_colour_position(d, ticks[i], lo, hi);
+        double pos = relative ? (i == 0 ? 0 : 1) : attention_colour_position(d, values[i], lo, hi);
         if (pos < -1e-9 || pos > 1 + 1e-9) continue;
-        double y = bar.y + bar.h - pos * bar.h;
-        cairo_move_to(cr, bar.x + bar.w, y);
-        cairo_line_to(cr, bar.x + bar.w + tick_len, y);
-        cairo_stroke(cr);
-        if (relative) snprintf(buf, sizeof buf, "%s", i == 0 ? "min" : "max");
-        else snprintf(buf, sizeof buf, "%g", ticks[i]);
-        figure_text(cr, buf, bar.x + bar.w + tick_len + 4 * unit, y, 0, 0.5);
-        double tw = figure_text_width(cr, buf);
-        if (tw > widest) widest = tw;
+        ticks[kept].pos = pos;
+        if (relative) snprintf(ticks[kept].text, sizeof ticks[kept].text, "%s", i == 0 ? "min" : "max");
+        else snprintf(ticks[kept].text, sizeof ticks[kept].text, "%g", values[i]);
+        kept++;
     }
-    figure_font(cr, s, figure_font_size(TEXT_LABEL, unit), 0);
-    figure_text_rotated(cr, label, bar.x + bar.w + tick_len + 12 * unit + widest, bar.y + bar.h / 2,
-                        0.5, 0, -FIGURE_PI / 2);
+    colourbar_draw(cr, s, unit, bar, ticks, kept, label);
     /* the masked swatch */
+    cairo_save(cr);
+    cairo_set_line_width(cr, 1.5 * unit);
     rgb_set(cr, figure_masked(s));
     cairo_rectangle(cr, swatch.x, swatch.y, swatch.w, swatch.h);
     cairo_fill_preserve(cr);
@@ -149,7 +125,7 @@ void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, 
     cairo_rectangle(cr, swatch.x, swatch.y, swatch.w, swatch.h);
     rgb_set(cr, figure_foreground(s));
     cairo_stroke(cr);
-    figure_font(cr, s, font, 0);
+    figure_font(cr, s, figure_font_size(TEXT_TICK, unit), 0);
     figure_text(cr, "masked", swatch.x + swatch.w + 10 * unit, swatch.y + swatch.h / 2, 0, 0.5);
     cairo_restore(cr);
 }

@@ -1,6 +1,6 @@
 /* cmd_plot.c — `seqrep plot FIGURE [options] --out FILE.{png,svg,pdf}`: draw
  * one figure from what the core computes (mask, proportion, attention) or
- * from result files of other commands (layers, exit, flow), and write it with
+ * from result files of other commands (layers, exit, flow, heads), and write it with
  * the numbers behind it (FILE's stem + ".csv") and a manifest (stem +
  * ".manifest.json": command, seed, git commit, input checksums).
  *
@@ -176,7 +176,7 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {.name = "results", .type = ARG_STRING, .value = &q->results,
          .help = "proportion: blocks CSV; layers: probe CSV(s), comma-separated; exit: finetune/sweep CSV(s); flow: "
                  "attnflow CSV; repo-z, repo-repeat: z CSV (repo-positions, repo-eval --figures) instead of --model; "
-                 "repo-range, repo-needle: repo-eval --figures CSV"},
+                 "repo-range, repo-needle: repo-eval --figures CSV; heads: the CSV of seqrep heads"},
         {.name = "split", .type = ARG_STRING, .value = &q->split,
          .help = "layers, exit: the split to draw (default test)"},
         {.name = "baselines", .type = ARG_STRING, .value = &q->baselines,
@@ -186,6 +186,9 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
          .help = "exit: the dataset of a sweep CSV that holds several"},
         {.name = "length", .type = ARG_INT, .value = &q->length, .min_int = 1,
          .help = "repo-needle: the context length to draw (default the longest)"},
+        {.name = "scores", .type = ARG_STRING, .value = &q->scores,
+         .help = "heads: the scores to draw, one panel each in the order given: a comma list of copy, induction, "
+                 "previous, sink, own_copy (default all five)"},
     };
     const char *positional[1];
     int n_positional = 0;

@@ -33,7 +33,8 @@ double axes_x(const Axes *a, double x)
 
 double axes_y(const Axes *a, double y)
 {
-    return a->area.y + a->area.h - (y - a->ymin) / (a->ymax - a->ymin) * a->area.h;
+    double share = (y - a->ymin) / (a->ymax - a->ymin);
+    return a->y_down ? a->area.y + share * a->area.h : a->area.y + a->area.h - share * a->area.h;
 }
 
 void axes_init(Axes *a, double xmin, double xmax, double ymin, double ymax, int x_integer,
@@ -52,6 +53,7 @@ void axes_init(Axes *a, double xmin, double xmax, double ymin, double ymax, int 
     a->xfmt = "%g";
     a->yfmt = "%g";
     a->yscale_label = 1.0;
+    a->y_down = 0;
     a->area = (FigureRect){.x = 0, .y = 0, .w = 1, .h = 1};
 }
 

@@ -18,6 +18,7 @@ typedef struct {
     const char *xlabel, *ylabel;  /* axis titles (not owned; may be NULL)     */
     const char *xfmt, *yfmt;      /* printf formats of tick labels, e.g. "%g" */
     double yscale_label;          /* tick labels show value * this (e.g. 100 for %) */
+    int y_down;                   /* 1: data y grows downwards (the rows of a grid, 0 on top) */
 } Axes;
 
 /* Nice ticks covering [lo, hi]: steps of 1, 2 or 5 times a power of ten,
@@ -25,11 +26,12 @@ typedef struct {
  * count. With integer_only the step is at least 1. */
 int axes_nice_ticks(double lo, double hi, int target, int integer_only, double *ticks);
 
-/* Device x of data x, device y of data y (y grows upwards in data). */
+/* Device x of data x, device y of data y (y grows upwards in data, or
+ * downwards with y_down). */
 double axes_x(const Axes *a, double x);
 double axes_y(const Axes *a, double y);
 
-/* Fill a: ranges, ticks (about 6 on x, 5 on y) and labels. Afterwards call
+/* Fill a: ranges, ticks (about 6 on x, 5 on y), labels and y upwards. Afterwards call
  * axes_fit to carve the plot rectangle out of `space`. */
 void axes_init(Axes *a, double xmin, double xmax, double ymin, double ymax, int x_integer,
                int y_integer, const char *xlabel, const char *ylabel);

@@ -52,6 +52,12 @@ void rgb_set(cairo_t *cr, Rgb c)
     cairo_set_source_rgb(cr, c.r, c.g, c.b);
 }
 
+Rgb rgb_text_on(Rgb c)
+{
+    double luma = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+    return luma > 0.5 ? rgb_bytes(0, 0, 0) : rgb_bytes(255, 255, 255);
+}
+
 Rgb rgb_mix(Rgb a, Rgb b, double t)
 {
     return (Rgb){.r = a.r + t * (b.r - a.r), .g = a.g + t * (b.g - a.g), .b = a.b + t * (b.b - a.b)};

@@ -52,6 +52,10 @@ void rgb_to_bytes(Rgb c, unsigned char out[3]);
 /* Set c as cairo's source colour (opaque). */
 void rgb_set(cairo_t *cr, Rgb c);
 
+/* Black or white, whichever reads better as text on background c (its
+ * luminance with sRGB weights above or below 0.5). */
+Rgb rgb_text_on(Rgb c);
+
 /* Mix a and b: (1 - t) a + t b. */
 Rgb rgb_mix(Rgb a, Rgb b, double t);
 

@@ -12,13 +12,14 @@
 #include "repo/repo_z_data.h"
 #include "results/exit_data.h"
 #include "results/flow_data.h"
+#include "results/heads_data.h"
 #include "results/layers_data.h"
 
 /* The figures, in the order of the table (and of `seqrep plot --help`). */
 typedef enum {
     FIGURE_MASK = 0, FIGURE_PROPORTION = 1, FIGURE_ATTENTION = 2, FIGURE_LAYERS = 3,
     FIGURE_EXIT = 4, FIGURE_FLOW = 5, FIGURE_REPO_Z = 6, FIGURE_REPO_REPEAT = 7,
-    FIGURE_REPO_RANGE = 8, FIGURE_REPO_NEEDLE = 9, FIGURE_COUNT = 10
+    FIGURE_REPO_RANGE = 8, FIGURE_REPO_NEEDLE = 9, FIGURE_HEADS = 10, FIGURE_COUNT = 11
 } FigureKind;
 
 /* One figure: the kind says which member holds the data. */
@@ -34,6 +35,7 @@ typedef struct {
     RepoZData repo_z;          /* repo-z and repo-repeat */
     RepoRangeData repo_range;
     RepoNeedleData repo_needle;
+    HeadsData heads;
 } Figure;
 
 #endif

@@ -17,7 +17,7 @@ typedef struct {
     const char *r, *bos, *sep, *copy_positions;    /* the repeated sentence   */
     const char *model, *adapter, *text, *data, *mask, *head, *scale;
     int sentence, layer, overview, last_copy_only, length;
-    const char *results, *split, *baselines, *cost, *dataset;
+    const char *results, *split, *baselines, *cost, *dataset, *scores;
 } FigureRequest;
 
 /* The largest --head number `seqrep plot` takes. */

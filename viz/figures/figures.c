@@ -125,6 +125,17 @@ static const FigureRow ROWS[FIGURE_COUNT] = {
         .width = 1600,
         .height = 1000,
     },
+    [FIGURE_HEADS] = {
+        .name = "heads",
+        .options = "results scores",
+        .load = heads_figure_load,
+        .paint = heads_figure_paint,
+        .write_csv = heads_figure_write_csv,
+        .free = heads_figure_free,
+        .meta = heads_figure_meta,
+        .width = 2400,
+        .height = 1000,
+    },
 };
 
 const FigureRow *figure_row(FigureKind kind)

@@ -1,5 +1,5 @@
-/* result_figures.c — the layers, exit and flow figures in the table of
- * figures. */
+/* result_figures.c — the layers, exit, flow and heads figures in the table
+ * of figures. */
 #include "figures/result_figures.h"
 
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "results/file_list.h"
 #include "results/paint_exit.h"
 #include "results/paint_flow.h"
+#include "results/paint_heads.h"
 #include "results/paint_layers.h"
 
 int layers_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, long long *seed, SrError *err)
@@ -128,4 +129,40 @@ void flow_figure_free(Figure *f)
 FigureMeta *flow_figure_meta(Figure *f)
 {
     return &f->flow.meta;
+}
+
+int heads_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, long long *seed, SrError *err)
+{
+    (void)seed;
+    HeadScore scores[HEAD_N_SCORES] = {HEAD_COPY, HEAD_INDUCTION, HEAD_PREVIOUS, HEAD_SINK, HEAD_OWN_COPY};
+    int n_scores = HEAD_N_SCORES;
+    if (!q->results) return sr_fail(err, "heads needs --results FILE (from seqrep heads --out)");
+    if (q->scores && head_scores_parse(q->scores, scores, &n_scores, err)) return -1;
+    /* the manifest of seqrep heads beside the file names model, r and input */
+    figure_manifest_input(manifest, "results", q->results);
+    const cJSON *input = cJSON_GetObjectItemCaseSensitive(manifest, "results_manifest");
+    if (heads_data_load(&f->heads, q->results, scores, n_scores, input, err)) return -1;
+    cJSON *names = cJSON_AddArrayToObject(manifest, "scores");
+    for (int i = 0; i < n_scores; i++) cJSON_AddItemToArray(names, cJSON_CreateString(head_score_name(scores[i])));
+    return 0;
+}
+
+int heads_figure_paint(cairo_t *cr, const Figure *f, double w, double h)
+{
+    return paint_heads(cr, &f->heads, w, h);
+}
+
+void heads_figure_write_csv(const Figure *f, FILE *out)
+{
+    heads_data_write_csv(&f->heads, out);
+}
+
+void heads_figure_free(Figure *f)
+{
+    heads_data_free(&f->heads);
+}
+
+FigureMeta *heads_figure_meta(Figure *f)
+{
+    return &f->heads.meta;
 }

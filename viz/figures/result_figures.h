@@ -1,5 +1,5 @@
 /* result_figures.h — the figures of other commands' result files (layers,
- * exit, flow) as rows of the table of figures (figures.c): how `seqrep
+ * exit, flow, heads) as rows of the table of figures (figures.c): how `seqrep
  * plot` loads each from its options (0, or -1 with err), and its painter,
  * numbers, release and meta on a Figure. */
 #ifndef SEQREP_VIZ_RESULT_FIGURES_H
@@ -34,5 +34,12 @@ int flow_figure_paint(cairo_t *cr, const Figure *f, double w, double h);
 void flow_figure_write_csv(const Figure *f, FILE *out);
 void flow_figure_free(Figure *f);
 FigureMeta *flow_figure_meta(Figure *f);
+
+/* heads: --results (a CSV of seqrep heads) and --scores (default all). */
+int heads_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, long long *seed, SrError *err);
+int heads_figure_paint(cairo_t *cr, const Figure *f, double w, double h);
+void heads_figure_write_csv(const Figure *f, FILE *out);
+void heads_figure_free(Figure *f);
+FigureMeta *heads_figure_meta(Figure *f);
 
 #endif

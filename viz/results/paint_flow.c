@@ -23,13 +23,6 @@ const char *flow_category_label(FlowCategory c)
     return label[(int)c % FLOW_N_CATEGORIES];
 }
 
-/* Black or white, whichever reads better on c. */
-static Rgb text_on(Rgb c)
-{
-    double luma = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
-    return luma > 0.5 ? rgb_bytes(0, 0, 0) : rgb_bytes(255, 255, 255);
-}
-
 int paint_flow(cairo_t *cr, const FlowData *d, double w, double h)
 {
     const FigureStyle *s = &d->meta.style;
@@ -68,7 +61,7 @@ int paint_flow(cairo_t *cr, const FlowData *d, double w, double h)
             figure_font(cr, s, font, 1);
             snprintf(buf, sizeof buf, "%.0f%%", 100 * v);
             if (y0 - y1 > 1.2 * font && figure_text_width(cr, buf) < 0.95 * bar) {
-                rgb_set(cr, text_on(flow_category_colour(c)));
+                rgb_set(cr, rgb_text_on(flow_category_colour(c)));
                 figure_text(cr, buf, x + bar / 2, (y0 + y1) / 2, 0.5, 0.5);
             }
             bottom += v;

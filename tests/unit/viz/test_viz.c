@@ -5,7 +5,7 @@
  * Colours at known places are tests/unit/viz/test_viz_colours.c's.
  *
  * The CSV files written here are TEST FIXTURES with made-up numbers, in the
- * formats that seqrep probe, finetune and attnflow write. */
+ * formats that seqrep probe, finetune, attnflow and heads write. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +25,12 @@ static const char *FLOW_CSV =
     "0,0,0.30,0.20,0.10,0.15,0.25\n0,1,0.50,0.10,0.10,0.10,0.20\n"
     "1,0,0.20,0.20,0.20,0.30,0.10\n1,1,0.25,0.15,0.25,0.25,0.10\n"
     "2,0,0.10,0.10,0.50,0.20,0.10\n2,1,0.15,0.05,0.40,0.30,0.10\n";
+
+/* In the format of seqrep heads: 2 layers x 2 heads. */
+static const char *HEADS_CSV =
+    "layer,head,copy,induction,previous,sink,own_copy\n"
+    "0,0,0.050000,0.020000,0.610000,0.300000,0.500000\n0,1,0.100000,0.050000,0.200000,0.700000,0.200000\n"
+    "1,0,0.450000,0.380000,0.100000,0.200000,0.300000\n1,1,0.020000,0.900000,0.050000,0.050000,0.650000\n";
 
 static const char *PROBE_SEED1 =
     "r,layer,copy,split,precision,recall,f1,tp,n_pred,n_gold\n"
@@ -70,6 +76,7 @@ static int setup(void **state)
     write_text(in_work("z.csv"), REPO_Z_CSV);
     write_text(in_work("range.csv"), REPO_RANGE_CSV);
     write_text(in_work("needle.csv"), REPO_NEEDLE_CSV);
+    write_text(in_work("heads.csv"), HEADS_CSV);
     return 0;
 }
 
@@ -124,6 +131,11 @@ static void make_figure(Figure *f, FigureKind kind, int overview)
     case FIGURE_REPO_NEEDLE:
         assert_int_equal(repo_needle_data_load(&f->repo_needle, in_work("needle.csv"), 0, &err), 0);
         break;
+    case FIGURE_HEADS: {
+        const HeadScore all[HEAD_N_SCORES] = {HEAD_COPY, HEAD_INDUCTION, HEAD_PREVIOUS, HEAD_SINK, HEAD_OWN_COPY};
+        assert_int_equal(heads_data_load(&f->heads, in_work("heads.csv"), all, HEAD_N_SCORES, NULL, &err), 0);
+        break;
+    }
     default: assert_int_equal(flow_data_load(&f->flow, in_work("flow.csv"), -1, &err), 0); break;
     }
     snprintf(figure_meta(f)->caption, sizeof figure_meta(f)->caption, "TEST FIXTURE caption for %s",

@@ -1,0 +1,76 @@
+/* heads_data.h — the numbers of the heads figure: the role scores of every
+ * attention head, per layer and head.
+ *
+ * Reads the CSV of `seqrep heads --out` (columns layer, head, copy,
+ * induction, previous, sink, own_copy; one row per layer and head; each
+ * score a mean share of attention in 0..1) and keeps the scores asked for,
+ * with the best head of each. Every (layer, head) pair 0..L-1 x 0..H-1 must
+ * appear exactly once. The manifest of `seqrep heads` (heads.manifest.json
+ * beside the CSV), when there is one, names the model, r and the input for
+ * the caption. Painted by paint_heads.h. Errors name the file and line:
+ *   "heads.csv: missing column 'induction'"
+ *   "heads.csv:4: column 'copy': 'x' is not a number"
+ *   "heads.csv:4: column 'sink': 1.5 is outside 0..1"
+ *   "heads.csv:5: layer 1, head 0 appears twice (first on line 3)"
+ *   "heads.csv: layer 1, head 2 is missing (2 layers x 3 heads in the file)" */
+#ifndef SEQREP_VIZ_HEADS_DATA_H
+#define SEQREP_VIZ_HEADS_DATA_H
+
+#include <stdio.h>
+
+#include <cJSON.h>
+
+#include "draw/figure.h"
+
+/* The scores, in the order of the file's columns and of the panels. */
+typedef enum {
+    HEAD_COPY = 0,      /* piece i of the last copy -> piece i of the copy before     */
+    HEAD_INDUCTION = 1, /* piece i of the last copy -> piece i + 1 of the copy before */
+    HEAD_PREVIOUS = 2,  /* a query -> the position just before it                     */
+    HEAD_SINK = 3,      /* a query -> the first position                              */
+    HEAD_OWN_COPY = 4,  /* a query of the last copy -> its own copy, in total          */
+    HEAD_N_SCORES = 5
+} HeadScore;
+
+/* The column name of a score ("own_copy") and its label in the figure
+ * ("own copy"). */
+const char *head_score_name(HeadScore s);
+const char *head_score_label(HeadScore s);
+
+/* Parse a comma list of score names ("copy,induction") into out (at most
+ * HEAD_N_SCORES, in the order given) and *n. Fails on an unknown or repeated
+ * name or an empty list, naming the option: "--scores: unknown score 'x'
+ * (scores: copy, induction, previous, sink, own_copy)". */
+int head_scores_parse(const char *list, HeadScore *out, int *n, SrError *err);
+
+/* The names of all scores joined by ", " into out (cap bytes). */
+void head_scores_list(char *out, size_t cap);
+
+typedef struct {
+    FigureMeta meta;
+    int n_layers, n_heads;
+    int n_scores;                      /* the panels drawn                      */
+    HeadScore scores[HEAD_N_SCORES];   /* their scores, in the order drawn      */
+    double *value;                     /* (n_scores, n_layers, n_heads) in 0..1 */
+    int best_layer[HEAD_N_SCORES];     /* per panel: the head of the highest    */
+    int best_head[HEAD_N_SCORES];      /* score (the first in layer, head order) */
+} HeadsData;
+
+/* Read a heads CSV and keep scores[0..n_scores) (the columns layer, head and
+ * those must be there; others are ignored). `manifest` is the manifest of
+ * `seqrep heads` that lies beside the file, or NULL when there is none: its
+ * "model", "adapter", "r", "data" or "random" (with "icl_score",
+ * "loss_first_copy", "loss_last_copy") go into the caption. Free with
+ * heads_data_free. 0, or -1 with err. */
+int heads_data_load(HeadsData *d, const char *path, const HeadScore *scores, int n_scores, const cJSON *manifest,
+                    SrError *err);
+void heads_data_free(HeadsData *d);
+
+/* The value of panel p at (layer, head). */
+double heads_value(const HeadsData *d, int p, int layer, int head);
+
+/* CSV of the drawn numbers: score,layer,head,value,best (best 1 for the
+ * outlined head of each score), one row per panel, layer and head. */
+void heads_data_write_csv(const HeadsData *d, FILE *out);
+
+#endif

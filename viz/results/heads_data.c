@@ -12,7 +12,6 @@
 /* The largest layer or head number a file may hold. */
 #define HEADS_MAX_INDEX 1023
 
-static const char *const SCORE_NAMES[HEAD_N_SCORES] = {"copy", "induction", "previous", "sink", "own_copy"};
 static const char *const SCORE_LABELS[HEAD_N_SCORES] = {"copy", "induction", "previous token", "sink",
                                                         "own copy"};
 /* What each score measures, for the caption. */
@@ -21,11 +20,6 @@ static const char *const SCORE_MEANINGS[HEAD_N_SCORES] = {
     "induction = to the piece after the same piece in the copy before",
     "previous token = to the position just before", "sink = to the first position",
     "own copy = inside the last copy"};
-
-const char *head_score_name(HeadScore s)
-{
-    return s >= 0 && s < HEAD_N_SCORES ? SCORE_NAMES[s] : "?";
-}
 
 const char *head_score_label(HeadScore s)
 {
@@ -37,7 +31,7 @@ void head_scores_list(char *out, size_t cap)
     size_t used = 0;
     if (cap) out[0] = 0;
     for (int i = 0; i < HEAD_N_SCORES && used < cap; i++)
-        used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", SCORE_NAMES[i]);
+        used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", head_score_name((HeadScore)i));
 }
 
 int head_scores_parse(const char *list, HeadScore *out, int *n, SrError *err)
@@ -50,11 +44,11 @@ int head_scores_parse(const char *list, HeadScore *out, int *n, SrError *err)
         if (len == 0) return sr_fail(err, "--scores: an empty name in '%s' (scores: %s)", list, names);
         int found = -1;
         for (int s = 0; s < HEAD_N_SCORES && found < 0; s++)
-            if (strlen(SCORE_NAMES[s]) == len && strncmp(p, SCORE_NAMES[s], len) == 0) found = s;
+            if (strlen(head_score_name((HeadScore)s)) == len && strncmp(p, head_score_name((HeadScore)s), len) == 0) found = s;
         if (found < 0)
             return sr_fail(err, "--scores: unknown score '%.*s' (scores: %s)", (int)(len < 40 ? len : 40), p, names);
         for (int i = 0; i < *n; i++)
-            if (out[i] == (HeadScore)found) return sr_fail(err, "--scores: '%s' given twice", SCORE_NAMES[found]);
+            if (out[i] == (HeadScore)found) return sr_fail(err, "--scores: '%s' given twice", head_score_name((HeadScore)found));
         out[(*n)++] = (HeadScore)found;
         p += len;
         if (!*p) return 0;

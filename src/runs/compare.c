@@ -47,8 +47,7 @@ static int same_block(const SweepRow *a, const SweepRow *b)
            strcmp(sweep_recipe(&a->key), sweep_recipe(&b->key)) == 0;
 }
 
-/* Order of configurations: method, r, exit, positions (0 = one configuration). */
-static int config_order(const SweepRun *x, const SweepRun *y)
+int compare_config_order(const SweepRun *x, const SweepRun *y)
 {
     if (x->method != y->method) return x->method < y->method ? -1 : 1;
     if (x->r != y->r) return x->r < y->r ? -1 : 1;
@@ -57,18 +56,16 @@ static int config_order(const SweepRun *x, const SweepRun *y)
     return 0;
 }
 
-/* qsort order of row pointers: configuration, then seed. */
-static int compare_rows(const void *pa, const void *pb)
+int compare_row_order(const void *pa, const void *pb)
 {
     const SweepRun *x = &(*(const SweepRow *const *)pa)->key;
     const SweepRun *y = &(*(const SweepRow *const *)pb)->key;
-    int c = config_order(x, y);
+    int c = compare_config_order(x, y);
     if (c) return c;
     return (x->seed > y->seed) - (x->seed < y->seed);
 }
 
-/* The label of a configuration (see compare.h) into out (capacity n). */
-static void config_label(const SweepRun *k, int with_exit, char *out, size_t n)
+void compare_config_label(const SweepRun *k, int with_exit, char *out, size_t n)
 {
     int len = snprintf(out, n, "%s", method_name(k->method));
     if (k->method == METHOD_SR) len += snprintf(out + len, n - (size_t)len, " r=%d", k->r);
@@ -98,7 +95,7 @@ static int group_configs(Block *b, SrError *err)
     for (int i = 0; i < b->n; i++) {
         const SweepRun *k = &b->rows[i]->key;
         several_exits |= k->exit_layer != b->rows[0]->key.exit_layer;
-        if (i > 0 && config_order(&b->rows[i - 1]->key, k) == 0) {
+        if (i > 0 && compare_config_order(&b->rows[i - 1]->key, k) == 0) {
             if (b->rows[i - 1]->key.seed == k->seed)
                 return sr_fail(err, "%s and %s: two runs of one configuration and seed %d (models "
                                     "%s and %s)", b->rows[i - 1]->source, b->rows[i]->source,
@@ -109,7 +106,7 @@ static int group_configs(Block *b, SrError *err)
         b->configs[b->n_configs++] = (Config){.key = k, .first = i, .n = 1, .label = ""};
     }
     for (int c = 0; c < b->n_configs; c++)
-        config_label(b->configs[c].key, several_exits, b->configs[c].label,
+        compare_config_label(b->configs[c].key, several_exits, b->configs[c].label,
                      sizeof b->configs[c].label);
     return 0;
 }
@@ -155,8 +152,7 @@ static int load_runs(Block *b, const char *runs_dir, const CompareOptions *o, Sr
     return rc;
 }
 
-/* Append a row to t. */
-static int push_row(CompareTable *t, const CompareRow *row, SrError *err)
+int compare_table_push(CompareTable *t, const CompareRow *row, SrError *err)
 {
     if (t->n == t->cap) {
         int cap = t->cap ? 2 * t->cap : 16;
@@ -199,7 +195,7 @@ static int compare_pair(const Block *b, const Config *A, const Config *B, const 
         snprintf(row.a, sizeof row.a, "%s", A->label);
         snprintf(row.b, sizeof row.b, "%s", B->label);
         rc = bootstrap_paired_diff(b->f1, b->full, b->n, o->samples, ia, ib, m, o->seed, &row.d, err);
-        if (rc == 0) rc = push_row(out, &row, err);
+        if (rc == 0) rc = compare_table_push(out, &row, err);
     }
     free(ia);
     return rc;
@@ -251,7 +247,7 @@ int compare_sweep(const SweepTable *t, const char *runs_dir, const CompareOption
         for (int j = i; j < t->n && rc == 0; j++)
             if (wanted(&t->rows[j], o) && same_block(&t->rows[j], &t->rows[i]))
                 b.rows[b.n++] = &t->rows[j];
-        if (rc == 0) qsort(b.rows, (size_t)b.n, sizeof *b.rows, compare_rows);
+        if (rc == 0) qsort(b.rows, (size_t)b.n, sizeof *b.rows, compare_row_order);
         if (rc == 0) rc = group_configs(&b, err);
         if (rc == 0 && (b.n_configs > 1 || o->baseline)) rc = load_runs(&b, runs_dir, o, err);
         if (rc == 0 && (b.n_configs > 1 || o->baseline)) rc = compare_block(&b, o, out, err);
@@ -304,10 +300,15 @@ char *compare_markdown(const CompareTable *t, const CompareOptions *o)
     FILE *f = open_memstream(&text, &len);
     if (!f) return NULL;
     fprintf(f, "Paired bootstrap of the difference a − b of mean test F1 over seeds (strict IOB2 "
-               "span micro-F1, %%): %d samples (seed %llu), each drawing the test sentences and "
-               "the seeds both configurations have with replacement; the interval is the 2.5th "
-               "to 97.5th percentile. resolved: a>b or b>a when the interval leaves out 0, noise "
-               "when it holds 0.\n", o->samples, o->seed);
+               "span micro-F1, %%)");
+    if (o->against_name)
+        fprintf(f, " between two sweeps: a is a configuration of %s, b the same configuration "
+                   "(dataset, recipe, method, r, positions, exit) of %s, paired by seed and test "
+                   "sentence", o->against_name, o->results_name);
+    fprintf(f, ": %d samples (seed %llu), each drawing the test sentences and the seeds both "
+               "configurations have with replacement; the interval is the 2.5th to 97.5th "
+               "percentile. resolved: a>b or b>a when the interval leaves out 0, noise when it "
+               "holds 0.\n", o->samples, o->seed);
     for (int i = 0; i < t->n; i++) {
         const CompareRow *w = &t->rows[i];
         if (i == 0 || strcmp(w->dataset, t->rows[i - 1].dataset) != 0 ||

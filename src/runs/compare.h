@@ -12,7 +12,9 @@
  * restarted copy positions, and " exit=L" when the configurations of its
  * dataset and recipe have more than one exit: "causal", "sr r=4 restart",
  * "sr r=2 exit=3". Configurations are ordered by method (methods.h), r, exit
- * and positions; of two, the later is A and the earlier B ("sr r=1" - "causal"). */
+ * and positions; of two, the later is A and the earlier B ("sr r=1" - "causal").
+ * runs/compare_against.h compares the same configuration between two sweeps
+ * (another LM's grid) into the same table. */
 #ifndef SEQREP_COMPARE_H
 #define SEQREP_COMPARE_H
 
@@ -30,6 +32,9 @@ typedef struct {
     const char *baseline;  /* every configuration against the one of this label; NULL = all pairs */
     int samples;           /* bootstrap samples, >= 1 */
     unsigned long long seed;
+    /* across two sweeps only (compare_against.h): the names of the sweep of
+     * --results and of --against; NULL within one sweep */
+    const char *results_name, *against_name;
 } CompareOptions;
 
 /* One pair A - B. */
@@ -53,11 +58,27 @@ typedef struct {
 int compare_sweep(const SweepTable *t, const char *runs_dir, const CompareOptions *o,
                   CompareTable *out, SrError *err);
 
+/* Order of configurations: method, r, exit, positions (0 = one
+ * configuration; the model and the seed are not looked at). */
+int compare_config_order(const SweepRun *x, const SweepRun *y);
+
+/* qsort order of SweepRow pointers: configuration, then seed. */
+int compare_row_order(const void *pa, const void *pb);
+
+/* The label of a configuration (see above; " exit=L" when with_exit) into
+ * out (capacity n). */
+void compare_config_label(const SweepRun *k, int with_exit, char *out, size_t n);
+
+/* Append a copy of row to t. */
+int compare_table_push(CompareTable *t, const CompareRow *row, SrError *err);
+
 /* "a>b" when the interval lies above 0, "b>a" below, "noise" when it holds 0. */
 const char *compare_resolved(const CompareRow *row);
 
 /* The table as CSV (COMPARE_CSV_HEADER; F1 values in percent, 4 decimals),
- * and as markdown (a table per dataset and recipe). New strings or NULL. */
+ * and as markdown (a table per dataset and recipe; its first paragraph says
+ * what was compared, naming o's two sweeps when it has them). New strings or
+ * NULL. */
 char *compare_csv(const CompareTable *t);
 char *compare_markdown(const CompareTable *t, const CompareOptions *o);
 

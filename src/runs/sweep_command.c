@@ -47,6 +47,11 @@ int sweep_predictions_path(const char *run_csv, char *out, size_t n, SrError *er
     return sweep_named_beside(run_csv, ".predictions.conll", out, n, err);
 }
 
+int sweep_saved_model_path(const char *run_csv, char *out, size_t n, SrError *err)
+{
+    return sweep_named_beside(run_csv, ".model.safetensors", out, n, err);
+}
+
 int sweep_default_runs_dir(const char *sweep_csv, char *out, size_t n, SrError *err)
 {
     return sweep_named_beside(sweep_csv, ".runs", out, n, err);
@@ -148,14 +153,17 @@ int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const cha
     if (!bad && run->positions == REPEAT_POSITIONS_RESTART)
         bad = push_arg(argv, &argc, CAP, "--copy-positions") ||
               push_arg(argv, &argc, CAP, repeat_positions_name(run->positions));
-    char predictions[1100];
-    if (!bad && sweep_predictions_path(out_csv, predictions, sizeof predictions, err)) {
+    char predictions[1100], saved[1100];
+    if (!bad && (sweep_predictions_path(out_csv, predictions, sizeof predictions, err) ||
+                 sweep_saved_model_path(out_csv, saved, sizeof saved, err))) {
         sweep_argv_free(argv, argc);
         return -1;
     }
     bad = bad || push_arg(argv, &argc, CAP, "--out") || push_arg(argv, &argc, CAP, out_csv) ||
-          push_arg(argv, &argc, CAP, "--predictions") ||
-          push_arg(argv, &argc, CAP, predictions) || push_arg(argv, &argc, CAP, "--quiet");
+          push_arg(argv, &argc, CAP, "--predictions") || push_arg(argv, &argc, CAP, predictions);
+    if (!bad && o->save_models)
+        bad = push_arg(argv, &argc, CAP, "--save") || push_arg(argv, &argc, CAP, saved);
+    bad = bad || push_arg(argv, &argc, CAP, "--quiet");
     if (bad) {
         sweep_argv_free(argv, argc);
         return sr_fail(err, "out of memory");

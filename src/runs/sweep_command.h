@@ -26,6 +26,7 @@ typedef struct {
     float lora_dropout;
     int lora_dropout_set;
     const char *lora_targets;  /* NULL = not set */
+    int save_models;    /* 1: each run saves its model (--save, sweep_saved_model_path) */
 } SweepFinetuneOptions;
 
 /* The checkpoint's file name without directory and ".safetensors", into out
@@ -48,6 +49,11 @@ int sweep_named_beside(const char *path, const char *suffix, char *out, size_t n
  * (capacity n). */
 int sweep_predictions_path(const char *run_csv, char *out, size_t n, SrError *err);
 
+/* The fine-tuned model beside a run's result file, as `seqrep finetune
+ * --save` writes it (the head, and the LoRA adapters of a LoRA run):
+ * "DIR/RUN.csv" -> "DIR/RUN.model.safetensors", into out (capacity n). */
+int sweep_saved_model_path(const char *run_csv, char *out, size_t n, SrError *err);
+
 /* The runs directory of a sweep CSV when none is given: the CSV's path with
  * its extension replaced by ".runs" ("out/sweep.csv" -> "out/sweep.runs"). */
 int sweep_default_runs_dir(const char *sweep_csv, char *out, size_t n, SrError *err);
@@ -57,7 +63,8 @@ int sweep_default_runs_dir(const char *sweep_csv, char *out, size_t n, SrError *
  * --epochs E [--lr --batch --threads] [--recipe NAME (not for full)] [--adapter
  * A (when the label says "+A")] [--grad-accum --lora-*] [--copy-positions
  * restart (restart runs only)] --out out_csv --predictions
- * (sweep_predictions_path of out_csv) --quiet, NULL-terminated.
+ * (sweep_predictions_path of out_csv) [--save (sweep_saved_model_path of
+ * out_csv) when o->save_models] --quiet, NULL-terminated.
  * New array of new strings (sweep_argv_free). */
 int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const char *exe,
                    const char *out_csv, char ***argv, int *argc, SrError *err);

@@ -54,6 +54,12 @@ int sweep_table_add(SweepTable *t, const SweepRow *row, int *added, SrError *err
     return 0;
 }
 
+void sweep_table_remove(SweepTable *t, int i)
+{
+    memmove(&t->rows[i], &t->rows[i + 1], sizeof *t->rows * (size_t)(t->n - i - 1));
+    t->n--;
+}
+
 void sweep_table_free(SweepTable *t)
 {
     free(t->rows);

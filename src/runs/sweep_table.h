@@ -63,6 +63,9 @@ int sweep_table_find(const SweepTable *t, const SweepRun *run);
  * other scores is an error naming both sources. */
 int sweep_table_add(SweepTable *t, const SweepRow *row, int *added, SrError *err);
 
+/* Remove row i (0 <= i < n), keeping the others in order. */
+void sweep_table_remove(SweepTable *t, int i);
+
 void sweep_table_free(SweepTable *t);
 
 /* The runs of runs[0..n_runs) that have no row in t: their indices, in grid

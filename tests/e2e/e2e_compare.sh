@@ -4,7 +4,8 @@
 # restart runs for sr only (plan, CSV, run files, summary), the test
 # predictions every run writes, an old sweep CSV without the positions column
 # resumed, and compare's intervals (its F1 equal to the sweep's test_f1 means,
-# --baseline, bad inputs with exit 2 and one stderr line).
+# --baseline, bad inputs with exit 2 and one stderr line); compare --against
+# between the sweeps of two LMs (pairs by seed, the sign, the refusals).
 # Usage: sh tests/e2e/e2e_compare.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -144,6 +145,61 @@ fi
 expect_ok "compare with --runs-dir and --exit" "$seqrep" compare --results lost.csv --runs-dir lost \
     --exit 2 --samples 200 --out lost-cmp.csv
 if [ "$(data_rows lost-cmp.csv)" = 3 ]; then ok "compare --runs-dir"; else bad "compare --runs-dir"; cat lost-cmp.csv; fi
+
+# ---- compare --against: the same configurations of another LM's sweep ----
+mkdir -p v
+"$seqrep" train-lm --corpus data/tiny-rc/corpus.txt --out v/lm.safetensors --layers 2 --d-model 16 \
+    --heads 2 --d-ff 32 --seq-len 48 --batch 4 --steps 40 --threads 1 --seed 9 --quiet >/dev/null 2>&1
+vgrid="--data data/tiny-rc --model v/lm.safetensors --methods causal,sr,unmask-full --r 1 --seeds 2,3 --epochs 3 --lr 0.01 --threads 1"
+expect_status 0 "a variant's sweep (seeds 2, 3; unmask-full too)" "$seqrep" sweep $vgrid --out v/sweep.csv
+expect_ok "compare --against" "$seqrep" compare --results old/sweep.csv --against v/sweep.csv \
+    --names base,v --samples 500 --out against.csv --md against.md
+python3 - old/sweep.csv v/sweep.csv against.csv <<'PY' && ok "--against: causal and sr r=1 on seed 2, v - base, within the interval" || { bad "--against rows"; cat against.csv; }
+import csv, sys
+def f1(path, method, positions, seed):
+    return [float(r["test_f1"]) for r in csv.DictReader(open(path, newline=""))
+            if r["method"] == method and r["positions"] == positions and r["seed"] == seed][0]
+rows = list(csv.DictReader(open(sys.argv[3], newline="")))
+ok = [(r["a"], r["b"]) for r in rows] == [("causal [v]", "causal [base]"), ("sr r=1 [v]", "sr r=1 [base]")]
+for r, method in zip(rows, ["causal", "sr"]):
+    a, b = f1(sys.argv[2], method, "run", "2"), f1(sys.argv[1], method, "run", "2")
+    d, lo, hi = float(r["diff"]), float(r["lo"]), float(r["hi"])
+    ok = ok and r["seeds"] == "1" and abs(float(r["f1_a"]) - a) < 1e-3 and abs(float(r["f1_b"]) - b) < 1e-3
+    ok = ok and abs(d - (a - b)) < 2e-3 and lo <= d + 1e-9 <= hi + 2e-9 and lo < hi
+sys.exit(0 if ok else 1)
+PY
+if grep -q "2 configurations left out" err.txt && grep -q "a is a configuration of v, b the same configuration" against.md &&
+   python3 -c 'import json,sys; m=json.load(open("against.manifest.json")); sys.exit(0 if m["against_name"] == "v" and m["results_name"] == "base" and len(m["against_checksum"]) == 16 else 1)'; then
+    ok "--against: 2 configurations of one sweep only (sr restart, unmask-full), the names in the markdown and the manifest"
+else
+    bad "--against report"; cat err.txt against.md against.manifest.json
+fi
+expect_ok "compare --against the other way round" "$seqrep" compare --results v/sweep.csv --against old/sweep.csv \
+    --names v,base --samples 500 --out reverse.csv
+python3 - against.csv reverse.csv <<'PY' && ok "--against: the sign turns with the sides" || { bad "--against sign"; cat reverse.csv; }
+import csv, sys
+a, b = (list(csv.DictReader(open(p, newline=""))) for p in sys.argv[1:])
+ok = len(a) == len(b) == 2 and all(abs(float(x["diff"]) + float(y["diff"])) < 1e-9 and
+                                   abs(float(x["lo"]) + float(y["hi"])) < 1e-3 for x, y in zip(a, b))
+sys.exit(0 if ok else 1)
+PY
+"$seqrep" sweep --data data/tiny-rc --model v/lm.safetensors --methods causal --seeds 9 --epochs 3 --lr 0.01 \
+    --threads 1 --out v9/sweep.csv >/dev/null 2>&1
+expect_error "--against: nothing pairs" "nothing to compare" \
+    "$seqrep" compare --results old/sweep.csv --against v9/sweep.csv --out x.csv
+"$seqrep" gen right-cue --out-dir other/tiny-rc --seed 4 --train 60 --dev 20 --test 30 --corpus 300 2>/dev/null
+"$seqrep" sweep --data other/tiny-rc --model v/lm.safetensors --methods causal --seeds 2 --epochs 3 --lr 0.01 \
+    --threads 1 --out vo/sweep.csv >/dev/null 2>&1
+expect_error "--against: another test set" "the two sweeps do not share their test sentences" \
+    "$seqrep" compare --results old/sweep.csv --against vo/sweep.csv --out x.csv
+expect_error "--against with --baseline" "--baseline compares within one sweep" \
+    "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --baseline causal --out x.csv
+expect_error "--names without --against" "--names needs --against" \
+    "$seqrep" compare --results old/sweep.csv --names a,b --out x.csv
+expect_error "--names of one name" "--names must be two names" \
+    "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --names base --out x.csv
+expect_error "--against: no runs dir" "give --against-runs-dir" \
+    "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --against-runs-dir nowhere --out x.csv
 
 # ---- bad inputs ----
 expect_error "compare: missing --results" "missing required option --results" "$seqrep" compare --out x.csv

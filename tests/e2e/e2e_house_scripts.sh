@@ -5,7 +5,13 @@
 # sum of every run), examples/exit_compare.sh (every early exit against full
 # depth of the same method) and examples/house_replay.py (the runs whose
 # per-run files are gone run again from the CSV's commands, the same F1,
-# the record, a changed row caught, bad inputs with exit 2 and one line).
+# the record, a changed row caught, bad inputs with exit 2 and one line); and
+# examples/house_grid.sh with HOUSE_VARIANT on a tiny fake house cache (a
+# tiny house LM and a variant trained here, a generated task standing in for
+# NLU++, one built-in task, few seeds): every stage, its files, the saved
+# models, the heads summary, variant − base against a small base grid, the
+# base grid untouched, resuming, and the refusals (no model, an unfinished
+# one, other weights, a bad name).
 # Usage: sh tests/e2e/e2e_house_scripts.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -122,6 +128,199 @@ expect_error "replay: --only on an unknown column" "has no column colour" \
 printf 'a,b\n1,2\n' >plain.csv
 expect_error "replay: a CSV without commands" "line 1: no command column" \
     python3 "$examples/house_replay.py" "$seqrep" plain.csv
+
+# ---- house_grid.sh with HOUSE_VARIANT: a tiny fake house cache ----
+# data_rows CSV: rows after the header
+data_rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
+build=$(dirname "$seqrep")
+mkdir -p repo/examples repo/results/house cache/house/v1
+for f in house_grid.sh house_grid_variant.sh house_hash.py house_replay.py house_heads.py probe_table.sh sweep_time.sh; do
+    cp "$examples/$f" repo/examples/
+done
+# a generated task stands in for NLU++ (results/data/nlupp), left-cue for the built-in tasks
+"$seqrep" gen right-cue --out-dir repo/results/data/nlupp --seed 5 --train 40 --dev 16 --test 20 --corpus 300 >/dev/null 2>&1
+"$seqrep" gen left-cue --out-dir repo/results/data/left-cue --seed 6 --train 40 --dev 16 --test 20 >/dev/null 2>&1
+lmopts="--layers 2 --d-model 16 --heads 2 --d-ff 32 --seq-len 256 --batch 4 --steps 40 --threads 1 --quiet"
+"$seqrep" train-lm --corpus repo/results/data/nlupp/corpus.txt --out cache/house/causal.safetensors $lmopts >/dev/null 2>&1
+"$seqrep" train-lm --corpus repo/results/data/nlupp/corpus.txt --out cache/house/v1/causal.safetensors $lmopts \
+    --repeat-share 0.5 >/dev/null 2>&1
+date >cache/house/causal.done
+python3 "$examples/house_hash.py" cache/house/causal.safetensors >repo/results/house/weights.sha256
+# the base grid: NLU++ paper recipe, causal and sr r = 1 (run, restart) at both exits, unmask-full; seeds 1, 2
+cd repo
+"$seqrep" sweep --data results/data/nlupp --model "$work/cache/house/causal.safetensors" --methods causal,sr,unmask-full \
+    --r 1 --copy-positions run,restart --exits 1,0 --recipe paper --seeds 1,2 --epochs 10 --lr 0.01 --threads 1 \
+    --out results/house/nlupp-paper.csv >/dev/null 2>&1
+sha256sum results/house/nlupp-paper.csv results/house/weights.sha256 >../base.sha256
+cd "$work"
+if [ "$(data_rows repo/results/house/nlupp-paper.csv)" = 16 ] && [ -s cache/house/v1/causal.safetensors ]; then
+    ok "setup: fake house cache (house LM, variant v1), a base grid of 16 runs (2 exits)"
+else
+    bad "setup of the fake house cache"
+fi
+# vgrid_run STATUS NAME [VAR=VALUE...]: house_grid.sh in repo/ with the tiny settings
+vgrid_run() {
+    code=$1; name=$2; shift 2
+    (cd repo && env SEQREP_CACHE="$work/cache" TASKS=left-cue SEEDS_PAPER=1,2 SEEDS_FULL=1 SEEDS_TASKS=1 JOBS=2 "$@" \
+        sh examples/house_grid.sh "$build") >vgrid.out 2>vgrid.err
+    got=$?
+    if [ "$got" = "$code" ]; then ok "$name"; else bad "$name (exit $got, wanted $code)"; tail -n 5 vgrid.err; fi
+}
+vgrid_run 2 "variant grid: refused for an unfinished model" HOUSE_VARIANT=v1
+if [ "$(wc -l <vgrid.err)" = 1 ] && grep -q "variant v1 has no finished model .*make house HOUSE_VARIANT=v1" vgrid.err &&
+   [ ! -e repo/results/house/variants/v1/weights.sha256 ]; then
+    ok "unfinished model: one line naming make house HOUSE_VARIANT=v1, nothing written"
+else
+    bad "unfinished model refusal"; cat vgrid.err
+fi
+date >cache/house/v1/causal.done
+vgrid_run 2 "variant grid: refused for a variant without a model" HOUSE_VARIANT=v2
+grep -q "variant v2 has no finished model" vgrid.err && ok "missing model named" || { bad "missing model message"; cat vgrid.err; }
+vgrid_run 2 "variant grid: refused for a bad name" HOUSE_VARIANT="../x"
+grep -q "must be letters, digits" vgrid.err && ok "bad name named" || { bad "bad name message"; cat vgrid.err; }
+
+start=$(date +%s)
+vgrid_run 0 "variant grid: every stage" HOUSE_VARIANT=v1
+echo "     (the variant grid took $(($(date +%s) - start)) s)"
+v=repo/results/house/variants/v1
+md=repo/results/md/house-v1
+python3 - "$v" <<'PY' && ok "lr: 4 candidates, causal and sr r = 1, seed 5, dev F1 only; weights.sha256 of the variant" || { bad "lr stage"; cat "$v/lr.csv"; }
+import csv, glob, sys
+v = sys.argv[1]
+lr = list(csv.DictReader(open(v + "/lr.csv")))
+runs = [r for p in glob.glob(v + "/lr/lr-*.csv") for r in csv.DictReader(open(p))]
+ok = [r["lr"] for r in lr] == ["2e-4", "2e-3", "1e-2", "3e-2"] and len(runs) == 8
+ok = ok and all(r["seed"] == "5" and r["recipe"] == "paper" and r["model"].endswith("/v1/causal.safetensors") for r in runs)
+ok = ok and open(v + "/weights.sha256").read().split()[1] == "causal.safetensors"
+sys.exit(0 if ok else 1)
+PY
+python3 - "$v" <<'PY' && ok "sweeps: causal, sr r = 1, 4 (run, restart), unmask-full, unmask-middle at full depth; the seeds asked" || bad "variant sweeps"
+import csv, sys
+v = sys.argv[1]
+want = sorted(["causal 0 run", "sr 1 run", "sr 1 restart", "sr 4 run", "sr 4 restart", "unmask-full 0 run", "unmask-middle 0 run"])
+ok = True
+for name, seeds, recipe in (("nlupp-paper", {"1", "2"}, "paper"), ("nlupp-full", {"1"}, "full"), ("tasks-paper", {"1"}, "paper")):
+    rows = list(csv.DictReader(open(f"{v}/{name}.csv")))
+    for seed in seeds:
+        got = sorted(f"{r['method']} {r['r']} {r['positions']}" for r in rows if r["seed"] == seed)
+        ok = ok and got == want
+    ok = ok and {r["seed"] for r in rows} == seeds and {r["exit"] for r in rows} == {"2"}
+    ok = ok and {r["recipe"] for r in rows} == {recipe} and all("/v1/causal.safetensors" in r["model"] for r in rows)
+    ok = ok and all(("--save " in r["command"]) == (name == "nlupp-paper") for r in rows)
+    ok = ok and (name != "tasks-paper" or {r["dataset"] for r in rows} == {"left-cue"})
+sys.exit(0 if ok else 1)
+PY
+n_saved=$(ls $v/nlupp-paper.runs/*.model.safetensors 2>/dev/null | wc -l)
+if [ "$n_saved" = 14 ]; then ok "nlupp-paper: 14 saved models beside the runs"; else bad "saved models: $n_saved"; fi
+if [ -s $v/probe/nlupp.csv ] && [ -s $v/probe/left-cue.csv ] &&
+   [ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["r"] }' $v/probe/nlupp.csv | sort -un | tr '\n' ' ')" = "0 1 2 4 8 " ]; then
+    ok "probes: NLU++ and the task, r = 0, 1, 2, 4, 8"
+else
+    bad "probes"
+fi
+python3 - "$v" <<'PY' && ok "compare within the variant: every method against unmask-full and against causal" || bad "within compare"
+import csv, sys
+v = sys.argv[1]
+ok = True
+for b in ("unmask-full", "causal"):
+    rows = list(csv.DictReader(open(f"{v}/nlupp-paper.compare-{b}.csv")))
+    ok = ok and len(rows) == 6 and {r["b"] for r in rows} == {b} and all(r["seeds"] == "2" for r in rows)
+    ok = ok and "sr r=1" in {r["a"] for r in rows} and "sr r=4 restart" in {r["a"] for r in rows}
+sys.exit(0 if ok else 1)
+PY
+python3 - "$v" repo/results/house/nlupp-paper.csv <<'PY' && ok "variant − base: causal, sr r = 1 (run, restart), unmask-full at full depth, 2 seeds, the means of each side" || { bad "vs base"; cat "$v/nlupp-paper.vs-base.csv"; }
+import csv, sys
+v, base = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open(f"{v}/nlupp-paper.vs-base.csv")))
+def mean(path, method, r, positions):
+    f = [float(x["test_f1"]) for x in csv.DictReader(open(path))
+         if x["method"] == method and x["r"] == r and x["positions"] == positions and x["exit"] == "2"]
+    return sum(f) / len(f)
+want = [("causal", "0", "run"), ("sr", "1", "run"), ("sr", "1", "restart"), ("unmask-full", "0", "run")]
+labels = ["causal", "sr r=1", "sr r=1 restart", "unmask-full"]
+ok = [(r["a"], r["b"]) for r in rows] == [(l + " [v1]", l + " [base]") for l in labels]
+for r, (method, rr, pos) in zip(rows, want):
+    a, b = mean(f"{v}/nlupp-paper.csv", method, rr, pos), mean(base, method, rr, pos)
+    ok = ok and r["seeds"] == "2" and abs(float(r["f1_a"]) - a) < 1e-3 and abs(float(r["f1_b"]) - b) < 1e-3
+sys.exit(0 if ok else 1)
+PY
+python3 - "$v" repo/results/house/heads <<'PY' && ok "heads summary: the house LM and v1 (NLU++ run, restart, random 50 with ICL), 8 fine-tuned sr runs" || { bad "heads summary"; cat "$v/heads-summary.csv"; }
+import csv, os, sys
+v, base_dir = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open(f"{v}/heads-summary.csv")))
+lms = [(r["model"], r["data"], r["positions"]) for r in rows if r["run"] == "lm"]
+ok = lms == [(m, d, p) for m in ("base", "v1") for d, p in (("nlupp-test", "run"), ("nlupp-test", "restart"), ("random50", "run"))]
+ok = ok and all((r["icl_score"] != "") == (r["data"] == "random50") for r in rows)
+runs = [r for r in rows if r["run"] != "lm"]
+ok = ok and sorted((r["run"], r["seed"]) for r in runs) == sorted(
+    (c, s) for c in ("sr r=1", "sr r=1 restart", "sr r=4", "sr r=4 restart") for s in ("1", "2"))
+ok = ok and all(r["positions"] == ("restart" if r["run"].endswith("restart") else "run") for r in runs)
+for r in rows:
+    heads = list(csv.DictReader(open("repo/" + r["heads_csv"] if not os.path.isabs(r["heads_csv"]) else r["heads_csv"])))
+    top = max(heads, key=lambda h: float(h["copy"]))
+    ok = ok and len(heads) == 4 and abs(float(r["best_copy"]) - float(top["copy"])) < 1e-4
+    ok = ok and (r["copy_layer"], r["copy_head"]) == (top["layer"], top["head"]) and r["r"] == "1"
+ok = ok and sorted(os.listdir(base_dir)) == sorted(f"lm-{n}.{e}" for n in ("nlupp-run", "nlupp-restart", "random50")
+                                                   for e in ("csv", "manifest.json", "log"))
+sys.exit(0 if ok else 1)
+PY
+python3 - "$v" <<'PY' && ok "heads of a run: its saved model as --adapter, its positions, r = 1" || bad "heads manifests"
+import glob, json, sys
+v = sys.argv[1]
+ms = [json.load(open(p)) for p in glob.glob(v + "/heads/runs/*.manifest.json")]
+ok = len(ms) == 8 and all(m["adapter"].endswith(".model.safetensors") and m["r"] == 1 for m in ms)
+ok = ok and sum(m["copy_positions"] == "restart" for m in ms) == 4
+sys.exit(0 if ok else 1)
+PY
+missing=""
+for t in lr probe-nlupp probe-left-cue nlupp-paper nlupp-paper-time nlupp-paper-compare nlupp-full nlupp-full-compare \
+         tasks-paper tasks-paper-compare vs-base heads; do
+    [ -s "$md-$t.md" ] || missing="$missing $t"
+done
+if [ -z "$missing" ] && grep -q "a is a configuration of v1, b the same configuration" "$md-vs-base.md" &&
+   grep -q "no repo/results/house/nlupp-full.csv\|no results/house/nlupp-full.csv" vgrid.err &&
+   grep -q "| v1 | sr r=4 restart | 2 | nlupp-test | restart |" "$md-heads.md"; then
+    ok "tables: results/md/house-v1-*.md, variant − base where the base has a grid"
+else
+    bad "tables (missing:$missing)"; cat vgrid.err
+fi
+if (cd repo && sha256sum -c --quiet ../base.sha256) && [ ! -e repo/results/md/house-lr.md ] && [ ! -e repo/docs ]; then
+    ok "the base grid's CSV, its weights file and tables untouched"
+else
+    bad "base grid touched"
+fi
+
+# resumed: nothing runs again, the heads are kept
+touch marker
+vgrid_run 0 "variant grid resumed" HOUSE_VARIANT=v1 STAGES="nlupp-paper nlupp-full tasks heads"
+if [ "$(grep -c "0 to do" vgrid.err)" = 3 ] && [ -z "$(find $v/heads repo/results/house/heads -name '*.csv' -newer marker)" ] &&
+   [ -n "$(find $v/heads-summary.csv -newer marker)" ]; then
+    ok "resumed: no run again, no heads measured again"
+else
+    bad "resume"; grep "to do" vgrid.err; find $v/heads -name '*.csv' -newer $v/weights.sha256
+fi
+# a fresh checkout: no per-run files; the tables that need them are kept
+cp "$md-nlupp-paper-compare.md" kept-compare.md
+cp "$md-vs-base.md" kept-vs-base.md
+mv $v/nlupp-paper.runs nlupp-paper.runs.aside
+vgrid_run 0 "variant grid tables without per-run files" HOUSE_VARIANT=v1 STAGES=tables
+if grep -q "v1 nlupp-paper: per-run files missing, its compare tables kept (STAGES=replay first)" vgrid.err &&
+   cmp -s kept-compare.md "$md-nlupp-paper-compare.md" && cmp -s kept-vs-base.md "$md-vs-base.md"; then
+    ok "fresh checkout: compare and vs-base tables kept, the replay named"
+else
+    bad "tables without per-run files"; cat vgrid.err
+fi
+mv nlupp-paper.runs.aside $v/nlupp-paper.runs
+# other weights than the committed grid's
+cp $v/weights.sha256 weights.kept
+sed 's/^./0/' weights.kept >$v/weights.sha256
+vgrid_run 2 "variant grid: refused for other weights" HOUSE_VARIANT=v1 STAGES=tables
+if [ "$(wc -l <vgrid.err)" = 1 ] && grep -q "not the one of results/house/variants/v1/weights.sha256" vgrid.err; then
+    ok "other weights: one line naming weights.sha256"
+else
+    bad "other weights message"; cat vgrid.err
+fi
+cp weights.kept $v/weights.sha256
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

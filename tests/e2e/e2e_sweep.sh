@@ -3,8 +3,10 @@
 # small generated task and a tiny language model: a sweep stopped after two
 # runs and resumed, a sweep killed with SIGKILL and resumed (no row lost, none
 # twice), `--plan` commands run by sh and merged by `collect` into the same
-# rows, parallel jobs, conflicting duplicates, and bad inputs (exit 2 with one
-# stderr line).
+# rows, parallel jobs, conflicting duplicates, --save-models (each run's
+# fine-tuned model kept, read by heads --adapter; runs done before without
+# one kept or, with --redo-unsaved, run again), and bad inputs (exit 2 with
+# one stderr line).
 # Usage: sh tests/e2e/e2e_sweep.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -128,6 +130,46 @@ cp "$one" huge/run.csv
 sed 's/"train_sentences":[[:space:]]*[0-9]*/"train_sentences": 1e300/' "${one%.csv}.manifest.json" >huge/run.manifest.json
 expect_error "collect: train_sentences 1e300" "huge/run.manifest.json: needs model, train, command, train_sentences" \
     "$seqrep" collect huge --out bad.csv
+
+# ---- --save-models: each run keeps its fine-tuned model ----
+cp -r a s
+"$seqrep" sweep $grid --out s/sweep.csv --save-models --plan >splan.txt 2>splan.err
+if [ ! -s splan.txt ] && grep -q "4 runs done before have no saved model: kept" splan.err; then
+    ok "--save-models on a sweep done without: the 4 runs kept, counted"
+else
+    bad "--save-models kept"; cat splan.txt splan.err
+fi
+"$seqrep" sweep $grid --out s/sweep.csv --save-models --redo-unsaved --plan >splan.txt 2>splan.err
+if [ "$(wc -l <splan.txt)" = 4 ] &&
+   [ "$(grep -c -- '--save s/sweep.runs/tiny-rc\.lm\.[a-z]*\.r[01]\.exit2\.seed[12]\.model\.safetensors --quiet$' splan.txt)" = 4 ]; then
+    ok "--redo-unsaved --plan: the 4 runs again, each with --save beside its files"
+else
+    bad "--redo-unsaved plan"; cat splan.txt splan.err
+fi
+expect_status 0 "--save-models --redo-unsaved" "$seqrep" sweep $grid --out s/sweep.csv --save-models --redo-unsaved
+if [ "$(ls s/sweep.runs/*.model.safetensors | wc -l)" = 4 ] && [ "$(scores s/sweep.csv)" = "$(scores a/sweep.csv)" ] &&
+   [ "$(tail -n +2 s/sweep.csv | grep -c -- '--save s/sweep.runs/')" = 4 ]; then
+    ok "redone runs: 4 saved models, the same scores, --save in each command"
+else
+    bad "redone runs"; ls s/sweep.runs; cat s/sweep.csv
+fi
+expect_status 0 "--redo-unsaved with every model saved" "$seqrep" sweep $grid --out s/sweep.csv --save-models --redo-unsaved
+if grep -q "0 to do" err.txt && ! grep -q "no saved model" err.txt; then ok "nothing redone once saved"; else bad "redo once saved"; cat err.txt; fi
+expect_status 0 "--save-models, paper recipe (LoRA)" "$seqrep" sweep $grid --recipe paper --out p/sweep.csv --save-models
+saved=$(ls p/sweep.runs/*.sr.r1.*.model.safetensors | head -n 1)
+expect_status 0 "heads --adapter reads a LoRA run's saved model" "$seqrep" heads --model lm.safetensors \
+    --adapter "$saved" --data data/tiny-rc/test.conll --r 1 --threads 1 --out heads-lora.csv
+"$seqrep" heads --model lm.safetensors --data data/tiny-rc/test.conll --r 1 --threads 1 --out heads-lm.csv >/dev/null 2>&1
+if [ "$(wc -l <heads-lora.csv)" = 5 ] && ! cmp -s heads-lora.csv heads-lm.csv; then
+    ok "heads with the adapters: 4 heads, other scores than the base model's"
+else
+    bad "heads with adapters"; cat heads-lora.csv heads-lm.csv
+fi
+expect_error "heads --adapter: a full-recipe save holds a head only" "adapters" "$seqrep" heads \
+    --model lm.safetensors --adapter "$(ls s/sweep.runs/*.model.safetensors | head -n 1)" \
+    --data data/tiny-rc/test.conll --out x.csv
+expect_error "sweep: --redo-unsaved alone" "--redo-unsaved needs --save-models" \
+    "$seqrep" sweep $grid --out s/sweep.csv --redo-unsaved
 
 # ---- encoder and early exits ----
 expect_status 0 "sweep with encoder and exits 1,0" "$seqrep" sweep --data data/tiny-rc --model lm.safetensors \

@@ -2,7 +2,9 @@
  * (runs/compare.h) on made-up runs: labels and order of the pairs, the
  * scores equal to the rows' means, --baseline, filters, and the errors
  * (missing predictions, another test set, an F1 that disagrees with its
- * row, an unknown label). */
+ * row, an unknown label); and one configuration of two sweeps compared
+ * (runs/compare_against.h): the pairs by seed, the sign and the interval of
+ * a hand-made case, the same numbers as within one sweep, the refusals. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 
 #include "label/predictions.h"
 #include "runs/compare.h"
+#include "runs/compare_against.h"
 #include "runs/sweep.h"
 
 #define N_SENTS 40
@@ -19,13 +22,13 @@
 /* A run of the made-up sweep: its row, and its predictions file in dir,
  * where sentence s (gold "B-X O") is labelled right unless s % miss == 0
  * (miss 0: always right). The row's test F1 is the predictions'. */
-static void add_run(SweepTable *t, const char *dir, Method method, int r, int exit_layer,
-                    RepeatPositions positions, int seed, int miss)
+static void add_run_of(SweepTable *t, const char *dir, const char *model, Method method, int r,
+                       int exit_layer, RepeatPositions positions, int seed, int miss)
 {
     SweepRow w;
     memset(&w, 0, sizeof w);
     strcpy(w.key.dataset, "rc");
-    strcpy(w.key.model, "models/lm.safetensors");
+    strcpy(w.key.model, model);
     strcpy(w.key.recipe, "full");
     w.key.method = method;
     w.key.r = r;
@@ -50,6 +53,13 @@ static void add_run(SweepTable *t, const char *dir, Method method, int r, int ex
     int added = 0;
     assert_int_equal(sweep_table_add(t, &w, &added, &err), 0);
     assert_int_equal(added, 1);
+}
+
+/* add_run_of with the model of the made-up sweep. */
+static void add_run(SweepTable *t, const char *dir, Method method, int r, int exit_layer,
+                    RepeatPositions positions, int seed, int miss)
+{
+    add_run_of(t, dir, "models/lm.safetensors", method, r, exit_layer, positions, seed, miss);
 }
 
 /* The made-up sweep: causal misses every 2nd sentence, sr r=1 every 5th
@@ -160,10 +170,125 @@ static void test_all_pairs(void **state)
     test_remove_dir(dir);
 }
 
+/* Two sweeps of two LMs, each in its own runs directory: the base (causal
+ * wrong on every sentence; sr r=1 missing every 5th sentence with seed 1,
+ * every 3rd with seed 2; unmask-full seed 1 only) and a variant (causal
+ * right on every sentence; sr r=1 missing every 4th with seed 2, every 6th
+ * with seed 3; sr r=4 seed 2, which the base lacks). */
+static void two_sweeps(SweepTable *base, const char *base_dir, SweepTable *variant,
+                       const char *variant_dir)
+{
+    for (int seed = 1; seed <= 2; seed++) {
+        add_run_of(base, base_dir, "house/lm.safetensors", METHOD_CAUSAL, 0, 2,
+                   REPEAT_POSITIONS_RUN, seed, 1);
+        add_run_of(base, base_dir, "house/lm.safetensors", METHOD_SR, 1, 2, REPEAT_POSITIONS_RUN,
+                   seed, seed == 1 ? 5 : 3);
+    }
+    add_run_of(base, base_dir, "house/lm.safetensors", METHOD_UNMASK_FULL, 0, 2,
+               REPEAT_POSITIONS_RUN, 1, 0);
+    for (int seed = 2; seed <= 3; seed++) {
+        add_run_of(variant, variant_dir, "house/v/lm.safetensors", METHOD_CAUSAL, 0, 2,
+                   REPEAT_POSITIONS_RUN, seed, 0);
+        add_run_of(variant, variant_dir, "house/v/lm.safetensors", METHOD_SR, 1, 2,
+                   REPEAT_POSITIONS_RUN, seed, seed == 2 ? 4 : 6);
+    }
+    add_run_of(variant, variant_dir, "house/v/lm.safetensors", METHOD_SR, 4, 2,
+               REPEAT_POSITIONS_RUN, 2, 0);
+}
+
+static void test_against(void **state)
+{
+    (void)state;
+    char base_dir[] = "/tmp/test_compare_base.XXXXXX", variant_dir[] = "/tmp/test_compare_v.XXXXXX";
+    assert_non_null(mkdtemp(base_dir));
+    assert_non_null(mkdtemp(variant_dir));
+    SweepTable base = {0}, variant = {0};
+    two_sweeps(&base, base_dir, &variant, variant_dir);
+    CompareOptions o = {.samples = 300, .seed = 7, .results_name = "base", .against_name = "v"};
+    CompareTable c;
+    SrError err;
+    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), 0);
+    /* causal and sr r=1 pair on seed 2; unmask-full and sr r=4 have no partner */
+    assert_int_equal(c.n, 2);
+    assert_int_equal(c.n_unpaired, 2);
+    assert_string_equal(c.rows[0].a, "causal [v]");
+    assert_string_equal(c.rows[0].b, "causal [base]");
+    assert_string_equal(c.rows[1].a, "sr r=1 [v]");
+    assert_int_equal(c.rows[0].seeds, 1);
+    /* the hand-made case: 100 against 0 on every resampling, so the interval is one point */
+    assert_true(c.rows[0].d.f1_a == 100.0 && c.rows[0].d.f1_b == 0.0);
+    assert_true(c.rows[0].d.diff == 100.0 && c.rows[0].d.lo == 100.0 && c.rows[0].d.hi == 100.0);
+    assert_string_equal(compare_resolved(&c.rows[0]), "a>b");
+    /* sr r=1: the variant's seed-2 run (every 4th missed) minus the base's (every 3rd missed) */
+    assert_true(fabs(c.rows[1].d.f1_a - variant.rows[1].test_f1) < 1e-9);
+    assert_true(fabs(c.rows[1].d.f1_b - base.rows[3].test_f1) < 1e-9);
+    assert_true(c.rows[1].d.diff > 0 && c.rows[1].d.lo <= c.rows[1].d.diff &&
+                c.rows[1].d.diff <= c.rows[1].d.hi);
+    char *md = compare_markdown(&c, &o);
+    assert_non_null(strstr(md, "a is a configuration of v, b the same configuration"));
+    assert_non_null(strstr(md, "| sr r=1 [v] | sr r=1 [base] | 1 |"));
+    free(md);
+    /* the same numbers as one sweep holding both runs as two configurations */
+    SweepTable one = {0};
+    add_run(&one, base_dir, METHOD_SR, 1, 2, REPEAT_POSITIONS_RUN, 2, 3);
+    add_run(&one, base_dir, METHOD_SR, 2, 2, REPEAT_POSITIONS_RUN, 2, 4);
+    CompareOptions within = {.samples = 300, .seed = 7};
+    CompareTable w;
+    assert_int_equal(compare_sweep(&one, base_dir, &within, &w, &err), 0);
+    assert_int_equal(w.n, 1);
+    assert_true(w.rows[0].d.diff == c.rows[1].d.diff && w.rows[0].d.lo == c.rows[1].d.lo &&
+                w.rows[0].d.hi == c.rows[1].d.hi);
+    compare_table_free(&w);
+    sweep_table_free(&one);
+    compare_table_free(&c);
+    /* the other way round: the sign turns */
+    o.results_name = "v";
+    o.against_name = "base";
+    assert_int_equal(compare_against(&variant, variant_dir, &base, base_dir, &o, &c, &err), 0);
+    assert_true(c.rows[0].d.diff == -100.0 && c.rows[0].d.hi == -100.0);
+    assert_string_equal(compare_resolved(&c.rows[0]), "b>a");
+    assert_string_equal(c.rows[0].a, "causal [base]");
+    compare_table_free(&c);
+
+    /* refusals: a --baseline, no seed in common, another test set, a missing file */
+    o.baseline = "causal";
+    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "--baseline"));
+    o.baseline = NULL;
+    o.recipe = "paper";
+    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "no run of the --results sweep"));
+    o.recipe = NULL;
+    SweepTable seed9 = {0};
+    add_run_of(&seed9, variant_dir, "house/v/lm.safetensors", METHOD_CAUSAL, 0, 2,
+               REPEAT_POSITIONS_RUN, 9, 0);
+    assert_int_equal(compare_against(&base, base_dir, &seed9, variant_dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "nothing to compare"));
+    sweep_table_free(&seed9);
+    char csv_path[512], pred_path[600];
+    assert_int_equal(sweep_run_path(&variant.rows[0].key, variant_dir, csv_path, sizeof csv_path, &err), 0);
+    assert_int_equal(sweep_predictions_path(csv_path, pred_path, sizeof pred_path, &err), 0);
+    FILE *f = fopen(pred_path, "w");
+    fputs("other B-X B-X\n\n", f);
+    fclose(f);
+    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "another test set"));
+    assert_non_null(strstr(err.msg, pred_path));
+    unlink(pred_path);
+    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, pred_path));
+    assert_non_null(strstr(err.msg, "cannot read"));
+    sweep_table_free(&base);
+    sweep_table_free(&variant);
+    test_remove_dir(base_dir);
+    test_remove_dir(variant_dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_pairs),
+        cmocka_unit_test(test_against),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -304,6 +304,15 @@ static void test_remaining(void **state)
     assert_int_equal(n, 5);
     int want[] = {0, 2, 3, 5, 7};
     for (int k = 0; k < 5; k++) assert_int_equal(todo[k], want[k]);
+    /* a row removed: its run is to do again, the others keep their order */
+    sweep_table_remove(&t, 1);
+    assert_int_equal(t.n, 3);
+    assert_int_equal(t.rows[0].key.seed, runs[1].seed);
+    assert_int_equal(t.rows[1].key.seed, runs[6].seed);
+    assert_int_equal(t.rows[2].key.method, METHOD_UNMASK_FULL);
+    assert_int_equal(sweep_remaining(runs, 8, &t, todo), 6);
+    assert_int_equal(todo[2], 3);
+    assert_int_equal(todo[3], 4);
     sweep_table_free(&t);
     SweepTable empty = {0};
     assert_int_equal(sweep_remaining(runs, 8, &empty, todo), 8);
@@ -718,6 +727,18 @@ static void test_run_command(void **state)
                                  "right-cue.lm.sr.r4.exit3.seed81.paper.restart.predictions.conll --quiet"));
     free(line);
     sweep_argv_free(argv, argc);
+    /* --save-models: --save with the model beside the run's files, before --quiet */
+    o.save_models = 1;
+    assert_int_equal(sweep_run_argv(&run, &o, "/bin/seqrep", path, &argv, &argc, &err), 0);
+    line = sweep_command_line(argv, argc);
+    assert_non_null(strstr(line, ".paper.restart.predictions.conll --save out.runs/right-cue.lm.sr.r4"
+                                 ".exit3.seed81.paper.restart.model.safetensors --quiet"));
+    free(line);
+    sweep_argv_free(argv, argc);
+    char saved[128];
+    assert_int_equal(sweep_saved_model_path("a/run.csv", saved, sizeof saved, &err), 0);
+    assert_string_equal(saved, "a/run.model.safetensors");
+    assert_int_equal(sweep_saved_model_path("a/run.csv", saved, 10, &err), -1);
     char dir[64];
     assert_int_equal(sweep_default_runs_dir("results/x-sweep.csv", dir, sizeof dir, &err), 0);
     assert_string_equal(dir, "results/x-sweep.runs");

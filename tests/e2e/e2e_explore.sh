@@ -3,7 +3,9 @@
 # `seqrep explore` runs under SDL_VIDEODRIVER=dummy (and under Xvfb when
 # xvfb-run is installed) with scripted keys; every frame it saves must equal,
 # pixel for pixel, the PNG that `seqrep plot` makes from the command the
-# explorer printed for that frame with `c`.
+# explorer printed for that frame with `c`. The head roles of the overview
+# (R): their frame differs, and the scores saved beside it are those of
+# `seqrep heads` on the same sentence and r.
 # Usage: sh tests/e2e/e2e_explore.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -138,6 +140,43 @@ fi
 grep -q -- "--size 700x500" a/cmds.txt && ok "the command follows the resized window" || bad "the command follows the resized window"
 replay "text" a
 same_png "the frame after the resize is 700x500" a/explore-0005.png a/explore-0005.png 700x500
+
+# head roles (R) on the overview at r = 2: the frame differs from the one
+# without roles, R again gives that one back to the byte, and the saved
+# scores are the numbers `seqrep heads` writes for the same sentence and r;
+# at r = 0 no scores are saved
+mkdir roles
+if "$seqrep" explore --model m.safetensors --text "$sentence" --size 900x640 --save-dir roles \
+    --script "2o s R s v R s R0 s q" >/dev/null 2>err.txt; then
+    ok "scripted run with head roles"
+else
+    bad "scripted run with head roles"; cat err.txt
+fi
+[ "$(ls roles | tr '\n' ' ')" = "explore-0001.png explore-0002.png explore-0002.roles.csv explore-0002.roles.manifest.json explore-0003.roles.csv explore-0003.roles.manifest.json explore-0003.svg explore-0004.png explore-0005.png " ] \
+    && ok "roles: a CSV and manifest beside the frames with roles, none at r = 0" || bad "roles: files saved: $(ls roles)"
+cmp -s roles/explore-0001.png roles/explore-0002.png && bad "roles: the frame with roles differs" || ok "roles: the frame with roles differs"
+cmp -s roles/explore-0001.png roles/explore-0004.png && ok "roles: R again gives the frame without roles back" \
+    || bad "roles: R again gives the frame without roles back"
+cmp -s roles/explore-0002.roles.csv roles/explore-0003.roles.csv && ok "roles: s and v save the same scores" \
+    || bad "roles: s and v save the same scores"
+echo "$sentence" >one.txt
+expect_ok "heads on the explorer's sentence, r = 2" "$seqrep" heads --model m.safetensors --data one.txt --text --r 2 --out roles-heads.csv
+check "roles: the saved scores are those of seqrep heads" python3 -c '
+import csv, json
+h = list(csv.DictReader(open("roles-heads.csv")))
+e = list(csv.DictReader(open("roles/explore-0002.roles.csv")))
+assert [(r["layer"], r["head"]) for r in e] == [(r["layer"], r["head"]) for r in h] and len(e) == 4, e
+names = ("copy", "induction", "previous", "sink", "own_copy")
+for a, b in zip(h, e):
+    for k in names:
+        assert abs(float(a[k]) - float(b[k])) <= 1e-6, (k, a, b)
+    top = max(names[:4], key=lambda k: float(b[k]))
+    assert b["role"] == (top if float(b[top]) >= 0.2 else "none"), b
+m = json.load(open("roles/explore-0002.roles.manifest.json"))
+assert m["r"] == 2 and m["text"] == "the miller hurries to the mill ." and m["bos"] == "per-copy", m
+assert m["frame"] == "roles/explore-0002.png" and m["result"] == "roles/explore-0002.roles.csv", m
+assert m["model"] == "m.safetensors" and len(m["model_checksum"]) == 16 and m["role_threshold"] == 0.2, m
+'
 
 # the `b` filter (only last copy -> earlier copies) at r = 2 replays too
 mkdir lc

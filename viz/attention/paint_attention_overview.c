@@ -1,6 +1,8 @@
 /* paint_attention_overview.c — every layer and head of one sentence at once:
  * a layer x head grid of small attention maps, the mean over heads in an
- * extra column, one shared colour bar. The selected map is framed. */
+ * extra column, one shared colour bar. The selected map is framed. Room asked
+ * for by a caller (a strip under each panel, a column at the right) stays
+ * empty; with none the layout's sums are the same numbers to the bit. */
 #include <math.h>
 #include <stdio.h>
 
@@ -9,6 +11,12 @@
 
 void attention_overview_layout(cairo_t *cr, const AttentionData *d, double w, double h,
                                AttentionOverviewLayout *out)
+{
+    attention_overview_layout_room(cr, d, w, h, (AttentionOverviewRoom){.below = 0, .side = 0}, out);
+}
+
+void attention_overview_layout_room(cairo_t *cr, const AttentionData *d, double w, double h,
+                                    AttentionOverviewRoom room, AttentionOverviewLayout *out)
 {
     const FigureStyle *s = &d->meta.style;
     double u = figure_unit(w, h);
@@ -24,30 +32,42 @@ void attention_overview_layout(cairo_t *cr, const AttentionData *d, double w, do
     out->n_cols = d->n_heads > 1 ? d->n_heads + 1 : 1;
     out->gap = 10 * u;
     double extra_gap = d->n_heads > 1 ? 2 * out->gap : 0; /* sets the mean column apart */
-    double pw = (c.w - left - panel_w - extra_gap - (out->n_cols - 1) * out->gap) / out->n_cols;
-    double ph = (c.h - top - (d->n_layers - 1) * out->gap) / d->n_layers;
+    out->below = room.below;
+    /* room {0, 0} subtracts and adds zeros: the same doubles as without room */
+    double pw = (c.w - left - panel_w - room.side - extra_gap - (out->n_cols - 1) * out->gap) / out->n_cols;
+    double ph = (c.h - top - d->n_layers * room.below - (d->n_layers - 1) * out->gap) / d->n_layers;
     out->panel = fmax(4, fmin(pw, ph));
     double grid_w = out->n_cols * out->panel + (out->n_cols - 1) * out->gap + extra_gap;
-    double grid_h = d->n_layers * out->panel + (d->n_layers - 1) * out->gap;
-    double x0 = c.x + (c.w - (left + grid_w + panel_w)) / 2;
+    double grid_h = d->n_layers * out->panel + (d->n_layers - 1) * out->gap + d->n_layers * room.below;
+    double x0 = c.x + (c.w - (left + grid_w + panel_w + room.side)) / 2;
     out->grid = (FigureRect){.x = x0 + left, .y = c.y + top + (c.h - top - grid_h) / 2, .w = grid_w, .h = grid_h};
     attention_place_colourbar(out->grid, fmax(grid_h * 0.7, 40 * u), u, &out->colourbar, &out->masked_swatch);
+    out->side = (FigureRect){.x = x0 + left + grid_w + panel_w,
+                             .y = out->grid.y,
+                             .w = room.side,
+                             .h = c.y + c.h - out->grid.y};
 }
 
 FigureRect attention_overview_panel(const AttentionOverviewLayout *L, const AttentionData *d, int layer, int col)
 {
     double extra = d->n_heads > 1 && col == d->n_heads ? 2 * L->gap : 0;
     return (FigureRect){.x = L->grid.x + col * (L->panel + L->gap) + extra,
-                        .y = L->grid.y + layer * (L->panel + L->gap),
+                        .y = L->grid.y + layer * (L->panel + L->gap + L->below),
                         .w = L->panel,
                         .h = L->panel};
 }
 
 int paint_attention_overview(cairo_t *cr, const AttentionData *d, double w, double h)
 {
+    return paint_attention_overview_room(cr, d, w, h, (AttentionOverviewRoom){.below = 0, .side = 0});
+}
+
+int paint_attention_overview_room(cairo_t *cr, const AttentionData *d, double w, double h,
+                                  AttentionOverviewRoom room)
+{
     const FigureStyle *s = &d->meta.style;
     AttentionOverviewLayout L;
-    attention_overview_layout(cr, d, w, h, &L);
+    attention_overview_layout_room(cr, d, w, h, room, &L);
     double u = figure_begin(cr, &d->meta, w, h, NULL);
     double font = figure_font_size(TEXT_TICK, u);
     char buf[32];

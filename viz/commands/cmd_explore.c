@@ -103,8 +103,9 @@ static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText 
     };
     return args_parse(CMD, "--model FILE (--data FILE.conll | --text \"a sentence\") [options]\n\n"
                            "keys: <- -> layer, up/down head, a mean, 0-9 + - r, PgUp/PgDn sentence,\n"
-                           "m mask, o overview, p e f result plots, z RePo positions, g n RePo results,\n"
-                           "b last copy only, l log, t theme, s/v save PNG/SVG,\n"
+                           "m mask, o overview, R head roles on the overview (s/v also save NAME.roles.csv),\n"
+                           "p e f result plots, z RePo positions, g n RePo results, b last copy only,\n"
+                           "l log, t theme, s/v save PNG/SVG,\n"
                            "c print the plot command, space guided walk, ? help, q quit",
                       specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
 }

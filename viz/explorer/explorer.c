@@ -137,7 +137,8 @@ static void handle_click(Explorer *e, int x, int y)
         explorer_click(&e->st, attention_cell_at(&L, &e->fig.attention, x, y, &q, &k) ? q : -1);
     } else if (e->st.view == VIEW_OVERVIEW) {
         int l, h;
-        if (explorer_overview_panel_at(cr, &e->fig.attention, e->width, e->height, x, y, &l, &h)) {
+        AttentionOverviewRoom room = explorer_overview_room(e, cr, e->width, e->height);
+        if (explorer_overview_panel_at(cr, &e->fig.attention, room, e->width, e->height, x, y, &l, &h)) {
             e->st.layer = l;
             e->st.head = h;
             if (h >= 0) e->st.last_head = h;

@@ -30,6 +30,8 @@
  *   <pgup> <pgdn>    previous / next sentence
  *   m                mask view / attention view
  *   o                layer x head overview
+ *   R                head roles on the overview (copy, induction, previous,
+ *                    sink: the strongest per head, the best head per score)
  *   p  e  f          probe F1 per layer, exit plot, attention flow (with
  *                    --layers, --exit, --flow: result CSVs of other commands)
  *   z                RePo positions z of the sentence (a RePo model); again:

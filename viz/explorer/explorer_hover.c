@@ -9,11 +9,11 @@
 #include "mask/paint_mask.h"
 #include "repo/paint_repo_z.h"
 
-int explorer_overview_panel_at(cairo_t *cr, const AttentionData *d, double w, double h, double x,
-                               double y, int *layer, int *head)
+int explorer_overview_panel_at(cairo_t *cr, const AttentionData *d, AttentionOverviewRoom room, double w,
+                               double h, double x, double y, int *layer, int *head)
 {
     AttentionOverviewLayout L;
-    attention_overview_layout(cr, d, w, h, &L);
+    attention_overview_layout_room(cr, d, w, h, room, &L);
     for (int l = 0; l < d->n_layers; l++)
         for (int col = 0; col < L.n_cols; col++) {
             FigureRect r = attention_overview_panel(&L, d, l, col);

@@ -157,8 +157,12 @@ void explorer_draw_overlays(Explorer *e, cairo_t *cr)
     }
     if (ready && e->st.view == VIEW_OVERVIEW && e->mouse_in) {
         int l, h;
-        if (explorer_overview_panel_at(cr, &e->fig.attention, e->width, e->height, e->mouse_x, e->mouse_y, &l, &h)) {
-            if (h >= 0) snprintf(text, sizeof text, "layer %d, head %d\nclick: open this map", l, h);
+        const ExplorerRoles *roles = explorer_shown_roles(e);
+        AttentionOverviewRoom room = explorer_overview_room(e, cr, e->width, e->height);
+        if (explorer_overview_panel_at(cr, &e->fig.attention, room, e->width, e->height, e->mouse_x, e->mouse_y, &l,
+                                       &h)) {
+            if (h >= 0 && roles) explorer_roles_tooltip(roles, l, h, text, sizeof text);
+            else if (h >= 0) snprintf(text, sizeof text, "layer %d, head %d\nclick: open this map", l, h);
             else snprintf(text, sizeof text, "layer %d, mean over heads\nclick: open this map", l);
             text_box(e, cr, text, e->mouse_x + 16, e->mouse_y + 16, 0, 0, size, 1);
         }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explorer/explorer_frame.h"
+#include "explorer/explorer_roles_paint.h"
 #include "label/readout.h"
 #include "repo/repo_z_attention.h"
 
@@ -17,6 +18,10 @@ void explorer_drop_attention(Explorer *e)
     if (e->has_repo_z) {
         repo_z_data_free(&e->fig.repo_z);
         e->has_repo_z = 0;
+    }
+    if (e->has_roles) {
+        explorer_roles_free(&e->roles);
+        e->has_roles = 0;
     }
     if (!e->has_attention) return;
     e->fig.attention.visible = e->visible_all;
@@ -176,9 +181,30 @@ int explorer_prepare_figure(Explorer *e)
     return 0;
 }
 
+const ExplorerRoles *explorer_shown_roles(Explorer *e)
+{
+    if (!e->st.show_roles || e->st.view != VIEW_OVERVIEW || !e->has_attention) return NULL;
+    if (e->has_roles) return &e->roles;
+    SrError err;
+    if (explorer_roles_compute(&e->roles, &e->fig.attention, e->in.n_tokens[e->shown_sentence], e->shown_r,
+                               e->st.bos, e->st.sep, &err)) {
+        snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
+        return NULL;
+    }
+    e->has_roles = 1;
+    return &e->roles;
+}
+
+AttentionOverviewRoom explorer_overview_room(Explorer *e, cairo_t *cr, double w, double h)
+{
+    const ExplorerRoles *roles = explorer_shown_roles(e);
+    if (!roles) return (AttentionOverviewRoom){.below = 0, .side = 0};
+    return explorer_roles_room(cr, &e->fig.attention, roles, w, h);
+}
+
 int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
 {
-    if (explorer_prepare_figure(e) == 0) return figure_paint(cr, &e->fig, w, h);
+    if (explorer_prepare_figure(e) == 0) return explorer_paint_figure(cr, &e->fig, explorer_shown_roles(e), w, h);
     FigureStyle style = figure_meta_default().style;
     style.theme = e->st.theme;
     rgb_set(cr, figure_background(&style));

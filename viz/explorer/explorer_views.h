@@ -5,6 +5,7 @@
 
 #include <cairo.h>
 
+#include "attention/paint_attention_overview.h"
 #include "explorer/explorer_window.h"
 
 /* Release the attention maps (their own mask pointer restored first) and
@@ -21,6 +22,15 @@ void explorer_take_maps(Explorer *e);
  * `seqrep plot` would set them. Returns 0, or -1 when the view has nothing
  * to draw yet (maps still computing). */
 int explorer_prepare_figure(Explorer *e);
+
+/* The head roles of the maps on screen when the overview shows them (R on),
+ * computed once per maps; NULL when they are not shown or cannot be had
+ * (compute_error says why). Call after explorer_prepare_figure. */
+const ExplorerRoles *explorer_shown_roles(Explorer *e);
+
+/* The room the overview on screen leaves for the roles at w x h ({0, 0}
+ * without them). */
+AttentionOverviewRoom explorer_overview_room(Explorer *e, cairo_t *cr, double w, double h);
 
 /* Draw the current view on cr (w x h): the painter, or an empty page with
  * the theme's background while the maps are computed. 0 or -1. */

@@ -14,6 +14,7 @@
 #include "explorer/explorer_options.h"
 #include "explorer/explorer_worker.h"
 #include "explorer_state/explorer_frame_times.h"
+#include "explorer_state/explorer_roles.h"
 #include "explorer_state/explorer_state.h"
 #include "figures/figures.h"
 #include "repeat/repeat.h"
@@ -32,6 +33,8 @@ typedef struct {
     int has_layers, has_exit, has_flow, flow_head;
     int has_repo_z, has_repo_range, has_repo_needle;  /* fig.repo_* hold data     */
     int repo_z_layer, repo_z_head;  /* what fig.repo_z was taken for (from fig.attention) */
+    ExplorerRoles roles;        /* head roles of fig.attention, when has_roles    */
+    int has_roles;
     char compute_error[700];    /* the last failed recompute, "" if none          */
     ExplorerWorker *worker;
 

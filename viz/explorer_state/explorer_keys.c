@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "explorer_state/explorer_roles.h"
+
 /* Set r to value if it fits the current sentence; otherwise explain. */
 static int set_r(ExplorerState *s, int value)
 {
@@ -76,6 +78,26 @@ static int set_view(ExplorerState *s, ExplorerView v)
     }
     s->view = v;
     s->hover_query = s->hover_key = -1;
+    return EXPLORER_REDRAW;
+}
+
+/* R: head roles on the overview on / off; from another view, the overview
+ * with roles on. */
+static int toggle_roles(ExplorerState *s)
+{
+    if (s->view != VIEW_OVERVIEW) {
+        s->show_roles = 1;
+        set_view(s, VIEW_OVERVIEW);
+    } else {
+        s->show_roles = !s->show_roles;
+    }
+    if (!s->show_roles)
+        snprintf(s->message, sizeof s->message, "head roles off");
+    else if (s->r == 0)
+        snprintf(s->message, sizeof s->message, "head roles need r >= 1: press 1..9 to repeat the sentence");
+    else
+        snprintf(s->message, sizeof s->message,
+                 "head roles: outlined where copy, induction, previous or sink reaches %.2f", EXPLORER_ROLE_THRESHOLD);
     return EXPLORER_REDRAW;
 }
 
@@ -191,6 +213,7 @@ int explorer_apply_key(ExplorerState *s, int key)
         return set_view(s, VIEW_REPO_Z);
     case 'g': return set_view(s, VIEW_REPO_RANGE);
     case 'n': return set_view(s, VIEW_REPO_NEEDLE);
+    case 'R': return toggle_roles(s);
     case 'b':
         s->last_copy_only = !s->last_copy_only;
         snprintf(s->message, sizeof s->message, "%s",
@@ -235,6 +258,7 @@ const char *explorer_help_text(void)
            "a       mean over heads  0-9 + -   repetitions r\n"
            "PgUp/PgDn  sentence      m         mask / attention\n"
            "o       layer x head overview\n"
+           "R       head roles on the overview (copy, induction, ...)\n"
            "p e f   probe / exit / flow plot (with their CSV)\n"
            "z       RePo z per token; again: per copy (RePo model)\n"
            "g n     RePo z range / needle attention (with their CSV)\n"

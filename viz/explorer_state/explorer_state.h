@@ -60,6 +60,7 @@ typedef struct {
     AttentionScale scale;      /* SCALE_FIXED or SCALE_LOG (l), or per-head    */
     AttentionScale linear_scale; /* the non-log scale l returns to             */
     int last_copy_only;        /* b: only last copy -> earlier copies          */
+    int show_roles;            /* R: head roles marked on the overview         */
     FigureTheme theme;
     int pinned;                /* pinned token (query row), -1 = none          */
     int hover_query, hover_key;/* cell under the mouse, -1 = none              */

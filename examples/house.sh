@@ -113,9 +113,11 @@ meta = json.loads(raw[8:8 + n])["__metadata__"]
 cfg, manifest = json.loads(meta["seqrep.config"]), json.loads(meta["seqrep.manifest"])
 p = json.load(open(ppl))
 tokens = manifest["steps"] * manifest["batch"] * manifest["seq_len"]
+# a resumed run times only its own steps: tokens/s over those
+timed = (manifest["steps"] - manifest.get("resumed_from_step", 0)) * manifest["batch"] * manifest["seq_len"]
 print("%s,%d,%d,%d,%d,%d,%d,%d,%.0f,%.0f,%d,%.4f,%.2f" % (objective, cfg["n_layers"], cfg["d_model"],
       cfg["n_heads"], cfg["d_ff"], cfg["vocab_size"], manifest["steps"], tokens, manifest["train_seconds"],
-      tokens / manifest["train_seconds"], p["tokens"], p["loss"], p["perplexity"]))
+      timed / manifest["train_seconds"], p["tokens"], p["loss"], p["perplexity"]))
 PY
 done
 cp "$out/samples.txt" results/house/samples.txt

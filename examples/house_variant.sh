@@ -4,8 +4,10 @@
 # snapshots for the phase-change study. Uses house.sh's variables (seqrep,
 # corpus, out, the sizes, threads).
 #
-#   HOUSE_VARIANT        repeat25 | repeat50 | random25 | random50 | any other
-#                        name of letters, digits, - and _ with the settings below
+#   HOUSE_VARIANT        repeat25 | repeat50 | random25 | random50 | r50long
+#                        (repeat50 over twice the steps, 3,600: the budget the
+#                        variant needs to keep the house LM's perplexity) | any
+#                        other name of letters, digits, - and _ with the settings below
 #   HOUSE_REPEAT_SHARE   train-lm --repeat-share (other names only; default 0)
 #   HOUSE_REPEAT_COPIES  train-lm --repeat-copies (other names only; default 2)
 #   HOUSE_REPEAT_RANDOM  train-lm --repeat-random (other names only; default 0)
@@ -26,17 +28,18 @@ case $variant in
     repeat50) share=0.5 ;;
     random25) random=0.25 ;;
     random50) random=0.5 ;;
+    r50long) share=0.5 steps=${HOUSE_STEPS:-3600} ;;
 esac
 overrides="${HOUSE_REPEAT_SHARE:-}${HOUSE_REPEAT_COPIES:-}${HOUSE_REPEAT_RANDOM:-}"
 case $variant in
-    repeat25 | repeat50 | random25 | random50)
+    repeat25 | repeat50 | random25 | random50 | r50long)
         if [ -n "$overrides" ]; then
             echo "house: HOUSE_VARIANT=$variant has its own settings; give HOUSE_REPEAT_* another name" >&2
             exit 2
         fi ;;
     *)
         if [ -z "$overrides" ]; then
-            echo "house: HOUSE_VARIANT=$variant is none of repeat25, repeat50, random25, random50; give its HOUSE_REPEAT_SHARE, HOUSE_REPEAT_COPIES or HOUSE_REPEAT_RANDOM" >&2
+            echo "house: HOUSE_VARIANT=$variant is none of repeat25, repeat50, random25, random50, r50long; give its HOUSE_REPEAT_SHARE, HOUSE_REPEAT_COPIES or HOUSE_REPEAT_RANDOM" >&2
             exit 2
         fi
         share=${HOUSE_REPEAT_SHARE:-0} copies=${HOUSE_REPEAT_COPIES:-2} random=${HOUSE_REPEAT_RANDOM:-0} ;;
@@ -84,7 +87,7 @@ fi
 # its row of results/house/variants.csv (a row per variant, the last run's),
 # and the table results/md/house-variants.md
 mkdir -p results/house results/md
-header="variant,repeat_share,repeat_copies,repeat_random,steps,tokens_seen,train_seconds,tok_per_s,heldout_tokens,heldout_loss,heldout_ppl,snapshots,weights_sha256"
+header="variant,repeat_share,repeat_copies,repeat_random,steps,tokens_seen,timed_from_step,train_seconds,tok_per_s,heldout_tokens,heldout_loss,heldout_ppl,snapshots,weights_sha256"
 [ -s results/house/variants.csv ] || echo "$header" >results/house/variants.csv
 row=$(python3 - "$variant" "$model" "$vdir/causal.perplexity.json" "$vdir/snapshots/series.json" "$vdir/weights.sha256" <<'PY'
 import json, struct, sys
@@ -94,19 +97,22 @@ n = struct.unpack("<Q", raw[:8])[0]
 manifest = json.loads(json.loads(raw[8:8 + n])["__metadata__"]["seqrep.manifest"])
 p = json.load(open(ppl))
 tokens = manifest["steps"] * manifest["batch"] * manifest["seq_len"]
+# a resumed run times only its own steps: tokens/s over those
+timed_from = manifest.get("resumed_from_step", 0)
+timed = (manifest["steps"] - timed_from) * manifest["batch"] * manifest["seq_len"]
 snapshots = len(json.load(open(series))["snapshots"])
-print("%s,%g,%d,%g,%d,%d,%.0f,%.0f,%d,%.4f,%.2f,%d,%s" % (variant, manifest.get("repeat_share", 0),
+print("%s,%g,%d,%g,%d,%d,%d,%.0f,%.0f,%d,%.4f,%.2f,%d,%s" % (variant, manifest.get("repeat_share", 0),
       manifest.get("repeat_copies", 0), manifest.get("repeat_random", 0), manifest["steps"], tokens,
-      manifest["train_seconds"], tokens / manifest["train_seconds"], p["tokens"], p["loss"],
+      timed_from, manifest["train_seconds"], timed / manifest["train_seconds"], p["tokens"], p["loss"],
       p["perplexity"], snapshots, open(sha).read().split()[0][:16]))
 PY
 )
 awk -F, -v v="$variant" 'NR == 1 || $1 != v' results/house/variants.csv >results/house/variants.csv.tmp
 echo "$row" >>results/house/variants.csv.tmp
 mv results/house/variants.csv.tmp results/house/variants.csv
-awk -F, 'NR == 1 { print "| variant | repeat share | copies | random share | steps | tokens seen | train s | tokens/s | held-out tokens | held-out loss | perplexity | snapshots | weights (sha256) |";
-                   print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"; next }
-         { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' \
+awk -F, 'NR == 1 { print "| variant | repeat share | copies | random share | steps | tokens seen | timed from step | train s | tokens/s | held-out tokens | held-out loss | perplexity | snapshots | weights (sha256) |";
+                   print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"; next }
+         { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }' \
     results/house/variants.csv >results/md/house-variants.md
 cat results/md/house-variants.md
 echo "house: variant $variant done in $(($(date +%s) - start)) s; model in $vdir, numbers in results/house/variants.csv"

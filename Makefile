@@ -277,6 +277,7 @@ house: deps-corpus
 lab-setup: deps-corpus
 	$(MAKE) all
 	$(MAKE) house
+	$(MAKE) house HOUSE_VARIANT=repeat50
 lab: lab-setup
 	python3 examples/lab.py --build $(BUILD)
 lab-figures: lab-setup

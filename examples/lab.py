@@ -16,7 +16,8 @@ A sheet is markdown with these conventions:
     | what | read from | we saw | ± |   a "we saw" table; "read from" is
         `FILE` COLUMN (KEY=VALUE, ...) [mean|min|max]
     over the rows of the CSV FILE that match every KEY=VALUE; one matching row,
-    or an aggregate named at the end. The file must be named in the commands
+    or an aggregate named at the end; a FILE ending in .json gives the number
+    under its top-level key COLUMN (a manifest's icl_score). The file must be named in the commands
     of the step the table belongs to (the step that produces the number).
 
 Usage: python3 examples/lab.py [--build DIR] [--fast] [--step N[,N]] [--check-only]
@@ -36,6 +37,7 @@ rows of steps not run are kept).
 Exit status: 0 all checks pass, 1 a check or a step failed, 2 bad input.
 """
 import csv
+import json
 import os
 import re
 import shutil
@@ -149,8 +151,28 @@ def parse_sheet(path):
     return setup, steps, checks
 
 
+def read_json_value(check):
+    """The number a check reads from a JSON file's top-level key (a
+    manifest's icl_score, say), or an error string."""
+    try:
+        with open(check.path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        return None, "%s: %s" % (check.path, e.strerror)
+    except ValueError:
+        return None, "%s: not JSON" % check.path
+    if check.where or check.agg:
+        return None, "%s: a JSON number takes no filter or mean/min/max" % check.path
+    value = doc.get(check.column) if isinstance(doc, dict) else None
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None, "%s has no number %s" % (check.path, check.column)
+    return float(value), None
+
+
 def read_value(check):
-    """The number a check reads from its CSV, or an error string."""
+    """The number a check reads from its CSV (or JSON), or an error string."""
+    if check.path.endswith(".json"):
+        return read_json_value(check)
     try:
         with open(check.path, newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))

@@ -219,7 +219,7 @@ static inline void write_series_fixture(const char *dir)
                  "1,0,0.1,%.6f,0.1,0.2,0.4\n1,1,0.1,%.6f,0.1,0.1,0.5\n", l1h0[i], l1h1[i]);
         write_text(path, text);
         snprintf(path, sizeof path, "%s/measures/heads-random/step-%06d.manifest.json", dir, steps[i]);
-        snprintf(text, sizeof text, "{\"command\": \"seqrep heads TEST FIXTURE\", \"random\": 30, \"r\": 1, "
+        snprintf(text, sizeof text, "{\"command\": \"seqrep heads TEST FIXTURE\", \"random_pieces\": 30, \"r\": 1, "
                  "\"loss_first_copy\": %g, \"loss_last_copy\": %g, \"icl_score\": %g}\n", first[i], last[i],
                  first[i] - last[i]);
         write_text(path, text);

@@ -1,6 +1,6 @@
 /* cmd_plot.c — `seqrep plot FIGURE [options] --out FILE.{png,svg,pdf}`: draw
  * one figure from what the core computes (mask, proportion, attention) or
- * from result files of other commands (layers, exit, flow, heads), and write it with
+ * from result files of other commands (layers, exit, flow, heads, timeline), and write it with
  * the numbers behind it (FILE's stem + ".csv") and a manifest (stem +
  * ".manifest.json": command, seed, git commit, input checksums).
  *
@@ -18,7 +18,9 @@
 #include "commands/viz_commands.h"
 #include "draw/export.h"
 #include "figures/figures.h"
+#include "figures/timeline_figure.h"
 #include "options/args.h"
+#include "options/help_text.h"
 #include "options/rows.h"
 #include "runs/manifest.h"
 
@@ -127,12 +129,21 @@ static int check_figure(const ArgSpec *specs, int n_specs, const char *const *po
     return 0;
 }
 
+/* The synopsis of --help: the form of the command and the figures. */
+static void plot_usage(char *usage, size_t cap)
+{
+    char figures[256];
+    figure_kind_list(figures, sizeof figures);
+    snprintf(usage, cap, "FIGURE --out FILE.{png,svg,pdf} [options]\n\nfigures: %s", figures);
+}
+
 /* Read the command line into o and the figure's kind, and refuse an option
  * given to a figure it does not apply to. 0, 1 after --help, or 2 after the
  * error line. */
 static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind)
 {
     FigureRequest *q = &o->q;
+    HelpText h = {0};
     ArgSpec specs[] = {
         {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
          .help = "figure file: .png, .svg or .pdf (numbers go to .csv, provenance to .manifest.json beside it)"},
@@ -189,12 +200,21 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {.name = "scores", .type = ARG_STRING, .value = &q->scores,
          .help = "heads: the scores to draw, one panel each in the order given: a comma list of copy, induction, "
                  "previous, sink, own_copy (default all five)"},
+        {.name = "series", .type = ARG_STRING, .value = &q->series,
+         .help = "timeline: a folder of train-lm --snapshots (series.json) measured by examples/series_heads.sh"},
+        {.name = "what", .type = ARG_STRING, .value = &q->what, .help = "timeline: heads (a score per head, ICL "
+         "score below) | loss (training, first and last copy) (default " TIMELINE_DEFAULT_WHAT ")"},
+        {.name = "measure", .type = ARG_STRING, .value = &q->measure,
+         .help = "timeline --what heads: heads-random | heads-data (default " TIMELINE_DEFAULT_MEASURE ")"},
+        {.name = "score", .type = ARG_STRING, .value = &q->score, .help = "timeline --what heads: copy | induction | "
+         "previous | sink | own_copy (default " TIMELINE_DEFAULT_SCORE ")"},
+        {.name = "top", .type = ARG_INT, .value = &q->top, .min_int = 1, .help = help_text(&h, "timeline --what "
+         "heads: heads coloured, the largest last (default %d, 1..%d)", TIMELINE_DEFAULT_TOP, TIMELINE_MAX_TOP)},
     };
     const char *positional[1];
     int n_positional = 0;
-    char figures[256], usage[320];
-    figure_kind_list(figures, sizeof figures);
-    snprintf(usage, sizeof usage, "FIGURE --out FILE.{png,svg,pdf} [options]\n\nfigures: %s", figures);
+    char usage[320];
+    plot_usage(usage, sizeof usage);
     int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, positional, ARGS_COUNT(positional),
                         &n_positional);
     if (rc) return rc;

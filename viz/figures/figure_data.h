@@ -14,12 +14,14 @@
 #include "results/flow_data.h"
 #include "results/heads_data.h"
 #include "results/layers_data.h"
+#include "series/timeline_data.h"
 
 /* The figures, in the order of the table (and of `seqrep plot --help`). */
 typedef enum {
     FIGURE_MASK = 0, FIGURE_PROPORTION = 1, FIGURE_ATTENTION = 2, FIGURE_LAYERS = 3,
     FIGURE_EXIT = 4, FIGURE_FLOW = 5, FIGURE_REPO_Z = 6, FIGURE_REPO_REPEAT = 7,
-    FIGURE_REPO_RANGE = 8, FIGURE_REPO_NEEDLE = 9, FIGURE_HEADS = 10, FIGURE_COUNT = 11
+    FIGURE_REPO_RANGE = 8, FIGURE_REPO_NEEDLE = 9, FIGURE_HEADS = 10, FIGURE_TIMELINE = 11,
+    FIGURE_COUNT = 12
 } FigureKind;
 
 /* One figure: the kind says which member holds the data. */
@@ -36,6 +38,7 @@ typedef struct {
     RepoRangeData repo_range;
     RepoNeedleData repo_needle;
     HeadsData heads;
+    TimelineData timeline;
 } Figure;
 
 #endif

@@ -18,6 +18,8 @@ typedef struct {
     const char *model, *adapter, *text, *data, *mask, *head, *scale;
     int sentence, layer, overview, last_copy_only, length;
     const char *results, *split, *baselines, *cost, *dataset, *scores;
+    const char *series, *what, *measure, *score; /* timeline */
+    int top;                                     /* timeline: 0 = the default */
 } FigureRequest;
 
 /* The largest --head number `seqrep plot` takes. */

@@ -8,6 +8,7 @@
 #include "figures/mask_figures.h"
 #include "figures/repo_figures.h"
 #include "figures/result_figures.h"
+#include "figures/timeline_figure.h"
 
 /* The options every figure takes. */
 static const char *const COMMON_OPTIONS = "out size theme font title caption";
@@ -135,6 +136,17 @@ static const FigureRow ROWS[FIGURE_COUNT] = {
         .meta = heads_figure_meta,
         .width = 2400,
         .height = 1000,
+    },
+    [FIGURE_TIMELINE] = {
+        .name = "timeline",
+        .options = "series what measure score top",
+        .load = timeline_figure_load,
+        .paint = timeline_figure_paint,
+        .write_csv = timeline_figure_write_csv,
+        .free = timeline_figure_free,
+        .meta = timeline_figure_meta,
+        .width = 1600,
+        .height = 1100,
     },
 };
 

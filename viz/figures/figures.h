@@ -14,7 +14,8 @@
  *   repo-repeat repo/paint_repo_z.h            z per copy of a repeated sentence
  *   repo-range  repo/paint_repo_range.h        max z - min z per layer against length
  *   repo-needle repo/paint_repo_needle.h       attention on the needle and next to it
- *   heads       results/paint_heads.h          head role scores, a layer x head grid per score */
+ *   heads       results/paint_heads.h          head role scores, a layer x head grid per score
+ *   timeline    series/paint_timeline.h        head scores or losses against the pre-training step */
 #ifndef SEQREP_VIZ_FIGURES_H
 #define SEQREP_VIZ_FIGURES_H
 

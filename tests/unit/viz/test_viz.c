@@ -77,6 +77,7 @@ static int setup(void **state)
     write_text(in_work("range.csv"), REPO_RANGE_CSV);
     write_text(in_work("needle.csv"), REPO_NEEDLE_CSV);
     write_text(in_work("heads.csv"), HEADS_CSV);
+    write_series_fixture(in_work("series"));
     return 0;
 }
 
@@ -134,6 +135,12 @@ static void make_figure(Figure *f, FigureKind kind, int overview)
     case FIGURE_HEADS: {
         const HeadScore all[HEAD_N_SCORES] = {HEAD_COPY, HEAD_INDUCTION, HEAD_PREVIOUS, HEAD_SINK, HEAD_OWN_COPY};
         assert_int_equal(heads_data_load(&f->heads, in_work("heads.csv"), all, HEAD_N_SCORES, NULL, &err), 0);
+        break;
+    }
+    case FIGURE_TIMELINE: {
+        TimelineRequest q = {.dir = in_work("series"), .what = TIMELINE_HEADS, .measure = "heads-random",
+                             .score = HEAD_INDUCTION, .top = 3};
+        assert_int_equal(timeline_data_load(&f->timeline, &q, &err), 0);
         break;
     }
     default: assert_int_equal(flow_data_load(&f->flow, in_work("flow.csv"), -1, &err), 0); break;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "test_util.h"
 
@@ -187,6 +188,42 @@ static inline int viz_work_teardown(void)
     test_remove_dir(work_dir);
     cairo_debug_reset_static_data();
     return 0;
+}
+
+/* A TEST FIXTURE snapshot series in folder dir (created, under the work
+ * directory): series.json with steps 0, 50 and 100 (train_loss null, 6, 5)
+ * and the heads-random measure of each, 2 layers x 2 heads, in the formats
+ * of train-lm --snapshots and seqrep heads. induction: 0.02 everywhere at
+ * step 0, L1H1 0.1 then 0.8, L1H0 0.3 at step 100; the manifests' ICL
+ * score 0, 0.5, 3 (first copy 9, 8, 7; last copy 9, 7.5, 4). */
+static inline void write_series_fixture(const char *dir)
+{
+    static const int steps[3] = {0, 50, 100};
+    static const double l1h0[3] = {0.02, 0.02, 0.3}, l1h1[3] = {0.02, 0.1, 0.8};
+    static const double first[3] = {9, 8, 7}, last[3] = {9, 7.5, 4};
+    char path[600], text[1024];
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/series.json", dir);
+    write_text(path, "{\"command\": \"seqrep train-lm TEST FIXTURE\", \"steps\": 100, \"snapshots\": ["
+                     "{\"step\": 0, \"file\": \"step-000000.safetensors\", \"train_loss\": null},"
+                     "{\"step\": 50, \"file\": \"step-000050.safetensors\", \"train_loss\": 6.0},"
+                     "{\"step\": 100, \"file\": \"step-000100.safetensors\", \"train_loss\": 5.0}]}\n");
+    snprintf(path, sizeof path, "%s/measures", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/measures/heads-random", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/measures/heads-random/step-%06d.csv", dir, steps[i]);
+        snprintf(text, sizeof text, "layer,head,copy,induction,previous,sink,own_copy\n"
+                 "0,0,0.1,0.020000,0.5,0.2,0.3\n0,1,0.1,0.020000,0.2,0.6,0.3\n"
+                 "1,0,0.1,%.6f,0.1,0.2,0.4\n1,1,0.1,%.6f,0.1,0.1,0.5\n", l1h0[i], l1h1[i]);
+        write_text(path, text);
+        snprintf(path, sizeof path, "%s/measures/heads-random/step-%06d.manifest.json", dir, steps[i]);
+        snprintf(text, sizeof text, "{\"command\": \"seqrep heads TEST FIXTURE\", \"random_pieces\": 30, \"r\": 1, "
+                 "\"loss_first_copy\": %g, \"loss_last_copy\": %g, \"icl_score\": %g}\n", first[i], last[i],
+                 first[i] - last[i]);
+        write_text(path, text);
+    }
 }
 
 /* The mask and attention fixtures as figures: the mask of "a b c d" three

@@ -1,0 +1,69 @@
+#!/bin/sh
+# series_heads.sh — the head roles of every snapshot of a pre-training
+# (issue 29): for each snapshot named in SERIES_DIR/series.json (written by
+# `train-lm --snapshots DIR --snapshot-steps LIST`), `seqrep heads` on random
+# sequences (--random 30 --r 1: the induction test, its manifest holds
+# loss_first_copy, loss_last_copy and icl_score) into
+#   SERIES_DIR/measures/heads-random/step-NNNNNN.csv (+ .manifest.json)
+# and, when DATA.conll is given, on its sentences (--r 1) into
+#   SERIES_DIR/measures/heads-data/step-NNNNNN.csv (+ .manifest.json).
+# A step whose CSV and manifest are both there is kept (the script resumes);
+# `seqrep plot timeline --series SERIES_DIR` draws the result.
+#
+# Usage: sh examples/series_heads.sh BUILD_DIR SERIES_DIR [DATA.conll]
+# One thread per run (OMP_WAIT_POLICY=passive), one progress line per step.
+# Runtime: a few seconds per snapshot of the house LM (4 layers, d 128).
+set -eu
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: sh examples/series_heads.sh BUILD_DIR SERIES_DIR [DATA.conll]" >&2
+    exit 2
+fi
+build=$1
+series=$2
+data=${3:-}
+seqrep="$build/seqrep"
+[ -x "$seqrep" ] || { echo "series_heads: $seqrep not found; run make first" >&2; exit 2; }
+[ -f "$series/series.json" ] || { echo "series_heads: $series/series.json not found (train-lm --snapshots)" >&2; exit 2; }
+[ -z "$data" ] || [ -f "$data" ] || { echo "series_heads: $data not found" >&2; exit 2; }
+OMP_WAIT_POLICY=passive
+export OMP_WAIT_POLICY
+
+# the step and file of every snapshot, "STEP FILE" a line, in the order of the steps
+steps=$(python3 - "$series/series.json" <<'PY'
+import json, sys
+try:
+    s = json.load(open(sys.argv[1]))
+    snapshots = s["snapshots"]
+    for e in sorted(snapshots, key=lambda e: e["step"]):
+        print(int(e["step"]), e["file"])
+except (ValueError, KeyError, TypeError) as e:
+    sys.exit("series_heads: %s: not a snapshot series (%s)" % (sys.argv[1], e))
+PY
+) || exit 2
+[ -n "$steps" ] || { echo "series_heads: $series/series.json lists no snapshot" >&2; exit 2; }
+total=$(echo "$steps" | wc -l)
+
+# measure NAME STEP SNAPSHOT OPTIONS...: seqrep heads into measures/NAME/step-NNNNNN.csv unless done
+measure() {
+    name=$1; step=$2; snapshot=$3; shift 3
+    out="$series/measures/$name/$(printf 'step-%06d' "$step").csv"
+    if [ -s "$out" ] && [ -s "${out%.csv}.manifest.json" ]; then
+        echo "  $name step $step: kept $out"
+        return 0
+    fi
+    mkdir -p "$series/measures/$name"
+    start=$(date +%s)
+    "$seqrep" heads --model "$snapshot" "$@" --r 1 --threads 1 --out "$out" >/dev/null
+    echo "  $name step $step: $out in $(( $(date +%s) - start )) s"
+}
+
+i=0
+echo "$steps" | while read -r step file; do
+    i=$((i + 1))
+    snapshot="$series/$file"
+    [ -f "$snapshot" ] || { echo "series_heads: $snapshot (step $step of series.json) not found" >&2; exit 2; }
+    echo "== snapshot $i of $total: step $step ($snapshot)"
+    measure heads-random "$step" "$snapshot" --random 30
+    [ -z "$data" ] || measure heads-data "$step" "$snapshot" --data "$data"
+done
+echo "done: $total snapshots measured into $series/measures"

@@ -1,0 +1,267 @@
+/* timeline_data.c — the timeline figure's numbers from a snapshot series
+ * and the heads measures of its snapshots. */
+#include "series/timeline_data.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "base/text_file.h"
+#include "results/heads_data.h"
+#include "series/series_read.h"
+
+/* The measure whose manifests hold the in-context learning numbers. */
+static const char *const ICL_MEASURE = "heads-random";
+
+int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err)
+{
+    if (strcmp(text, "heads") == 0) *out = TIMELINE_HEADS;
+    else if (strcmp(text, "loss") == 0) *out = TIMELINE_LOSS;
+    else return sr_fail(err, "--what must be heads or loss, got '%s'", text);
+    return 0;
+}
+
+int timeline_measure_check(const char *text, SrError *err)
+{
+    if (strcmp(text, "heads-random") != 0 && strcmp(text, "heads-data") != 0)
+        return sr_fail(err, "--measure must be heads-random or heads-data, got '%s'", text);
+    return 0;
+}
+
+double timeline_value(const TimelineData *d, int i, int layer, int head)
+{
+    return d->value[((size_t)i * d->n_layers + layer) * d->n_heads + head];
+}
+
+void timeline_head_label(int layer, int head, char *out, size_t cap)
+{
+    snprintf(out, cap, "L%dH%d", layer, head);
+}
+
+/* The file name of a path (after its last '/'). */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Read the score of step index i from its CSV (path) into d->value; the
+ * first step sets the shape, later ones must match it (first_path names
+ * the first file). */
+static int read_step(TimelineData *d, int i, const char *path, const char *first_path, const char *dir,
+                     SrError *err)
+{
+    if (access(path, F_OK) != 0)
+        return sr_fail(err, "%s: missing (no %s measure of step %d of %s/series.json)", path, d->measure,
+                       d->step[i], dir);
+    HeadsData h;
+    if (heads_data_load(&h, path, &d->score, 1, NULL, err)) return -1;
+    int rc = 0;
+    if (i == 0) {
+        d->n_layers = h.n_layers;
+        d->n_heads = h.n_heads;
+        d->value = malloc(sizeof(double) * (size_t)d->n_steps * h.n_layers * h.n_heads);
+        if (!d->value) rc = sr_fail(err, "%s: out of memory", path);
+    } else if (h.n_layers != d->n_layers || h.n_heads != d->n_heads) {
+        rc = sr_fail(err, "%s: %d layers x %d heads, but %s has %d x %d (another model?)", path, h.n_layers,
+                     h.n_heads, base_name(first_path), d->n_layers, d->n_heads);
+    }
+    for (int l = 0; l < d->n_layers && rc == 0; l++)
+        for (int hd = 0; hd < d->n_heads; hd++)
+            d->value[((size_t)i * d->n_layers + l) * d->n_heads + hd] = heads_value(&h, 0, l, hd);
+    heads_data_free(&h);
+    return rc;
+}
+
+/* The score of every head at every step. */
+static int read_heads(TimelineData *d, const char *dir, SrError *err)
+{
+    char *first = series_measure_path(dir, d->measure, d->step[0], ".csv");
+    int rc = first ? 0 : sr_fail(err, "out of memory");
+    for (int i = 0; i < d->n_steps && rc == 0; i++) {
+        char *path = series_measure_path(dir, d->measure, d->step[i], ".csv");
+        rc = path ? read_step(d, i, path, first, dir, err) : sr_fail(err, "out of memory");
+        free(path);
+    }
+    free(first);
+    return rc;
+}
+
+/* The heads with the largest values at the last step, largest first (the
+ * first in layer, head order on a tie), at most top of them. */
+static void pick_top(TimelineData *d, int top)
+{
+    int cells = d->n_layers * d->n_heads, last = d->n_steps - 1;
+    d->n_top = top < cells ? top : cells;
+    for (int k = 0; k < d->n_top; k++) {
+        int best = -1;
+        for (int c = 0; c < cells; c++) {
+            int taken = 0;
+            for (int j = 0; j < k; j++) taken |= d->top_layer[j] * d->n_heads + d->top_head[j] == c;
+            if (taken) continue;
+            if (best < 0 || timeline_value(d, last, c / d->n_heads, c % d->n_heads) >
+                                timeline_value(d, last, best / d->n_heads, best % d->n_heads))
+                best = c;
+        }
+        d->top_layer[k] = best / d->n_heads;
+        d->top_head[k] = best % d->n_heads;
+    }
+}
+
+/* The number `key` of a manifest (read from path) into *out. */
+static int manifest_number(const cJSON *m, const char *key, const char *path, double *out, SrError *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, key);
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) return sr_fail(err, "%s: no number '%s'", path, key);
+    *out = v->valuedouble;
+    return 0;
+}
+
+/* The ICL numbers of step index i from its heads-random manifest. */
+static int read_icl_step(TimelineData *d, int i, const char *dir, SrError *err)
+{
+    char *path = series_measure_path(dir, ICL_MEASURE, d->step[i], ".manifest.json"), *text = NULL;
+    size_t len;
+    if (!path) return sr_fail(err, "out of memory");
+    int rc = 0;
+    if (access(path, F_OK) != 0)
+        rc = sr_fail(err, "%s: missing (no %s measure of step %d of %s/series.json)", path, ICL_MEASURE,
+                     d->step[i], dir);
+    if (rc == 0) rc = text_read_file(path, &text, &len, err);
+    cJSON *m = rc == 0 ? cJSON_Parse(text) : NULL;
+    if (rc == 0 && !cJSON_IsObject(m)) rc = sr_fail(err, "%s: not a JSON object", path);
+    if (rc == 0) rc = manifest_number(m, "loss_first_copy", path, &d->loss_first[i], err);
+    if (rc == 0) rc = manifest_number(m, "loss_last_copy", path, &d->loss_last[i], err);
+    if (rc == 0) rc = manifest_number(m, "icl_score", path, &d->icl[i], err);
+    cJSON_Delete(m);
+    free(text);
+    free(path);
+    return rc;
+}
+
+/* The ICL numbers of every step, when the series has a heads-random measure. */
+static int read_icl(TimelineData *d, const char *dir, SrError *err)
+{
+    if (!series_has_measure(dir, ICL_MEASURE)) return 0;
+    size_t n = (size_t)d->n_steps;
+    d->loss_first = malloc(sizeof(double) * n);
+    d->loss_last = malloc(sizeof(double) * n);
+    d->icl = malloc(sizeof(double) * n);
+    if (!d->loss_first || !d->loss_last || !d->icl) return sr_fail(err, "out of memory");
+    for (int i = 0; i < d->n_steps; i++)
+        if (read_icl_step(d, i, dir, err)) return -1;
+    d->has_icl = 1;
+    return 0;
+}
+
+/* Append printf-style text to buf (cap bytes) at *used; silently cut when full. */
+__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t cap, size_t *used, const char *fmt, ...)
+{
+    if (*used >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *used, cap - *used, fmt, ap);
+    va_end(ap);
+    if (n > 0) *used += (size_t)n;
+}
+
+/* Title and caption: what the lines are, the coloured heads, the files. */
+static void write_meta(TimelineData *d, const char *dir)
+{
+    char *c = d->meta.caption;
+    size_t cap = sizeof d->meta.caption, used = 0;
+    int last = d->n_steps - 1;
+    if (d->what == TIMELINE_HEADS) {
+        snprintf(d->meta.title, sizeof d->meta.title, "When the heads learn their roles: %s score per step",
+                 head_score_label(d->score));
+        append(c, cap, &used, "The %s score (mean share of attention, seqrep heads, %s) of every head at %d "
+               "snapshots, one line per layer x head; coloured: the %d largest at step %d (",
+               head_score_label(d->score), d->measure, d->n_steps, d->n_top, d->step[last]);
+        for (int k = 0; k < d->n_top; k++)
+            append(c, cap, &used, "%sL%dH%d %.3f", k ? ", " : "", d->top_layer[k], d->top_head[k],
+                   timeline_value(d, last, d->top_layer[k], d->top_head[k]));
+        append(c, cap, &used, ").");
+        if (d->has_icl)
+            append(c, cap, &used, " Below: the in-context learning score, loss on the first copy of random "
+                                  "sequences minus loss on the last (%.3f at step %d).", d->icl[last], d->step[last]);
+        else
+            append(c, cap, &used, " No heads-random measure: no in-context learning score.");
+    } else {
+        snprintf(d->meta.title, sizeof d->meta.title, "Pre-training loss and the loss on repeated random sequences");
+        append(c, cap, &used, "Training loss of the batch at each of %d snapshots (series.json)", d->n_steps);
+        if (d->has_icl)
+            append(c, cap, &used, "; loss on the first and the last copy of random sequences (seqrep heads "
+                                  "--random, heads-random measure): they part when the model copies in context.");
+        else
+            append(c, cap, &used, ". No heads-random measure: no losses on random sequences.");
+    }
+    append(c, cap, &used, " From %s.", dir);
+}
+
+int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)
+{
+    memset(d, 0, sizeof *d);
+    d->meta = figure_meta_default();
+    d->what = q->what;
+    d->score = q->score;
+    snprintf(d->measure, sizeof d->measure, "%s", q->measure ? q->measure : ICL_MEASURE);
+    if (q->top < 1 || q->top > TIMELINE_MAX_TOP) return sr_fail(err, "--top must be 1..%d", TIMELINE_MAX_TOP);
+    SeriesSteps s;
+    if (series_read(q->dir, &s, err)) return -1;
+    d->n_steps = s.n;
+    d->step = s.step;
+    d->train_loss = s.train_loss;
+    int rc = 0;
+    if (d->what == TIMELINE_HEADS) rc = read_heads(d, q->dir, err);
+    if (rc == 0) rc = read_icl(d, q->dir, err);
+    if (rc) {
+        timeline_data_free(d);
+        return -1;
+    }
+    if (d->what == TIMELINE_HEADS) pick_top(d, q->top);
+    write_meta(d, q->dir);
+    return 0;
+}
+
+void timeline_data_free(TimelineData *d)
+{
+    free(d->step);
+    free(d->train_loss);
+    free(d->value);
+    free(d->loss_first);
+    free(d->loss_last);
+    free(d->icl);
+    d->step = NULL;
+    d->train_loss = d->value = d->loss_first = d->loss_last = d->icl = NULL;
+    d->n_steps = d->n_layers = d->n_heads = d->n_top = d->has_icl = 0;
+}
+
+/* One row of a series without layer and head. */
+static void write_plain(FILE *out, int step, const char *series, double v)
+{
+    fprintf(out, "%d,%s,,,%.6f\n", step, series, v);
+}
+
+void timeline_data_write_csv(const TimelineData *d, FILE *out)
+{
+    fprintf(out, "step,series,layer,head,value\n");
+    if (d->what == TIMELINE_HEADS) {
+        for (int i = 0; i < d->n_steps; i++)
+            for (int l = 0; l < d->n_layers; l++)
+                for (int h = 0; h < d->n_heads; h++)
+                    fprintf(out, "%d,%s/%s,%d,%d,%.6f\n", d->step[i], d->measure, head_score_name(d->score), l, h,
+                            timeline_value(d, i, l, h));
+        for (int i = 0; i < d->n_steps && d->has_icl; i++) write_plain(out, d->step[i], "icl_score", d->icl[i]);
+        return;
+    }
+    for (int i = 0; i < d->n_steps; i++)
+        if (!isnan(d->train_loss[i])) write_plain(out, d->step[i], "train_loss", d->train_loss[i]);
+    for (int i = 0; i < d->n_steps && d->has_icl; i++)
+        write_plain(out, d->step[i], "loss_first_copy", d->loss_first[i]);
+    for (int i = 0; i < d->n_steps && d->has_icl; i++)
+        write_plain(out, d->step[i], "loss_last_copy", d->loss_last[i]);
+}

@@ -1,0 +1,82 @@
+/* timeline_data.h — the numbers of the timeline figure: what a pre-training
+ * learns when, read from a snapshot series (series_read.h) and what was
+ * measured on each of its snapshots (examples/series_heads.sh).
+ *
+ *   heads  one score of `seqrep heads` (copy, induction, previous, sink or
+ *          own_copy) of every layer x head at every step, from
+ *          DIR/measures/MEASURE/step-NNNNNN.csv (MEASURE heads-random or
+ *          heads-data); the `top` heads with the largest value at the last
+ *          step are the ones the figure colours.
+ *   loss   the training loss of series.json at every step.
+ *
+ * Both add, when DIR/measures/heads-random is there, the losses on the
+ * first and last copy of random sequences and the in-context learning score
+ * (first minus last) from each step's heads-random manifest: the phase
+ * change on the same steps. Errors name the file:
+ *   "DIR/measures/heads-random/step-000150.csv: missing (no heads-random measure of step 150 of DIR/series.json)"
+ *   "DIR/measures/heads-random/step-000150.csv: 3 layers x 2 heads, but step-000000.csv has 2 x 2 (another model?)"
+ *   "DIR/measures/heads-random/step-000150.manifest.json: no number 'icl_score'" */
+#ifndef SEQREP_VIZ_TIMELINE_DATA_H
+#define SEQREP_VIZ_TIMELINE_DATA_H
+
+#include <stdio.h>
+
+#include "draw/figure.h"
+#include "theory/heads.h"
+
+/* The most heads the figure colours (the palette's colours that read on
+ * both themes). */
+#define TIMELINE_MAX_TOP 6
+
+typedef enum { TIMELINE_HEADS = 0, TIMELINE_LOSS = 1 } TimelineWhat;
+
+/* What `seqrep plot timeline` asks for. */
+typedef struct {
+    const char *dir;     /* the series folder                         */
+    TimelineWhat what;
+    const char *measure; /* heads: heads-random | heads-data          */
+    HeadScore score;     /* heads: the score drawn                    */
+    int top;             /* heads: how many heads to colour, 1..MAX   */
+} TimelineRequest;
+
+typedef struct {
+    FigureMeta meta;
+    TimelineWhat what;
+    char measure[32];
+    HeadScore score;
+    int n_steps;
+    int *step;            /* (n_steps) ascending                                   */
+    double *train_loss;   /* (n_steps) NAN where series.json has none              */
+    int n_layers, n_heads;
+    double *value;        /* heads: (n_steps, n_layers, n_heads), in 0..1          */
+    int n_top;            /* heads: the coloured heads, largest last value first */
+    int top_layer[TIMELINE_MAX_TOP], top_head[TIMELINE_MAX_TOP];
+    int has_icl;          /* the heads-random manifests were read                  */
+    double *loss_first;   /* (n_steps) loss on the first copy of random sequences  */
+    double *loss_last;    /* (n_steps) ... on the last copy                        */
+    double *icl;          /* (n_steps) icl_score: first minus last                 */
+} TimelineData;
+
+/* Parse --what (heads | loss) and --measure (heads-random | heads-data);
+ * 0 or -1 with err naming the option. */
+int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err);
+int timeline_measure_check(const char *text, SrError *err);
+
+/* Load what q asks for. Free with timeline_data_free (safe after a
+ * failure). 0, or -1 with err. */
+int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err);
+void timeline_data_free(TimelineData *d);
+
+/* The value at step index i of (layer, head). */
+double timeline_value(const TimelineData *d, int i, int layer, int head);
+
+/* The label of a head in the figure: "L2H3". */
+void timeline_head_label(int layer, int head, char *out, size_t cap);
+
+/* CSV of the drawn numbers: step,series,layer,head,value. heads: series
+ * "MEASURE/SCORE" (one row per step, layer and head), then "icl_score";
+ * loss: "train_loss" (steps that have one), "loss_first_copy",
+ * "loss_last_copy"; layer and head empty where the series has none. */
+void timeline_data_write_csv(const TimelineData *d, FILE *out);
+
+#endif

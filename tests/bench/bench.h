@@ -27,6 +27,14 @@ double bench_load_average(void);
 int bench_in_child(int (*fn)(const void *arg, void *result), const void *arg, void *result,
                    size_t result_size, double *peak_rss);
 
+/* The house LM's shape (4 layers, width 128, 4 heads, SwiGLU 352, 8,000
+ * ids, 512 positions, tied; bench_finetune.c). */
+ModelConfig bench_house_shape(void);
+
+/* The SmolLM2-135M shape (30 layers, width 576, 9 query and 3 key/value
+ * heads, SwiGLU 1536, 49,152 ids, tied; bench_hf.c). */
+ModelConfig bench_smollm2_shape(void);
+
 /* ---- the parts, each printing its own table (tests/bench/bench_*.c) ------ */
 
 /* Widest-vector FMA peaks of `threads` threads in GFLOP/s: 8-lane AVX2 and,
@@ -48,6 +56,11 @@ int bench_exit_table(int reps, int threads);
 
 /* Forward tokens/s on the SmolLM2-135M and Qwen3-0.6B shapes against PyTorch. */
 int bench_hf_table(int reps, int threads, int with_torch);
+
+/* The time and peak RSS of `seqrep heads`' measurement (head_roles_measure)
+ * on 619 NLU++-length sentences at r = 1, on the house and SmolLM2-135M
+ * shapes, against issue 29's targets (30 s and 300 s). */
+int bench_heads_table(int threads);
 
 /* Analytic FLOPs of one forward pass over B sequences of T tokens through
  * layers 0..n_run-1 (0 = all), with or without the LM head: label/cost.h's

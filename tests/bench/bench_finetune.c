@@ -71,8 +71,8 @@ static int make_sentences(Dataset *d, int n, unsigned long long seed, const char
     return 0;
 }
 
-/* The house LM's shape, random weights. */
-static ModelConfig house_shape(void)
+/* The house LM's shape (see bench.h). */
+ModelConfig bench_house_shape(void)
 {
     return (ModelConfig){.vocab_size = 8000, .d_model = 128, .n_layers = 4, .n_heads = 4,
                          .d_ff = 352, .max_seq_len = 512, .rope_theta = 10000.0f,
@@ -124,7 +124,7 @@ static int time_finetune(const void *arg, void *result)
     cfg.method = job->r == 0 ? METHOD_CAUSAL : METHOD_SR;
     cfg.r = job->r;
     cfg.epochs = 1;
-    ModelConfig mc = house_shape();
+    ModelConfig mc = bench_house_shape();
     Model m;
     FinetuneResult res;
     ReadoutLayout lay = readout_layout_paper(job->r);
@@ -170,7 +170,7 @@ static int time_probe_features(const void *arg, void *result)
     SrError err;
     SyntheticTask t;
     if (task_make(&t, &err)) goto fail;
-    ModelConfig mc = house_shape();
+    ModelConfig mc = bench_house_shape();
     const PiecedData *pd = &t.pieces[0];
     int max_T = readout_max_length(pd, readout_layout_paper(8));
     size_t per_r = (size_t)(mc.n_layers + 1) * (size_t)pd->n_words * (size_t)mc.d_model;
@@ -212,7 +212,7 @@ int bench_finetune_table(int threads)
            N_TRAIN);
     printf("%3s %9s %8s %10s %8s %9s %9s %6s\n", "r", "tok/sent", "tok/s", "vs r = 0", "FLOP/tok",
            "RSS MiB", "floor MiB", "xfloor");
-    ModelConfig mc = house_shape();
+    ModelConfig mc = bench_house_shape();
     double base_tok_s = 0.0, base_flops = 0.0;
     int failed = 0;
     for (int i = 0; i < 4; i++) {

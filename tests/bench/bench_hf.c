@@ -35,6 +35,12 @@ static const HfShape SHAPES[] = {
 };
 enum { N_SHAPES = (int)(sizeof SHAPES / sizeof SHAPES[0]) };
 
+/* The first shape, SmolLM2-135M (see bench.h). */
+ModelConfig bench_smollm2_shape(void)
+{
+    return SHAPES[0].cfg;
+}
+
 typedef struct {
     const HfShape *shape;
     int T, reps, threads;

@@ -2,10 +2,12 @@
  * PyTorch and the memory floor (docs/performance.md). Prints, in order: the
  * machine (CPU, the vector extensions it has, the kernel OpenBLAS chose), the
  * FMA peaks, the training-step table, fine-tuning and probe throughput, early
- * exit, and the forward pass on real Hugging Face model shapes. Every measurement runs in a child process (bench_in_child).
+ * exit, the forward pass on real Hugging Face model shapes, and the head-roles
+ * measurement of `seqrep heads`. Every measurement runs in a child process
+ * (bench_in_child).
  *
  * Usage: bench [--config tiny|small|base] [--reps N] [--threads N] [--no-torch]
- *              [--only train|finetune|exit|hf]
+ *              [--only train|finetune|exit|hf|heads]
  * Run from the repository root (it calls /usr/bin/python3 tests/reference/bench_torch.py). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,7 @@ static int peaks_in_child(const void *arg, void *result)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench [--config tiny|small|base] [--reps N] [--threads N] [--no-torch]"
-                    " [--only train|finetune|exit|hf]\n");
+                    " [--only train|finetune|exit|hf|heads]\n");
     return 2;
 }
 
@@ -49,7 +51,8 @@ int main(int argc, char **argv)
     if (reps < 1 || threads < 1) return usage();
     if (config && strcmp(config, "tiny") && strcmp(config, "small") && strcmp(config, "base"))
         return usage();
-    if (part && strcmp(part, "train") && strcmp(part, "finetune") && strcmp(part, "exit") && strcmp(part, "hf"))
+    if (part && strcmp(part, "train") && strcmp(part, "finetune") && strcmp(part, "exit") &&
+        strcmp(part, "hf") && strcmp(part, "heads"))
         return usage();
 
     char cpu[256];
@@ -83,6 +86,7 @@ int main(int argc, char **argv)
     if (!part || strcmp(part, "finetune") == 0) failed |= bench_finetune_table(threads);
     if (!part || strcmp(part, "exit") == 0) failed |= bench_exit_table(reps, threads);
     if (!part || strcmp(part, "hf") == 0) failed |= bench_hf_table(reps, threads, with_torch);
+    if (!part || strcmp(part, "heads") == 0) failed |= bench_heads_table(threads);
     FmaPeaks after = {0, 0};
     if (bench_in_child(peaks_in_child, &pj, &after, sizeof after, &rss) == 0) {
         double widest_after = after.avx512 > 0 ? after.avx512 : after.avx2;

@@ -91,6 +91,9 @@ assert m["loss_first_copy"] > 0 and m["loss_last_copy"] > 0
 assert abs(m["icl_score"] - (m["loss_first_copy"] - m["loss_last_copy"])) < 1e-9
 assert m["last_copy_tokens"] == 120 and m["induction_tokens"] == 100
 '
+expect_ok "plot heads of the random run" "$seqrep" plot heads --results r.csv --out r_fig.png
+check "plot heads: the caption names the random input and its ICL score" \
+    grep -q 'input: random sequences of 6 pieces (in-context learning score' r_fig.manifest.json
 "$seqrep" heads --model m.safetensors --random 6 --sequences 20 --seed 4 --out r_again.csv >/dev/null 2>&1
 check "the same seed gives the same CSV" cmp -s r.csv r_again.csv
 "$seqrep" heads --model m.safetensors --random 6 --sequences 20 --seed 5 --out r_other.csv >/dev/null 2>&1

@@ -125,7 +125,7 @@ awk 'BEGIN {
         copy = (l == 2 && h == 1) ? 1 : (l * 4 + h) / 20
         printf "%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", l, h, copy, (12 - l * 4 - h) / 13, 0.05 * h, 0.9 - 0.2 * l, 0.5
     } }' >heads.csv
-printf '{"command": "seqrep heads --model m.safetensors --random 24 --r 1 --out heads.csv", "model": "m.safetensors", "r": 1, "random": 24, "loss_first_copy": 5.5, "loss_last_copy": 2.25, "icl_score": 3.25}\n' \
+printf '{"command": "seqrep heads --model m.safetensors --random 24 --r 1 --out heads.csv", "model": "m.safetensors", "r": 1, "random_pieces": 24, "loss_first_copy": 5.5, "loss_last_copy": 2.25, "icl_score": 3.25}\n' \
     >heads.manifest.json
 for ext in png svg pdf; do
     expect_ok "heads .$ext" "$seqrep" plot heads --results heads.csv --out heads_fig.$ext

@@ -151,7 +151,7 @@ static void append_run(char *buf, size_t cap, size_t *used, const cJSON *m)
     const cJSON *adapter = cJSON_GetObjectItemCaseSensitive(m, "adapter");
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "r");
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(m, "data");
-    const cJSON *random = cJSON_GetObjectItemCaseSensitive(m, "random");
+    const cJSON *random = cJSON_GetObjectItemCaseSensitive(m, "random_pieces");
     append(buf, cap, used, " Model %s", cJSON_IsString(model) ? model->valuestring : "(not in the manifest)");
     if (cJSON_IsString(adapter)) append(buf, cap, used, " with the adapter %s", adapter->valuestring);
     if (cJSON_IsNumber(r)) append(buf, cap, used, ", r = %g", r->valuedouble);

@@ -149,7 +149,7 @@ static void test_heads_caption(void **state)
     figure_free(&f);
     cJSON_Delete(m);
     m = cJSON_Parse("{\"command\": \"seqrep heads\", \"model\": \"hf/smol\", \"adapter\": \"sr.bin\", \"r\": 2, "
-                    "\"random\": 32, \"loss_first_copy\": 6.5, \"loss_last_copy\": 1.25, \"icl_score\": 5.25}");
+                    "\"random_pieces\": 32, \"loss_first_copy\": 6.5, \"loss_last_copy\": 1.25, \"icl_score\": 5.25}");
     load_figure(&f, m);
     assert_non_null(strstr(f.heads.meta.caption,
                            "Model hf/smol with the adapter sr.bin, r = 2, input: random sequences of 32 pieces "

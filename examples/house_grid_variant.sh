@@ -38,9 +38,10 @@
 #   SWEEP.compare-unmask-full.{csv,md}, SWEEP.compare-causal.{csv,md}   within the variant
 #   SWEEP.vs-base.{csv,md}     variant − base, per configuration
 #   heads/, heads-summary.csv  the heads stage (house_heads.py)
+#   heads-f1.{csv,md}          head scores against each sr run's F1 (house_heads_f1.py)
 #   logs/                      the probes' logs
 # and results/md/house-NAME-*.md: -lr, -probe-DATASET, -SWEEP, -SWEEP-time,
-# -SWEEP-compare, -vs-base, -heads.
+# -SWEEP-compare, -vs-base, -heads, -heads-f1.
 variant=$HOUSE_VARIANT
 case $variant in
     *[!A-Za-z0-9_-]* | -*) echo "house_grid: HOUSE_VARIANT '$variant' must be letters, digits, - and _" >&2; exit 2 ;;
@@ -218,6 +219,11 @@ if want tables; then
               cat "$out/$name.vs-base.md"
               echo
           done; } >"$md-vs-base.md"
+    fi
+    # do head scores predict the F1 of the fine-tuned sr runs? (examples/house_heads_f1.py)
+    if [ -s "$out/heads-summary.csv" ] && [ -s "$out/nlupp-paper.csv" ]; then
+        python3 examples/house_heads_f1.py "$out/heads-summary.csv" "$out/nlupp-paper.csv" "$out/heads-f1" >/dev/null
+        cp "$out/heads-f1.md" "$md-heads-f1.md"
     fi
     if [ -s "$out/lr.csv" ]; then
         { echo "| learning rate | causal dev F1 | sr r = 1 dev F1 | mean |"

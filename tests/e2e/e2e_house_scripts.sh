@@ -134,7 +134,7 @@ expect_error "replay: a CSV without commands" "line 1: no command column" \
 data_rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
 build=$(dirname "$seqrep")
 mkdir -p repo/examples repo/results/house cache/house/v1
-for f in house_grid.sh house_grid_variant.sh house_hash.py house_replay.py house_heads.py probe_table.sh sweep_time.sh; do
+for f in house_grid.sh house_grid_variant.sh house_hash.py house_replay.py house_heads.py house_heads_f1.py probe_table.sh sweep_time.sh; do
     cp "$examples/$f" repo/examples/
 done
 # a generated task stands in for NLU++ (results/data/nlupp), left-cue for the built-in tasks
@@ -272,9 +272,24 @@ ok = len(ms) == 8 and all(m["adapter"].endswith(".model.safetensors") and m["r"]
 ok = ok and sum(m["copy_positions"] == "restart" for m in ms) == 4
 sys.exit(0 if ok else 1)
 PY
+python3 - "$v" <<'PY' && ok "heads-f1: every sr run's scores beside its F1, correlations per configuration" || bad "heads-f1"
+import csv, sys
+v = sys.argv[1]
+rows = list(csv.DictReader(open(f"{v}/heads-f1.csv")))
+summary = {(r["run"], r["seed"]): r for r in csv.DictReader(open(f"{v}/heads-summary.csv")) if r["run"] != "lm"}
+sweep = {}
+for r in csv.DictReader(open(f"{v}/nlupp-paper.csv")):
+    if r["method"] == "sr":
+        sweep[("sr r=%s%s" % (r["r"], " restart" if r["positions"] == "restart" else ""), r["seed"])] = r["test_f1"]
+ok = len(rows) == 8 and all(r["test_f1"] == sweep[(r["run"], r["seed"])] and
+                            r["best_induction"] == summary[(r["run"], r["seed"])]["best_induction"] for r in rows)
+md = open(f"{v}/heads-f1.md").read().splitlines()
+ok = ok and len(md) == 7 and md[2].startswith("| every sr run | 8 |") and md[3].startswith("| sr r=1 | 2 |")
+sys.exit(0 if ok else 1)
+PY
 missing=""
 for t in lr probe-nlupp probe-left-cue nlupp-paper nlupp-paper-time nlupp-paper-compare nlupp-full nlupp-full-compare \
-         tasks-paper tasks-paper-compare vs-base heads; do
+         tasks-paper tasks-paper-compare vs-base heads heads-f1; do
     [ -s "$md-$t.md" ] || missing="$missing $t"
 done
 if [ -z "$missing" ] && grep -q "a is a configuration of v1, b the same configuration" "$md-vs-base.md" &&

@@ -13,6 +13,7 @@
 set -u
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_begin "$@"
+ignore_fontconfig_leaks   # plot heads draws text
 
 "$seqrep" gen-text --out corpus.txt --sentences 300 --seed 3 2>/dev/null
 expect_ok "train a tiny model" "$seqrep" train-lm --corpus corpus.txt --out m.safetensors --layers 2 \

@@ -14,6 +14,7 @@
 set -u
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_begin "$@"
+ignore_fontconfig_leaks   # plot timeline draws text
 build=$(dirname "$seqrep")
 series_heads="$here/../examples/series_heads.sh"
 

@@ -28,6 +28,8 @@ import json
 import os
 import sys
 
+from house_heads_f1 import pearson
+
 
 def fail(message):
     """Print one line naming the problem and exit with status 2."""
@@ -95,16 +97,6 @@ def markdown(rows, names):
             cells.append("%s / %.2f" % (r["data_best_induction"], float(r["icl_score"])) if r else "")
         lines.append("| %d | %s |" % (step, " | ".join(cells)))
     return "\n".join(lines) + "\n"
-
-
-def pearson(xs, ys):
-    """Pearson correlation of two equally long lists (0 when one is constant)."""
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / (sxx * syy) ** 0.5 if sxx > 0 and syy > 0 else 0.0
 
 
 SUMMARY_SCORES = ["data_best_copy", "data_best_induction", "random_best_copy", "random_best_induction"]

@@ -86,6 +86,17 @@ int cli_mask_plan(const char *command, const char *text, int n_layers, MaskKind 
     return option_parse_mask(command, text, *plan, n_layers);
 }
 
+int cli_load_checkpoint(const char *command, const char *model, const char *bos_text, RepeatSep sep,
+                        const char *mask_text, CheckpointInfo *info, Tokenizer *tok, RepeatBos *bos,
+                        MaskKind **plan)
+{
+    SrError err;
+    if (checkpoint_read_info(model, info, &err) || checkpoint_tokenizer(info, model, tok, &err) ||
+        readout_choose_bos(tok, bos_text, REPEAT_BOS_PER_COPY, sep, bos, &err))
+        return args_error(command, "%s", err.msg);
+    return cli_mask_plan(command, mask_text, info->cfg.n_layers, plan);
+}
+
 void cli_report_memory(const char *command, const Model *m, size_t n_trained, int n_run,
                        int with_lm_head)
 {

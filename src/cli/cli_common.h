@@ -1,6 +1,7 @@
 /* cli_common.h — steps several commands take the same way: warn about
  * dev/test tags the training split lacks, size the model for a labelling
- * task, write test predictions, read the --mask plan, choose the --bos of a
+ * task, write test predictions, read the --mask plan, load a checkpoint with
+ * its tokenizer, bos and mask plan, choose the --bos of a
  * command without a tokenizer, report the memory used. Each prints or returns
  * exactly what the commands printed before they shared it. */
 #ifndef SEQREP_CLI_COMMON_H
@@ -11,8 +12,10 @@
 #include "base/status.h"
 #include "engine/mask.h"
 #include "engine/model.h"
+#include "formats/checkpoint.h"
 #include "label/task.h"
 #include "repeat/repeat.h"
+#include "text/tokenizer.h"
 
 /* On stderr, one warning per split (dev, test) with tags not in the training
  * data: "seqrep CMD: warning: PATH: N tags not in the training data mapped to O". */
@@ -29,8 +32,6 @@ int cli_task_max_length(const char *command, const LabelTask *task, const int *r
  * test word i being task->labels.names[pred[i]] (pred: test words). 0 or -1. */
 int cli_write_predictions(const char *path, const LabelTask *task, const int *pred, SrError *err);
 
-/* A new plan of n_layers masks (*plan, caller frees) read from --mask text.
- * 0, or 2 after the error line (out of memory, or option_parse_mask's). */
 /* The bos mode of a command that does not otherwise need the tokenizer
  * (cost): bos_text when given (NULL = not given), else per-copy, or none
  * when the model is a Hugging Face folder whose tokenizer.json puts no BOS
@@ -39,7 +40,18 @@ int cli_write_predictions(const char *path, const LabelTask *task, const int *pr
 int cli_default_bos(const char *command, const CheckpointInfo *info, const char *model,
                     const char *bos_text, RepeatSep sep, RepeatBos *bos);
 
+/* A new plan of n_layers masks (*plan, caller frees) read from --mask text.
+ * 0, or 2 after the error line (out of memory, or option_parse_mask's). */
 int cli_mask_plan(const char *command, const char *text, int n_layers, MaskKind **plan);
+
+/* What a command that runs a checkpoint on its own sentences reads first:
+ * the checkpoint's description (*info) and tokenizer (*tok), the --bos mode
+ * settled for that tokenizer (*bos; bos_text NULL = not given;
+ * readout_choose_bos) and the --mask plan (*plan, n_layers masks, caller
+ * frees). 0, or 2 after the error line. */
+int cli_load_checkpoint(const char *command, const char *model, const char *bos_text, RepeatSep sep,
+                        const char *mask_text, CheckpointInfo *info, Tokenizer *tok, RepeatBos *bos,
+                        MaskKind **plan);
 
 /* One line on stderr: this process's peak RSS against the memory floor of a
  * training step of m at its full size (max_batch x max_T) with n_trained

@@ -156,12 +156,8 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
  * o->bos for the tokenizer (readout_choose_bos). 0 or 2 after the error line. */
 static int load_checkpoint(AttnflowOptions *o, AttnflowRun *run)
 {
-    SrError err;
-    if (checkpoint_read_info(o->model, &run->info, &err) ||
-        checkpoint_tokenizer(&run->info, o->model, &run->tok, &err) ||
-        readout_choose_bos(&run->tok, o->bos_text, REPEAT_BOS_PER_COPY, o->sep, &o->bos, &err))
-        return args_error(CMD, "%s", err.msg);
-    return cli_mask_plan(CMD, o->mask_text, run->info.cfg.n_layers, &run->plan);
+    return cli_load_checkpoint(CMD, o->model, o->bos_text, o->sep, o->mask_text, &run->info,
+                               &run->tok, &o->bos, &run->plan);
 }
 
 /* Read the data and tokenize the first --max-sentences sentences, keeping

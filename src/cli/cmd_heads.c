@@ -141,12 +141,9 @@ static int parse_options(int argc, char **argv, HeadsOptions *o)
  * 0 or 2 after the error line. */
 static int load_checkpoint(HeadsOptions *o, HeadsRun *run)
 {
-    SrError err;
-    if (checkpoint_read_info(o->model, &run->info, &err) ||
-        checkpoint_tokenizer(&run->info, o->model, &run->tok, &err) ||
-        readout_choose_bos(&run->tok, o->bos_text, REPEAT_BOS_PER_COPY, o->sep, &o->bos, &err))
-        return args_error(CMD, "%s", err.msg);
-    if (cli_mask_plan(CMD, o->mask_text, run->info.cfg.n_layers, &run->plan)) return 2;
+    if (cli_load_checkpoint(CMD, o->model, o->bos_text, o->sep, o->mask_text, &run->info, &run->tok,
+                            &o->bos, &run->plan))
+        return 2;
     run->setup = (RepeatedForward){.r = o->r, .bos = o->bos, .sep = o->sep,
                                    .copy_positions = o->copy_positions,
                                    .ids = readout_repeat_ids(&run->tok), .plan = run->plan};

@@ -4,7 +4,9 @@
 # pre-trained partly on repeated text (make house HOUSE_VARIANT=NAME,
 # examples/house_variant.sh), into results/house/variants/NAME/, with the
 # same data, learning-rate candidates, seeds and threads as the house LM's
-# grid. Uses house_grid.sh's variables (seqrep, house, nlupp, data, tasks).
+# grid. Sets what house_grid.sh's stages read (out, md, lm, stages, sweeps,
+# seeds) and defines its four functions for a variant (grid, compare_sweep,
+# tables_more, heads_stage); uses seqrep, house, data and tasks.
 #
 #   lr           the paper recipe's learning rate, chosen on NLU++ dev F1 only
 #                (causal and sr r = 1, seed 5) among the base grid's candidates
@@ -42,17 +44,21 @@
 #   logs/                      the probes' logs
 # and results/md/house-NAME-*.md: -lr, -probe-DATASET, -SWEEP, -SWEEP-time,
 # -SWEEP-compare, -vs-base, -heads, -heads-f1.
-variant=$HOUSE_VARIANT
 case $variant in
     *[!A-Za-z0-9_-]* | -*) echo "house_grid: HOUSE_VARIANT '$variant' must be letters, digits, - and _" >&2; exit 2 ;;
 esac
-base_out=$out
+base_out=results/house
 out="$base_out/variants/$variant"
 md="results/md/house-$variant"
+what="variant $variant"
 lm="$house/$variant/causal.safetensors"
 base_lm="$house/causal.safetensors"
 stages=${STAGES:-lr probe nlupp-paper nlupp-full tasks heads tables}
-seeds_tasks=${SEEDS_TASKS:-5,29,42}
+seeds_paper=${SEEDS_PAPER:-5,29,42,81,123}
+seeds_full=${SEEDS_FULL:-5,29,42,81,123}
+seeds_tasks_paper=${SEEDS_TASKS:-5,29,42}
+seeds_tasks_full=""                 # the built-in tasks: paper recipe only
+paper_options="--save-models"       # for the heads of every fine-tuned sr run
 sweeps="nlupp-paper nlupp-full tasks-paper"   # results/house/variants/NAME/SWEEP.csv
 if [ ! -s "$lm" ] || [ ! -s "$house/$variant/causal.done" ]; then
     echo "house_grid: variant $variant has no finished model ($lm and causal.done beside it): train it with make house HOUSE_VARIANT=$variant" >&2
@@ -71,90 +77,19 @@ elif ! cmp -s "$out/weights.now" "$out/weights.sha256"; then
 else
     rm -f "$out/weights.now"
 fi
-mkdir -p "$out/lr" "$out/probe" "$out/logs" results/md
-layers=$("$seqrep" info "$lm" | awk '$1 == "layers" { print $2 }')
-want() { echo " $stages " | grep -q " $1 "; }
-log() { echo "== $(date -u +%H:%M:%S) [$variant] $*"; }
 
-# the data, as the base grid has it
-d="$data/nlupp"
-if [ ! -s "$d/test.conll" ]; then
-    [ -d "$nlupp/banking" ] || { echo "house_grid: no NLU++ at $nlupp (give NLUPP=/path/to/nlupp)" >&2; exit 2; }
-    "$seqrep" import-nlupp "$nlupp" --out-dir "$d" --quiet
-fi
-for task in $tasks; do
-    [ -s "$data/$task/test.conll" ] || "$seqrep" gen "$task" --out-dir "$data/$task" --seed 1
-done
-
-# lr: the paper recipe's learning rate, on NLU++ dev F1 only
-if [ -z "${LR:-}" ] && want lr; then
-    log "learning rate of the paper recipe (dev F1)"
-    for rate in 2e-4 2e-3 1e-2 3e-2; do
-        "$seqrep" sweep --data "$d" --model "$lm" --methods causal,sr --r 1 --seeds 5 \
-            --recipe paper --epochs 10 --lr "$rate" --jobs "${JOBS:-1}" --out "$out/lr/lr-$rate.csv" \
-            --summary "$out/lr/lr-$rate.md"
-    done
-fi
-if ls "$out"/lr/lr-*.csv >/dev/null 2>&1; then
-    awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; rate = FILENAME
-                        sub(/.*lr-/, "", rate); sub(/\.csv$/, "", rate); next }
-             { s[rate] += $col["dev_f1"]; n[rate]++; m[rate, $col["method"]] = $col["dev_f1"] }
-             END { print "lr,causal_dev_f1,sr1_dev_f1,mean_dev_f1"
-                   for (r in s) printf "%s,%.2f,%.2f,%.2f\n", r, m[r, "causal"], m[r, "sr"], s[r] / n[r] }' \
-        "$out"/lr/lr-*.csv | sort -t, -k1,1g >"$out/lr.csv"
-fi
-chosen=${LR:-}
-if [ -z "$chosen" ] && [ -s "$out/lr.csv" ]; then
-    chosen=$(awk -F, 'NR > 1 && $4 > best { best = $4; lr = $1 } END { print lr }' "$out/lr.csv")
-fi
-[ -n "$chosen" ] || { echo "house_grid: variant $variant: no learning rate chosen (run the lr stage)" >&2; exit 2; }
-log "paper recipe learning rate: $chosen (chosen on dev)"
-
-# probe: the frozen variant LM
-if want probe; then
-    log "probes of the frozen LM"
-    for name in nlupp $tasks; do
-        [ -s "$out/probe/$name.csv" ] || "$seqrep" probe --model "$lm" --train "$data/$name/train.conll" \
-            --dev "$data/$name/dev.conll" --test "$data/$name/test.conll" --r 0,1,2,4,8 \
-            --out "$out/probe/$name.csv" >"$out/logs/probe-$name.log" 2>&1
-    done
-fi
-
-# vgrid DATA CSV RECIPE SEEDS JOBS THREADS [sweep options]: causal, sr r = 1, 4
-# (running and restarting positions), unmask-full, unmask-middle at full
-# depth; THREADS 0 leaves the thread count to seqrep (two here)
-vgrid() {
+# causal, sr r = 1, 4 (running and restarting positions), unmask-full,
+# unmask-middle at full depth; THREADS 0 leaves the thread count to seqrep
+grid() {
     dirs=$1; csv=$2; recipe=$3; seeds=$4; jobs=$5; threads=$6; shift 6
     [ "$threads" = 0 ] || set -- --threads "$threads" "$@"
     "$seqrep" sweep --data "$dirs" --model "$lm" --methods causal,sr,unmask-full,unmask-middle \
         --r 1,4 --copy-positions run,restart --exits 0 --recipe "$recipe" --seeds "$seeds" \
         --epochs 10 --jobs "$jobs" --out "$csv" "$@"
 }
-if want nlupp-paper; then
-    log "NLU++, paper recipe, lr $chosen (every run's model kept)"
-    vgrid "$d" "$out/nlupp-paper.csv" paper "${SEEDS_PAPER:-5,29,42,81,123}" "${JOBS:-1}" 0 --lr "$chosen" \
-        --save-models
-fi
-if want nlupp-full; then
-    log "NLU++, full recipe"
-    vgrid "$d" "$out/nlupp-full.csv" full "${SEEDS_FULL:-5,29,42,81,123}" "${JOBS:-2}" 1
-fi
-if want tasks; then
-    task_dirs=$(for t in $tasks; do printf '%s,' "$data/$t"; done)
-    log "built-in tasks, paper recipe"
-    vgrid "${task_dirs%,}" "$out/tasks-paper.csv" paper "$seeds_tasks" "${JOBS:-2}" 1 --lr "$chosen"
-fi
-
-if want replay; then
-    for name in $sweeps; do
-        [ -s "$out/$name.csv" ] || continue
-        log "replaying the runs of $name whose per-run files are missing"
-        python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --record "$out/replay-$name.csv"
-    done
-fi
 
 # heads: the house LM only while it is the committed one (results/house/weights.sha256)
-if want heads; then
+heads_stage() {
     log "head roles (seqrep heads)"
     base_arg=""
     if [ -s "$base_lm" ] && [ -s "$base_out/weights.sha256" ] &&
@@ -169,41 +104,40 @@ if want heads; then
     python3 examples/house_heads.py "$seqrep" --name "$variant" --lm "$lm" --data "$d/test.conll" \
         --out-dir "$out/heads" --base-dir "$base_out/heads" --summary "$out/heads-summary.csv" \
         --md "$md-heads.md" $base_arg $sweep_arg
-fi
+}
 
-# tables: a table whose runs lack their per-run files keeps its committed version
 # seeds_of CSV: the seeds of a sweep CSV, comma-separated
 seeds_of() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } !s[$col["seed"]]++ { printf "%s%s", n++ ? "," : "", $col["seed"] }' "$1"; }
-if want tables; then
-    log "intervals and tables"
-    for name in $sweeps; do
-        [ -s "$out/$name.csv" ] || continue
-        sh examples/sweep_time.sh "$out/$name.csv" "$layers" >"$md-$name-time.md.tmp"
-        mv "$md-$name-time.md.tmp" "$md-$name-time.md"
-        cp "$out/$name.md" "$md-$name.md"
-        if python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --missing >/dev/null; then
-            for b in unmask-full causal; do
-                "$seqrep" compare --results "$out/$name.csv" --baseline "$b" --out "$out/$name.compare-$b.csv" \
-                    --md "$out/$name.compare-$b.md"
-            done
-        else
-            echo "house_grid: $variant $name: per-run files missing, its compare tables kept (STAGES=replay first)" >&2
-        fi
-        # variant − base: the base grid's runs of the same configurations and seeds
-        base_csv="$base_out/$name.csv"
-        if [ ! -s "$base_csv" ]; then
-            echo "house_grid: no $base_csv: $name is not compared with the house LM's grid" >&2
-        elif python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --missing >/dev/null &&
-            python3 examples/house_replay.py "$seqrep" "$base_csv" --exit full \
-                --only method=causal,sr,unmask-full,unmask-middle --only r=0,1,4 \
-                --only seed="$(seeds_of "$out/$name.csv")" --missing >/dev/null; then
-            "$seqrep" compare --results "$base_csv" --against "$out/$name.csv" --names "base,$variant" \
-                --exit "$layers" --out "$out/$name.vs-base.csv" --md "$out/$name.vs-base.md"
-        else
-            echo "house_grid: $variant $name: per-run files of the variant's or the house LM's grid missing, its table against the base kept (STAGES=replay first; for the base grid STAGES=replay sh examples/house_grid.sh)" >&2
-        fi
-    done
-    # the markdown of every comparison made so far (this run's or an earlier one's)
+# compare_sweep NAME: every method against unmask-full and against causal
+# within the variant, and variant − base against the house LM's runs of the
+# same configurations and seeds
+compare_sweep() {
+    name=$1
+    if python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --missing >/dev/null; then
+        for b in unmask-full causal; do
+            "$seqrep" compare --results "$out/$name.csv" --baseline "$b" --out "$out/$name.compare-$b.csv" \
+                --md "$out/$name.compare-$b.md"
+        done
+    else
+        echo "house_grid: $variant $name: per-run files missing, its compare tables kept (STAGES=replay first)" >&2
+    fi
+    base_csv="$base_out/$name.csv"
+    if [ ! -s "$base_csv" ]; then
+        echo "house_grid: no $base_csv: $name is not compared with the house LM's grid" >&2
+    elif python3 examples/house_replay.py "$seqrep" "$out/$name.csv" --missing >/dev/null &&
+        python3 examples/house_replay.py "$seqrep" "$base_csv" --exit full \
+            --only method=causal,sr,unmask-full,unmask-middle --only r=0,1,4 \
+            --only seed="$(seeds_of "$out/$name.csv")" --missing >/dev/null; then
+        "$seqrep" compare --results "$base_csv" --against "$out/$name.csv" --names "base,$variant" \
+            --exit "$layers" --out "$out/$name.vs-base.csv" --md "$out/$name.vs-base.md"
+    else
+        echo "house_grid: $variant $name: per-run files of the variant's or the house LM's grid missing, its table against the base kept (STAGES=replay first; for the base grid STAGES=replay sh examples/house_grid.sh)" >&2
+    fi
+}
+
+# tables_more: the markdown of every comparison made so far (this run's or an
+# earlier one's) and whether head scores predict the F1 of the sr runs
+tables_more() {
     for name in $sweeps; do
         [ -s "$out/$name.compare-unmask-full.md" ] && [ -s "$out/$name.compare-causal.md" ] || continue
         { printf '**Against unmask-full** (seqrep compare --baseline unmask-full)\n\n'
@@ -220,21 +154,8 @@ if want tables; then
               echo
           done; } >"$md-vs-base.md"
     fi
-    # do head scores predict the F1 of the fine-tuned sr runs? (examples/house_heads_f1.py)
     if [ -s "$out/heads-summary.csv" ] && [ -s "$out/nlupp-paper.csv" ]; then
         python3 examples/house_heads_f1.py "$out/heads-summary.csv" "$out/nlupp-paper.csv" "$out/heads-f1" >/dev/null
         cp "$out/heads-f1.md" "$md-heads-f1.md"
     fi
-    if [ -s "$out/lr.csv" ]; then
-        { echo "| learning rate | causal dev F1 | sr r = 1 dev F1 | mean |"
-          echo "| ---: | ---: | ---: | ---: |"
-          awk -F, -v c="$chosen" 'NR > 1 { printf "| %s%s | %s | %s | %s |\n", $1, $1 == c ? " (chosen)" : "", $2, $3, $4 }' \
-              "$out/lr.csv"; } >"$md-lr.md"
-    fi
-    for name in nlupp $tasks; do
-        [ -s "$out/probe/$name.csv" ] || continue
-        sh examples/probe_table.sh "$out/probe/$name.csv" "Probe test F1 (%), variant $variant, $name: last copy (first copy)" \
-            >"$md-probe-$name.md"
-    done
-fi
-log "variant grid: done"
+}

@@ -11,7 +11,9 @@
 # NLU++, one built-in task, few seeds): every stage, its files, the saved
 # models, the heads summary, variant − base against a small base grid, the
 # base grid untouched, resuming, and the refusals (no model, an unfinished
-# one, other weights, a bad name).
+# one, other weights, a bad name); and examples/house_variant_study.sh on the
+# same cache (a row per LM as its files say, an untrained variant left out,
+# resuming, no house LM).
 # Usage: sh tests/e2e/e2e_house_scripts.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -336,6 +338,53 @@ else
     bad "other weights message"; cat vgrid.err
 fi
 cp weights.kept $v/weights.sha256
+
+# ---- house_variant_study.sh: the house LM and its variants side by side ----
+cp "$examples/house_variant_study.sh" repo/examples/
+printf 'variant,repeat_share,repeat_copies,repeat_random,steps,heldout_ppl\nv1,0.5,2,0,40,99.5\nv2,0.25,2,0,40,98.0\n' \
+    >repo/results/house/variants.csv
+printf 'objective,steps,heldout_ppl\ncausal,40,97.25\n' >repo/results/house/house.csv
+study_run() {
+    (cd repo && env SEQREP_CACHE="$work/cache" LR=0.01 sh examples/house_variant_study.sh "$build") >study.out 2>study.err
+}
+study_run && ok "variant study: ran" || { bad "variant study (exit $?)"; tail -n 5 study.err; }
+grep -q "variant v2 is not trained here (make house HOUSE_VARIANT=v2): left out" study.err &&
+    ok "variant study: an untrained variant named and left out" || { bad "untrained variant message"; cat study.err; }
+python3 - repo/results/house/variants/study <<'PY' && ok "variant study: a row per LM, its best heads, ICL, perplexity and dev F1 as the files say" || { bad "study.csv"; cat repo/results/house/variants/study.csv; }
+import csv, json, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(out + ".csv")))
+ok = [r["variant"] for r in rows] == ["base", "v1"]
+ok = ok and [r["heldout_ppl"] for r in rows] == ["97.25", "99.5"]
+for r in rows:
+    d = f"{out}/{r['variant']}"
+    heads = list(csv.DictReader(open(d + "/heads-dev-run.csv")))
+    top = max(heads, key=lambda h: float(h["induction"]))
+    ok = ok and r["best_induction"] == "%.3f" % float(top["induction"])
+    ok = ok and r["induction_head"] == "L%sH%s" % (top["layer"], top["head"])
+    icl = json.load(open(d + "/heads-random30.manifest.json"))["icl_score"]
+    ok = ok and r["icl_score"] == "%.3f" % icl
+    f1 = {x["method"]: float(x["dev_f1"]) for x in csv.DictReader(open(f"{d}/{r['variant']}.csv"))}
+    ok = ok and sorted(f1) == ["causal", "sr", "unmask-full"]
+    ok = ok and r["sr_minus_unmask_dev"] == "%.2f" % (f1["sr"] - f1["unmask-full"])
+    ok = ok and r["sr1_dev_f1"] == "%.2f" % f1["sr"]
+md = open("repo/results/md/house-variant-study.md").read().splitlines()
+ok = ok and len(md) == 4 and md[2].startswith("| base | 40 | 97.25 |") and md[3].startswith("| v1 | 40 | 99.5 |")
+sys.exit(0 if ok else 1)
+PY
+touch marker
+study_run
+if [ -z "$(find repo/results/house/variants/study -name 'heads-*.csv' -newer marker)" ] && grep -q "0 to do" study.out study.err; then
+    ok "variant study resumed: no heads measured again, no run again"
+else
+    bad "variant study resume"
+fi
+(cd repo && env SEQREP_CACHE="$work/nothere" LR=0.01 sh examples/house_variant_study.sh "$build") >study.out 2>study.err
+if [ $? = 2 ] && [ "$(wc -l <study.err)" = 1 ] && grep -q "no .*nothere/house/causal.safetensors (make house)" study.err; then
+    ok "variant study without a house LM: one line, exit 2"
+else
+    bad "variant study without a house LM"; cat study.err
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -59,7 +59,7 @@ TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # each also depends on this Makefile (its flags, and objects older than -MMD)
 DEPFLAGS = -MMD -MP
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house house-record demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -268,6 +268,12 @@ HOUSE_VARIANT ?=
 house: deps-corpus
 	start=$$(date +%s) && $(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all && \
 	HOUSE_START=$$start HOUSE_VARIANT=$(HOUSE_VARIANT) $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
+
+# the numbers of the house LMs and variants trained here (in the cache; make
+# house changes no file of the checkout) into results/house/, results/md/ and
+# docs/house.md (examples/house_record.sh says which files changed)
+house-record:
+	sh examples/house_record.sh
 
 # the course lab (docs/lab/README.md, docs/lab/instructor.md): lab-setup
 # builds seqrep and the house LMs once, before the lab; lab runs every step of

@@ -7,6 +7,8 @@
 #   CACHE/house/causal.safetensors, mlm.safetensors     the models
 #   CACHE/house/{causal,mlm}.perplexity.json            held-out loss and perplexity
 #   CACHE/house/samples.txt                             lines sampled from the causal LM
+#   CACHE/house/house.csv, house.md                     their numbers (the table of docs/house.md)
+#   CACHE/house/runs.csv, house-runs.md                 a row per run that trained here
 #
 # CACHE is $SEQREP_CACHE, or ~/.cache/seqrep. Cached and resumable: a model
 # already trained is kept; an interrupted one continues from its last save
@@ -19,7 +21,9 @@
 # OpenBLAS's Haswell kernels).
 # HOUSE_LAYERS, HOUSE_D_MODEL, HOUSE_HEADS, HOUSE_D_FF, HOUSE_SEQ_LEN,
 # HOUSE_BATCH, HOUSE_STEPS, HOUSE_VOCAB, HOUSE_LR, HOUSE_THREADS override it.
-# The numbers go to results/house/ and results/md/house.md (docs/house.md).
+# The numbers stay in the cache: make house changes no file of the checkout.
+# make house-record (examples/house_record.sh) copies them into the committed
+# results/house/ and results/md/ (docs/house.md).
 #
 # Variants (issue 29, docs/house.md "Variants and snapshots"): HOUSE_VARIANT=NAME
 # (make house HOUSE_VARIANT=NAME) trains only the causal LM of a variant, of
@@ -35,7 +39,7 @@
 #   CACHE/house/NAME/snapshots/                step 0 and every HOUSE_SNAPSHOT_EVERY
 #                                              (150) steps, series.json
 #   CACHE/house/NAME/causal.perplexity.json    held-out loss and perplexity
-# and a row of results/house/variants.csv (results/md/house-variants.md).
+# and its row of CACHE/house/variants.csv (house-variants.md beside it).
 #
 # Usage: sh examples/house.sh [BUILD_DIR]
 set -eu
@@ -97,14 +101,12 @@ done
 "$seqrep" generate "$out/causal.safetensors" --lines 5 --seed 1 >"$out/samples.txt"
 sed 's/^/   /' "$out/samples.txt"
 
-# the numbers of docs/house.md: results/house/house.csv, samples.txt and the
-# table results/md/house.md
-mkdir -p results/house results/md
+# the numbers of docs/house.md, in the cache: house.csv and its table
 echo "objective,layers,d_model,heads,d_ff,vocab,steps,tokens_seen,train_seconds,tok_per_s,heldout_tokens,heldout_loss,heldout_ppl" \
-    >results/house/house.csv
+    >"$out/house.csv.tmp"
 for objective in causal mlm; do
     python3 - "$objective" "$out/$objective.safetensors" "$out/$objective.perplexity.json" \
-        >>results/house/house.csv <<'PY'
+        >>"$out/house.csv.tmp" <<'PY'
 import json, struct, sys
 objective, model, ppl = sys.argv[1:]
 raw = open(model, "rb").read()
@@ -120,42 +122,35 @@ print("%s,%d,%d,%d,%d,%d,%d,%d,%.0f,%.0f,%d,%.4f,%.2f" % (objective, cfg["n_laye
       timed / manifest["train_seconds"], p["tokens"], p["loss"], p["perplexity"]))
 PY
 done
-cp "$out/samples.txt" results/house/samples.txt
+mv "$out/house.csv.tmp" "$out/house.csv"
 # the weights' hash: house_grid.sh adds rows to the committed sweeps only for
 # the models of results/house/weights.sha256 (a machine of another CPU trains
-# the same ones: make house). The first models write it; later ones are
-# compared with it, and a difference is said, not written over.
+# the same ones). Other models are said here, and make house-record keeps the
+# committed hash.
 python3 "$(dirname "$0")/house_hash.py" "$out/causal.safetensors" "$out/mlm.safetensors" >"$out/weights.sha256"
 same=yes
 if [ ! -s results/house/weights.sha256 ]; then
-    cp "$out/weights.sha256" results/house/weights.sha256
+    same=new
 elif ! cmp -s "$out/weights.sha256" results/house/weights.sha256; then
     same=no
     echo "house: WARNING: these models differ from those of results/house/weights.sha256 (the committed grid's):" >&2
     diff results/house/weights.sha256 "$out/weights.sha256" >&2 || true
 fi
-# one row of results/house/runs.csv for each run that trained: the machine,
+# one row of CACHE/house/runs.csv for each run that trained: the machine,
 # the training times and the wall clock (make house passes HOUSE_START, the
 # time its build began; without it the row counts from this script's start)
 if [ -n "$trained" ]; then
     cpu=$(awk -F': ' '$1 ~ /^model name/ { print $2; exit }' /proc/cpuinfo | tr -d ',')
     isa=$(grep -qw avx512f /proc/cpuinfo && echo avx512 || { grep -qw avx2 /proc/cpuinfo && echo avx2 || echo other; })
-    [ -s results/house/runs.csv ] ||
-        echo "date,cpu,isa,cores,trained,causal_train_s,mlm_train_s,wall_s,wall_from,same_weights" >results/house/runs.csv
+    [ -s "$out/runs.csv" ] ||
+        echo "date,cpu,isa,cores,trained,causal_train_s,mlm_train_s,wall_s,wall_from,same_weights" >"$out/runs.csv"
     from=build; begin=${HOUSE_START:-}
     [ -n "$begin" ] || { from=house.sh; begin=$start; }
     awk -F, -v d="$(date -u +%F)" -v cpu="$cpu" -v isa="$isa" -v cores="$(nproc)" -v t="$(echo $trained | tr ' ' '+')" \
         -v wall="$(($(date +%s) - begin))" -v from="$from" -v same="$same" \
         'NR > 1 { s[$1] = $9 } END { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", d, cpu, isa, cores, t, s["causal"], s["mlm"], wall, from, same }' \
-        results/house/house.csv >>results/house/runs.csv
+        "$out/house.csv" >>"$out/runs.csv"
 fi
-awk -F, 'NR == 1 { print "| date | CPU | widest vectors | cores | trained | causal train s | MLM train s | wall clock s | counted from | same weights |";
-                   print "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |"; next }
-         { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' \
-    results/house/runs.csv >results/md/house-runs.md
-awk -F, 'NR == 1 { print "| model | layers | width | heads | d_ff | vocabulary | steps | tokens seen | train s | tokens/s | held-out tokens | held-out loss | perplexity |";
-                   print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"; next }
-         { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' \
-    results/house/house.csv >results/md/house.md
-cat results/md/house.md
-echo "house: done in $(($(date +%s) - start)) s; models in $out, numbers in results/house/"
+sh "$(dirname "$0")/house_tables.sh" "$out" "$out"
+cat "$out/house.md"
+echo "house: done in $(($(date +%s) - start)) s; models and numbers in $out (make house-record copies the numbers into results/house/)"

@@ -15,9 +15,11 @@
 #
 # Writes CACHE/house/NAME/{causal.safetensors, causal.state.safetensors,
 # snapshots/, causal.perplexity.json, weights.sha256, causal.done} and the
-# variant's row of results/house/variants.csv, then results/md/house-variants.md.
-# A variant with both shares 0 is the house LM itself: its weights are then
-# compared with results/house/weights.sha256.
+# variant's row of CACHE/house/variants.csv, then CACHE/house/house-variants.md
+# (make house-record copies them into results/). A variant with both shares 0
+# is the house LM itself: its weights are then compared with
+# results/house/weights.sha256 (the committed house LM's), or without it with
+# the house LM's in the cache.
 variant=$HOUSE_VARIANT
 case $variant in
     *[!A-Za-z0-9_-]* | -*) echo "house: HOUSE_VARIANT '$variant' must be letters, digits, - and _" >&2; exit 2 ;;
@@ -76,19 +78,19 @@ fi
     --threads "$threads"
 python3 "$(dirname "$0")/house_hash.py" "$model" >"$vdir/weights.sha256"
 if ! nonzero "$share" && ! nonzero "$random"; then
-    same=no
-    if [ -s results/house/weights.sha256 ] &&
-        [ "$(cut -d' ' -f1 "$vdir/weights.sha256")" = "$(awk '$2 == "causal.safetensors" { print $1 }' results/house/weights.sha256)" ]; then
+    same=no ref=results/house/weights.sha256
+    [ -s "$ref" ] || ref="$out/weights.sha256"
+    if [ -s "$ref" ] &&
+        [ "$(cut -d' ' -f1 "$vdir/weights.sha256")" = "$(awk '$2 == "causal.safetensors" { print $1 }' "$ref")" ]; then
         same=yes
     fi
-    echo "house: variant $variant repeats nothing; the weights of results/house/weights.sha256: $same"
+    echo "house: variant $variant repeats nothing; the weights of $ref: $same"
 fi
 
-# its row of results/house/variants.csv (a row per variant, the last run's),
-# and the table results/md/house-variants.md
-mkdir -p results/house results/md
+# its row of CACHE/house/variants.csv (a row per variant, the last run's),
+# and the table house-variants.md beside it
 header="variant,repeat_share,repeat_copies,repeat_random,steps,tokens_seen,timed_from_step,train_seconds,tok_per_s,heldout_tokens,heldout_loss,heldout_ppl,snapshots,weights_sha256"
-[ -s results/house/variants.csv ] || echo "$header" >results/house/variants.csv
+[ -s "$out/variants.csv" ] || echo "$header" >"$out/variants.csv"
 row=$(python3 - "$variant" "$model" "$vdir/causal.perplexity.json" "$vdir/snapshots/series.json" "$vdir/weights.sha256" <<'PY'
 import json, struct, sys
 variant, model, ppl, series, sha = sys.argv[1:]
@@ -107,12 +109,9 @@ print("%s,%g,%d,%g,%d,%d,%d,%.0f,%.0f,%d,%.4f,%.2f,%d,%s" % (variant, manifest.g
       p["perplexity"], snapshots, open(sha).read().split()[0][:16]))
 PY
 )
-awk -F, -v v="$variant" 'NR == 1 || $1 != v' results/house/variants.csv >results/house/variants.csv.tmp
-echo "$row" >>results/house/variants.csv.tmp
-mv results/house/variants.csv.tmp results/house/variants.csv
-awk -F, 'NR == 1 { print "| variant | repeat share | copies | random share | steps | tokens seen | timed from step | train s | tokens/s | held-out tokens | held-out loss | perplexity | snapshots | weights (sha256) |";
-                   print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"; next }
-         { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }' \
-    results/house/variants.csv >results/md/house-variants.md
-cat results/md/house-variants.md
-echo "house: variant $variant done in $(($(date +%s) - start)) s; model in $vdir, numbers in results/house/variants.csv"
+awk -F, -v v="$variant" 'NR == 1 || $1 != v' "$out/variants.csv" >"$out/variants.csv.tmp"
+echo "$row" >>"$out/variants.csv.tmp"
+mv "$out/variants.csv.tmp" "$out/variants.csv"
+sh "$(dirname "$0")/house_tables.sh" "$out" "$out"
+cat "$out/house-variants.md"
+echo "house: variant $variant done in $(($(date +%s) - start)) s; model in $vdir, numbers in $out/variants.csv (make house-record copies them into results/house/)"

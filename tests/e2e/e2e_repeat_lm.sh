@@ -9,7 +9,8 @@
 # checkpoints of --snapshot-steps (or of the --save-every steps) and
 # series.json, and a resumed run adds the missing ones to those it finds;
 # examples/house.sh HOUSE_VARIANT=NAME (tiny sizes) trains the variant's
-# causal LM alone into its own folder, with its snapshots and numbers.
+# causal LM alone into its own folder, with its snapshots and numbers, all in
+# the cache; examples/house_record.sh records those numbers into a checkout.
 # Usage: sh tests/e2e/e2e_repeat_lm.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -192,17 +193,52 @@ check "house.sh: only the variant's causal LM, in its folder" test "$(ls cache/h
 check "house.sh: the variant repeats a quarter of the sentences" test "$(manifest cache/house/repeat25/causal.safetensors repeat_share)" = 0.25
 check "house.sh: snapshots at 0, every 15 steps and the last" test "$(ls cache/house/repeat25/snapshots | tr '\n' ' ')" = \
     "series.json step-000000.safetensors step-000015.safetensors step-000030.safetensors step-000040.safetensors "
-check "house.sh: the variant's row" grep -q "^repeat25,0.25,2,0,40,10240,.*,4,[0-9a-f]*$" results/house/variants.csv
-check "house.sh: the house LMs' numbers as they were" sh -c 'test "$(grep -c . results/house/house.csv)" = 3 && ! grep -q repeat results/house/house.csv'
+check "house.sh: the variant's row, in the cache" grep -q "^repeat25,0.25,2,0,40,10240,.*,4,[0-9a-f]*$" cache/house/variants.csv
+check "house.sh: the house LMs' numbers as they were" sh -c 'test "$(grep -c . cache/house/house.csv)" = 3 && ! grep -q repeat cache/house/house.csv'
+check "house.sh: its tables beside them" test -s cache/house/house.md -a -s cache/house/house-runs.md -a -s cache/house/house-variants.md
 expect_ok "house.sh: a variant repeating nothing" house HOUSE_VARIANT=plain HOUSE_REPEAT_SHARE=0
-check "house.sh: ... has the house LM's weights" grep -q "the weights of results/house/weights.sha256: yes" out.txt
+check "house.sh: ... has the house LM's weights" grep -q "the weights of .*cache/house/weights.sha256: yes" out.txt
 expect_ok "house.sh: HOUSE_VARIANT=random25" house HOUSE_VARIANT=random25
 expect_ok "house.sh: HOUSE_VARIANT=random25 again keeps its model" house HOUSE_VARIANT=random25
 check "house.sh: ... said so" grep -q "random25/causal.safetensors is already trained" out.txt
-check "house.sh: one row a variant" test "$(cut -d, -f1 results/house/variants.csv | tr '\n' ' ')" = "variant repeat25 plain random25 "
+check "house.sh: one row a variant" test "$(cut -d, -f1 cache/house/variants.csv | tr '\n' ' ')" = "variant repeat25 plain random25 "
+check "house.sh: nothing written outside the cache" test ! -e results
 expect_status 2 "house.sh: an unknown variant without settings" house HOUSE_VARIANT=other
 expect_status 2 "house.sh: a named variant with other settings" house HOUSE_VARIANT=repeat25 HOUSE_REPEAT_SHARE=0.3
 expect_status 2 "house.sh: a variant name that is no folder name" house HOUSE_VARIANT=../up HOUSE_REPEAT_SHARE=0.3
+
+# ---- examples/house_record.sh (make house-record): the cache's numbers into a checkout ----
+mkdir -p repo/examples repo/docs repo/results/house
+for f in house_record.sh house_tables.sh fill_doc.sh; do cp "$here/../examples/$f" repo/examples/; done
+# a checkout that has recorded variant random25 (another row) and old2 before, and one run of another machine
+printf 'variant,repeat_share\nold2,0.1\nrandom25,9\n' >repo/results/house/variants.csv
+printf 'date,cpu,isa,cores,trained,causal_train_s,mlm_train_s,wall_s,wall_from,same_weights\n2026-01-01,Other,avx2,2,causal+mlm,1,2,3,build,yes\n' \
+    >repo/results/house/runs.csv
+printf '# House\n<!-- BEGIN:house -->\nold\n<!-- END:house -->\ntext\n<!-- BEGIN:house-variants -->\n<!-- END:house-variants -->\n' \
+    >repo/docs/house.md
+record() { (cd repo && env SEQREP_CACHE="$work/cache" sh examples/house_record.sh) >out.txt 2>err.txt; }
+record && ok "house_record: ran" || { bad "house_record"; cat err.txt; }
+check "house_record: the house LMs' numbers and samples, the hash (none was there)" sh -c \
+    'cmp -s cache/house/house.csv repo/results/house/house.csv && cmp -s cache/house/samples.txt repo/results/house/samples.txt &&
+     cmp -s cache/house/weights.sha256 repo/results/house/weights.sha256'
+check "house_record: variants kept in place, this cache's replacing theirs, new ones after" test \
+    "$(cut -d, -f1,2 repo/results/house/variants.csv | tr '\n' ' ')" = "variant,repeat_share old2,0.1 random25,0 repeat25,0.25 plain,0 "
+check "house_record: the other machine's run kept, this one's appended" test \
+    "$(cut -d, -f2 repo/results/house/runs.csv | tr '\n' ' ')" = "cpu Other $(sed -n 2p cache/house/runs.csv | cut -d, -f2) "
+check "house_record: the tables and docs/house.md" sh -c \
+    'cmp -s cache/house/house.md repo/results/md/house.md && grep -q "^| causal | 1 | 16 |" repo/docs/house.md &&
+     grep -q "^| repeat25 | 0.25 |" repo/docs/house.md && ! grep -q "^old$" repo/docs/house.md'
+check "house_record: says what it changed" grep -q "recorded .*results/house/variants.csv.*docs/house.md" out.txt
+record
+check "house_record again: nothing new" grep -q "nothing new to record" out.txt
+check "house_record again: no run twice" test "$(grep -c . repo/results/house/runs.csv)" = 3
+sed 's/^./0/' repo/results/house/weights.sha256 >w.tmp && mv w.tmp repo/results/house/weights.sha256
+cp repo/results/house/house.csv house.kept
+record
+check "house_record: other house LMs than the committed ones are not recorded, said in one line" sh -c \
+    'cmp -s house.kept repo/results/house/house.csv && test "$(wc -l <err.txt)" = 1 && grep -q "not those of results/house/weights.sha256" err.txt'
+expect_status 2 "house_record: an empty cache" env SEQREP_CACHE="$work/nothere" sh -c 'cd repo && sh examples/house_record.sh'
+check "house_record: ... said in one line" sh -c 'test "$(wc -l <err.txt)" = 1 && grep -q "has no numbers to record" err.txt'
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

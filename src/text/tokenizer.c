@@ -409,6 +409,11 @@ const char *tokenizer_word(const Tokenizer *tok, int id)
     return (id >= 0 && id < tok->n_words) ? tok->words[id] : NULL;
 }
 
+int tokenizer_is_unknown_label(const char *label)
+{
+    return label && (strcmp(label, "<unk>") == 0 || strcmp(label, "[UNK]") == 0);
+}
+
 /* ---- encoding ------------------------------------------------------------------ */
 
 /* Longest continuation piece looked up, in bytes without the "##": longer

@@ -129,6 +129,10 @@ int tokenizer_word_id(const Tokenizer *tok, const char *word);
 /* The token with this id, or NULL if id is outside 0..V-1. */
 const char *tokenizer_word(const Tokenizer *tok, int id);
 
+/* 1 if label is the spelling of an unknown token: "<unk>" (house
+ * vocabularies, SentencePiece) or "[UNK]" (WordPiece); 0 otherwise. */
+int tokenizer_is_unknown_label(const char *label);
+
 /* ---- special tokens ---------------------------------------------------------- */
 
 /* The ids of a tokenizer's own special tokens, as sequence repetition,

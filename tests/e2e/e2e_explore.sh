@@ -119,6 +119,16 @@ expect_error "bad script key" "unknown key name '<fly>'" "$seqrep" explore --mod
 expect_error "script number too large (found by fuzzing)" "unknown key name '<hover 1 4294967297>'" \
     "$seqrep" explore --model m.safetensors --text the --script "<hover 1 4294967297>q"
 expect_error "missing model" "nope.safetensors" "$seqrep" explore --model nope.safetensors --text the --script q
+# words the model does not know: said on the terminal (naming models that know them) and in the caption
+"$seqrep" explore --model m.safetensors --text "zorp quib flarn the" --script q >out.txt 2>err.txt
+if [ $? = 0 ] && [ "$(grep -c . err.txt)" = 1 ] &&
+   grep -q "seqrep explore: warning: 3 of the 4 tokens of the sentence are unknown to m.safetensors .*house LM.*Hugging Face" err.txt; then
+    ok "unknown words: one warning naming the model and ones that know English"
+else
+    bad "unknown words warning"; cat err.txt
+fi
+"$seqrep" explore --model m.safetensors --text "$sentence" --script q >out.txt 2>err.txt
+grep -q "unknown to" err.txt && bad "known words: no warning" || ok "known words: no warning"
 expect_error "r too large" "does not fit" "$seqrep" explore --model m.safetensors --text "$sentence" --r 40 --script q
 expect_error "layer out of range" "--layer 5" "$seqrep" explore --model m.safetensors --text the --layer 5 --script q
 expect_error "sentence out of range" "--sentence 9" "$seqrep" explore --model m.safetensors --data d.conll --sentence 9 --script q

@@ -72,6 +72,14 @@ expect_ok "attention overview, per-head" "$seqrep" plot attention --model m.safe
 # a byte-pair model: the sentence is split into the pieces it was trained on
 expect_ok "train a tiny byte-pair model" "$seqrep" train-lm --corpus corpus.txt --out bpe.safetensors \
     --tokenizer bpe --vocab-size 120 $tiny --steps 3
+"$seqrep" plot attention --model m.safetensors --text "zorp quib flarn the" --out unk.png >out.txt 2>err.txt
+if grep -q "seqrep plot: warning: 3 of the 4 tokens of the sentence are unknown to m.safetensors" err.txt &&
+   grep -q "given with --text; 3 of its 4 tokens unknown to the model, drawn as <unk>" unk.manifest.json &&
+   ! grep -q "unknown to" att.manifest.json; then
+    ok "attention of unknown words: a warning and the caption say so (not for known words)"
+else
+    bad "attention of unknown words"; cat err.txt
+fi
 expect_ok "attention of a byte-pair model" "$seqrep" plot attention --model bpe.safetensors --text "the millers" \
     --r 0 --out bpe.png
 check "its tokens are pieces, not unknown words" sh -c 'grep -q "\"##" bpe.csv && ! grep -q "<unk>" bpe.csv'

@@ -281,12 +281,27 @@ void attention_adapter_words(char *out, size_t cap, const char *adapter_path)
     else if (cap) out[0] = 0;
 }
 
+void attention_data_unknown(const AttentionData *d, int *n_unknown, int *n_first)
+{
+    *n_unknown = *n_first = 0;
+    for (int t = 0; t < d->T; t++) {
+        if (d->copy[t] != 0) continue;
+        (*n_first)++;
+        *n_unknown += tokenizer_is_unknown_label(d->tokens[t]);
+    }
+}
+
 void attention_data_describe(AttentionData *d, int overview, const char *model_path,
                              const char *adapter_path, const char *checksum, long long seed,
                              const char *text, const char *text_source, int r, RepeatBos bos,
                              RepeatSep sep, const char *mask_plan)
 {
-    char heads[48], seed_text[32], sentence[120], what[96], adapters[480], adapted[80] = "";
+    char heads[48], seed_text[32], sentence[120], what[96], adapters[480], adapted[80] = "", unknown[96] = "";
+    int n_unknown, n_first;
+    attention_data_unknown(d, &n_unknown, &n_first);
+    if (2 * n_unknown > n_first)
+        snprintf(unknown, sizeof unknown, "; %d of its %d tokens unknown to the model, drawn as <unk>", n_unknown,
+                 n_first);
     if (d->head >= 0) snprintf(heads, sizeof heads, "head %d", d->head);
     else snprintf(heads, sizeof heads, "mean over %d heads", d->n_heads);
     if (seed >= 0) snprintf(seed_text, sizeof seed_text, "%lld", seed);
@@ -307,10 +322,10 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
                                                  : "each map's own range";
     snprintf(d->meta.caption, sizeof d->meta.caption,
              "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s)%s on "
-             "\"%s\" (%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s; "
+             "\"%s\" (%s%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s; "
              "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; hatched "
              "grey cells are masked%s.",
-             what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, r + 1, r,
+             what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, unknown, r + 1, r,
              repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal",
              d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",
              colour,

@@ -73,6 +73,11 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
 
 void attention_data_free(AttentionData *d);
 
+/* How many positions of the first copy (the sentence once) are the unknown
+ * token (tokenizer_is_unknown_label) into *n_unknown, out of how many into
+ * *n_first. The caption and the commands' warnings say so when most are. */
+void attention_data_unknown(const AttentionData *d, int *n_unknown, int *n_first);
+
 /* Set d's title and caption for its layer, head and scale: the model (path,
  * the adapter file applied to it or NULL, checksum, training seed, -1 =
  * unknown), the sentence and where it came from, r, bos, sep and the mask

@@ -17,6 +17,7 @@
 #include "commands/size_option.h"
 #include "commands/viz_commands.h"
 #include "draw/export.h"
+#include "figures/attention_figure.h"
 #include "figures/figures.h"
 #include "figures/timeline_figure.h"
 #include "options/args.h"
@@ -293,6 +294,7 @@ int cmd_plot(int argc, char **argv)
         figure_free(&f); /* a loader may have filled the data before a later check failed */
         return args_error(CMD, "%s", err.msg);
     }
+    if (f.kind == FIGURE_ATTENTION) attention_figure_warn_unknown(&f, CMD, o.q.model);
     apply_look(&f, &o, &look, seed, manifest);
     rc = write_outputs(&f, o.out, look.w, look.h, manifest, &err);
     cJSON_Delete(manifest);

@@ -26,6 +26,7 @@
 #include "explorer_state/explorer_keys.h"
 #include "explorer_state/explorer_script.h"
 #include "explorer_state/explorer_script_file.h"
+#include "figures/figure_request.h"
 
 /* Called on the worker thread: wake the event loop. */
 static void wake_event_loop(void *arg)
@@ -283,6 +284,7 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     if (o->script && explorer_script_parse(o->script, &script, &n_script, err)) goto done;
     if (o->script_file && explorer_script_read_file(o->script_file, &script, &n_script, err)) goto done;
     if (explorer_input_load(&e->in, &o->src, err)) goto done;
+    if (o->src.text) figure_request_warn_unknown("explore", o->src.model, e->in.n_unknown[0], e->in.n_tokens[0]);
     int max_T = e->in.info.cfg.max_seq_len < ATTENTION_MAX_T ? e->in.info.cfg.max_seq_len : ATTENTION_MAX_T;
     if (explorer_load_results(e, err) || explorer_initial_state(e, max_T, err)) goto done;
 

@@ -30,12 +30,14 @@ static int alloc_sentences(ExplorerInput *in, int n)
     in->sources = calloc((size_t)n, sizeof *in->sources);
     in->ids = calloc((size_t)n, sizeof *in->ids);
     in->n_tokens = calloc((size_t)n, sizeof *in->n_tokens);
-    if (!in->texts || !in->sources || !in->ids || !in->n_tokens) return -1;
+    in->n_unknown = calloc((size_t)n, sizeof *in->n_unknown);
+    if (!in->texts || !in->sources || !in->ids || !in->n_tokens || !in->n_unknown) return -1;
     in->n_sentences = n;
     return 0;
 }
 
-/* Tokenize sentence i of in (its text is set) into in->ids[i]; 0 or -1. */
+/* Tokenize sentence i of in (its text is set) into in->ids[i], counting its
+ * unknown tokens; 0 or -1. */
 static int tokenize(ExplorerInput *in, int i, SrError *err)
 {
     long n = tokenizer_encode(&in->tok, in->texts[i], 0, NULL, 0);
@@ -45,6 +47,7 @@ static int tokenize(ExplorerInput *in, int i, SrError *err)
     if (!in->ids[i]) return sr_fail(err, "out of memory");
     tokenizer_encode(&in->tok, in->texts[i], 0, in->ids[i], n);
     in->n_tokens[i] = (int)n;
+    for (long t = 0; t < n; t++) in->n_unknown[i] += tokenizer_is_unknown_label(tokenizer_word(&in->tok, in->ids[i][t]));
     return 0;
 }
 
@@ -108,6 +111,7 @@ void explorer_input_free(ExplorerInput *in)
     free(in->sources);
     free(in->ids);
     free(in->n_tokens);
+    free(in->n_unknown);
     tokenizer_free(&in->tok);
     checkpoint_info_free(&in->info);
     memset(in, 0, sizeof *in);

@@ -19,6 +19,7 @@ typedef struct {
     char **sources;           /* (n) "given with --text" or "sentence I of F (line L)" */
     int **ids;                /* (n) token ids of each sentence                */
     int *n_tokens;            /* (n) their counts                              */
+    int *n_unknown;           /* (n) how many of them are <unk> (tokenizer_is_unknown_label) */
 } ExplorerInput;
 
 /* Read the checkpoint's vocabulary and the sentences of src (--text, or

@@ -70,6 +70,13 @@ int attention_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, lo
     return 0;
 }
 
+void attention_figure_warn_unknown(const Figure *f, const char *command, const char *model)
+{
+    int n_unknown, n_first;
+    attention_data_unknown(&f->attention, &n_unknown, &n_first);
+    figure_request_warn_unknown(command, model, n_unknown, n_first);
+}
+
 int attention_figure_paint(cairo_t *cr, const Figure *f, double w, double h)
 {
     return f->overview ? paint_attention_overview(cr, &f->attention, w, h)

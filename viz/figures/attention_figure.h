@@ -18,6 +18,9 @@
  * --layer, --head, --scale, --overview, --last-copy-only choose the map.
  * *seed gets the model's training seed. */
 int attention_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, long long *seed, SrError *err);
+/* The warning of figure_request_warn_unknown when most tokens of the loaded
+ * sentence are unknown to model (counted by attention_data_unknown). */
+void attention_figure_warn_unknown(const Figure *f, const char *command, const char *model);
 int attention_figure_paint(cairo_t *cr, const Figure *f, double w, double h);
 void attention_figure_write_csv(const Figure *f, FILE *out);
 void attention_figure_free(Figure *f);

@@ -60,6 +60,17 @@ char *figure_request_sentence_text(const Sentence *s)
     return text;
 }
 
+void figure_request_warn_unknown(const char *command, const char *model, int n_unknown, int n_words)
+{
+    if (2 * n_unknown <= n_words) return;
+    fprintf(stderr,
+            "seqrep %s: warning: %d of the %d tokens of the sentence are unknown to %s and shown as <unk> "
+            "(a word-vocabulary model such as the demo LM knows only the words of its task); a model that "
+            "knows English: the house LM (make house, then --model ~/.cache/seqrep/house/causal.safetensors) "
+            "or a Hugging Face model folder (docs/models.md)\n",
+            command, n_unknown, n_words, model);
+}
+
 int figure_request_sentence(const FigureRequest *q, char **text, char *source, size_t cap, SrError *err)
 {
     if (q->text) {

@@ -51,4 +51,10 @@ char *figure_request_sentence_text(const Sentence *s);
  * caption. 0 or -1 with err. */
 int figure_request_sentence(const FigureRequest *q, char **text, char *source, size_t cap, SrError *err);
 
+/* When most of a sentence's n_words tokens are unknown to model (n_unknown
+ * of them became <unk>), one warning line on stderr, "seqrep COMMAND:
+ * warning: ...", that says so and names models that know English words;
+ * nothing otherwise. */
+void figure_request_warn_unknown(const char *command, const char *model, int n_unknown, int n_words);
+
 #endif

@@ -8,12 +8,17 @@
  * attention projections and the head (finetune.h); --recipe names the
  * settings to start from (recipe.h). The test score is the one at the epoch
  * with the best dev F1. --save writes the head (and adapters) of that epoch
- * (formats/adapter.h); --load starts from such a file. The CSV has one row per split (dev, test) with the
+ * (formats/adapter.h); --load starts from such a file; --save-epochs DIR
+ * writes that file for every epoch (epoch 0: before training) with a
+ * series.json of their scores (runs/snapshot_series.h), LoRA runs only.
+ * The CSV has one row per split (dev, test) with the
  * method, r, exit layer, seed, precision / recall / F1, the training tokens
  * and seconds, and the analytic forward FLOPs of labelling that split once. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cJSON.h>
 
@@ -34,6 +39,7 @@
 #include "options/rows.h"
 #include "repeat/repeat.h"
 #include "runs/manifest.h"
+#include "runs/snapshot_series.h"
 #include "train/finetune.h"
 #include "train/recipe.h"
 
@@ -41,7 +47,7 @@ static const char *CMD = "finetune";
 static const char *USAGE = "--model M --train F --dev F --test F --method METHOD --out run.csv "
                            "[--r R] [--exit L] [--recipe full|paper] [--adapter none|lora] "
                            "[--epochs E] [--lr LR] [--batch B] [--grad-accum N] [--seed S] "
-                           "[--save FILE] [--predictions FILE]";
+                           "[--save FILE] [--save-epochs DIR] [--predictions FILE]";
 
 /* The options read as text, and --r, which applies to one method: as given
  * (or their defaults), turned into settings once the parse is over. */
@@ -53,7 +59,7 @@ typedef struct {
 /* The options of one fine-tuning run; fc holds the parsed training settings
  * (its exit layer is set once the model's depth is known). */
 typedef struct {
-    const char *model, *train, *dev, *test, *out, *predictions, *save, *load;
+    const char *model, *train, *dev, *test, *out, *predictions, *save, *load, *save_epochs;
     FinetuneGiven given;
     const char *recipe;    /* "full" or "paper" */
     char recipe_label[48]; /* recipe.h: the recipe, "+lora"/"+none" when --adapter changed it */
@@ -209,6 +215,8 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
                                       targets)),
         {.name = "save", .type = ARG_STRING, .value = &o->save,
          .help = "safetensors: head (and adapters) of the best epoch"},
+        {.name = "save-epochs", .type = ARG_STRING, .value = &o->save_epochs,
+         .help = "folder: every epoch's head and adapters (0 = before training), series.json"},
         {.name = "load", .type = ARG_STRING, .value = &o->load,
          .help = "start from a file --save wrote (same base model)"},
         {.name = "predictions", .type = ARG_STRING, .value = &o->predictions,
@@ -438,10 +446,10 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     return manifest;
 }
 
-/* --save: the best epoch's head (and adapters) with what they belong to. */
-static int save_trained(const FinetuneOptions *o, const FinetuneRun *run, SrError *err)
+/* Write the head (and adapters) w of this run to path, with what they belong to. */
+static int write_trained(const FinetuneOptions *o, const FinetuneRun *run, const TrainedWeights *w,
+                         const char *path, SrError *err)
 {
-    const TrainedWeights *w = &run->res.best;
     AdapterFile a = {.n_layers = run->task.info.cfg.n_layers, .d_model = w->C,
                      .has_lora = o->fc.adapter == ADAPTER_LORA, .lora = w->lora,
                      .n_lora = w->n_lora, .lora_w = w->lora_w, .n_labels = w->K,
@@ -450,7 +458,56 @@ static int save_trained(const FinetuneOptions *o, const FinetuneRun *run, SrErro
                      .q_dim = model_q_dim(&run->model.cfg), .kv_dim = model_kv_dim(&run->model.cfg)};
     memcpy(a.base_checksum, run->base_checksum, sizeof a.base_checksum);
     snprintf(a.method, sizeof a.method, "%s", method_name(o->fc.method));
-    return adapter_write(o->save, &a, err);
+    return adapter_write(path, &a, err);
+}
+
+/* --save-epochs: the folder, the head of its series.json, the run. */
+typedef struct {
+    const FinetuneOptions *o;
+    const FinetuneRun *run;
+    cJSON *head;
+} EpochSaver;
+
+/* The finetune_run hook of --save-epochs: DIR/epoch-NNNN.safetensors, then
+ * its entry in DIR/series.json. */
+static int save_epoch(void *ctx, int epoch, const TrainedWeights *w, const FinetuneEpoch *e, SrError *err)
+{
+    const EpochSaver *s = ctx;
+    char *path = snapshot_epoch_path(s->o->save_epochs, epoch);
+    if (!path) return sr_fail(err, "out of memory");
+    int rc = write_trained(s->o, s->run, w, path, err);
+    free(path);
+    if (rc == 0)
+        rc = snapshot_series_add_epoch(s->o->save_epochs, s->head, s->o->fc.epochs, epoch, e->train_loss,
+                                       e->dev.f1, e->test.f1, err);
+    return rc;
+}
+
+/* Before training: --save-epochs needs LoRA and a folder it can write; the
+ * head of its series.json (the run's command, base model, method, layout).
+ * 0 or 2 after the error line. */
+static int prepare_epoch_saver(int argc, char **argv, const FinetuneOptions *o, const FinetuneRun *run,
+                               EpochSaver *s)
+{
+    SrError err;
+    if (o->fc.adapter != ADAPTER_LORA)
+        return args_error(CMD, "--save-epochs needs --adapter lora (the paper recipe): a full fine-tuning "
+                               "changes every weight, and an epoch's head alone is not its model");
+    if (snapshot_dir_make(o->save_epochs, &err) || snapshot_series_check(o->save_epochs, &err))
+        return args_error(CMD, "--save-epochs %s", err.msg);
+    if (access(o->save_epochs, W_OK) != 0)
+        return args_error(CMD, "--save-epochs %s: cannot write there (%s)", o->save_epochs, strerror(errno));
+    s->o = o;
+    s->run = run;
+    s->head = manifest_begin(argc, argv, (unsigned long long)o->seed);
+    manifest_add_file(s->head, "model", o->model);
+    cJSON_AddStringToObject(s->head, "method", method_name(o->fc.method));
+    cJSON_AddNumberToObject(s->head, "r", o->fc.r);
+    cJSON_AddNumberToObject(s->head, "exit", o->fc.exit_layer);
+    cJSON_AddStringToObject(s->head, "copy_positions", repeat_positions_name(o->fc.copy_positions));
+    cJSON_AddStringToObject(s->head, "recipe", o->recipe_label);
+    cJSON_AddStringToObject(s->head, "base_checksum", run->base_checksum);
+    return 0;
 }
 
 /* Write the CSV, the predictions and the manifest, then print the summary
@@ -458,7 +515,7 @@ static int save_trained(const FinetuneOptions *o, const FinetuneRun *run, SrErro
 static int write_outputs(int argc, char **argv, const FinetuneOptions *o, const FinetuneRun *run)
 {
     SrError err;
-    if (o->save && save_trained(o, run, &err)) return args_error(CMD, "--save %s", err.msg);
+    if (o->save && write_trained(o, run, &run->res.best, o->save, &err)) return args_error(CMD, "--save %s", err.msg);
     char *csv = csv_text(o, run);
     if (!csv) return args_error(CMD, "out of memory");
     int rc = write_file_atomic(o->out, csv, &err);
@@ -484,13 +541,19 @@ int cmd_finetune(int argc, char **argv)
     if (rc) return rc == 1 ? 0 : rc;
     threads_set(o.threads);
     FinetuneRun run = {0};
+    EpochSaver saver = {0};
     rc = load_task_and_model(&o, &run);
+    if (rc == 0 && o.save_epochs) {
+        rc = prepare_epoch_saver(argc, argv, &o, &run, &saver);
+        o.fc.on_epoch = save_epoch, o.fc.on_epoch_ctx = &saver;
+    }
     if (rc == 0) rc = run_finetune(&o, &run);
     if (rc == 0) {
         interrupt_hold(); /* the outputs are all written, or none is, when a signal comes */
         rc = write_outputs(argc, argv, &o, &run);
         interrupt_release();
     }
+    cJSON_Delete(saver.head);
     free(run.plan);
     adapter_free(&run.start);
     finetune_result_free(&run.res);

@@ -655,7 +655,7 @@ static int start_snapshots(const SaveContext *sc)
     SrError err;
     if (!o->snapshots) return 0;
     if (snapshot_series_check(o->snapshots, &err) || snapshot_dir_make(o->snapshots, &err))
-        return args_error(CMD, "%s", err.msg);
+        return args_error(CMD, "--snapshots %s", err.msg);
     for (int i = 0; i < run->n_snapshots; i++) {
         int step = run->snapshot_steps[i];
         if (step > (o->resume ? run->from.step : 0)) break;

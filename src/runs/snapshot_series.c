@@ -2,6 +2,7 @@
 #include "runs/snapshot_series.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +67,26 @@ int snapshot_dir_make(const char *dir, SrError *err)
 {
     struct stat st;
     if (stat(dir, &st) == 0)
-        return S_ISDIR(st.st_mode) ? 0 : sr_fail(err, "%s: not a folder (--snapshots)", dir);
+        return S_ISDIR(st.st_mode) ? 0 : sr_fail(err, "%s: not a folder", dir);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return sr_fail(err, "%s: cannot create the snapshot folder (%s)", dir, strerror(errno));
+        return sr_fail(err, "%s: cannot create the folder (%s)", dir, strerror(errno));
     return 0;
+}
+
+/* Whether dir/file (a name from series.json, no folder) is a file there. */
+static int entry_file_exists(const char *dir, const cJSON *file)
+{
+    if (!cJSON_IsString(file) || strchr(file->valuestring, '/')) return 0;
+    size_t n = strlen(dir) + strlen(file->valuestring) + 2;
+    char *path = malloc(n);
+    struct stat st;
+    int there = 0;
+    if (path) {
+        snprintf(path, n, "%s/%s", dir, file->valuestring);
+        there = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    }
+    free(path);
+    return there;
 }
 
 /* The snapshots of dir/series.json whose files remain, without step (a new
@@ -101,7 +118,8 @@ static cJSON *kept_snapshots(const char *dir, const char *series, int step, SrEr
     cJSON_ArrayForEach(item, list)
     {
         const cJSON *at = cJSON_GetObjectItemCaseSensitive(item, "step");
-        if (!cJSON_IsNumber(at) || at->valueint == step || !snapshot_exists(dir, at->valueint))
+        if (!cJSON_IsNumber(at) || at->valueint == step ||
+            !entry_file_exists(dir, cJSON_GetObjectItemCaseSensitive(item, "file")))
             continue;
         cJSON_AddItemToArray(kept, cJSON_Duplicate(item, 1));
     }
@@ -128,11 +146,13 @@ int snapshot_series_check(const char *dir, SrError *err)
     return rc;
 }
 
-/* The entry of one snapshot: step, file name, training loss (or null). */
-static cJSON *snapshot_entry(int step, int has_loss, double train_loss)
+/* The entry of one snapshot: step, file name (file NULL: step-NNNNNN.safetensors),
+ * training loss (or null). */
+static cJSON *snapshot_entry(int step, const char *file_name, int has_loss, double train_loss)
 {
     char file[40];
-    snprintf(file, sizeof file, "step-%06d.safetensors", step);
+    if (file_name) snprintf(file, sizeof file, "%s", file_name);
+    else snprintf(file, sizeof file, "step-%06d.safetensors", step);
     cJSON *e = cJSON_CreateObject();
     cJSON_AddNumberToObject(e, "step", step);
     cJSON_AddStringToObject(e, "file", file);
@@ -160,17 +180,26 @@ static cJSON *with_entry(cJSON *kept, cJSON *entry, int step)
     return list;
 }
 
-int snapshot_series_add(const char *dir, const cJSON *head, int total, int step, int has_loss,
-                        double train_loss, SrError *err)
+/* Write dir/series.json: head with "steps": total (and the fields of more,
+ * copied), the kept snapshots and entry (taken) in the order of their steps. */
+static int series_write(const char *dir, const cJSON *head, int total, const cJSON *more, int step,
+                        cJSON *entry, SrError *err)
 {
     char *series = series_path(dir);
-    if (!series) return sr_fail(err, "out of memory");
+    if (!series || !entry) {
+        cJSON_Delete(entry);
+        free(series);
+        return sr_fail(err, "out of memory");
+    }
     cJSON *list = kept_snapshots(dir, series, step, err);
-    if (list) list = with_entry(list, snapshot_entry(step, has_loss, train_loss), step);
+    if (list) list = with_entry(list, entry, step);
+    else cJSON_Delete(entry);
     cJSON *out = list ? cJSON_Duplicate(head, 1) : NULL;
     int rc = -1;
     if (list && out) {
         cJSON_AddNumberToObject(out, "steps", total);
+        const cJSON *field;
+        cJSON_ArrayForEach(field, more) cJSON_AddItemToObject(out, field->string, cJSON_Duplicate(field, 1));
         cJSON_AddItemToObject(out, "snapshots", list);
         list = NULL;
         rc = manifest_save(series, out, err);
@@ -180,5 +209,37 @@ int snapshot_series_add(const char *dir, const cJSON *head, int total, int step,
     cJSON_Delete(list);
     cJSON_Delete(out);
     free(series);
+    return rc;
+}
+
+int snapshot_series_add(const char *dir, const cJSON *head, int total, int step, int has_loss,
+                        double train_loss, SrError *err)
+{
+    return series_write(dir, head, total, NULL, step, snapshot_entry(step, NULL, has_loss, train_loss), err);
+}
+
+char *snapshot_epoch_path(const char *dir, int epoch)
+{
+    size_t n = strlen(dir) + 40;
+    char *path = malloc(n);
+    if (path) snprintf(path, n, "%s/epoch-%04d.safetensors", dir, epoch);
+    return path;
+}
+
+int snapshot_series_add_epoch(const char *dir, const cJSON *head, int epochs, int epoch, double train_loss,
+                              double dev_f1, double test_f1, SrError *err)
+{
+    char file[40];
+    snprintf(file, sizeof file, "epoch-%04d.safetensors", epoch);
+    cJSON *entry = snapshot_entry(epoch, file, isfinite(train_loss), train_loss);
+    if (entry) {
+        cJSON_AddNumberToObject(entry, "epoch", epoch);
+        cJSON_AddNumberToObject(entry, "dev_f1", dev_f1);
+        cJSON_AddNumberToObject(entry, "test_f1", test_f1);
+    }
+    cJSON *more = cJSON_CreateObject();
+    cJSON_AddStringToObject(more, "unit", "epoch");
+    int rc = series_write(dir, head, epochs, more, epoch, entry, err);
+    cJSON_Delete(more);
     return rc;
 }

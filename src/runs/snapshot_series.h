@@ -11,7 +11,14 @@
  * "train_loss": 5.93} (the loss of that step's batch, measured before its
  * update, as the progress lines show it; null at step 0). Every write is
  * atomic, and an entry is kept only while its file is there, so a resumed
- * run adds its snapshots to the ones already made. */
+ * run adds its snapshots to the ones already made.
+ *
+ * A fine-tuning's series (`finetune --save-epochs DIR`) is the same with
+ * "unit": "epoch": DIR/epoch-0000.safetensors (the starting head and
+ * adapters, before training), epoch-0001 ... (adapter files of
+ * formats/adapter_file.h), "steps" the run's epochs, and each entry's "step"
+ * its epoch, with "epoch", "dev_f1" and "test_f1" (%) beside "train_loss"
+ * (the epoch's mean; null at epoch 0). */
 #ifndef SEQREP_SNAPSHOT_SERIES_H
 #define SEQREP_SNAPSHOT_SERIES_H
 
@@ -51,5 +58,15 @@ int snapshot_series_check(const char *dir, SrError *err);
  * with err filled (a series.json that is not one is named, never replaced). */
 int snapshot_series_add(const char *dir, const cJSON *head, int total, int step, int has_loss,
                         double train_loss, SrError *err);
+
+/* "DIR/epoch-NNNN.safetensors" (four digits or more): a new string (caller
+ * frees), NULL when out of memory. */
+char *snapshot_epoch_path(const char *dir, int epoch);
+
+/* Record the adapter file of epoch (already written) in dir/series.json as
+ * snapshot_series_add does, with "unit": "epoch", epochs the run's total and
+ * the epoch's scores; train_loss NAN writes null. 0, or -1 with err. */
+int snapshot_series_add_epoch(const char *dir, const cJSON *head, int epochs, int epoch, double train_loss,
+                              double dev_f1, double test_f1, SrError *err);
 
 #endif

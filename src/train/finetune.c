@@ -479,6 +479,26 @@ static int evaluate_epoch(Trainer *t, Model *m, const LabelSet *ls, const Labell
     return 0;
 }
 
+/* Hand the run's current head (and adapters) and the scores e of epoch to
+ * cfg->on_epoch; at epoch 0 (e NULL) dev and test are scored first. */
+static int report_epoch(Trainer *t, Model *m, const LabelSet *ls, const LabelledSplit *dev,
+                        const LabelledSplit *test, int epoch, const FinetuneEpoch *e, SrError *err)
+{
+    FinetuneEpoch start = {.train_loss = NAN};
+    if (!e) {
+        int batch = t->cfg->batch;
+        if (predict_split(m, &t->h, dev, t->lay, t->plan, t->L, batch, t->dev_pred, err) ||
+            predict_split(m, &t->h, test, t->lay, t->plan, t->L, batch, t->test_pred, err) ||
+            labels_score(ls, dev->data, t->dev_pred, &start.dev, err) ||
+            labels_score(ls, test->data, t->test_pred, &start.test, err))
+            return -1;
+        e = &start;
+    }
+    TrainedWeights now = {.K = t->h.K, .C = t->h.C, .W = t->h.W, .b = t->h.b};
+    if (t->has_lora) now.lora = t->lo.cfg, now.n_lora = t->lo.n_params, now.lora_w = t->lo.params;
+    return t->cfg->on_epoch(t->cfg->on_epoch_ctx, epoch, &now, e, err);
+}
+
 int finetune_run(Model *m, const LabelSet *ls, const LabelledSplit *train,
                  const LabelledSplit *dev, const LabelledSplit *test, const FinetuneConfig *cfg,
                  FinetuneResult *res, SrError *err)
@@ -490,11 +510,13 @@ int finetune_run(Model *m, const LabelSet *ls, const LabelledSplit *train,
     int rc = trainer_open(&t, m, ls, splits, cfg, res, err);
     res->n_epochs = cfg->epochs;
     res->exit_layer = t.L;
+    if (rc == 0 && cfg->on_epoch) rc = report_epoch(&t, m, ls, dev, test, 0, NULL, err);
     for (int epoch = 1; epoch <= cfg->epochs && rc == 0; epoch++) {
         FinetuneEpoch *e = &res->epochs[epoch - 1];
         long epoch_tokens = 0;
         rc = train_epoch(&t, m, e, &epoch_tokens, err);
         if (rc == 0) rc = evaluate_epoch(&t, m, ls, dev, test, epoch, res, err);
+        if (rc == 0 && cfg->on_epoch) rc = report_epoch(&t, m, ls, dev, test, epoch, e, err);
         if (rc) break;
         res->train_tokens += epoch_tokens;
         res->train_seconds += e->seconds;

@@ -68,6 +68,19 @@ typedef struct {
 /* Release what a TrainedWeights holds; zero it. */
 void trained_weights_free(TrainedWeights *w);
 
+/* The scores of one epoch (epoch 0: the starting weights, before training). */
+typedef struct {
+    double train_loss;        /* mean over the epoch's steps (NAN at epoch 0) */
+    SpanScores dev, test;
+    double seconds;           /* wall clock of the epoch's training steps */
+} FinetuneEpoch;
+
+/* What a run calls with the weights of epoch 0 (before any update) and of
+ * every epoch once dev and test are scored (w points into the run: copy what
+ * you keep). Returns 0, or -1 with err filled to stop the run. */
+typedef int (*FinetuneEpochHook)(void *ctx, int epoch, const TrainedWeights *w, const FinetuneEpoch *e,
+                                 SrError *err);
+
 typedef struct {
     Method method;
     int r;                    /* repetitions (sr: >= 1; other methods: 0) */
@@ -86,6 +99,8 @@ typedef struct {
     int grad_accum;           /* batches per update (default 1) */
     const TrainedWeights *start; /* head (and adapters) to start from; NULL = fresh */
     FILE *log;                /* progress lines (epoch, loss, F1, tokens/s); NULL = quiet */
+    FinetuneEpochHook on_epoch; /* NULL = none; epoch 0 then costs one more dev and test pass */
+    void *on_epoch_ctx;
 } FinetuneConfig;
 
 /* The defaults above: causal, r 0, exit N, 8 epochs, lr 2e-3, batch 8, seed 1,
@@ -93,12 +108,6 @@ typedef struct {
  * alpha 16, dropout 0.1 on q, k, v, o, used only with ADAPTER_LORA),
  * grad_accum 1, fresh start, quiet. */
 FinetuneConfig finetune_defaults(void);
-
-typedef struct {
-    double train_loss;        /* mean over the epoch's steps */
-    SpanScores dev, test;
-    double seconds;           /* wall clock of the epoch's training steps */
-} FinetuneEpoch;
 
 typedef struct {
     int n_epochs;

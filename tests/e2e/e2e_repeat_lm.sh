@@ -140,7 +140,7 @@ expect_error "--snapshot-steps twice the same" "--snapshot-steps: 5 appears twic
 expect_error "--snapshot-steps not a list" "--snapshot-steps: expected STEP" \
     "$seqrep" train-lm $small --steps 30 --out bad.st --snapshots badsnaps --snapshot-steps 'ten'
 : >afile
-expect_error "--snapshots on a file" "afile: not a folder (--snapshots)" \
+expect_error "--snapshots on a file" "--snapshots afile: not a folder" \
     "$seqrep" train-lm $small --steps 30 --out bad.st --snapshots afile --snapshot-steps 0 --quiet
 mkdir damaged && echo '{"other": 1}' >damaged/series.json
 expect_error "--snapshots with a series.json that is not one" "damaged/series.json: not a snapshot series" \

@@ -202,9 +202,9 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
          .help = "heads: the scores to draw, one panel each in the order given: a comma list of copy, induction, "
                  "previous, sink, own_copy (default all five)"},
         {.name = "series", .type = ARG_STRING, .value = &q->series,
-         .help = "timeline: a folder of train-lm --snapshots (series.json) measured by examples/series_heads.sh"},
-        {.name = "what", .type = ARG_STRING, .value = &q->what, .help = "timeline: heads (a score per head, ICL "
-         "score below) | loss (training, first and last copy) (default " TIMELINE_DEFAULT_WHAT ")"},
+         .help = "timeline: a folder of train-lm --snapshots or finetune --save-epochs (its series.json)"},
+        {.name = "what", .type = ARG_STRING, .value = &q->what, .help = "timeline: heads (score per head, ICL below) | "
+         "loss (training, first and last copy) | f1 (dev, test by epoch) (default " TIMELINE_DEFAULT_WHAT ")"},
         {.name = "measure", .type = ARG_STRING, .value = &q->measure,
          .help = "timeline --what heads: heads-random | heads-data (default " TIMELINE_DEFAULT_MEASURE ")"},
         {.name = "score", .type = ARG_STRING, .value = &q->score, .help = "timeline --what heads: copy | induction | "

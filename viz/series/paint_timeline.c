@@ -23,6 +23,11 @@ Rgb timeline_other_colour(const FigureStyle *s)
 static int upper_legend(const TimelineData *d, const FigureStyle *s, LegendEntry *e, char labels[][32])
 {
     int n = 0;
+    if (d->what == TIMELINE_F1) {
+        e[n++] = legend_line("dev F1", palette_series(0), MARKER_CIRCLE, DASH_SOLID);
+        e[n++] = legend_line("test F1", palette_series(1), MARKER_SQUARE, DASH_DASHED);
+        return n;
+    }
     if (d->what == TIMELINE_LOSS) {
         e[n++] = legend_line("training loss", palette_series(0), MARKER_CIRCLE, DASH_SOLID);
         if (d->has_icl) {
@@ -65,7 +70,13 @@ static void pad(double *lo, double *hi)
     *hi += m;
 }
 
-/* The upper panel's axes: the score 0..its largest value, or the losses. */
+/* The x axis's label: pre-training steps or fine-tuning epochs. */
+static const char *x_label(const TimelineData *d)
+{
+    return d->epochs ? "fine-tuning epoch" : "pre-training step";
+}
+
+/* The upper panel's axes: the score 0..its largest value, the losses or the F1. */
 static void upper_axes(const TimelineData *d, Axes *a, int with_xlabel)
 {
     double lo = 0, hi = 0;
@@ -74,6 +85,12 @@ static void upper_axes(const TimelineData *d, Axes *a, int with_xlabel)
         widen(d->value, d->n_steps * d->n_layers * d->n_heads, &lo, &hi);
         hi = hi > 0 ? hi * 1.05 : 1;
         ylabel = head_score_label(d->score);
+    } else if (d->what == TIMELINE_F1) {
+        lo = INFINITY, hi = -INFINITY;
+        widen(d->dev_f1, d->n_steps, &lo, &hi);
+        widen(d->test_f1, d->n_steps, &lo, &hi);
+        pad(&lo, &hi);
+        ylabel = "span F1 (%)";
     } else {
         lo = INFINITY, hi = -INFINITY;
         widen(d->train_loss, d->n_steps, &lo, &hi);
@@ -84,8 +101,7 @@ static void upper_axes(const TimelineData *d, Axes *a, int with_xlabel)
         pad(&lo, &hi);
         ylabel = "loss (nats)";
     }
-    axes_init(a, d->step[0], d->step[d->n_steps - 1], lo, hi, 1, 0, with_xlabel ? "pre-training step" : NULL,
-              ylabel);
+    axes_init(a, d->step[0], d->step[d->n_steps - 1], lo, hi, 1, 0, with_xlabel ? x_label(d) : NULL, ylabel);
 }
 
 /* The lower panel's axes: the ICL score, with 0 in range. */
@@ -94,7 +110,7 @@ static void lower_axes(const TimelineData *d, Axes *a)
     double lo = 0, hi = 0;
     widen(d->icl, d->n_steps, &lo, &hi);
     pad(&lo, &hi);
-    axes_init(a, d->step[0], d->step[d->n_steps - 1], lo, hi, 1, 0, "pre-training step", "ICL score (nats)");
+    axes_init(a, d->step[0], d->step[d->n_steps - 1], lo, hi, 1, 0, x_label(d), "ICL score (nats)");
 }
 
 /* Where the plots go, once the frame of d is drawn (or measured) in content. */
@@ -213,6 +229,13 @@ static void draw_losses(cairo_t *cr, const TimelineData *d, const Axes *a, doubl
     series_line(cr, d, a, d->loss_last, palette_series(2), DASH_SOLID, MARKER_TRIANGLE, u);
 }
 
+/* The panel of the F1: dev solid, test dashed. */
+static void draw_f1(cairo_t *cr, const TimelineData *d, const Axes *a, double u)
+{
+    series_line(cr, d, a, d->dev_f1, palette_series(0), DASH_SOLID, MARKER_CIRCLE, u);
+    series_line(cr, d, a, d->test_f1, palette_series(1), DASH_DASHED, MARKER_SQUARE, u);
+}
+
 /* Draw one panel: axes, then its lines (fn) clipped to it. Markers at the
  * edges stay whole: the clip takes in a margin. */
 static void draw_panel(cairo_t *cr, const TimelineData *d, const Axes *a, double u,
@@ -234,7 +257,7 @@ int paint_timeline(cairo_t *cr, const TimelineData *d, double w, double h)
     double u = figure_begin(cr, &d->meta, w, h, &content);
     TimelineLayout L;
     place(cr, d, u, content, &L);
-    draw_panel(cr, d, &L.upper, u, d->what == TIMELINE_HEADS ? draw_heads : draw_losses);
+    draw_panel(cr, d, &L.upper, u, d->what == TIMELINE_HEADS ? draw_heads : d->what == TIMELINE_F1 ? draw_f1 : draw_losses);
     LegendEntry e[TIMELINE_MAX_LEGEND];
     char labels[TIMELINE_MAX_TOP][32];
     int n = upper_legend(d, s, e, labels);

@@ -1,4 +1,4 @@
-/* series_read.c — the steps and training losses of DIR/series.json. */
+/* series_read.c — the steps, training losses (and an epoch series' F1) of DIR/series.json. */
 #include "series/series_read.h"
 
 #include <math.h>
@@ -18,6 +18,8 @@ void series_free(SeriesSteps *s)
 {
     free(s->step);
     free(s->train_loss);
+    free(s->dev_f1);
+    free(s->test_f1);
     memset(s, 0, sizeof *s);
 }
 
@@ -36,6 +38,14 @@ static int read_entry(const cJSON *e, int i, const char *path, SeriesSteps *s, S
     if (loss && !cJSON_IsNull(loss) && !(cJSON_IsNumber(loss) && isfinite(loss->valuedouble)))
         return sr_fail(err, "%s: snapshot %d: train_loss is neither a number nor null", path, i);
     s->train_loss[i] = cJSON_IsNumber(loss) ? loss->valuedouble : NAN;
+    const char *names[2] = {"dev_f1", "test_f1"};
+    double *into[2] = {&s->dev_f1[i], &s->test_f1[i]};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *f1 = cJSON_GetObjectItemCaseSensitive(e, names[k]);
+        if (f1 && !(cJSON_IsNumber(f1) && f1->valuedouble >= 0 && f1->valuedouble <= 100))
+            return sr_fail(err, "%s: snapshot %d: %s is not a number 0..100", path, i, names[k]);
+        *into[k] = f1 ? f1->valuedouble : NAN;
+    }
     return 0;
 }
 
@@ -50,7 +60,14 @@ static int read_root(const cJSON *root, const char *path, SeriesSteps *s, SrErro
     s->total = cJSON_IsNumber(total) ? (int)total->valuedouble : 0;
     s->step = malloc(sizeof(int) * (size_t)n);
     s->train_loss = malloc(sizeof(double) * (size_t)n);
-    if (!s->step || !s->train_loss) return sr_fail(err, "%s: out of memory", path);
+    s->dev_f1 = malloc(sizeof(double) * (size_t)n);
+    s->test_f1 = malloc(sizeof(double) * (size_t)n);
+    if (!s->step || !s->train_loss || !s->dev_f1 || !s->test_f1) return sr_fail(err, "%s: out of memory", path);
+    const cJSON *unit = cJSON_GetObjectItemCaseSensitive(root, "unit");
+    if (unit && !(cJSON_IsString(unit) && (strcmp(unit->valuestring, "step") == 0 ||
+                                           strcmp(unit->valuestring, "epoch") == 0)))
+        return sr_fail(err, "%s: \"unit\" must be \"step\" or \"epoch\"", path);
+    s->epochs = unit && strcmp(unit->valuestring, "epoch") == 0;
     s->n = n;
     int i = 0;
     const cJSON *e;

@@ -1,5 +1,6 @@
 /* series_read.h — the steps of a snapshot series: DIR/series.json as
- * `train-lm --snapshots DIR` writes it (src/runs/snapshot_series.h), and
+ * `train-lm --snapshots DIR` or `finetune --save-epochs DIR` writes it
+ * (src/runs/snapshot_series.h), and
  * the paths of what was measured on each snapshot.
  *
  * Errors name the file:
@@ -14,9 +15,12 @@
 
 typedef struct {
     int n;              /* snapshots, at least one                         */
-    int *step;          /* (n) ascending, none twice                       */
+    int *step;          /* (n) ascending, none twice (epochs: the epoch)   */
     double *train_loss; /* (n) the loss of that step's batch; NAN for null */
     int total;          /* the run's "steps" (0 when series.json has none) */
+    int epochs;         /* 1: "unit": "epoch" (finetune --save-epochs)      */
+    double *dev_f1;     /* (n) an epoch's dev and test F1 (%); NAN where    */
+    double *test_f1;    /*     the entry has none                          */
 } SeriesSteps;
 
 /* Read dir/series.json into s. 0, or -1 with err (s is then empty). */

@@ -21,7 +21,8 @@ int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err)
 {
     if (strcmp(text, "heads") == 0) *out = TIMELINE_HEADS;
     else if (strcmp(text, "loss") == 0) *out = TIMELINE_LOSS;
-    else return sr_fail(err, "--what must be heads or loss, got '%s'", text);
+    else if (strcmp(text, "f1") == 0) *out = TIMELINE_F1;
+    else return sr_fail(err, "--what must be heads, loss or f1, got '%s'", text);
     return 0;
 }
 
@@ -190,8 +191,14 @@ static void write_meta(TimelineData *d, const char *dir)
                                   "sequences minus loss on the last (%.3f at step %d).", d->icl[last], d->step[last]);
         else
             append(c, cap, &used, " No heads-random measure: no in-context learning score.");
+    } else if (d->what == TIMELINE_F1) {
+        snprintf(d->meta.title, sizeof d->meta.title, "Dev and test F1 by fine-tuning epoch");
+        append(c, cap, &used, "Strict span F1 (%%) of dev and test after each of %d epochs (epoch 0: before "
+               "training), from the series of finetune --save-epochs: %.2f and %.2f at epoch %d.", d->step[last],
+               d->dev_f1[last], d->test_f1[last], d->step[last]);
     } else {
-        snprintf(d->meta.title, sizeof d->meta.title, "Pre-training loss and the loss on repeated random sequences");
+        snprintf(d->meta.title, sizeof d->meta.title, d->epochs ? "Fine-tuning loss by epoch"
+                                                               : "Pre-training loss and the loss on repeated random sequences");
         append(c, cap, &used, "Training loss of the batch at each of %d snapshots (series.json)", d->n_steps);
         if (d->has_icl)
             append(c, cap, &used, "; loss on the first and the last copy of random sequences (seqrep heads "
@@ -215,9 +222,15 @@ int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)
     d->n_steps = s.n;
     d->step = s.step;
     d->train_loss = s.train_loss;
+    d->epochs = s.epochs;
+    d->dev_f1 = s.dev_f1;
+    d->test_f1 = s.test_f1;
     int rc = 0;
     if (d->what == TIMELINE_HEADS) rc = read_heads(d, q->dir, err);
-    if (rc == 0) rc = read_icl(d, q->dir, err);
+    if (d->what == TIMELINE_F1 && isnan(d->dev_f1[s.n - 1]))
+        rc = sr_fail(err, "%s/series.json: no dev_f1 at the last snapshot (--what f1 draws a series of "
+                          "finetune --save-epochs)", q->dir);
+    if (rc == 0 && d->what != TIMELINE_F1) rc = read_icl(d, q->dir, err);
     if (rc) {
         timeline_data_free(d);
         return -1;
@@ -235,8 +248,10 @@ void timeline_data_free(TimelineData *d)
     free(d->loss_first);
     free(d->loss_last);
     free(d->icl);
+    free(d->dev_f1);
+    free(d->test_f1);
     d->step = NULL;
-    d->train_loss = d->value = d->loss_first = d->loss_last = d->icl = NULL;
+    d->train_loss = d->value = d->loss_first = d->loss_last = d->icl = d->dev_f1 = d->test_f1 = NULL;
     d->n_steps = d->n_layers = d->n_heads = d->n_top = d->has_icl = 0;
 }
 
@@ -256,6 +271,13 @@ void timeline_data_write_csv(const TimelineData *d, FILE *out)
                     fprintf(out, "%d,%s/%s,%d,%d,%.6f\n", d->step[i], d->measure, head_score_name(d->score), l, h,
                             timeline_value(d, i, l, h));
         for (int i = 0; i < d->n_steps && d->has_icl; i++) write_plain(out, d->step[i], "icl_score", d->icl[i]);
+        return;
+    }
+    if (d->what == TIMELINE_F1) {
+        for (int i = 0; i < d->n_steps; i++)
+            if (!isnan(d->dev_f1[i])) write_plain(out, d->step[i], "dev_f1", d->dev_f1[i]);
+        for (int i = 0; i < d->n_steps; i++)
+            if (!isnan(d->test_f1[i])) write_plain(out, d->step[i], "test_f1", d->test_f1[i]);
         return;
     }
     for (int i = 0; i < d->n_steps; i++)

@@ -8,6 +8,8 @@
  *          heads-data); the `top` heads with the largest value at the last
  *          step are the ones the figure colours.
  *   loss   the training loss of series.json at every step.
+ *   f1     the dev and test F1 of every epoch of a fine-tuning's series
+ *          (finetune --save-epochs; epoch 0 = before training).
  *
  * Both add, when DIR/measures/heads-random is there, the losses on the
  * first and last copy of random sequences and the in-context learning score
@@ -28,7 +30,7 @@
  * both themes). */
 #define TIMELINE_MAX_TOP 6
 
-typedef enum { TIMELINE_HEADS = 0, TIMELINE_LOSS = 1 } TimelineWhat;
+typedef enum { TIMELINE_HEADS = 0, TIMELINE_LOSS = 1, TIMELINE_F1 = 2 } TimelineWhat;
 
 /* What `seqrep plot timeline` asks for. */
 typedef struct {
@@ -47,6 +49,9 @@ typedef struct {
     int n_steps;
     int *step;            /* (n_steps) ascending                                   */
     double *train_loss;   /* (n_steps) NAN where series.json has none              */
+    int epochs;           /* the series counts fine-tuning epochs, not steps        */
+    double *dev_f1;       /* (n_steps) f1: dev and test F1 (%), NAN where none      */
+    double *test_f1;
     int n_layers, n_heads;
     double *value;        /* heads: (n_steps, n_layers, n_heads), in 0..1          */
     int n_top;            /* heads: the coloured heads, largest last value first */
@@ -57,7 +62,7 @@ typedef struct {
     double *icl;          /* (n_steps) icl_score: first minus last                 */
 } TimelineData;
 
-/* Parse --what (heads | loss) and --measure (heads-random | heads-data);
+/* Parse --what (heads | loss | f1) and --measure (heads-random | heads-data);
  * 0 or -1 with err naming the option. */
 int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err);
 int timeline_measure_check(const char *text, SrError *err);
@@ -76,7 +81,8 @@ void timeline_head_label(int layer, int head, char *out, size_t cap);
 /* CSV of the drawn numbers: step,series,layer,head,value. heads: series
  * "MEASURE/SCORE" (one row per step, layer and head), then "icl_score";
  * loss: "train_loss" (steps that have one), "loss_first_copy",
- * "loss_last_copy"; layer and head empty where the series has none. */
+ * "loss_last_copy"; f1: "dev_f1", "test_f1"; layer and head empty where the
+ * series has none. step is the epoch in an epoch series. */
 void timeline_data_write_csv(const TimelineData *d, FILE *out);
 
 #endif

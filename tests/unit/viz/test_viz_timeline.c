@@ -3,7 +3,8 @@
  * the ICL numbers, the losses) and written back, the layout (two panels on
  * one x axis, one without the heads-random measure), the pixels (the
  * coloured heads' and the ICL score's markers where their numbers put
- * them), the table of figures, and one clear message for every bad input.
+ * them), the table of figures, an epoch series' F1 (finetune
+ * --save-epochs), and one clear message for every bad input.
  *
  * The series written here are TEST FIXTURES with made-up numbers
  * (viz_fixtures.h's write_series_fixture), in the formats of train-lm
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "viz_fixtures.h"
@@ -221,7 +223,7 @@ static void test_timeline_figure_load(void **state)
         const char *want;
     } bad[] = {
         {{.layer = -1}, "timeline needs --series DIR"},
-        {{.series = "x", .what = "both", .layer = -1}, "--what must be heads or loss, got 'both'"},
+        {{.series = "x", .what = "both", .layer = -1}, "--what must be heads, loss or f1, got 'both'"},
         {{.series = "x", .measure = "heads-other", .layer = -1}, "--measure must be heads-random or heads-data"},
         {{.series = "x", .score = "echo", .layer = -1}, "--score: unknown score 'echo' (scores: copy, induction"},
         {{.series = "x", .what = "loss", .score = "copy", .layer = -1}, "apply to --what heads only"},
@@ -291,6 +293,43 @@ static void test_timeline_bad_input(void **state)
     expect_error(dir, 3, "noicl/measures/heads-random/step-000050.manifest.json: missing");
 }
 
+/* An epoch series (finetune --save-epochs): --what f1 draws its dev and test
+ * F1 by epoch; a bad unit or F1, or --what f1 on a series without F1, is an
+ * error naming series.json. */
+static void test_timeline_epoch_series(void **state)
+{
+    (void)state;
+    char path[700], dir[600];
+    snprintf(dir, sizeof dir, "%s", in_work("epochs"));
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(path, sizeof path, "%s/series.json", dir);
+    write_text(path, "{\"unit\": \"epoch\", \"steps\": 2, \"snapshots\": ["
+                     "{\"step\": 0, \"train_loss\": null, \"dev_f1\": 5, \"test_f1\": 4.5},"
+                     "{\"step\": 1, \"train_loss\": 1.5, \"dev_f1\": 40, \"test_f1\": 38},"
+                     "{\"step\": 2, \"train_loss\": 1.25, \"dev_f1\": 55.5, \"test_f1\": 50}]}\n");
+    TimelineRequest q = {.dir = dir, .what = TIMELINE_F1, .top = 3};
+    TimelineData d;
+    SrError err;
+    assert_int_equal(timeline_data_load(&d, &q, &err), 0);
+    assert_true(d.epochs);
+    char *text = numbers_of(&d);
+    assert_string_equal(text, "step,series,layer,head,value\n0,dev_f1,,,5.000000\n1,dev_f1,,,40.000000\n"
+                              "2,dev_f1,,,55.500000\n0,test_f1,,,4.500000\n1,test_f1,,,38.000000\n"
+                              "2,test_f1,,,50.000000\n");
+    free(text);
+    assert_non_null(strstr(d.meta.caption, "55.50 and 50.00 at epoch 2"));
+    timeline_data_free(&d);
+    write_text(path, "{\"unit\": \"hour\", \"snapshots\": [{\"step\": 0}]}\n");
+    assert_int_equal(timeline_data_load(&d, &q, &err), -1);
+    assert_non_null(strstr(err.msg, "epochs/series.json: \"unit\" must be \"step\" or \"epoch\""));
+    write_text(path, "{\"snapshots\": [{\"step\": 0, \"dev_f1\": 101}]}\n");
+    assert_int_equal(timeline_data_load(&d, &q, &err), -1);
+    assert_non_null(strstr(err.msg, "epochs/series.json: snapshot 0: dev_f1 is not a number 0..100"));
+    write_text(path, "{\"snapshots\": [{\"step\": 0}]}\n");
+    assert_int_equal(timeline_data_load(&d, &q, &err), -1);
+    assert_non_null(strstr(err.msg, "epochs/series.json: no dev_f1 at the last snapshot"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_timeline_without_icl),
         cmocka_unit_test(test_timeline_figure_load),
         cmocka_unit_test(test_timeline_bad_input),
+        cmocka_unit_test(test_timeline_epoch_series),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

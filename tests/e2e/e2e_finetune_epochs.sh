@@ -1,0 +1,85 @@
+#!/bin/sh
+# e2e_finetune_epochs.sh — a fine-tuning watched over its epochs (issue 30):
+# `finetune --save-epochs DIR` writes the head and adapters of epoch 0
+# (before training) and of every epoch, and DIR/series.json ("unit": "epoch",
+# each epoch's loss, dev and test F1 — the same as the run's CSV at its best
+# epoch); the run's results and --save file are those of a run without it,
+# and the best epoch's file is the --save file; an epoch file is an
+# --adapter for `heads`; `plot timeline --what f1` draws the series with its
+# numbers beside it (and --what loss, by epoch). Bad input: a full
+# fine-tuning, a folder that cannot be made, a file, a foreign series.json,
+# timeline --what f1 on a pre-training series: one line, exit 2, no output.
+# Usage: sh tests/e2e/e2e_finetune_epochs.sh path/to/seqrep
+# Ends with the line "N passed, N failed"; exits non-zero if anything failed.
+set -u
+. "$(dirname "$0")/e2e-lib.sh"
+e2e_begin "$@"
+ignore_fontconfig_leaks   # plot timeline draws text
+
+"$seqrep" gen right-cue --out-dir d --seed 3 --train 60 --dev 20 --test 30 --corpus 300 2>/dev/null
+"$seqrep" train-lm --corpus d/corpus.txt --out lm.safetensors --layers 2 --d-model 16 --heads 2 --d-ff 32 \
+    --seq-len 64 --batch 4 --steps 20 --threads 1 --quiet --snapshots pre --snapshot-steps 0,20 >/dev/null 2>&1
+run="--model lm.safetensors --train d/train.conll --dev d/dev.conll --test d/test.conll --method sr --r 1
+     --recipe paper --epochs 3 --lr 0.01 --threads 1 --quiet"
+
+expect_ok "finetune --save-epochs" "$seqrep" finetune $run --out a.csv --save best.st --save-epochs ep
+check "epoch 0 (before training) and every epoch, series.json" test \
+    "$(ls ep | tr '\n' ' ')" = "epoch-0000.safetensors epoch-0001.safetensors epoch-0002.safetensors epoch-0003.safetensors series.json "
+python3 - <<'PY' && ok "series.json: unit epoch, 3 epochs, each entry's loss and F1; the best epoch's equal the CSV's" || bad "series.json"
+import csv, json, sys
+s = json.load(open("ep/series.json"))
+e = s["snapshots"]
+ok = s["unit"] == "epoch" and s["steps"] == 3 and s["method"] == "sr" and s["r"] == 1
+ok = ok and [x["step"] for x in e] == [0, 1, 2, 3] and [x["epoch"] for x in e] == [0, 1, 2, 3]
+ok = ok and [x["file"] for x in e] == ["epoch-%04d.safetensors" % i for i in range(4)]
+ok = ok and e[0]["train_loss"] is None and all(x["train_loss"] > 0 for x in e[1:])
+m = json.load(open("a.manifest.json"))
+rows = {r["split"]: r for r in csv.DictReader(open("a.csv"))}
+best = e[m["best_epoch"]]
+ok = ok and abs(best["dev_f1"] - float(rows["dev"]["f1"])) < 0.01 and abs(best["test_f1"] - float(rows["test"]["f1"])) < 0.01
+ok = ok and all(0 <= x["dev_f1"] <= 100 and 0 <= x["test_f1"] <= 100 for x in e)
+sys.exit(0 if ok else 1)
+PY
+expect_ok "the same run without --save-epochs" "$seqrep" finetune $run --out b.csv --save best2.st
+cut -d, -f1-12 a.csv >a.f1
+cut -d, -f1-12 b.csv >b.f1
+check "... the same results and --save file" sh -c 'cmp -s best.st best2.st && cmp -s a.f1 b.f1'
+best=$(python3 -c "import json; print('%04d' % json.load(open('a.manifest.json'))['best_epoch'])")
+check "the best epoch's file is the --save file" cmp -s best.st "ep/epoch-$best.safetensors"
+expect_ok "an epoch's file is an --adapter for heads" "$seqrep" heads --model lm.safetensors \
+    --adapter ep/epoch-0002.safetensors --data d/dev.conll --r 1 --out heads.csv
+check "... one row a layer and head" test "$(($(wc -l <heads.csv) - 1))" = 4
+
+expect_ok "plot timeline --what f1" "$seqrep" plot timeline --series ep --what f1 --out f1.png
+python3 - <<'PY' && ok "timeline f1: the numbers beside it are series.json's, by epoch" || bad "timeline f1 numbers"
+import csv, json, sys
+e = json.load(open("ep/series.json"))["snapshots"]
+rows = list(csv.DictReader(open("f1.csv")))
+want = [(str(x["step"]), s, x[s]) for s in ("dev_f1", "test_f1") for x in e]
+ok = [(r["step"], r["series"]) for r in rows] == [(a, b) for a, b, _ in want]
+ok = ok and all(abs(float(r["value"]) - v) < 1e-4 for r, (_, _, v) in zip(rows, want))
+sys.exit(0 if ok else 1)
+PY
+check "timeline f1: title and caption" grep -q "Dev and test F1 by fine-tuning epoch" f1.manifest.json
+expect_ok "plot timeline --what loss of an epoch series" "$seqrep" plot timeline --series ep --what loss --out loss.svg
+check "... by epoch" grep -q "Fine-tuning loss by epoch" loss.manifest.json
+
+# ---- bad input ----
+expect_error "--save-epochs with a full fine-tuning" "needs --adapter lora" \
+    "$seqrep" finetune $run --recipe full --out c.csv --save-epochs ep2
+expect_error "--save-epochs where no folder can be made" "--save-epochs /proc/seqrep-epochs: cannot create the folder" \
+    "$seqrep" finetune $run --out c.csv --save-epochs /proc/seqrep-epochs
+touch afile
+expect_error "--save-epochs on a file" "--save-epochs afile: not a folder" "$seqrep" finetune $run --out c.csv --save-epochs afile
+mkdir -p foreign && echo '{"x": 1}' >foreign/series.json
+expect_error "--save-epochs into a folder whose series.json is not a series" "foreign/series.json: not a snapshot series" \
+    "$seqrep" finetune $run --out c.csv --save-epochs foreign
+check "... no run output, nothing in the folders" sh -c '! ls c.* >/dev/null 2>&1 && test ! -e ep2 && test "$(ls foreign)" = series.json'
+expect_error "timeline --what f1 of a pre-training series" "pre/series.json: no dev_f1" \
+    "$seqrep" plot timeline --series pre --what f1 --out x.png
+check "... nothing written" test ! -e x.png
+expect_error "timeline --what of another name" "--what must be heads, loss or f1" \
+    "$seqrep" plot timeline --series ep --what speed --out x.png
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,7 +1,8 @@
 #!/bin/sh
 # series_heads.sh — the head roles of every snapshot of a pre-training
 # (issue 29): for each snapshot named in SERIES_DIR/series.json (written by
-# `train-lm --snapshots DIR --snapshot-steps LIST`), `seqrep heads` on random
+# `train-lm --snapshots DIR --snapshot-steps LIST`, or each epoch of
+# `finetune --save-epochs DIR`, its adapters on the base model), `seqrep heads` on random
 # sequences (--random 30 --r 1: the induction test, its manifest holds
 # loss_first_copy, loss_last_copy and icl_score) into
 #   SERIES_DIR/measures/heads-random/step-NNNNNN.csv (+ .manifest.json)
@@ -28,42 +29,31 @@ seqrep="$build/seqrep"
 OMP_WAIT_POLICY=passive
 export OMP_WAIT_POLICY
 
-# the step and file of every snapshot, "STEP FILE" a line, in the order of the steps
-steps=$(python3 - "$series/series.json" <<'PY'
-import json, sys
-try:
-    s = json.load(open(sys.argv[1]))
-    snapshots = s["snapshots"]
-    for e in sorted(snapshots, key=lambda e: e["step"]):
-        print(int(e["step"]), e["file"])
-except (ValueError, KeyError, TypeError) as e:
-    sys.exit("series_heads: %s: not a snapshot series (%s)" % (sys.argv[1], e))
-PY
-) || exit 2
-[ -n "$steps" ] || { echo "series_heads: $series/series.json lists no snapshot" >&2; exit 2; }
+# "STEP MODEL ADAPTER" of every snapshot, in the order of the steps
+# (examples/series_list.py: a fine-tuning's epochs are adapters on its base)
+steps=$(python3 "$(dirname "$0")/series_list.py" "$series") || exit 2
 total=$(echo "$steps" | wc -l)
 
-# measure NAME STEP SNAPSHOT OPTIONS...: seqrep heads into measures/NAME/step-NNNNNN.csv unless done
+# measure NAME STEP MODEL ADAPTER OPTIONS...: seqrep heads into measures/NAME/step-NNNNNN.csv unless done
 measure() {
-    name=$1; step=$2; snapshot=$3; shift 3
+    name=$1; step=$2; model=$3; adapter=$4; shift 4
     out="$series/measures/$name/$(printf 'step-%06d' "$step").csv"
     if [ -s "$out" ] && [ -s "${out%.csv}.manifest.json" ]; then
         echo "  $name step $step: kept $out"
         return 0
     fi
     mkdir -p "$series/measures/$name"
+    [ "$adapter" = - ] || set -- --adapter "$adapter" "$@"
     start=$(date +%s)
-    "$seqrep" heads --model "$snapshot" "$@" --r 1 --threads 1 --out "$out" >/dev/null
+    "$seqrep" heads --model "$model" "$@" --r 1 --threads 1 --out "$out" >/dev/null
     echo "  $name step $step: $out in $(( $(date +%s) - start )) s"
 }
 
 i=0
-echo "$steps" | while read -r step file; do
+echo "$steps" | while read -r step model adapter; do
     i=$((i + 1))
-    snapshot="$series/$file"
-    [ -f "$snapshot" ] || { echo "series_heads: $snapshot (step $step of series.json) not found" >&2; exit 2; }
-    echo "== snapshot $i of $total: step $step ($snapshot)"
-    measure heads-random "$step" "$snapshot" --random 30
-    [ -z "$data" ] || measure heads-data "$step" "$snapshot" --data "$data"
+    echo "== snapshot $i of $total: step $step ($([ "$adapter" = - ] && echo "$model" || echo "$adapter"))"
+    measure heads-random "$step" "$model" "$adapter" --random 30
+    [ -z "$data" ] || measure heads-data "$step" "$model" "$adapter" --data "$data"
 done
 echo "done: $total snapshots measured into $series/measures"

@@ -500,7 +500,11 @@ static int prepare_epoch_saver(int argc, char **argv, const FinetuneOptions *o, 
     s->o = o;
     s->run = run;
     s->head = manifest_begin(argc, argv, (unsigned long long)o->seed);
-    manifest_add_file(s->head, "model", o->model);
+    /* the base as an absolute path: the series is read from other folders */
+    char cwd[4096], base[8192];
+    if (o->model[0] != '/' && getcwd(cwd, sizeof cwd)) snprintf(base, sizeof base, "%s/%s", cwd, o->model);
+    else snprintf(base, sizeof base, "%s", o->model);
+    manifest_add_file(s->head, "model", base);
     cJSON_AddStringToObject(s->head, "method", method_name(o->fc.method));
     cJSON_AddNumberToObject(s->head, "r", o->fc.r);
     cJSON_AddNumberToObject(s->head, "exit", o->fc.exit_layer);

@@ -6,7 +6,9 @@
 # epoch); the run's results and --save file are those of a run without it,
 # and the best epoch's file is the --save file; an epoch file is an
 # --adapter for `heads`; `plot timeline --what f1` draws the series with its
-# numbers beside it (and --what loss, by epoch). Bad input: a full
+# numbers beside it (and --what loss, by epoch); examples/series_flow.sh and
+# series_heads.sh measure every epoch with its adapters, and
+# `plot timeline --what flow` draws the attnflow share per layer by epoch. Bad input: a full
 # fine-tuning, a folder that cannot be made, a file, a foreign series.json,
 # timeline --what f1 on a pre-training series: one line, exit 2, no output.
 # Usage: sh tests/e2e/e2e_finetune_epochs.sh path/to/seqrep
@@ -64,6 +66,28 @@ check "timeline f1: title and caption" grep -q "Dev and test F1 by fine-tuning e
 expect_ok "plot timeline --what loss of an epoch series" "$seqrep" plot timeline --series ep --what loss --out loss.svg
 check "... by epoch" grep -q "Fine-tuning loss by epoch" loss.manifest.json
 
+# ---- measures of every epoch: attnflow and heads with the epoch's adapters ----
+build=$(dirname "$seqrep")
+expect_ok "series_flow.sh on the epochs" sh "$here/../examples/series_flow.sh" "$build" ep d/dev.conll 1
+check "... one flow CSV per epoch, with its adapter in the manifest" sh -c \
+    'test "$(ls ep/measures/flow/*.csv | wc -l)" = 4 && grep -q "epoch-0002.safetensors" ep/measures/flow/step-000002.manifest.json'
+expect_ok "plot timeline --what flow" "$seqrep" plot timeline --series ep --what flow --score earlier_right --top 2 \
+    --out flow.png
+python3 - <<'PY' && ok "timeline flow: per layer and epoch, the mean over heads of the attnflow CSVs" || bad "timeline flow numbers"
+import csv, sys
+rows = list(csv.DictReader(open("flow.csv")))
+ok = len(rows) == 4 * 2 and all(r["series"] == "flow/earlier_right" for r in rows)
+for r in rows:
+    f = [x for x in csv.DictReader(open("ep/measures/flow/step-%06d.csv" % int(r["step"]))) if x["layer"] == r["layer"]]
+    mean = sum(float(x["earlier_right"]) for x in f) / len(f)
+    ok = ok and abs(mean - float(r["value"])) < 1e-5
+sys.exit(0 if ok else 1)
+PY
+check "timeline flow: the layers named in the legend's manifest" grep -q '"layer 0"\|"layer 1"' flow.manifest.json
+expect_ok "series_heads.sh on the epochs" sh "$here/../examples/series_heads.sh" "$build" ep
+check "... heads of every epoch, with its adapter" sh -c \
+    'test "$(ls ep/measures/heads-random/*.csv | wc -l)" = 4 && grep -q "epoch-0003.safetensors" ep/measures/heads-random/step-000003.manifest.json'
+
 # ---- bad input ----
 expect_error "--save-epochs with a full fine-tuning" "needs --adapter lora" \
     "$seqrep" finetune $run --recipe full --out c.csv --save-epochs ep2
@@ -78,7 +102,15 @@ check "... no run output, nothing in the folders" sh -c '! ls c.* >/dev/null 2>&
 expect_error "timeline --what f1 of a pre-training series" "pre/series.json: no dev_f1" \
     "$seqrep" plot timeline --series pre --what f1 --out x.png
 check "... nothing written" test ! -e x.png
-expect_error "timeline --what of another name" "--what must be heads, loss or f1" \
+rm ep/measures/flow/step-000001.csv
+expect_error "timeline --what flow with an epoch not measured" "ep/measures/flow/step-000001.csv: missing (no flow measure of step 1" \
+    "$seqrep" plot timeline --series ep --what flow --out x.png
+expect_error "timeline --what flow --score of no share" "unknown share 'copy'" \
+    "$seqrep" plot timeline --series ep --what flow --score copy --out x.png
+mv ep/epoch-0002.safetensors moved.st
+expect_status 2 "series_flow.sh with an epoch file gone" sh "$here/../examples/series_flow.sh" "$build" ep d/dev.conll
+check "... named in one line" sh -c 'test "$(wc -l <err.txt)" = 1 && grep -q "epoch-0002.safetensors (step 2 of ep/series.json) not found" err.txt'
+expect_error "timeline --what of another name" "--what must be heads, loss, f1 or flow" \
     "$seqrep" plot timeline --series ep --what speed --out x.png
 
 echo "$passed passed, $failed failed"

@@ -204,11 +204,11 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {.name = "series", .type = ARG_STRING, .value = &q->series,
          .help = "timeline: a folder of train-lm --snapshots or finetune --save-epochs (its series.json)"},
         {.name = "what", .type = ARG_STRING, .value = &q->what, .help = "timeline: heads (score per head, ICL below) | "
-         "loss (training, first and last copy) | f1 (dev, test by epoch) (default " TIMELINE_DEFAULT_WHAT ")"},
+         "loss | f1 (dev, test by epoch) | flow (attnflow share per layer) (default " TIMELINE_DEFAULT_WHAT ")"},
         {.name = "measure", .type = ARG_STRING, .value = &q->measure,
          .help = "timeline --what heads: heads-random | heads-data (default " TIMELINE_DEFAULT_MEASURE ")"},
         {.name = "score", .type = ARG_STRING, .value = &q->score, .help = "timeline --what heads: copy | induction | "
-         "previous | sink | own_copy (default " TIMELINE_DEFAULT_SCORE ")"},
+         "previous | sink | own_copy (default " TIMELINE_DEFAULT_SCORE "); flow: an attnflow share (earlier_right)"},
         {.name = "top", .type = ARG_INT, .value = &q->top, .min_int = 1, .help = help_text(&h, "timeline --what "
          "heads: heads coloured, the largest last (default %d, 1..%d)", TIMELINE_DEFAULT_TOP, TIMELINE_MAX_TOP)},
     };

@@ -23,18 +23,32 @@ static int parse_score(const char *text, HeadScore *out, SrError *err)
     return sr_fail(err, "--score: unknown score '%s' (scores: %s)", text, names);
 }
 
+/* Parse --score of --what flow (an attnflow category) into *out. */
+static int parse_category(const char *text, FlowCategory *out, SrError *err)
+{
+    for (int c = 0; c < FLOW_N_CATEGORIES; c++)
+        if (strcmp(text, attnflow_category_name((FlowCategory)c)) == 0) {
+            *out = (FlowCategory)c;
+            return 0;
+        }
+    return sr_fail(err, "--score of --what flow: unknown share '%s' (own_copy, earlier_left, same_word, "
+                        "earlier_right, sink)", text);
+}
+
 /* The request of the options in q, checked: the options of --what heads
- * refused with --what loss. */
+ * refused with --what loss and f1. */
 static int read_request(const FigureRequest *q, TimelineRequest *t, SrError *err)
 {
-    if (!q->series) return sr_fail(err, "timeline needs --series DIR (a folder of train-lm --snapshots)");
+    if (!q->series) return sr_fail(err, "timeline needs --series DIR (a folder of train-lm --snapshots or finetune --save-epochs)");
     if (timeline_what_parse(q->what ? q->what : TIMELINE_DEFAULT_WHAT, &t->what, err)) return -1;
-    if (t->what == TIMELINE_LOSS && (q->measure || q->score || q->top))
-        return sr_fail(err, "--measure, --score and --top apply to --what heads only");
+    if ((t->what == TIMELINE_LOSS || t->what == TIMELINE_F1) && (q->measure || q->score || q->top))
+        return sr_fail(err, "--measure, --score and --top apply to --what heads and flow only");
+    if (t->what == TIMELINE_FLOW && q->measure) return sr_fail(err, "--measure applies to --what heads only");
     t->dir = q->series;
     t->measure = q->measure ? q->measure : TIMELINE_DEFAULT_MEASURE;
     t->top = q->top ? q->top : TIMELINE_DEFAULT_TOP;
     if (timeline_measure_check(t->measure, err)) return -1;
+    if (t->what == TIMELINE_FLOW) return parse_category(q->score ? q->score : "earlier_right", &t->category, err);
     return parse_score(q->score ? q->score : TIMELINE_DEFAULT_SCORE, &t->score, err);
 }
 
@@ -52,7 +66,9 @@ static void record_inputs(cJSON *manifest, const TimelineData *d, const Timeline
     for (int i = 0; i < d->n_steps; i++) {
         cJSON *one = cJSON_CreateObject();
         cJSON_AddNumberToObject(one, "step", d->step[i]);
-        char *csv = d->what == TIMELINE_HEADS ? series_measure_path(t->dir, d->measure, d->step[i], ".csv") : NULL;
+        char *csv = d->what == TIMELINE_HEADS   ? series_measure_path(t->dir, d->measure, d->step[i], ".csv")
+                    : d->what == TIMELINE_FLOW ? series_measure_path(t->dir, "flow", d->step[i], ".csv")
+                                               : NULL;
         char *icl = d->has_icl ? series_measure_path(t->dir, "heads-random", d->step[i], ".manifest.json") : NULL;
         if (csv) manifest_add_file(one, "measure", csv);
         if (icl) manifest_add_file(one, "icl", icl);
@@ -69,14 +85,16 @@ int timeline_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, lon
     memset(&t, 0, sizeof t);
     if (read_request(q, &t, err)) return -1;
     if (timeline_data_load(&f->timeline, &t, err)) return -1;
-    cJSON_AddStringToObject(manifest, "what", t.what == TIMELINE_HEADS ? "heads" : "loss");
-    if (t.what == TIMELINE_HEADS) {
-        cJSON_AddStringToObject(manifest, "measure", t.measure);
-        cJSON_AddStringToObject(manifest, "score", head_score_name(t.score));
+    const char *what[] = {"heads", "loss", "f1", "flow"};
+    cJSON_AddStringToObject(manifest, "what", what[t.what]);
+    if (t.what == TIMELINE_HEADS || t.what == TIMELINE_FLOW) {
+        if (t.what == TIMELINE_HEADS) cJSON_AddStringToObject(manifest, "measure", t.measure);
+        cJSON_AddStringToObject(manifest, "score", t.what == TIMELINE_HEADS ? head_score_name(t.score)
+                                                                            : attnflow_category_name(t.category));
         cJSON *top = cJSON_AddArrayToObject(manifest, "top");
         for (int k = 0; k < f->timeline.n_top; k++) {
             char label[32];
-            timeline_head_label(f->timeline.top_layer[k], f->timeline.top_head[k], label, sizeof label);
+            timeline_line_label(&f->timeline, f->timeline.top_layer[k], f->timeline.top_head[k], label, sizeof label);
             cJSON_AddItemToArray(top, cJSON_CreateString(label));
         }
     }

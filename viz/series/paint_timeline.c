@@ -37,11 +37,12 @@ static int upper_legend(const TimelineData *d, const FigureStyle *s, LegendEntry
         return n;
     }
     for (int k = 0; k < d->n_top; k++) {
-        timeline_head_label(d->top_layer[k], d->top_head[k], labels[k], 32);
+        timeline_line_label(d, d->top_layer[k], d->top_head[k], labels[k], 32);
         e[n++] = legend_line(labels[k], palette_series(k), (MarkerKind)(k % MARKER_COUNT), DASH_SOLID);
     }
     if (d->n_top < d->n_layers * d->n_heads)
-        e[n++] = legend_line("other heads", timeline_other_colour(s), MARKER_NONE, DASH_SOLID);
+        e[n++] = legend_line(d->what == TIMELINE_FLOW ? "other layers" : "other heads", timeline_other_colour(s),
+                             MARKER_NONE, DASH_SOLID);
     return n;
 }
 
@@ -81,10 +82,10 @@ static void upper_axes(const TimelineData *d, Axes *a, int with_xlabel)
 {
     double lo = 0, hi = 0;
     const char *ylabel;
-    if (d->what == TIMELINE_HEADS) {
+    if (d->what == TIMELINE_HEADS || d->what == TIMELINE_FLOW) {
         widen(d->value, d->n_steps * d->n_layers * d->n_heads, &lo, &hi);
         hi = hi > 0 ? hi * 1.05 : 1;
-        ylabel = head_score_label(d->score);
+        ylabel = d->what == TIMELINE_FLOW ? "share of attention" : head_score_label(d->score);
     } else if (d->what == TIMELINE_F1) {
         lo = INFINITY, hi = -INFINITY;
         widen(d->dev_f1, d->n_steps, &lo, &hi);
@@ -257,7 +258,10 @@ int paint_timeline(cairo_t *cr, const TimelineData *d, double w, double h)
     double u = figure_begin(cr, &d->meta, w, h, &content);
     TimelineLayout L;
     place(cr, d, u, content, &L);
-    draw_panel(cr, d, &L.upper, u, d->what == TIMELINE_HEADS ? draw_heads : d->what == TIMELINE_F1 ? draw_f1 : draw_losses);
+    draw_panel(cr, d, &L.upper, u,
+               d->what == TIMELINE_HEADS || d->what == TIMELINE_FLOW ? draw_heads
+               : d->what == TIMELINE_F1                              ? draw_f1
+                                                                     : draw_losses);
     LegendEntry e[TIMELINE_MAX_LEGEND];
     char labels[TIMELINE_MAX_TOP][32];
     int n = upper_legend(d, s, e, labels);

@@ -11,6 +11,7 @@
 #include <cJSON.h>
 
 #include "base/text_file.h"
+#include "results/flow_data.h"
 #include "results/heads_data.h"
 #include "series/series_read.h"
 
@@ -22,7 +23,8 @@ int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err)
     if (strcmp(text, "heads") == 0) *out = TIMELINE_HEADS;
     else if (strcmp(text, "loss") == 0) *out = TIMELINE_LOSS;
     else if (strcmp(text, "f1") == 0) *out = TIMELINE_F1;
-    else return sr_fail(err, "--what must be heads, loss or f1, got '%s'", text);
+    else if (strcmp(text, "flow") == 0) *out = TIMELINE_FLOW;
+    else return sr_fail(err, "--what must be heads, loss, f1 or flow, got '%s'", text);
     return 0;
 }
 
@@ -42,6 +44,15 @@ void timeline_head_label(int layer, int head, char *out, size_t cap)
 {
     snprintf(out, cap, "L%dH%d", layer, head);
 }
+
+void timeline_line_label(const TimelineData *d, int layer, int head, char *out, size_t cap)
+{
+    if (d->what == TIMELINE_FLOW) snprintf(out, cap, "layer %d", layer);
+    else timeline_head_label(layer, head, out, cap);
+}
+
+/* The measure folder flow shares are read from (examples/series_flow.sh). */
+static const char *const FLOW_MEASURE = "flow";
 
 /* The file name of a path (after its last '/'). */
 static const char *base_name(const char *path)
@@ -89,6 +100,35 @@ static int read_heads(TimelineData *d, const char *dir, SrError *err)
         free(path);
     }
     free(first);
+    return rc;
+}
+
+/* The flow share of every layer (mean over heads) at every step. */
+static int read_flow(TimelineData *d, const char *dir, SrError *err)
+{
+    int rc = 0;
+    d->n_heads = 1;
+    for (int i = 0; i < d->n_steps && rc == 0; i++) {
+        char *path = series_measure_path(dir, FLOW_MEASURE, d->step[i], ".csv");
+        if (!path) return sr_fail(err, "out of memory");
+        FlowData f;
+        memset(&f, 0, sizeof f);
+        if (access(path, F_OK) != 0)
+            rc = sr_fail(err, "%s: missing (no flow measure of step %d of %s/series.json)", path, d->step[i], dir);
+        if (rc == 0) rc = flow_data_load(&f, path, -1, err);
+        if (rc == 0 && i == 0) {
+            d->n_layers = f.n_layers;
+            d->value = malloc(sizeof(double) * (size_t)d->n_steps * f.n_layers);
+            if (!d->value) rc = sr_fail(err, "%s: out of memory", path);
+        } else if (rc == 0 && f.n_layers != d->n_layers) {
+            rc = sr_fail(err, "%s: %d layers, but step %d has %d (another model?)", path, f.n_layers, d->step[0],
+                         d->n_layers);
+        }
+        for (int l = 0; l < d->n_layers && rc == 0; l++)
+            d->value[(size_t)i * d->n_layers + l] = f.share[l * FLOW_N_CATEGORIES + d->category];
+        flow_data_free(&f);
+        free(path);
+    }
     return rc;
 }
 
@@ -191,6 +231,17 @@ static void write_meta(TimelineData *d, const char *dir)
                                   "sequences minus loss on the last (%.3f at step %d).", d->icl[last], d->step[last]);
         else
             append(c, cap, &used, " No heads-random measure: no in-context learning score.");
+    } else if (d->what == TIMELINE_FLOW) {
+        snprintf(d->meta.title, sizeof d->meta.title, "Where the last copy attends, by %s: %s",
+                 d->epochs ? "epoch" : "step", attnflow_category_name(d->category));
+        append(c, cap, &used, "Share of the attention of last-copy words that goes to %s (seqrep attnflow, the "
+               "mean over heads) of every layer at %d %s; coloured: the %d largest at %s %d (",
+               attnflow_category_name(d->category), d->n_steps, d->epochs ? "epochs" : "snapshots", d->n_top,
+               d->epochs ? "epoch" : "step", d->step[last]);
+        for (int k = 0; k < d->n_top; k++)
+            append(c, cap, &used, "%slayer %d %.3f", k ? ", " : "", d->top_layer[k],
+                   timeline_value(d, last, d->top_layer[k], 0));
+        append(c, cap, &used, ").");
     } else if (d->what == TIMELINE_F1) {
         snprintf(d->meta.title, sizeof d->meta.title, "Dev and test F1 by fine-tuning epoch");
         append(c, cap, &used, "Strict span F1 (%%) of dev and test after each of %d epochs (epoch 0: before "
@@ -215,6 +266,7 @@ int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)
     d->meta = figure_meta_default();
     d->what = q->what;
     d->score = q->score;
+    d->category = q->category;
     snprintf(d->measure, sizeof d->measure, "%s", q->measure ? q->measure : ICL_MEASURE);
     if (q->top < 1 || q->top > TIMELINE_MAX_TOP) return sr_fail(err, "--top must be 1..%d", TIMELINE_MAX_TOP);
     SeriesSteps s;
@@ -227,15 +279,16 @@ int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)
     d->test_f1 = s.test_f1;
     int rc = 0;
     if (d->what == TIMELINE_HEADS) rc = read_heads(d, q->dir, err);
+    if (d->what == TIMELINE_FLOW) rc = read_flow(d, q->dir, err);
     if (d->what == TIMELINE_F1 && isnan(d->dev_f1[s.n - 1]))
         rc = sr_fail(err, "%s/series.json: no dev_f1 at the last snapshot (--what f1 draws a series of "
                           "finetune --save-epochs)", q->dir);
-    if (rc == 0 && d->what != TIMELINE_F1) rc = read_icl(d, q->dir, err);
+    if (rc == 0 && (d->what == TIMELINE_HEADS || d->what == TIMELINE_LOSS)) rc = read_icl(d, q->dir, err);
     if (rc) {
         timeline_data_free(d);
         return -1;
     }
-    if (d->what == TIMELINE_HEADS) pick_top(d, q->top);
+    if (d->what == TIMELINE_HEADS || d->what == TIMELINE_FLOW) pick_top(d, q->top);
     write_meta(d, q->dir);
     return 0;
 }
@@ -271,6 +324,13 @@ void timeline_data_write_csv(const TimelineData *d, FILE *out)
                     fprintf(out, "%d,%s/%s,%d,%d,%.6f\n", d->step[i], d->measure, head_score_name(d->score), l, h,
                             timeline_value(d, i, l, h));
         for (int i = 0; i < d->n_steps && d->has_icl; i++) write_plain(out, d->step[i], "icl_score", d->icl[i]);
+        return;
+    }
+    if (d->what == TIMELINE_FLOW) {
+        for (int i = 0; i < d->n_steps; i++)
+            for (int l = 0; l < d->n_layers; l++)
+                fprintf(out, "%d,flow/%s,%d,,%.6f\n", d->step[i], attnflow_category_name(d->category), l,
+                        timeline_value(d, i, l, 0));
         return;
     }
     if (d->what == TIMELINE_F1) {

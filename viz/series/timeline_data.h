@@ -10,6 +10,11 @@
  *   loss   the training loss of series.json at every step.
  *   f1     the dev and test F1 of every epoch of a fine-tuning's series
  *          (finetune --save-epochs; epoch 0 = before training).
+ *   flow   one share of `seqrep attnflow` (where last-copy words attend:
+ *          own_copy, earlier_left, same_word, earlier_right, sink), the mean
+ *          over heads of every layer at every step, from
+ *          DIR/measures/flow/step-NNNNNN.csv (examples/series_flow.sh); the
+ *          `top` layers with the largest last value coloured.
  *
  * Both add, when DIR/measures/heads-random is there, the losses on the
  * first and last copy of random sequences and the in-context learning score
@@ -24,13 +29,14 @@
 #include <stdio.h>
 
 #include "draw/figure.h"
+#include "theory/attnflow.h"
 #include "theory/heads.h"
 
 /* The most heads the figure colours (the palette's colours that read on
  * both themes). */
 #define TIMELINE_MAX_TOP 6
 
-typedef enum { TIMELINE_HEADS = 0, TIMELINE_LOSS = 1, TIMELINE_F1 = 2 } TimelineWhat;
+typedef enum { TIMELINE_HEADS = 0, TIMELINE_LOSS = 1, TIMELINE_F1 = 2, TIMELINE_FLOW = 3 } TimelineWhat;
 
 /* What `seqrep plot timeline` asks for. */
 typedef struct {
@@ -38,7 +44,8 @@ typedef struct {
     TimelineWhat what;
     const char *measure; /* heads: heads-random | heads-data          */
     HeadScore score;     /* heads: the score drawn                    */
-    int top;             /* heads: how many heads to colour, 1..MAX   */
+    int top;             /* heads, flow: how many to colour, 1..MAX   */
+    FlowCategory category; /* flow: the share drawn                   */
 } TimelineRequest;
 
 typedef struct {
@@ -46,6 +53,7 @@ typedef struct {
     TimelineWhat what;
     char measure[32];
     HeadScore score;
+    FlowCategory category;
     int n_steps;
     int *step;            /* (n_steps) ascending                                   */
     double *train_loss;   /* (n_steps) NAN where series.json has none              */
@@ -53,7 +61,8 @@ typedef struct {
     double *dev_f1;       /* (n_steps) f1: dev and test F1 (%), NAN where none      */
     double *test_f1;
     int n_layers, n_heads;
-    double *value;        /* heads: (n_steps, n_layers, n_heads), in 0..1          */
+    double *value;        /* heads: (n_steps, n_layers, n_heads), in 0..1; flow:
+                             (n_steps, n_layers, 1), the layer's mean over heads   */
     int n_top;            /* heads: the coloured heads, largest last value first */
     int top_layer[TIMELINE_MAX_TOP], top_head[TIMELINE_MAX_TOP];
     int has_icl;          /* the heads-random manifests were read                  */
@@ -75,13 +84,15 @@ void timeline_data_free(TimelineData *d);
 /* The value at step index i of (layer, head). */
 double timeline_value(const TimelineData *d, int i, int layer, int head);
 
-/* The label of a head in the figure: "L2H3". */
+/* The label of a head in the figure: "L2H3" (flow: "layer 2"). */
 void timeline_head_label(int layer, int head, char *out, size_t cap);
+void timeline_line_label(const TimelineData *d, int layer, int head, char *out, size_t cap);
 
 /* CSV of the drawn numbers: step,series,layer,head,value. heads: series
  * "MEASURE/SCORE" (one row per step, layer and head), then "icl_score";
  * loss: "train_loss" (steps that have one), "loss_first_copy",
- * "loss_last_copy"; f1: "dev_f1", "test_f1"; layer and head empty where the
+ * "loss_last_copy"; f1: "dev_f1", "test_f1"; flow: "flow/CATEGORY" per
+ * layer (head empty); layer and head empty where the
  * series has none. step is the epoch in an epoch series. */
 void timeline_data_write_csv(const TimelineData *d, FILE *out);
 

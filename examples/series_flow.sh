@@ -1,0 +1,48 @@
+#!/bin/sh
+# series_flow.sh — where the last copy attends, at every snapshot of a
+# series (issue 30): for each snapshot of SERIES_DIR/series.json (a
+# pre-training's checkpoints, train-lm --snapshots, or a fine-tuning's
+# epochs, finetune --save-epochs: their adapters on the base model),
+# `seqrep attnflow` on the sentences of DATA.conll repeated R times (default
+# 1) into
+#   SERIES_DIR/measures/flow/step-NNNNNN.csv (+ .manifest.json)
+# (NNNNNN the step, or the epoch). A step whose CSV and manifest are both
+# there is kept (the script resumes); `seqrep plot timeline --series
+# SERIES_DIR --what flow --score earlier_right` draws the result.
+#
+# Usage: sh examples/series_flow.sh BUILD_DIR SERIES_DIR DATA.conll [R]
+# One thread per run (OMP_WAIT_POLICY=passive), one progress line per step.
+set -eu
+if [ $# -lt 3 ] || [ $# -gt 4 ]; then
+    echo "usage: sh examples/series_flow.sh BUILD_DIR SERIES_DIR DATA.conll [R]" >&2
+    exit 2
+fi
+seqrep="$1/seqrep"
+series=$2
+data=$3
+r=${4:-1}
+[ -x "$seqrep" ] || { echo "series_flow: $seqrep not found; run make first" >&2; exit 2; }
+[ -f "$data" ] || { echo "series_flow: $data not found" >&2; exit 2; }
+case $r in '' | *[!0-9]* | 0) echo "series_flow: R must be a whole number >= 1, got '$r'" >&2; exit 2 ;; esac
+OMP_WAIT_POLICY=passive
+export OMP_WAIT_POLICY
+
+# "STEP MODEL ADAPTER" of every snapshot, in the order of the steps
+steps=$(python3 "$(dirname "$0")/series_list.py" "$series") || exit 2
+total=$(echo "$steps" | wc -l)
+mkdir -p "$series/measures/flow"
+i=0
+echo "$steps" | while read -r step model adapter; do
+    i=$((i + 1))
+    out="$series/measures/flow/$(printf 'step-%06d' "$step").csv"
+    if [ -s "$out" ] && [ -s "${out%.csv}.manifest.json" ]; then
+        echo "== $i of $total: step $step: kept $out"
+        continue
+    fi
+    set -- --model "$model" --data "$data" --r "$r" --threads 1 --out "$out"
+    [ "$adapter" = - ] || set -- "$@" --adapter "$adapter"
+    start=$(date +%s)
+    "$seqrep" attnflow "$@" >/dev/null
+    echo "== $i of $total: step $step: $out in $(( $(date +%s) - start )) s"
+done
+echo "done: $total snapshots measured into $series/measures/flow"

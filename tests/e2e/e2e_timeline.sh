@@ -172,12 +172,12 @@ expect_error "a measure CSV of a model of another shape" \
     "$seqrep" plot timeline --series shape --out bad5.png
 check "... wrote nothing" nothing bad5
 expect_error "no --series" "timeline needs --series DIR" "$seqrep" plot timeline --out bad6.png
-expect_error "--what bogus" "--what must be heads or loss, got 'bogus'" \
+expect_error "--what bogus" "--what must be heads, loss, f1 or flow, got 'bogus'" \
     "$seqrep" plot timeline --series snaps --what bogus --out bad6.png
 expect_error "--score bogus" "--score: unknown score 'bogus'" \
     "$seqrep" plot timeline --series snaps --score bogus --out bad6.png
 expect_error "--top 7" "--top must be 1..6" "$seqrep" plot timeline --series snaps --top 7 --out bad6.png
-expect_error "--top with --what loss" "apply to --what heads only" \
+expect_error "--top with --what loss" "apply to --what heads and flow only" \
     "$seqrep" plot timeline --series snaps --what loss --top 2 --out bad6.png
 expect_error "--series on another figure" "--series does not apply to figure 'heads'" \
     "$seqrep" plot heads --series snaps --out bad6.png

@@ -243,3 +243,103 @@ int snapshot_series_add_epoch(const char *dir, const cJSON *head, int epochs, in
     cJSON_Delete(more);
     return rc;
 }
+
+void snapshot_list_free(SnapshotList *l)
+{
+    for (int i = 0; i < l->n && l->e; i++) {
+        free(l->e[i].model);
+        free(l->e[i].adapter);
+    }
+    free(l->e);
+    memset(l, 0, sizeof *l);
+}
+
+/* A new string "dir/name" (NULL when out of memory). */
+static char *join_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    if (path) snprintf(path, n, "%s/%s", dir, name);
+    return path;
+}
+
+/* Whether path is a regular file. */
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Entry i of the list (item of series, read from path) into l->e[i]. */
+static int list_entry(const char *dir, const char *path, const cJSON *item, const char *base, int i,
+                      SnapshotList *l, SrError *err)
+{
+    const cJSON *step = cJSON_GetObjectItemCaseSensitive(item, "step");
+    const cJSON *file = cJSON_GetObjectItemCaseSensitive(item, "file");
+    if (!cJSON_IsNumber(step) || step->valuedouble < 0 || !cJSON_IsString(file) || strchr(file->valuestring, '/'))
+        return sr_fail(err, "%s: snapshot %d: no step and file", path, i);
+    SnapshotEntry *e = &l->e[i];
+    e->step = step->valueint;
+    if (i > 0 && e->step <= l->e[i - 1].step)
+        return sr_fail(err, "%s: snapshot %d: step %d after step %d (steps must rise)", path, i, e->step,
+                       l->e[i - 1].step);
+    char *snap = join_path(dir, file->valuestring);
+    if (!snap) return sr_fail(err, "out of memory");
+    if (!is_file(snap)) {
+        sr_fail(err, "%s (step %d of %s) not found", snap, e->step, path);
+        free(snap);
+        return -1;
+    }
+    if (base) {
+        e->adapter = snap;
+        e->model = malloc(strlen(base) + 1);
+        if (!e->model) return sr_fail(err, "out of memory");
+        memcpy(e->model, base, strlen(base) + 1);
+    } else {
+        e->model = snap;
+    }
+    return 0;
+}
+
+int snapshot_series_list(const char *dir, SnapshotList *out, SrError *err)
+{
+    memset(out, 0, sizeof *out);
+    char *path = series_path(dir), *text = NULL;
+    size_t len = 0;
+    if (!path) return sr_fail(err, "out of memory");
+    int rc = text_read_file(path, &text, &len, err);
+    cJSON *root = rc == 0 ? cJSON_Parse(text) : NULL;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "snapshots");
+    if (rc == 0 && !cJSON_IsArray(list)) rc = sr_fail(err, "%s: not a snapshot series (no \"snapshots\" list)", path);
+    if (rc == 0 && cJSON_GetArraySize(list) == 0) rc = sr_fail(err, "%s: no snapshots", path);
+    const cJSON *unit = cJSON_GetObjectItemCaseSensitive(root, "unit");
+    out->epochs = cJSON_IsString(unit) && strcmp(unit->valuestring, "epoch") == 0;
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const char *base = NULL;
+    if (rc == 0 && out->epochs) {
+        if (!cJSON_IsString(model) || !is_file(model->valuestring))
+            rc = sr_fail(err, "%s: its base model (\"model\": %s) is not there", path,
+                         cJSON_IsString(model) ? model->valuestring : "none");
+        else
+            base = model->valuestring;
+    }
+    if (rc == 0) {
+        out->n = cJSON_GetArraySize(list);
+        out->e = calloc((size_t)out->n, sizeof *out->e);
+        if (!out->e) rc = sr_fail(err, "out of memory");
+    }
+    const cJSON *item;
+    int i = 0;
+    if (rc == 0) cJSON_ArrayForEach(item, list)
+        {
+            if (list_entry(dir, path, item, base, i++, out, err)) {
+                rc = -1;
+                break;
+            }
+        }
+    if (rc) snapshot_list_free(out);
+    cJSON_Delete(root);
+    free(text);
+    free(path);
+    return rc;
+}

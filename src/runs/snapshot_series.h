@@ -59,6 +59,28 @@ int snapshot_series_check(const char *dir, SrError *err);
 int snapshot_series_add(const char *dir, const cJSON *head, int total, int step, int has_loss,
                         double train_loss, SrError *err);
 
+/* One snapshot of a series: its step (or epoch) and what to load: the
+ * checkpoint (model) alone, or for an epoch series the base model with the
+ * epoch's adapter file. */
+typedef struct {
+    int step;
+    char *model;   /* a path (owned)                                  */
+    char *adapter; /* a path (owned), NULL in a pre-training's series */
+} SnapshotEntry;
+
+typedef struct {
+    int n;              /* at least one                         */
+    SnapshotEntry *e;   /* (n) in the order of their steps       */
+    int epochs;         /* "unit": "epoch"                        */
+} SnapshotList;
+
+/* The snapshots of dir/series.json, each with its file there (and, for an
+ * epoch series, the base model its "model" names). 0, or -1 with err naming
+ * the file ("runs/series.json: no snapshots", "runs/step-000150.safetensors
+ * (step 150 of runs/series.json) not found"). */
+int snapshot_series_list(const char *dir, SnapshotList *out, SrError *err);
+void snapshot_list_free(SnapshotList *l);
+
 /* "DIR/epoch-NNNN.safetensors" (four digits or more): a new string (caller
  * frees), NULL when out of memory. */
 char *snapshot_epoch_path(const char *dir, int epoch);

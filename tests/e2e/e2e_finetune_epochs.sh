@@ -8,7 +8,10 @@
 # --adapter for `heads`; `plot timeline --what f1` draws the series with its
 # numbers beside it (and --what loss, by epoch); examples/series_flow.sh and
 # series_heads.sh measure every epoch with its adapters, and
-# `plot timeline --what flow` draws the attnflow share per layer by epoch. Bad input: a full
+# `plot timeline --what flow` draws the attnflow share per layer by epoch;
+# `explore --series` steps through the epochs with [ and ] (a scripted walk
+# saves a frame per epoch) and examples/animate.py makes a GIF and an APNG
+# of those frames. Bad input: a full
 # fine-tuning, a folder that cannot be made, a file, a foreign series.json,
 # timeline --what f1 on a pre-training series: one line, exit 2, no output.
 # Usage: sh tests/e2e/e2e_finetune_epochs.sh path/to/seqrep
@@ -87,6 +90,42 @@ check "timeline flow: the layers named in the legend's manifest" grep -q '"layer
 expect_ok "series_heads.sh on the epochs" sh "$here/../examples/series_heads.sh" "$build" ep
 check "... heads of every epoch, with its adapter" sh -c \
     'test "$(ls ep/measures/heads-random/*.csv | wc -l)" = 4 && grep -q "epoch-0003.safetensors" ep/measures/heads-random/step-000003.manifest.json'
+
+# ---- the explorer over the series, and an animation of its frames ----
+export SDL_VIDEODRIVER=dummy
+mkdir -p frames
+expect_ok "explore --series: a scripted walk saving a frame per epoch" "$seqrep" explore --series ep \
+    --data d/dev.conll --save-dir frames --script "<home>[[[s]s]s]sq"
+check "... four frames" test "$(ls frames/*.png | wc -l)" = 4
+expect_ok "explore --series: ] past the last epoch is a message, not a change" "$seqrep" explore --series ep \
+    --data d/dev.conll --save-dir frames --script "]sq"
+check "... the last epoch stays: the same frame as the walk's last" cmp -s frames/explore-0004.png frames/explore-0005.png
+python3 - <<'PY' && ok "the walk's frames differ where the adapters do (epoch 0 against epoch 3)" || bad "frames of the walk"
+import sys
+a, b = open("frames/explore-0001.png", "rb").read(), open("frames/explore-0004.png", "rb").read()
+sys.exit(0 if a != b and len(a) > 1000 else 1)
+PY
+if /usr/bin/python3 -c "import PIL" 2>/dev/null; then
+    expect_ok "animate.py: the frames into a GIF" /usr/bin/python3 "$here/../examples/animate.py" walk.gif \
+        frames/explore-0001.png frames/explore-0002.png frames/explore-0003.png frames/explore-0004.png
+    expect_ok "animate.py: ... and an APNG" /usr/bin/python3 "$here/../examples/animate.py" walk.png \
+        frames/explore-0001.png frames/explore-0002.png frames/explore-0003.png frames/explore-0004.png --delay 400
+    /usr/bin/python3 - <<'PY' && ok "the GIF and the APNG have 4 frames, looping, the window's size" || bad "animations"
+import sys
+from PIL import Image
+g, p = Image.open("walk.gif"), Image.open("walk.png")
+ok = g.n_frames == 4 and p.n_frames == 4 and g.size == p.size == Image.open("frames/explore-0001.png").size
+ok = ok and g.info.get("loop") == 0 and p.info.get("duration") == 400
+sys.exit(0 if ok else 1)
+PY
+    expect_error "animate.py: a frame that is not there" "nope.png: cannot read it" \
+        /usr/bin/python3 "$here/../examples/animate.py" x.gif frames/explore-0001.png nope.png
+    check "... nothing written" test ! -e x.gif
+else
+    echo "skip animate.py (python3-pil is not installed; make deps-test installs it)"
+fi
+expect_error "explore with both --model and --series" "give either --model FILE or --series DIR" \
+    "$seqrep" explore --model lm.safetensors --series ep --data d/dev.conll --script q
 
 # ---- bad input ----
 expect_error "--save-epochs with a full fine-tuning" "needs --adapter lora" \

@@ -50,9 +50,11 @@ typedef struct {
 static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText *t)
 {
     ArgSpec specs[] = {
-        {.name = "model", .type = ARG_STRING, .value = &o->src.model, .required = 1,
+        {.name = "model", .type = ARG_STRING, .value = &o->src.model,
          .help = "checkpoint (.safetensors) or Hugging Face model folder"},
         option_adapter_file(&o->src.adapter, NULL),
+        {.name = "series", .type = ARG_STRING, .value = &o->src.series,
+         .help = "instead of --model: a folder of train-lm --snapshots or finetune --save-epochs ([ ] step)"},
         {.name = "data", .type = ARG_STRING, .value = &o->src.data,
          .help = "CoNLL file: its sentences (first column) to page through"},
         {.name = "text", .type = ARG_STRING, .value = &o->src.text, .help = "one sentence instead of --data"},
@@ -114,6 +116,10 @@ static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText 
  * 2 after the error line. */
 static int check_options(ExplorerOptions *o, const ExploreText *t)
 {
+    if (!o->src.model == !o->src.series)
+        return args_error(CMD, "give either --model FILE or --series DIR (a snapshot series)");
+    if (o->src.series && o->src.adapter)
+        return args_error(CMD, "--adapter goes with --model; an epoch series names its adapters itself");
     if (!o->src.data == !o->src.text)
         return args_error(CMD, "give either --data FILE.conll or --text \"a sentence\"");
     if (t->sentence != 0 && !o->src.data) return args_error(CMD, "--sentence needs --data");

@@ -227,8 +227,12 @@ void figure_frame(cairo_t *cr, const FigureMeta *meta, double w, double h, Figur
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_fill(cr);
     if (meta->title[0]) {
+        /* a title wider than the figure is set smaller (down to half size) to fit */
+        double size = figure_font_size(TEXT_TITLE, u), room = w - 2 * margin;
         rgb_set(cr, figure_foreground(s));
-        figure_font(cr, s, figure_font_size(TEXT_TITLE, u), 1);
+        figure_font(cr, s, size, 1);
+        double width = figure_text_width(cr, meta->title);
+        if (width > room && room > 0) figure_font(cr, s, fmax(0.5, room / width) * size, 1);
         figure_text(cr, meta->title, w / 2, margin, 0.5, 0);
     }
     if (meta->caption[0]) {

@@ -102,12 +102,51 @@ static int render_timed(Explorer *e, SrError *err)
     return 0;
 }
 
+/* The window's title: the model (and adapter), with --series the snapshot's step. */
+static void set_window_title(Explorer *e)
+{
+    char title[700], step[64] = "";
+    if (e->series.n)
+        snprintf(step, sizeof step, " (%s %d, %d of %d)", e->series.epochs ? "epoch" : "step",
+                 e->series.e[e->st.snapshot].step, e->st.snapshot + 1, e->series.n);
+    snprintf(title, sizeof title, "seqrep explore: %.250s%s%.250s%s", e->src.model, e->src.adapter ? " + adapter " : "",
+             e->src.adapter ? e->src.adapter : "", step);
+    if (e->window) SDL_SetWindowTitle(e->window, title);
+}
+
+/* --series: load the model of snapshot st.snapshot and run the shown sentence
+ * on it; the view stays as it is. When it cannot be loaded the last one
+ * stays and the status line says why. */
+static void load_snapshot(Explorer *e, int from)
+{
+    const SnapshotEntry *s = &e->series.e[e->st.snapshot];
+    ExplorerWorker *w = NULL;
+    SrError err;
+    int max_T = explorer_worker_max_T(e->worker);
+    if (explorer_worker_start(&w, s->model, s->adapter, &e->in.tok, e->src.mask, e->st.bos, e->o->sep,
+                              e->src.copy_positions, max_T, 0, wake_event_loop, e, &err)) {
+        snprintf(e->st.message, sizeof e->st.message, "%.500s", err.msg);
+        e->st.snapshot = from;
+        return;
+    }
+    explorer_worker_stop(e->worker);
+    e->worker = w;
+    e->src.model = s->model;
+    e->src.adapter = s->adapter;
+    set_window_title(e);
+    snprintf(e->st.message, sizeof e->st.message, "%s %d (%d of %d)", e->series.epochs ? "epoch" : "step", s->step,
+             e->st.snapshot + 1, e->series.n);
+    explorer_request_maps(e);
+}
+
 /* Act on one key; returns 1 to quit, 0 to go on, -1 (err) when a save
  * failed in a script. */
 static int handle_key(Explorer *e, int key, SrError *err)
 {
+    int from = e->st.snapshot;
     int bits = explorer_apply_key(&e->st, key);
     e->frame_stale = 1;
+    if (bits & EXPLORER_RELOAD) load_snapshot(e, from);
     if (bits & EXPLORER_REDRAW) e->figure_stale = 1;
     if (bits & EXPLORER_RECOMPUTE) explorer_request_maps(e);
     if (bits & (EXPLORER_SAVE_PNG | EXPLORER_SAVE_SVG)) {
@@ -232,6 +271,7 @@ static int play(Explorer *e, const ScriptEvent *ev, SrError *err)
 static void explorer_free(Explorer *e)
 {
     explorer_worker_stop(e->worker);
+    snapshot_list_free(&e->series);
     explorer_drop_attention(e);
     if (e->has_mask) {
         mask_data_free(&e->fig.mask);
@@ -283,8 +323,14 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     frame_times_start(&e->times);
     if (o->script && explorer_script_parse(o->script, &script, &n_script, err)) goto done;
     if (o->script_file && explorer_script_read_file(o->script_file, &script, &n_script, err)) goto done;
-    if (explorer_input_load(&e->in, &o->src, err)) goto done;
-    if (o->src.text) figure_request_warn_unknown("explore", o->src.model, e->in.n_unknown[0], e->in.n_tokens[0]);
+    e->src = o->src;
+    if (e->src.series) {
+        if (snapshot_series_list(e->src.series, &e->series, err)) goto done;
+        e->src.model = e->series.e[e->series.n - 1].model; /* the last snapshot first */
+        e->src.adapter = e->series.e[e->series.n - 1].adapter;
+    }
+    if (explorer_input_load(&e->in, &e->src, err)) goto done;
+    if (e->src.text) figure_request_warn_unknown("explore", e->src.model, e->in.n_unknown[0], e->in.n_tokens[0]);
     int max_T = e->in.info.cfg.max_seq_len < ATTENTION_MAX_T ? e->in.info.cfg.max_seq_len : ATTENTION_MAX_T;
     if (explorer_load_results(e, err) || explorer_initial_state(e, max_T, err)) goto done;
 
@@ -299,22 +345,20 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
         sr_fail(err, "SDL: no user events left");
         goto done;
     }
-    if (explorer_worker_start(&e->worker, o->src.model, o->src.adapter, &e->in.tok, o->src.mask, e->st.bos, o->sep,
-                              o->src.copy_positions, max_T, 0,
+    if (explorer_worker_start(&e->worker, e->src.model, e->src.adapter, &e->in.tok, e->src.mask, e->st.bos, o->sep,
+                              e->src.copy_positions, max_T, 0,
                               wake_event_loop, e, err))
         goto done;
-    char title[600];
-    snprintf(title, sizeof title, "seqrep explore: %.250s%s%.250s", o->src.model,
-             o->src.adapter ? " + adapter " : "", o->src.adapter ? o->src.adapter : "");
-    if (o->src.adapter && !e->st.message[0])
+    if (e->src.adapter && !e->st.message[0] && !e->series.n)
         snprintf(e->st.message, sizeof e->st.message, "adapter %.400s: its LoRA adapters are merged into the model",
-                 o->src.adapter);
-    e->window = SDL_CreateWindow(title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+                 e->src.adapter);
+    e->window = SDL_CreateWindow("seqrep explore", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                                  o->width, o->height, SDL_WINDOW_RESIZABLE);
     if (!e->window) {
         sr_fail(err, "cannot open a window: %s", SDL_GetError());
         goto done;
     }
+    set_window_title(e);
     SDL_StartTextInput();
     explorer_request_maps(e);
     rc = event_loop(e, script, n_script, err);

@@ -21,11 +21,15 @@
  * the marks. */
 static cJSON *roles_manifest(Explorer *e, const char *frame)
 {
-    const ExplorerSources *src = &e->o->src;
+    const ExplorerSources *src = &e->src;
     cJSON *m = manifest_begin(0, NULL, 0);
     cJSON_ReplaceItemInObject(m, "command", cJSON_CreateString("seqrep explore: key R (head roles), then s or v"));
     manifest_add_file(m, "model", src->model);
     if (src->adapter) manifest_add_file(m, "adapter", src->adapter);
+    if (e->series.n) {
+        cJSON_AddStringToObject(m, "series", src->series);
+        cJSON_AddNumberToObject(m, e->series.epochs ? "epoch" : "step", e->series.e[e->st.snapshot].step);
+    }
     if (src->data) manifest_add_file(m, "data", src->data);
     else cJSON_AddStringToObject(m, "text", e->in.texts[e->shown_sentence]);
     cJSON_AddNumberToObject(m, "sentence", e->shown_sentence);
@@ -112,7 +116,7 @@ void explorer_print_command(Explorer *e)
     const char *dir = e->o->save_dir;
     if (strcmp(dir, ".") == 0) snprintf(out_path, sizeof out_path, "view.png");
     else snprintf(out_path, sizeof out_path, "%s/view.png", dir);
-    if (explorer_command_line(&e->st, &e->o->src, e->shown_sentence, e->shown_r, e->width, e->height,
+    if (explorer_command_line(&e->st, &e->src, e->shown_sentence, e->shown_r, e->width, e->height,
                               out_path, line, sizeof line, &err)) {
         snprintf(e->st.message, sizeof e->st.message, "%s", err.msg);
         return;

@@ -12,7 +12,7 @@
 
 int explorer_load_results(Explorer *e, SrError *err)
 {
-    const ExplorerSources *src = &e->o->src;
+    const ExplorerSources *src = &e->src;
     const char *split = src->split ? src->split : "test";
     const char *paths[FILE_LIST_MAX], *base[FILE_LIST_MAX];
     char *list = NULL, *base_list = NULL;
@@ -63,6 +63,8 @@ int explorer_initial_state(Explorer *e, int max_T, SrError *err)
     if (readout_choose_bos(&e->in.tok, o->bos_given ? repeat_bos_name(o->bos) : NULL, o->bos, o->sep, &bos, err))
         return -1;
     explorer_state_init(s, c->n_layers, c->n_heads, e->in.n_sentences, e->in.n_tokens, max_T, bos, o->sep);
+    s->n_snapshots = e->series.n;
+    s->snapshot = e->series.n - 1;
     s->has_results[VIEW_LAYERS] = e->has_layers;
     s->has_results[VIEW_EXIT] = e->has_exit;
     s->has_results[VIEW_FLOW] = e->has_flow;
@@ -92,7 +94,7 @@ int explorer_initial_state(Explorer *e, int max_T, SrError *err)
     if (!s->has_results[o->view]) {
         if (o->view == VIEW_REPO_Z || o->view == VIEW_REPO_REPEAT)
             return sr_fail(err, "--view %s: %s has no RePo weights (train-lm --positions repo)",
-                           explorer_view_name(o->view), o->src.model);
+                           explorer_view_name(o->view), e->src.model);
         return sr_fail(err, "--view %s needs --%s FILE", explorer_view_name(o->view), explorer_view_name(o->view));
     }
     if (o->view == VIEW_REPO_REPEAT && s->r == 0)

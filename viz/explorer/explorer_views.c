@@ -98,7 +98,7 @@ static void update_flow(Explorer *e)
     if (e->flow_head == e->st.head) return;
     FlowData d;
     SrError err;
-    if (flow_data_load(&d, e->o->src.flow, e->st.head, &err)) {
+    if (flow_data_load(&d, e->src.flow, e->st.head, &err)) {
         snprintf(e->st.message, sizeof e->st.message, "%s", err.msg);
         return;
     }
@@ -124,8 +124,8 @@ static int update_repo_z(Explorer *e)
     if (!e->has_attention) return -1;
     char source[1200];
     SrError err;
-    repo_z_source(source, sizeof source, e->o->src.model, e->o->src.adapter, e->in.texts[e->shown_sentence],
-                  e->in.sources[e->shown_sentence], e->shown_r, s->bos, s->sep, e->o->src.mask);
+    repo_z_source(source, sizeof source, e->src.model, e->src.adapter, e->in.texts[e->shown_sentence],
+                  e->in.sources[e->shown_sentence], e->shown_r, s->bos, s->sep, e->src.mask);
     if (repo_z_data_from_attention(&e->fig.repo_z, &e->fig.attention, s->layer, head, source, &err)) {
         snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
         return -1;
@@ -155,8 +155,13 @@ int explorer_prepare_figure(Explorer *e)
         d->head = s->head < d->n_heads ? s->head : -1;
         d->scale = s->scale;
         d->visible = s->last_copy_only ? e->visible_last : e->visible_all;
-        explorer_describe_attention(d, f->overview, e->o->src.model, e->o->src.adapter, &e->in, e->shown_sentence,
-                                    e->shown_r, s->bos, s->sep, e->o->src.mask);
+        explorer_describe_attention(d, f->overview, e->src.model, e->src.adapter, &e->in, e->shown_sentence,
+                                    e->shown_r, s->bos, s->sep, e->src.mask);
+        if (e->series.n) { /* --series: the snapshot in the title */
+            size_t used = strlen(d->meta.title);
+            snprintf(d->meta.title + used, sizeof d->meta.title - used, ", %s %d", e->series.epochs ? "epoch" : "step",
+                     e->series.e[s->snapshot].step);
+        }
         break;
     }
     case VIEW_LAYERS: f->kind = FIGURE_LAYERS; break;
@@ -177,7 +182,7 @@ int explorer_prepare_figure(Explorer *e)
     FigureMeta *meta = figure_meta(f);
     meta->style.theme = s->theme;
     snprintf(meta->style.font, sizeof meta->style.font, "%s",
-             e->o->src.font ? e->o->src.font : FIGURE_DEFAULT_FONT);
+             e->src.font ? e->src.font : FIGURE_DEFAULT_FONT);
     return 0;
 }
 

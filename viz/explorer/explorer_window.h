@@ -18,9 +18,12 @@
 #include "explorer_state/explorer_state.h"
 #include "figures/figures.h"
 #include "repeat/repeat.h"
+#include "runs/snapshot_series.h"
 
 typedef struct {
     const ExplorerOptions *o;
+    ExplorerSources src;        /* o->src, with --series: the shown snapshot's model */
+    SnapshotList series;        /* --series: its snapshots (n 0 without)           */
     ExplorerState st;
     ExplorerInput in;
     Figure fig;                 /* data of every view; fig.kind is the one shown  */

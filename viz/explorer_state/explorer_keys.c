@@ -172,10 +172,27 @@ static int step_head(ExplorerState *s, int step)
     return EXPLORER_REDRAW;
 }
 
+/* [ / ]: the snapshot before (step -1) or after (+1) in the series. */
+static int step_snapshot(ExplorerState *s, int step)
+{
+    if (s->n_snapshots == 0) {
+        snprintf(s->message, sizeof s->message, "no series to step through (explore --series DIR)");
+        return EXPLORER_REDRAW;
+    }
+    int to = s->snapshot + step;
+    if (to < 0 || to >= s->n_snapshots) {
+        snprintf(s->message, sizeof s->message, "snapshots are 1..%d of the series", s->n_snapshots);
+        return EXPLORER_REDRAW;
+    }
+    s->snapshot = to;
+    return EXPLORER_RELOAD | EXPLORER_REDRAW;
+}
+
 int explorer_apply_key(ExplorerState *s, int key)
 {
     s->message[0] = 0;
     if (key >= '0' && key <= '9') return set_r(s, key - '0');
+    if (key == '[' || key == ']') return step_snapshot(s, key == ']' ? 1 : -1);
     switch (key) {
     case EXPLORER_KEY_LEFT: return step_layer(s, -1);
     case EXPLORER_KEY_RIGHT: return step_layer(s, 1);
@@ -263,6 +280,7 @@ const char *explorer_help_text(void)
            "z       RePo z per token; again: per copy (RePo model)\n"
            "g n     RePo z range / needle attention (with their CSV)\n"
            "b       last copy -> earlier copies only\n"
+           "[ ]     snapshot before / after (explore --series)\n"
            "l       log scale        t         light / dark\n"
            "s v     save PNG / SVG   c         print the plot command\n"
            "space   guided walk      mouse     hover: values, click: pin a token\n"

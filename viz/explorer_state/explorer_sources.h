@@ -10,6 +10,7 @@
 typedef struct {
     const char *model;           /* --model                                    */
     const char *adapter;         /* --adapter FILE (finetune --save), or NULL  */
+    const char *series;          /* --series DIR: model (and adapter) are its snapshot's */
     const char *data;            /* --data FILE (CoNLL), or NULL               */
     const char *text;            /* --text "sentence", or NULL                 */
     const char *mask;            /* --mask plan, or NULL (causal)              */

@@ -36,7 +36,8 @@ enum {
     EXPLORER_SAVE_PNG = 4,
     EXPLORER_SAVE_SVG = 8,
     EXPLORER_PRINT_COMMAND = 16,
-    EXPLORER_QUIT = 32
+    EXPLORER_QUIT = 32,
+    EXPLORER_RELOAD = 64         /* snapshot changed: load its model, run again */
 };
 
 typedef struct {
@@ -49,8 +50,10 @@ typedef struct {
     RepeatBos bos;
     RepeatSep sep;
     int has_results[VIEW_COUNT]; /* 1 where the view's data is loaded           */
+    int n_snapshots;           /* of --series (0 without one)                  */
 
     /* the view */
+    int snapshot;              /* --series: 0 .. n_snapshots-1 ([ and ])        */
     ExplorerView view;
     int sentence;              /* 0 .. n_sentences-1                           */
     int r;                     /* repetitions, 0 .. explorer_r_max()           */

@@ -297,6 +297,28 @@ static void test_action_keys(void **unused)
     assert_non_null(strstr(s.message, "no such key"));
 }
 
+/* [ and ]: without a series a message; with one, the snapshot before or
+ * after (RELOAD), clamped at both ends with a message. */
+static void test_snapshot_keys(void **unused)
+{
+    (void)unused;
+    ExplorerState s = make_state();
+    assert_int_equal(explorer_apply_key(&s, ']'), EXPLORER_REDRAW);
+    assert_non_null(strstr(s.message, "no series"));
+    s.n_snapshots = 3;
+    s.snapshot = 2;
+    s.layer = 1;
+    assert_int_equal(explorer_apply_key(&s, ']'), EXPLORER_REDRAW);
+    assert_int_equal(s.snapshot, 2);
+    assert_non_null(strstr(s.message, "snapshots are 1..3"));
+    assert_int_equal(explorer_apply_key(&s, '['), EXPLORER_RELOAD | EXPLORER_REDRAW);
+    assert_int_equal(explorer_apply_key(&s, '['), EXPLORER_RELOAD | EXPLORER_REDRAW);
+    assert_int_equal(s.snapshot, 0);
+    assert_int_equal(explorer_apply_key(&s, '['), EXPLORER_REDRAW);
+    assert_int_equal(s.snapshot, 0);
+    assert_int_equal(s.layer, 1); /* the view stays */
+}
+
 static void test_hover_and_pin(void **unused)
 {
     (void)unused;
@@ -767,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_repo_keys),
         cmocka_unit_test(test_z_tooltip),
         cmocka_unit_test(test_action_keys),
+        cmocka_unit_test(test_snapshot_keys),
         cmocka_unit_test(test_hover_and_pin),
         cmocka_unit_test(test_guided_walk),
         cmocka_unit_test(test_script_parse),

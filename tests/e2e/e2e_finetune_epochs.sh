@@ -124,6 +124,18 @@ PY
 else
     echo "skip animate.py (python3-pil is not installed; make deps-test installs it)"
 fi
+cp -r pre mixed
+"$seqrep" train-lm --corpus d/corpus.txt --out mixed/step-000020.safetensors --layers 1 --d-model 16 --heads 2 \
+    --d-ff 32 --seq-len 64 --batch 4 --steps 2 --threads 1 --quiet >/dev/null 2>&1
+expect_error "explore --series with a snapshot of another model" \
+    "mixed/step-000020.safetensors: 1 layers, 2 heads, width 16, vocabulary .*, but mixed/step-000000.safetensors has 2" \
+    "$seqrep" explore --series mixed --data d/dev.conll --script q
+mkdir -p empty && echo '{"steps": 3, "snapshots": []}' >empty/series.json
+expect_error "explore --series on an empty series" "empty/series.json: no snapshots" \
+    "$seqrep" explore --series empty --data d/dev.conll --script q
+rm mixed/step-000020.safetensors
+expect_error "explore --series with a snapshot file gone" "mixed/step-000020.safetensors (step 20 of mixed/series.json) not found" \
+    "$seqrep" explore --series mixed --data d/dev.conll --script q
 expect_error "explore with both --model and --series" "give either --model FILE or --series DIR" \
     "$seqrep" explore --model lm.safetensors --series ep --data d/dev.conll --script q
 

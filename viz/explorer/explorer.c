@@ -102,6 +102,34 @@ static int render_timed(Explorer *e, SrError *err)
     return 0;
 }
 
+/* --series: every snapshot of a pre-training's series is a model of the
+ * first one's shape and vocabulary (an epoch series shares its base; its
+ * adapters are checked against it when loaded). 0, or -1 with err naming
+ * the file. */
+static int check_series(const SnapshotList *l, SrError *err)
+{
+    if (l->epochs) return 0;
+    CheckpointInfo first, other;
+    if (checkpoint_read_info(l->e[0].model, &first, err)) return -1;
+    int rc = 0;
+    for (int i = 1; i < l->n && rc == 0; i++) {
+        if (checkpoint_read_info(l->e[i].model, &other, err)) {
+            rc = -1;
+            break;
+        }
+        const ModelConfig *a = &first.cfg, *b = &other.cfg;
+        if (a->n_layers != b->n_layers || a->n_heads != b->n_heads || a->d_model != b->d_model ||
+            a->vocab_size != b->vocab_size)
+            rc = sr_fail(err, "%s: %d layers, %d heads, width %d, vocabulary %d, but %s has %d, %d, %d, %d "
+                              "(a snapshot of another model?)",
+                         l->e[i].model, b->n_layers, b->n_heads, b->d_model, b->vocab_size, l->e[0].model,
+                         a->n_layers, a->n_heads, a->d_model, a->vocab_size);
+        checkpoint_info_free(&other);
+    }
+    checkpoint_info_free(&first);
+    return rc;
+}
+
 /* The window's title: the model (and adapter), with --series the snapshot's step. */
 static void set_window_title(Explorer *e)
 {
@@ -325,7 +353,7 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     if (o->script_file && explorer_script_read_file(o->script_file, &script, &n_script, err)) goto done;
     e->src = o->src;
     if (e->src.series) {
-        if (snapshot_series_list(e->src.series, &e->series, err)) goto done;
+        if (snapshot_series_list(e->src.series, &e->series, err) || check_series(&e->series, err)) goto done;
         e->src.model = e->series.e[e->series.n - 1].model; /* the last snapshot first */
         e->src.adapter = e->series.e[e->series.n - 1].adapter;
     }

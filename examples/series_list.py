@@ -2,10 +2,11 @@
 """series_list.py — the snapshots of a series folder, one line each in the
 order of their steps: "STEP MODEL ADAPTER", for the scripts that measure
 every snapshot (series_heads.sh, series_flow.sh). A pre-training's series
-(train-lm --snapshots) names checkpoints: MODEL is the snapshot's file and
-ADAPTER "-". A fine-tuning's ("unit": "epoch", finetune --save-epochs) names
-adapter files: MODEL is the base model of its series.json and ADAPTER the
-epoch's file. A file that is not there, or a series.json that is not one, is
+(train-lm --snapshots) and a full fine-tuning's (finetune --save-epochs,
+"epoch_files": "model") name checkpoints: MODEL is the snapshot's file and
+ADAPTER "-". A LoRA fine-tuning's ("epoch_files": "adapter") names adapter
+files: MODEL is the base model of its series.json and ADAPTER the epoch's
+file. A file that is not there, or a series.json that is not one, is
 one line on stderr naming it, exit status 2.
 
 Usage: python3 examples/series_list.py SERIES_DIR
@@ -30,7 +31,7 @@ def main():
     try:
         series = json.load(open(path))
         snapshots = sorted(series["snapshots"], key=lambda e: e["step"])
-        epochs = series.get("unit", "step") == "epoch"
+        epochs = series.get("unit", "step") == "epoch" and series.get("epoch_files", "adapter") == "adapter"
         base = series.get("model") if epochs else None
         lines = [(int(e["step"]), e["file"]) for e in snapshots]
     except OSError as error:

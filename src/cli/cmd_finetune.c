@@ -9,8 +9,9 @@
  * settings to start from (recipe.h). The test score is the one at the epoch
  * with the best dev F1. --save writes the head (and adapters) of that epoch
  * (formats/adapter.h); --load starts from such a file; --save-epochs DIR
- * writes that file for every epoch (epoch 0: before training) with a
- * series.json of their scores (runs/snapshot_series.h), LoRA runs only.
+ * writes that file for every epoch (epoch 0: before training; without LoRA
+ * a whole checkpoint) with a series.json of their scores
+ * (runs/snapshot_series.h).
  * The CSV has one row per split (dev, test) with the
  * method, r, exit layer, seed, precision / recall / F1, the training tokens
  * and seconds, and the analytic forward FLOPs of labelling that split once. */
@@ -468,14 +469,25 @@ typedef struct {
     cJSON *head;
 } EpochSaver;
 
-/* The finetune_run hook of --save-epochs: DIR/epoch-NNNN.safetensors, then
- * its entry in DIR/series.json. */
-static int save_epoch(void *ctx, int epoch, const TrainedWeights *w, const FinetuneEpoch *e, SrError *err)
+/* The finetune_run hook of --save-epochs: DIR/epoch-NNNN.safetensors (with
+ * LoRA the head and adapters; without, the whole model as a checkpoint),
+ * then its entry in DIR/series.json. */
+static int save_epoch(void *ctx, int epoch, const Model *m, const TrainedWeights *w, const FinetuneEpoch *e,
+                      SrError *err)
 {
     const EpochSaver *s = ctx;
-    char *path = snapshot_epoch_path(s->o->save_epochs, epoch);
+    char *path = snapshot_epoch_path(s->o->save_epochs, epoch), *head = NULL;
     if (!path) return sr_fail(err, "out of memory");
-    int rc = write_trained(s->o, s->run, w, path, err);
+    int rc;
+    if (s->o->fc.adapter == ADAPTER_LORA) {
+        rc = write_trained(s->o, s->run, w, path, err);
+    } else {
+        head = cJSON_PrintUnformatted(s->head);
+        const CheckpointInfo *info = &s->run->task.info;
+        rc = head ? checkpoint_save(path, m, (const char *const *)info->vocab, info->n_vocab, head, err)
+                  : sr_fail(err, "out of memory");
+        free(head);
+    }
     free(path);
     if (rc == 0)
         rc = snapshot_series_add_epoch(s->o->save_epochs, s->head, s->o->fc.epochs, epoch, e->train_loss,
@@ -483,16 +495,17 @@ static int save_epoch(void *ctx, int epoch, const TrainedWeights *w, const Finet
     return rc;
 }
 
-/* Before training: --save-epochs needs LoRA and a folder it can write; the
- * head of its series.json (the run's command, base model, method, layout).
- * 0 or 2 after the error line. */
+/* Before training: --save-epochs needs a folder it can write, and without
+ * LoRA a seqrep checkpoint (each epoch is then a whole model); the head of
+ * its series.json (the run's command, base model, method, layout, and
+ * "epoch_files": adapter or model). 0 or 2 after the error line. */
 static int prepare_epoch_saver(int argc, char **argv, const FinetuneOptions *o, const FinetuneRun *run,
                                EpochSaver *s)
 {
     SrError err;
-    if (o->fc.adapter != ADAPTER_LORA)
-        return args_error(CMD, "--save-epochs needs --adapter lora (the paper recipe): a full fine-tuning "
-                               "changes every weight, and an epoch's head alone is not its model");
+    if (o->fc.adapter != ADAPTER_LORA && hf_is_model_dir(o->model))
+        return args_error(CMD, "--save-epochs of a full fine-tuning writes each epoch as a seqrep checkpoint: "
+                               "give a .safetensors checkpoint, or --adapter lora for %s", o->model);
     if (snapshot_dir_make(o->save_epochs, &err) || snapshot_series_check(o->save_epochs, &err))
         return args_error(CMD, "--save-epochs %s", err.msg);
     if (access(o->save_epochs, W_OK) != 0)
@@ -511,6 +524,7 @@ static int prepare_epoch_saver(int argc, char **argv, const FinetuneOptions *o, 
     cJSON_AddStringToObject(s->head, "copy_positions", repeat_positions_name(o->fc.copy_positions));
     cJSON_AddStringToObject(s->head, "recipe", o->recipe_label);
     cJSON_AddStringToObject(s->head, "base_checksum", run->base_checksum);
+    cJSON_AddStringToObject(s->head, "epoch_files", o->fc.adapter == ADAPTER_LORA ? "adapter" : "model");
     return 0;
 }
 

@@ -315,8 +315,10 @@ int snapshot_series_list(const char *dir, SnapshotList *out, SrError *err)
     const cJSON *unit = cJSON_GetObjectItemCaseSensitive(root, "unit");
     out->epochs = cJSON_IsString(unit) && strcmp(unit->valuestring, "epoch") == 0;
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const cJSON *files = cJSON_GetObjectItemCaseSensitive(root, "epoch_files");
+    int adapters = out->epochs && !(cJSON_IsString(files) && strcmp(files->valuestring, "model") == 0);
     const char *base = NULL;
-    if (rc == 0 && out->epochs) {
+    if (rc == 0 && adapters) {
         if (!cJSON_IsString(model) || !is_file(model->valuestring))
             rc = sr_fail(err, "%s: its base model (\"model\": %s) is not there", path,
                          cJSON_IsString(model) ? model->valuestring : "none");

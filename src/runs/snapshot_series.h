@@ -14,11 +14,13 @@
  * run adds its snapshots to the ones already made.
  *
  * A fine-tuning's series (`finetune --save-epochs DIR`) is the same with
- * "unit": "epoch": DIR/epoch-0000.safetensors (the starting head and
- * adapters, before training), epoch-0001 ... (adapter files of
- * formats/adapter_file.h), "steps" the run's epochs, and each entry's "step"
- * its epoch, with "epoch", "dev_f1" and "test_f1" (%) beside "train_loss"
- * (the epoch's mean; null at epoch 0). */
+ * "unit": "epoch": DIR/epoch-0000.safetensors (before training),
+ * epoch-0001 ..., "steps" the run's epochs, and each entry's "step" its
+ * epoch, with "epoch", "dev_f1" and "test_f1" (%) beside "train_loss" (the
+ * epoch's mean; null at epoch 0). With LoRA ("epoch_files": "adapter") the
+ * files hold the head and adapters (formats/adapter.h) of the base model
+ * "model" names; a full fine-tuning's ("epoch_files": "model") are whole
+ * checkpoints. */
 #ifndef SEQREP_SNAPSHOT_SERIES_H
 #define SEQREP_SNAPSHOT_SERIES_H
 
@@ -60,8 +62,8 @@ int snapshot_series_add(const char *dir, const cJSON *head, int total, int step,
                         double train_loss, SrError *err);
 
 /* One snapshot of a series: its step (or epoch) and what to load: the
- * checkpoint (model) alone, or for an epoch series the base model with the
- * epoch's adapter file. */
+ * checkpoint (model) alone, or for a LoRA fine-tuning's epochs the base model
+ * with the epoch's adapter file. */
 typedef struct {
     int step;
     char *model;   /* a path (owned)                                  */

@@ -496,7 +496,7 @@ static int report_epoch(Trainer *t, Model *m, const LabelSet *ls, const Labelled
     }
     TrainedWeights now = {.K = t->h.K, .C = t->h.C, .W = t->h.W, .b = t->h.b};
     if (t->has_lora) now.lora = t->lo.cfg, now.n_lora = t->lo.n_params, now.lora_w = t->lo.params;
-    return t->cfg->on_epoch(t->cfg->on_epoch_ctx, epoch, &now, e, err);
+    return t->cfg->on_epoch(t->cfg->on_epoch_ctx, epoch, m, &now, e, err);
 }
 
 int finetune_run(Model *m, const LabelSet *ls, const LabelledSplit *train,

@@ -75,11 +75,13 @@ typedef struct {
     double seconds;           /* wall clock of the epoch's training steps */
 } FinetuneEpoch;
 
-/* What a run calls with the weights of epoch 0 (before any update) and of
- * every epoch once dev and test are scored (w points into the run: copy what
- * you keep). Returns 0, or -1 with err filled to stop the run. */
-typedef int (*FinetuneEpochHook)(void *ctx, int epoch, const TrainedWeights *w, const FinetuneEpoch *e,
-                                 SrError *err);
+/* What a run calls with the model m (all its weights, as trained so far
+ * when no adapter is used) and the head (and adapters) w of epoch 0 (before
+ * any update) and of every epoch once dev and test are scored (w points into
+ * the run: copy what you keep). Returns 0, or -1 with err filled to stop the
+ * run. */
+typedef int (*FinetuneEpochHook)(void *ctx, int epoch, const Model *m, const TrainedWeights *w,
+                                 const FinetuneEpoch *e, SrError *err);
 
 typedef struct {
     Method method;

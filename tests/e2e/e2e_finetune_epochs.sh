@@ -11,9 +11,10 @@
 # `plot timeline --what flow` draws the attnflow share per layer by epoch;
 # `explore --series` steps through the epochs with [ and ] (a scripted walk
 # saves a frame per epoch) and examples/animate.py makes a GIF and an APNG
-# of those frames. Bad input: a full
-# fine-tuning, a folder that cannot be made, a file, a foreign series.json,
-# timeline --what f1 on a pre-training series: one line, exit 2, no output.
+# of those frames; a full fine-tuning keeps each epoch as a whole checkpoint.
+# Bad input (a folder that cannot be made, a file, a foreign series.json,
+# series with a snapshot gone or of another model, timeline --what f1 on a
+# pre-training series): one line, exit 2, no output.
 # Usage: sh tests/e2e/e2e_finetune_epochs.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -140,8 +141,18 @@ expect_error "explore with both --model and --series" "give either --model FILE 
     "$seqrep" explore --model lm.safetensors --series ep --data d/dev.conll --script q
 
 # ---- bad input ----
-expect_error "--save-epochs with a full fine-tuning" "needs --adapter lora" \
-    "$seqrep" finetune $run --recipe full --out c.csv --save-epochs ep2
+expect_ok "--save-epochs of a full fine-tuning" "$seqrep" finetune $run --recipe full --epochs 2 --out full.csv \
+    --save-epochs full
+python3 - <<'PY' && ok "... a checkpoint per epoch, epoch_files model" || bad "full fine-tuning's series"
+import json, sys
+s = json.load(open("full/series.json"))
+ok = s["unit"] == "epoch" and s["epoch_files"] == "model" and [e["step"] for e in s["snapshots"]] == [0, 1, 2]
+sys.exit(0 if ok else 1)
+PY
+check "... series_list.py: each epoch a model, no adapter" test \
+    "$(python3 "$here/../examples/series_list.py" full | awk '{ print $1, $3 }' | tr '\n' ' ')" = "0 - 1 - 2 - "
+expect_ok "... an epoch is a checkpoint for info" "$seqrep" info full/epoch-0002.safetensors
+check "... its weights are not the base's (trained)" sh -c '! cmp -s full/epoch-0000.safetensors full/epoch-0002.safetensors'
 expect_error "--save-epochs where no folder can be made" "--save-epochs /proc/seqrep-epochs: cannot create the folder" \
     "$seqrep" finetune $run --out c.csv --save-epochs /proc/seqrep-epochs
 touch afile
@@ -149,7 +160,7 @@ expect_error "--save-epochs on a file" "--save-epochs afile: not a folder" "$seq
 mkdir -p foreign && echo '{"x": 1}' >foreign/series.json
 expect_error "--save-epochs into a folder whose series.json is not a series" "foreign/series.json: not a snapshot series" \
     "$seqrep" finetune $run --out c.csv --save-epochs foreign
-check "... no run output, nothing in the folders" sh -c '! ls c.* >/dev/null 2>&1 && test ! -e ep2 && test "$(ls foreign)" = series.json'
+check "... no run output, nothing in the folders" sh -c '! ls c.* >/dev/null 2>&1 && test "$(ls foreign)" = series.json'
 expect_error "timeline --what f1 of a pre-training series" "pre/series.json: no dev_f1" \
     "$seqrep" plot timeline --series pre --what f1 --out x.png
 check "... nothing written" test ! -e x.png

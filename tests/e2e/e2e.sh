@@ -96,14 +96,26 @@ else
 fi
 
 # ---- further end-to-end suites, one per feature (those of e2e/, and the
-# fault and soak suites of their own folders), in the order of their names ----
+# fault and soak suites of their own folders): E2E_JOBS at a time (default
+# the number of cores; each suite works in its own temporary folder), then
+# reported in the order of their names with the seconds each took ----
 for suite in "$here"/e2e/e2e_*.sh "$here"/fault/e2e_*.sh "$here"/soak/e2e_*.sh; do
     [ -f "$suite" ] && printf '%s\t%s\n' "$(basename "$suite")" "$suite"
 done | LC_ALL=C sort >suites.txt
+mkdir -p suites
+cut -f2 suites.txt | xargs -P "${E2E_JOBS:-$(nproc)}" -I{} sh -c '
+    name=$(basename "$1"); start=$(date +%s)
+    if sh "$1" "$2" >"suites/$name.txt" 2>&1 </dev/null; then echo 0; else echo 1; fi >"suites/$name.rc"
+    echo $(($(date +%s) - start)) >"suites/$name.secs"' _ {} "$seqrep"
 while IFS="$(printf '\t')" read -r name suite; do
-    if sh "$suite" "$seqrep" >suite.txt 2>&1 </dev/null; then ok "$name"; else bad "$name"; fi
-    sed 's/^/    /' suite.txt
+    secs=$(cat "suites/$name.secs" 2>/dev/null || echo "?")
+    if [ "$(cat "suites/$name.rc" 2>/dev/null)" = 0 ]; then ok "$name ($secs s)"; else bad "$name ($secs s)"; fi
+    sed 's/^/    /' "suites/$name.txt"
 done <suites.txt
+printf 'the slowest suites (s):'
+for f in suites/*.secs; do printf '%s %s\n' "$(cat "$f")" "$(basename "$f" .secs)"; done | sort -rn | head -n 8 |
+    while read -r secs name; do printf ' %s %s' "$name" "$secs"; done
+echo
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -75,6 +75,13 @@ static size_t att_slab(const Model *m)
     return (size_t)m->max_batch * m->cfg.n_heads * m->max_T * m->max_T;
 }
 
+/* Which slab of the per-layer working activations layer l uses: its own, or
+ * the one every layer of an inference model shares (model_create_inference). */
+static size_t work_layer(const Model *m, int l)
+{
+    return m->inference ? 0 : (size_t)l;
+}
+
 /* Layer l's slabs of the activations (ActViews), each (B, T, width) or, for
  * att, (B, H, T, T); res_out is the next layer's res. */
 typedef struct {
@@ -85,22 +92,23 @@ typedef struct {
 static LayerActs layer_acts(const Model *m, int l)
 {
     const ModelConfig *c = &m->cfg;
+    size_t w = work_layer(m, l);
     const ActViews *a = &m->a;
     size_t C = c->d_model, F = c->d_ff, Q = model_q_dim(c), K = model_kv_dim(c);
     return (LayerActs){
         .res = a->res + l * slab(m, C),
-        .ln1 = a->ln1 + l * slab(m, C),
-        .ln1_rstd = a->ln1_rstd + l * slab(m, 1),
-        .qkv = a->qkv + l * slab(m, Q + 2 * K),
-        .qrot = a->qrot + l * slab(m, Q),
-        .krot = a->krot + l * slab(m, K),
-        .att = a->att + l * att_slab(m),
-        .atty = a->atty + l * slab(m, Q),
-        .res_mid = a->res_mid + l * slab(m, C),
-        .ln2 = a->ln2 + l * slab(m, C),
-        .ln2_rstd = a->ln2_rstd + l * slab(m, 1),
-        .gu = a->gu + l * slab(m, 2 * F),
-        .swi = a->swi + l * slab(m, F),
+        .ln1 = a->ln1 + w * slab(m, C),
+        .ln1_rstd = a->ln1_rstd + w * slab(m, 1),
+        .qkv = a->qkv + w * slab(m, Q + 2 * K),
+        .qrot = a->qrot + w * slab(m, Q),
+        .krot = a->krot + w * slab(m, K),
+        .att = a->att + w * att_slab(m),
+        .atty = a->atty + w * slab(m, Q),
+        .res_mid = a->res_mid + w * slab(m, C),
+        .ln2 = a->ln2 + w * slab(m, C),
+        .ln2_rstd = a->ln2_rstd + w * slab(m, 1),
+        .gu = a->gu + w * slab(m, 2 * F),
+        .swi = a->swi + w * slab(m, F),
         .res_out = a->res + (l + 1) * slab(m, C),
     };
 }
@@ -144,7 +152,7 @@ const float *model_hidden(const Model *m, int layer)
 
 const float *model_attention(const Model *m, int layer)
 {
-    return m->a.att + (size_t)layer * att_slab(m);
+    return m->a.att + work_layer(m, layer) * att_slab(m);
 }
 
 /* Where a base weight's gradient goes: the gradient view g at offset (floats),
@@ -163,8 +171,8 @@ static void repo_forward(Model *m, int l, const float *ln1, int N)
 {
     const ModelConfig *c = &m->cfg;
     int C = c->d_model, H = c->n_heads, P = model_repo_dim(c), k = l - c->repo_from;
-    float *gc = m->a.repo_gc + l * slab(m, 2 * P), *r = m->a.repo_r + l * slab(m, P);
-    float *z = m->a.repo_z + l * slab(m, H);
+    float *gc = m->a.repo_gc + work_layer(m, l) * slab(m, 2 * P);
+    float *r = m->a.repo_r + work_layer(m, l) * slab(m, P), *z = m->a.repo_z + l * slab(m, H);
     matmul_forward(gc, ln1, m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
     swiglu_forward(r, gc, N, P);
     matmul_forward(z, r, m->p.wz + (size_t)k * H * P, N, P, H);
@@ -284,7 +292,8 @@ static void qk_norm_forward(const Model *m, int l, float *qkv, int N)
     const ModelConfig *c = &m->cfg;
     int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c);
     int Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
-    float *pre = m->a.qk_pre + l * slab(m, Q + K), *rstd = m->a.qk_rstd + l * slab(m, H + KVH);
+    float *pre = m->a.qk_pre + work_layer(m, l) * slab(m, Q + K);
+    float *rstd = m->a.qk_rstd + work_layer(m, l) * slab(m, H + KVH);
 #pragma omp parallel for schedule(static)
     for (int n = 0; n < N; n++)
         memcpy(pre + (size_t)n * (Q + K), qkv + (size_t)n * W, (size_t)(Q + K) * sizeof(float));
@@ -377,15 +386,48 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
     return 0;
 }
 
+/* Layer l's attention of the last forward's input m->in from its residual
+ * stream x->res (B, T, C): norm, RePo positions, q/k/v (with LoRA, biases,
+ * q/k norms), RoPE, and the attention by the layer's mask into x->att
+ * (B, H, T, T) and x->atty (B, T, Q). */
+static void attention_of_layer(Model *m, int l, const LayerActs *x)
+{
+    const ModelConfig *c = &m->cfg;
+    const ModelInput *in = &m->in;
+    int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = model_head_dim(c);
+    int KVH = model_kv_heads(c), Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
+    int N = B * T;
+    rmsnorm_forward(x->ln1, x->ln1_rstd, x->res, m->p.ln1w + (size_t)l * C, c->norm_eps, N, C);
+    if (model_layer_pos_kind(m, in, l) == POS_REPO) repo_forward(m, l, x->ln1, N);
+    const float *pos = layer_positions(m, l);
+    matmul_forward(x->qkv, x->ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
+    if (m->lora) lora_qkv_forward(m, l, x->ln1, x->qkv, N);
+    if (c->qkv_bias) qkv_bias_forward(m, l, x->qkv, N);
+    if (c->qk_norm) qk_norm_forward(m, l, x->qkv, N);
+    rope_rotate(m, x->qrot, x->qkv, W, pos, N, H, hd);
+    rope_rotate(m, x->krot, x->qkv + Q, W, gqa_key_positions(m, pos), N, KVH, hd);
+    attention_forward_gqa(x->atty, x->att, x->qrot, x->krot, x->qkv + Q + K, W, in->lengths,
+                          layer_mask(m, l), B, T, H, KVH, hd);
+}
+
+const float *model_layer_attention(Model *m, int layer, SrError *err)
+{
+    if (layer < 0 || layer >= m->n_run) {
+        sr_fail(err, "layer %d was not run (the last forward ran layers 0..%d)", layer, m->n_run - 1);
+        return NULL;
+    }
+    LayerActs x = layer_acts(m, layer);
+    attention_of_layer(m, layer, &x);
+    return x.att;
+}
+
 /* embedding -> per layer: norm, q/k/v, RoPE, attention by the mask plan,
  * o_proj, residual, norm, SwiGLU, residual -> final norm -> logits. */
 int model_forward(Model *m, const ModelInput *in, SrError *err)
 {
     if (check_input(m, in, err)) return -1;
     const ModelConfig *c = &m->cfg;
-    int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = model_head_dim(c), F = c->d_ff;
-    int KVH = model_kv_heads(c), Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
-    int N = B * T;
+    int C = c->d_model, F = c->d_ff, Q = model_q_dim(c), N = in->B * in->T;
     m->in = *in;
     m->n_run = in->n_run ? in->n_run : c->n_layers;
     fill_rope_positions(m, in);
@@ -395,17 +437,7 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
         LayerActs x = layer_acts(m, l);
 
         /* attention sublayer: res_mid = res + o_proj(attention(rope(q), rope(k), v)) */
-        rmsnorm_forward(x.ln1, x.ln1_rstd, x.res, m->p.ln1w + (size_t)l * C, c->norm_eps, N, C);
-        if (model_layer_pos_kind(m, in, l) == POS_REPO) repo_forward(m, l, x.ln1, N);
-        const float *pos = layer_positions(m, l);
-        matmul_forward(x.qkv, x.ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
-        if (m->lora) lora_qkv_forward(m, l, x.ln1, x.qkv, N);
-        if (c->qkv_bias) qkv_bias_forward(m, l, x.qkv, N);
-        if (c->qk_norm) qk_norm_forward(m, l, x.qkv, N);
-        rope_rotate(m, x.qrot, x.qkv, W, pos, N, H, hd);
-        rope_rotate(m, x.krot, x.qkv + Q, W, gqa_key_positions(m, pos), N, KVH, hd);
-        attention_forward_gqa(x.atty, x.att, x.qrot, x.krot, x.qkv + Q + K, W, in->lengths,
-                              layer_mask(m, l), B, T, H, KVH, hd);
+        attention_of_layer(m, l, &x);
         matmul_forward(x.res_mid, x.atty, m->p.wo + (size_t)l * C * Q, N, Q, C);
         if (m->lora) lora_forward(m->lora, l, LORA_O, x.atty, x.res_mid, C, N);
         residual_forward(x.res_mid, x.res, x.res_mid, (long)N * C);

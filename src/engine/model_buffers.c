@@ -19,9 +19,11 @@
  * product of at most two ints): the model's V, C, N layers (L), F, H, KVH,
  * head size hd, query width Q = H*hd, key/value width K = KVH*hd, fused
  * q/k/v width W = Q+2K, RePo width P = C/8 and RePo layers R (0 without
- * RePo); the largest batch's BT = max_batch * max_T tokens and T = max_T. */
+ * RePo); the largest batch's BT = max_batch * max_T tokens and T = max_T;
+ * LS, the layers whose working activations are kept: L, or 1 for an
+ * inference model (model_create_inference), whose layers share them. */
 typedef struct {
-    size_t V, C, L, F, H, KVH, hd, Q, K, W, P, R, BT, T;
+    size_t V, C, L, F, H, KVH, hd, Q, K, W, P, R, BT, T, LS;
 } Dims;
 
 static Dims dims_of(const ModelConfig *c, int max_batch, int max_T)
@@ -36,6 +38,7 @@ static Dims dims_of(const ModelConfig *c, int max_batch, int max_T)
     d.Q = d.H * d.hd;
     d.K = d.KVH * d.hd;
     d.W = d.Q + 2 * d.K;
+    d.LS = d.L;
     return d;
 }
 
@@ -80,39 +83,41 @@ static void param_slots(const Dims *d, const ModelConfig *c, ParamViews *v,
     s[13] = (Slot){&v->knw, shape(qk_norm, d->L, d->hd, 1)};
 }
 
-/* The activations for max_batch x max_T, in ActViews order. */
+/* The activations for max_batch x max_T, in ActViews order: the residual
+ * streams and RePo positions of every layer, the other per-layer tensors of
+ * d->LS layers. */
 #define N_ACT 25
 static void act_slots(const Dims *d, const ModelConfig *c, ActViews *a, Slot s[N_ACT])
 {
-    size_t L = d->L, BT = d->BT, C = d->C, F = d->F, H = d->H, KVH = d->KVH;
+    size_t L = d->L, LS = d->LS, BT = d->BT, C = d->C, F = d->F, H = d->H, KVH = d->KVH;
     size_t Q = d->Q, K = d->K, P = d->P;
     size_t repo = c->repo != 0, gqa = KVH != H, llama3 = c->rope_llama3 != 0, qk_norm = c->qk_norm != 0;
     int k = 0;
     s[k++] = (Slot){&a->res, shape(L + 1, BT, C, 1)};
-    s[k++] = (Slot){&a->ln1, shape(L, BT, C, 1)};
-    s[k++] = (Slot){&a->ln1_rstd, shape(L, BT, 1, 1)};
-    s[k++] = (Slot){&a->qkv, shape(L, BT, d->W, 1)};
-    s[k++] = (Slot){&a->qrot, shape(L, BT, Q, 1)};
-    s[k++] = (Slot){&a->krot, shape(L, BT, K, 1)};
-    s[k++] = (Slot){&a->att, shape(L, BT, H, d->T)};
-    s[k++] = (Slot){&a->atty, shape(L, BT, Q, 1)};
-    s[k++] = (Slot){&a->res_mid, shape(L, BT, C, 1)};
-    s[k++] = (Slot){&a->ln2, shape(L, BT, C, 1)};
-    s[k++] = (Slot){&a->ln2_rstd, shape(L, BT, 1, 1)};
-    s[k++] = (Slot){&a->gu, shape(L, BT, 2 * F, 1)};
-    s[k++] = (Slot){&a->swi, shape(L, BT, F, 1)};
+    s[k++] = (Slot){&a->ln1, shape(LS, BT, C, 1)};
+    s[k++] = (Slot){&a->ln1_rstd, shape(LS, BT, 1, 1)};
+    s[k++] = (Slot){&a->qkv, shape(LS, BT, d->W, 1)};
+    s[k++] = (Slot){&a->qrot, shape(LS, BT, Q, 1)};
+    s[k++] = (Slot){&a->krot, shape(LS, BT, K, 1)};
+    s[k++] = (Slot){&a->att, shape(LS, BT, H, d->T)};
+    s[k++] = (Slot){&a->atty, shape(LS, BT, Q, 1)};
+    s[k++] = (Slot){&a->res_mid, shape(LS, BT, C, 1)};
+    s[k++] = (Slot){&a->ln2, shape(LS, BT, C, 1)};
+    s[k++] = (Slot){&a->ln2_rstd, shape(LS, BT, 1, 1)};
+    s[k++] = (Slot){&a->gu, shape(LS, BT, 2 * F, 1)};
+    s[k++] = (Slot){&a->swi, shape(LS, BT, F, 1)};
     s[k++] = (Slot){&a->lnf, shape(BT, C, 1, 1)};
     s[k++] = (Slot){&a->lnf_rstd, shape(BT, 1, 1, 1)};
     s[k++] = (Slot){&a->logits, shape(BT, d->V, 1, 1)};
     s[k++] = (Slot){&a->losses, shape(BT, 1, 1, 1)};
     s[k++] = (Slot){&a->rope_pos, shape(BT, H, 1, 1)};
-    s[k++] = (Slot){&a->repo_gc, shape(repo, L, BT, 2 * P)};
-    s[k++] = (Slot){&a->repo_r, shape(repo, L, BT, P)};
+    s[k++] = (Slot){&a->repo_gc, shape(repo, LS, BT, 2 * P)};
+    s[k++] = (Slot){&a->repo_r, shape(repo, LS, BT, P)};
     s[k++] = (Slot){&a->repo_z, shape(repo, L, BT, H)};
     s[k++] = (Slot){&a->rope_pos_kv, shape(gqa, BT, KVH, 1)};
     s[k++] = (Slot){&a->inv_freq, shape(llama3, d->hd / 2, 1, 1)};
-    s[k++] = (Slot){&a->qk_pre, shape(qk_norm, L, BT, Q + K)};
-    s[k++] = (Slot){&a->qk_rstd, shape(qk_norm, L, BT, H + KVH)};
+    s[k++] = (Slot){&a->qk_pre, shape(qk_norm, LS, BT, Q + K)};
+    s[k++] = (Slot){&a->qk_rstd, shape(qk_norm, LS, BT, H + KVH)};
 }
 
 /* The backward's scratch for max_batch x max_T, in GradActViews order. */
@@ -267,9 +272,47 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
     return 0;
 }
 
+int model_create_inference(Model *m, const Model *weights, int max_batch, int max_T, SrError *err)
+{
+    memset(m, 0, sizeof *m);
+    const ModelConfig *cfg = &weights->cfg;
+    if (weights->lora) return sr_fail(err, "an inference model needs its LoRA adapters merged first");
+    if (max_batch <= 0 || max_T <= 0)
+        return sr_fail(err, "batch size and sequence length must be positive");
+    if (max_T > cfg->max_seq_len)
+        return sr_fail(err, "sequence length %d exceeds the model's max_seq_len %d", max_T,
+                       cfg->max_seq_len);
+    if (sizes_overflow(cfg, max_batch, max_T))
+        return sr_fail(err, "the model's sizes (length %d) are too large to allocate", max_T);
+    m->cfg = *cfg;
+    m->max_batch = max_batch;
+    m->max_T = max_T;
+    m->inference = 1;
+    m->frozen_base = 1;
+    m->n_params = weights->n_params;
+    m->params = weights->params; /* borrowed: model_free leaves it */
+    m->p = weights->p;
+    Dims d = dims_of(cfg, max_batch, max_T);
+    d.LS = 1;
+    Slot as[N_ACT];
+    act_slots(&d, cfg, &m->a, as);
+    size_t n_act = total_floats(as, N_ACT);
+    m->acts = calloc(n_act, sizeof(float));
+    if (!m->acts) {
+        m->params = NULL;
+        model_free(m);
+        return sr_fail(err, "out of memory allocating an inference model for batch %d x length %d "
+                       "(%.1f MiB)", max_batch, max_T, (double)n_act * 4.0 / 1048576.0);
+    }
+    point_slots(as, N_ACT, m->acts);
+    if (cfg->rope_llama3)
+        memcpy(m->a.inv_freq, weights->a.inv_freq, sizeof(float) * (size_t)(model_head_dim(cfg) / 2));
+    return 0;
+}
+
 void model_free(Model *m)
 {
-    free(m->params);
+    if (!m->inference) free(m->params);
     free(m->grads);
     free(m->m1);
     free(m->m2);

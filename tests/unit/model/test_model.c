@@ -1,7 +1,7 @@
 /* test_model.c — the whole model: finite-difference gradients in every mask
  * and position plan and with the Hugging Face features (grouped-query
  * attention, head_dim, biases, q/k norms, Llama 3.1 RoPE), padding isolation,
- * early exit, reproducibility, the optimiser (which skips a non-finite
+ * early exit, the forward-only inference model, reproducibility, the optimiser (which skips a non-finite
  * gradient) and schedule, and a tiny model learning a task to near-zero loss. */
 #include "test_util.h"
 
@@ -257,6 +257,56 @@ static void test_repo_equals_rope_at_index(void **s)
     c.repo_from = TL;
     assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
     assert_non_null(strstr(err.msg, "repo_from"));
+}
+
+/* An inference model on the weights of a training model (model_create_inference)
+ * gives the same residual streams, logits and RePo positions; every layer's
+ * attention, asked for again with model_layer_attention in any order, equals
+ * what the training model's forward kept; with a padded batch, a mask plan
+ * of mixed layers, RePo layers, and the Hugging Face features. */
+static void check_inference_equals(Model *train, const char *mask_plan)
+{
+    Batch b;
+    SrError err;
+    make_batch(&b, mask_plan, NULL);
+    assert_int_equal(model_forward(train, &b.in, &err), 0);
+    Model inf;
+    assert_int_equal(model_create_inference(&inf, train, TB, TT, &err), 0);
+    assert_int_equal(model_forward(&inf, &b.in, &err), 0);
+    for (int l = 0; l <= TL; l++)
+        assert_memory_equal(model_hidden(&inf, l), model_hidden(train, l), sizeof(float) * TB * TT * TC);
+    assert_memory_equal(inf.a.logits, train->a.logits, sizeof(float) * TB * TT * TV);
+    for (int l = 0; l < TL; l++)
+        if (model_repo_positions(train, l))
+            assert_memory_equal(model_repo_positions(&inf, l), model_repo_positions(train, l),
+                                sizeof(float) * TB * TT * TH);
+    size_t one = (size_t)TB * TH * TT * TT;
+    const int order[TL] = {2, 0, 1};
+    for (int i = 0; i < TL; i++) {
+        const float *att = model_layer_attention(&inf, order[i], &err);
+        assert_non_null(att);
+        assert_memory_equal(att, model_attention(train, order[i]), sizeof(float) * one);
+    }
+    /* recomputing on the training model gives its own numbers back */
+    assert_memory_equal(model_layer_attention(train, 1, &err), model_attention(train, 1), sizeof(float) * one);
+    assert_null(model_layer_attention(&inf, TL, &err));
+    assert_non_null(strstr(err.msg, "was not run"));
+    model_free(&inf);
+    /* the weights were borrowed: the training model's are intact */
+    assert_non_null(train->params);
+}
+
+static void test_inference_model(void **s)
+{
+    (void)s;
+    Model m;
+    make_model_repo(&m, 0, 31, 1);
+    check_inference_equals(&m, "causal");
+    check_inference_equals(&m, "0,2");
+    model_free(&m);
+    make_hf_model(&m);
+    check_inference_equals(&m, "middle");
+    model_free(&m);
 }
 
 /* The middle-unmasking plan follows the paper's formula. */
@@ -534,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_grad_repo_mixed),
         cmocka_unit_test(test_grad_hf_features),
         cmocka_unit_test(test_repo_equals_rope_at_index),
+        cmocka_unit_test(test_inference_model),
         cmocka_unit_test(test_middle_plan),
         cmocka_unit_test(test_padding_isolated),
         cmocka_unit_test(test_early_exit_and_positions),

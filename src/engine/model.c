@@ -389,8 +389,8 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
 /* Layer l's attention of the last forward's input m->in from its residual
  * stream x->res (B, T, C): norm, RePo positions, q/k/v (with LoRA, biases,
  * q/k norms), RoPE, and the attention by the layer's mask into x->att
- * (B, H, T, T) and x->atty (B, T, Q). */
-static void attention_of_layer(Model *m, int l, const LayerActs *x)
+ * (B, H, T, T) and, with want_output, x->atty (B, T, Q). */
+static void attention_of_layer(Model *m, int l, const LayerActs *x, int want_output)
 {
     const ModelConfig *c = &m->cfg;
     const ModelInput *in = &m->in;
@@ -406,18 +406,19 @@ static void attention_of_layer(Model *m, int l, const LayerActs *x)
     if (c->qk_norm) qk_norm_forward(m, l, x->qkv, N);
     rope_rotate(m, x->qrot, x->qkv, W, pos, N, H, hd);
     rope_rotate(m, x->krot, x->qkv + Q, W, gqa_key_positions(m, pos), N, KVH, hd);
-    attention_forward_gqa(x->atty, x->att, x->qrot, x->krot, x->qkv + Q + K, W, in->lengths,
-                          layer_mask(m, l), B, T, H, KVH, hd);
+    attention_forward_gqa(want_output ? x->atty : NULL, x->att, x->qrot, x->krot, x->qkv + Q + K, W,
+                          in->lengths, layer_mask(m, l), B, T, H, KVH, hd);
 }
 
-const float *model_layer_attention(Model *m, int layer, SrError *err)
+const float *model_layer_attention(Model *m, int layer, float *out, SrError *err)
 {
     if (layer < 0 || layer >= m->n_run) {
         sr_fail(err, "layer %d was not run (the last forward ran layers 0..%d)", layer, m->n_run - 1);
         return NULL;
     }
     LayerActs x = layer_acts(m, layer);
-    attention_of_layer(m, layer, &x);
+    if (out) x.att = out;
+    attention_of_layer(m, layer, &x, 0);
     return x.att;
 }
 
@@ -437,7 +438,7 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
         LayerActs x = layer_acts(m, l);
 
         /* attention sublayer: res_mid = res + o_proj(attention(rope(q), rope(k), v)) */
-        attention_of_layer(m, l, &x);
+        attention_of_layer(m, l, &x, 1);
         matmul_forward(x.res_mid, x.atty, m->p.wo + (size_t)l * C * Q, N, Q, C);
         if (m->lora) lora_forward(m->lora, l, LORA_O, x.atty, x.res_mid, C, N);
         residual_forward(x.res_mid, x.res, x.res_mid, (long)N * C);

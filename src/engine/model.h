@@ -263,11 +263,14 @@ const float *model_hidden(const Model *m, int layer);
 const float *model_attention(const Model *m, int layer);
 
 /* Attention probabilities of layer l (0 .. n_run-1) of the last forward,
- * (B, H, T, T), computed again from its input, the residual stream
- * model_hidden(m, l): the same numbers the forward computed. They stay valid
+ * (B, H, T, T) for its B and T, into out (or, when out is NULL, the model's
+ * own buffer), computed again from its input, the residual stream
+ * model_hidden(m, l): the same numbers the forward computed. It reads the
+ * forward's input arrays again (mask and position plans, lengths, real
+ * positions; not the ids): they must still be there. They stay valid
  * until the next forward or model_layer_attention (an inference model shares
  * one buffer between its layers). NULL with err for a layer not run. */
-const float *model_layer_attention(Model *m, int layer, SrError *err);
+const float *model_layer_attention(Model *m, int layer, float *out, SrError *err);
 
 /* RePo positions z of layer l of the last forward: (B, T, H); NULL if layer l
  * is not a RePo layer of this model. */

@@ -91,7 +91,8 @@ void attention_forward(float *out, float *att, const float *q, const float *k, c
                        int hd);
 /* Grouped-query attention_forward: k (B, T, KVH*hd) contiguous and v (B*T rows
  * of stride v_stride) hold KVH heads, KVH dividing H; query head h reads
- * key/value head h / (H / KVH). KVH == H is attention_forward exactly. */
+ * key/value head h / (H / KVH). KVH == H is attention_forward exactly.
+ * out NULL: the probabilities att only (for a reader of the maps). */
 void attention_forward_gqa(float *out, float *att, const float *q, const float *k,
                            const float *v, int v_stride, const int *lengths, MaskKind kind,
                            int B, int T, int H, int KVH, int hd);

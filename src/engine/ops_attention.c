@@ -71,7 +71,7 @@ void attention_forward_gqa(float *out, float *att, const float *q, const float *
         const float *q_bh = q + (size_t)b * T * C + (size_t)h * hd;     /* rows of stride C */
         const float *k_bh = k + (size_t)b * T * KC + (size_t)kvh * hd;  /* rows of stride KC */
         const float *v_bh = v + (size_t)b * T * v_stride + (size_t)kvh * hd;
-        float *out_bh = out + (size_t)b * T * C + (size_t)h * hd;
+        float *out_bh = out ? out + (size_t)b * T * C + (size_t)h * hd : NULL;
         float *att_bh = att + (size_t)bh * T * T;                         /* (T, T) */
         for (int t0 = 0; t0 < T; t0 += ATT_QUERY_BLOCK) {
             int t1 = t0 + ATT_QUERY_BLOCK < T ? t0 + ATT_QUERY_BLOCK : T;
@@ -83,8 +83,9 @@ void attention_forward_gqa(float *out, float *att, const float *q, const float *
             for (int t = t0; t < t1; t++)
                 softmax_row(att_bh + (size_t)t * T, mask_key_end(kind, t, len), T);
             /* out_blk = att_blk[:, 0:kend] V[0:kend] */
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, kend, 1.0f, att_blk,
-                        T, v_bh, v_stride, 0.0f, out_bh + (size_t)t0 * C, C);
+            if (out)
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, kend, 1.0f, att_blk,
+                            T, v_bh, v_stride, 0.0f, out_bh + (size_t)t0 * C, C);
         }
     }
 }

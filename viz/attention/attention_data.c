@@ -32,8 +32,9 @@ void attention_data_free(AttentionData *d)
     if (d->tokens)
         for (int i = 0; i < d->T; i++) free(d->tokens[i]);
     free(d->tokens);
-    free(d->att);
+    attention_maps_free(d->maps);
     free(d->visible);
+    free(d->visible_of);
     free(d->copy);
     free(d->boundary);
     free(d->repo_z);
@@ -57,9 +58,31 @@ static int take_positions(AttentionData *d, const Model *m, SrError *err)
     return 0;
 }
 
-int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
-                        const char *const *tokens, const float *att, const MaskKind *plan,
-                        SrError *err)
+/* d->visible: one map (T, T) for each kind of mask the plan (L, NULL =
+ * causal) uses, in the order of first use, and d->visible_of. 0 or -1. */
+static int build_visible(AttentionData *d, const MaskKind *plan)
+{
+    MaskKind kinds[2];
+    d->n_visible = 0;
+    for (int l = 0; l < d->n_layers; l++) {
+        MaskKind kind = plan ? plan[l] : MASK_CAUSAL;
+        int i = 0;
+        while (i < d->n_visible && kinds[i] != kind) i++;
+        if (i == d->n_visible) kinds[d->n_visible++] = kind;
+        d->visible_of[l] = i;
+    }
+    size_t TT = (size_t)d->T * d->T;
+    d->visible = malloc(TT * (size_t)d->n_visible);
+    if (!d->visible) return -1;
+    for (int i = 0; i < d->n_visible; i++) mask_build(kinds[i], d->T, d->T, d->visible + i * TT);
+    return 0;
+}
+
+/* Fill everything of d but its maps: the layout lay, its token labels (T
+ * strings), the mask plan (L, NULL = causal), the title; layer 0, the mean
+ * over heads, fixed scale. 0 or -1 (d then empty). */
+static int init_layout(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
+                       const char *const *tokens, const MaskKind *plan, SrError *err)
 {
     memset(d, 0, sizeof *d);
     d->meta = figure_meta_default();
@@ -67,25 +90,20 @@ int attention_data_init(AttentionData *d, int n_layers, int n_heads, const Repea
     if (lay->T > ATTENTION_MAX_T)
         return sr_fail(err, "attention figure: %d tokens are too many to draw (at most %d)", lay->T,
                        ATTENTION_MAX_T);
-    size_t T = (size_t)lay->T, L = (size_t)n_layers, H = (size_t)n_heads;
+    size_t T = (size_t)lay->T, L = (size_t)n_layers;
     d->n_layers = n_layers;
     d->n_heads = n_heads;
     d->T = lay->T;
     d->k = lay->k;
     d->head = -1;
-    d->att = malloc(sizeof(float) * L * H * T * T);
-    d->visible = malloc(L * T * T);
+    d->visible_of = malloc(sizeof(int) * L);
     d->tokens = calloc(T, sizeof *d->tokens);
     d->copy = malloc(sizeof(int) * T);
     d->boundary = malloc(sizeof(int) * (size_t)(lay->k > 1 ? lay->k - 1 : 1));
-    if (!d->att || !d->visible || !d->tokens || !d->copy || !d->boundary) {
+    if (!d->visible_of || !d->tokens || !d->copy || !d->boundary || build_visible(d, plan)) {
         attention_data_free(d);
         return sr_fail(err, "attention figure: out of memory");
     }
-    if (att) memcpy(d->att, att, sizeof(float) * L * H * T * T);
-    else memset(d->att, 0, sizeof(float) * L * H * T * T);
-    for (int l = 0; l < n_layers; l++)
-        mask_build(plan ? plan[l] : MASK_CAUSAL, lay->T, lay->T, d->visible + (size_t)l * T * T);
     for (size_t t = 0; t < T; t++) {
         const char *word = tokens[t] ? tokens[t] : "?";
         d->tokens[t] = malloc(strlen(word) + 1);
@@ -98,6 +116,19 @@ int attention_data_init(AttentionData *d, int n_layers, int n_heads, const Repea
     memcpy(d->copy, lay->copy, sizeof(int) * T);
     for (int c = 1; c < lay->k; c++) d->boundary[c - 1] = lay->copy_start[c - 1] + lay->n;
     snprintf(d->meta.title, sizeof d->meta.title, "Attention, layer 0, mean over heads");
+    return 0;
+}
+
+int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
+                        const char *const *tokens, const float *att, const MaskKind *plan,
+                        SrError *err)
+{
+    if (init_layout(d, n_layers, n_heads, lay, tokens, plan, err)) return -1;
+    d->maps = attention_maps_new_whole(n_layers, n_heads, lay->T, att, err);
+    if (!d->maps) {
+        attention_data_free(d);
+        return -1;
+    }
     return 0;
 }
 
@@ -115,28 +146,34 @@ int attention_select(AttentionData *d, int layer, int head, SrError *err)
 double attention_value(const AttentionData *d, int layer, int head, int query, int key)
 {
     size_t T = (size_t)d->T;
-    if (head >= 0)
-        return d->att[(((size_t)layer * d->n_heads + head) * T + query) * T + key];
-    double sum = 0;
-    for (int h = 0; h < d->n_heads; h++)
-        sum += d->att[(((size_t)layer * d->n_heads + h) * T + query) * T + key];
-    return sum / d->n_heads;
+    if (head < 0) {
+        const double *mean = attention_maps_mean(d->maps, layer);
+        return mean ? mean[(size_t)query * T + key] : 0.0; /* out of memory: said once on stderr */
+    }
+    const float *map = attention_maps_layer(d->maps, layer);
+    return map ? map[((size_t)head * T + query) * T + key] : 0.0;
+}
+
+const uint8_t *attention_visible_map(const AttentionData *d, int layer)
+{
+    return d->visible + (size_t)d->visible_of[layer] * d->T * d->T;
 }
 
 int attention_visible(const AttentionData *d, int layer, int query, int key)
 {
-    return d->visible[((size_t)layer * d->T + query) * d->T + key] == ATTENTION_SHOWN;
+    return attention_visible_map(d, layer)[(size_t)query * d->T + key] == ATTENTION_SHOWN;
 }
 
 int attention_filtered(const AttentionData *d, int layer, int query, int key)
 {
-    return d->visible[((size_t)layer * d->T + query) * d->T + key] == ATTENTION_FILTERED;
+    return attention_visible_map(d, layer)[(size_t)query * d->T + key] == ATTENTION_FILTERED;
 }
 
-/* 1 if any cell of d is hidden by the `b` filter. */
+/* 1 if any cell of d is hidden by the `b` filter (it hides the same cells
+ * of every layer and always some of layer 0: its diagonal). */
 static int any_filtered(const AttentionData *d)
 {
-    size_t n = (size_t)d->n_layers * d->T * d->T;
+    size_t n = (size_t)d->T * d->T;
     for (size_t i = 0; i < n; i++)
         if (d->visible[i] == ATTENTION_FILTERED) return 1;
     return 0;
@@ -185,8 +222,8 @@ static long long manifest_seed(const char *manifest_json)
     return value;
 }
 
-int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLayout *lay,
-                                const Tokenizer *tok, const MaskKind *plan, SrError *err)
+int attention_data_from_inference(AttentionData *d, Model *inference, Model *weights, const RepeatLayout *lay,
+                                  const Tokenizer *tok, const MaskKind *plan, SrError *err)
 {
     enum { LABEL_BYTES = 64 };
     const char **tokens = malloc(sizeof *tokens * (size_t)lay->T);
@@ -199,17 +236,45 @@ int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLa
     for (int t = 0; t < lay->T; t++)
         tokens[t] = tok->hf ? tokenizer_piece_label(tok, lay->ids[t], labels + (size_t)t * LABEL_BYTES, LABEL_BYTES)
                             : tokenizer_word(tok, lay->ids[t]);
-    int rc = attention_data_init(d, m->cfg.n_layers, m->cfg.n_heads, lay, tokens, NULL, plan, err);
+    int rc = init_layout(d, inference->cfg.n_layers, inference->cfg.n_heads, lay, tokens, plan, err);
     free(tokens);
     free(labels);
     if (rc) return -1;
-    size_t one = (size_t)d->n_heads * lay->T * lay->T;
-    for (int l = 0; l < d->n_layers; l++) memcpy(d->att + l * one, model_attention(m, l), sizeof(float) * one);
-    if (take_positions(d, m, err)) {
+    if (take_positions(d, inference, err)) {
+        attention_data_free(d);
+        return -1;
+    }
+    d->maps = attention_maps_new_on_demand(inference, weights, err);
+    if (!d->maps) {
         attention_data_free(d);
         return -1;
     }
     return 0;
+}
+
+/* Load the model of model_path (with adapter_path merged in, NULL = none),
+ * run it forward-only over lay with the mask plan and fill d with its maps
+ * on demand (d owns both models). 0 or -1. */
+static int run_on_demand(AttentionData *d, const char *model_path, const char *adapter_path,
+                         const RepeatLayout *lay, const Tokenizer *tok, const MaskKind *plan, SrError *err)
+{
+    Model *weights = calloc(1, sizeof *weights), *inference = calloc(1, sizeof *inference);
+    if (!weights || !inference) {
+        free(weights);
+        free(inference);
+        return sr_fail(err, "out of memory");
+    }
+    int loaded = adapter_load_model(model_path, adapter_path, weights, 1, 1, err) == 0;
+    int made = loaded && model_create_inference(inference, weights, 1, lay->T, err) == 0;
+    ModelInput in = {.B = 1, .T = lay->T, .ids = lay->ids, .positions = lay->positions, .mask = plan};
+    if (made && model_forward(inference, &in, err) == 0 &&
+        attention_data_from_inference(d, inference, weights, lay, tok, plan, err) == 0)
+        return 0;
+    if (made) model_free(inference);
+    if (loaded) model_free(weights);
+    free(inference);
+    free(weights);
+    return -1;
 }
 
 int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
@@ -220,7 +285,6 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     memset(d, 0, sizeof *d);
     CheckpointInfo info = {0};
     Tokenizer tok = {0};
-    Model m = {0};
     RepeatLayout lay = {0};
     MaskKind *plan = NULL;
     int *ids = NULL, rc = -1;
@@ -260,14 +324,10 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     if (repeat_build_ids(ids, (int)n, r, *bos, sep, readout_repeat_ids(&tok), ATTENTION_MAX_T, &lay, err))
         goto done;
     if (positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
-    if (adapter_load_model(model_path, adapter_path, &m, 1, lay.T, err)) goto done;
-    ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = plan};
-    if (model_forward(&m, &in, err)) goto done;
-    rc = attention_data_from_forward(d, &m, &lay, &tok, plan, err);
-    d->copy_positions = positions;
+    rc = run_on_demand(d, model_path, adapter_path, &lay, &tok, plan, err);
+    if (rc == 0) d->copy_positions = positions;
 done:
     repeat_free(&lay);
-    model_free(&m);
     free(ids);
     free(plan);
     tokenizer_free(&tok);
@@ -381,10 +441,10 @@ void attention_last_copy_visible(const AttentionData *d, uint8_t *out)
 {
     size_t T = (size_t)d->T;
     int last = d->k - 1;
-    for (int l = 0; l < d->n_layers; l++)
+    for (int m = 0; m < d->n_visible; m++)
         for (size_t q = 0; q < T; q++)
             for (size_t k = 0; k < T; k++) {
-                size_t i = ((size_t)l * T + q) * T + k;
+                size_t i = ((size_t)m * T + q) * T + k;
                 int keep = d->copy[q] == last && d->copy[k] >= 0 && d->copy[k] < last;
                 if (d->visible[i] == ATTENTION_MASKED) out[i] = ATTENTION_MASKED;
                 else out[i] = keep ? ATTENTION_SHOWN : ATTENTION_FILTERED;

@@ -1,7 +1,8 @@
 /* attention_data.h — the numbers of figure 3, real attention maps.
  *
  * One repeated sentence run through a trained model: the attention
- * probabilities of every layer and head (model_attention, (L, H, T, T)),
+ * probabilities of every layer and head ((L, H, T, T), attention_maps.h:
+ * whole, or a layer at a time on demand for long inputs),
  * which keys each layer's mask lets a query see, the tokens and the copy
  * layout, the map to draw (a layer and a head or the mean over heads) and
  * its colour scale: fixed 0..1 (default), per head (the shown map's own
@@ -14,14 +15,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "attention/attention_maps.h"
 #include "draw/figure.h"
 #include "engine/mask.h"
 #include "engine/model.h"
 #include "repeat/repeat.h"
 #include "text/tokenizer.h"
 
-/* The most tokens an attention figure draws. */
-#define ATTENTION_MAX_T 512
+/* The most tokens an attention figure draws (a 512-piece sentence at r = 3
+ * with its specials fits). */
+#define ATTENTION_MAX_T 4096
 /* Values below this are drawn as the floor on the log scale. */
 #define ATTENTION_LOG_FLOOR 1e-3
 
@@ -33,11 +36,15 @@ enum { ATTENTION_MASKED = 0, ATTENTION_SHOWN = 1, ATTENTION_FILTERED = 2 };
 typedef struct {
     FigureMeta meta;
     int n_layers, n_heads, T;
-    float *att;         /* (L, H, T, T) attention probabilities, row = query */
-    uint8_t *visible;   /* (L, T, T) ATTENTION_SHOWN where layer l's mask lets
+    AttentionMaps *maps; /* (L, H, T, T) attention probabilities, row = query  */
+    uint8_t *visible;   /* (n_visible, T, T) ATTENTION_SHOWN where a mask lets
                          * query see key, ATTENTION_MASKED where it does not,
                          * ATTENTION_FILTERED where it does but the `b` filter
-                         * hides the cell                                      */
+                         * hides the cell: one map per kind of mask the plan
+                         * uses (layers of one kind share it; 4.5 MB per map
+                         * at 2,048 tokens)                                    */
+    int n_visible;      /* maps in visible (1 or 2)                           */
+    int *visible_of;    /* (L) the map of visible layer l uses                */
     char **tokens;      /* (T) owned token labels                             */
     int *copy;          /* (T) copy of each position, -1 for <bos>/<sep>       */
     int k;              /* copies                                             */
@@ -52,7 +59,8 @@ typedef struct {
 
 /* Fill d from arrays the caller computed: a layout, its token labels (T
  * strings), the attention att (L, H, T, T; NULL = zeros for the caller to
- * fill) and the mask plan (L). Copies everything. Selects layer 0, the mean over heads, fixed scale. */
+ * fill through attention_maps_whole(d->maps)) and the mask plan (L). Copies
+ * everything. Selects layer 0, the mean over heads, fixed scale. */
 int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
                         const char *const *tokens, const float *att, const MaskKind *plan,
                         SrError *err);
@@ -92,12 +100,14 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
  * it: " with the LoRA adapters of ADAPTER merged in", or "" for NULL. */
 void attention_adapter_words(char *out, size_t cap, const char *adapter_path);
 
-/* Fill d from m's last forward (batch 1) over the repeated input lay: the
- * attention of every layer and head, the token labels from tok
- * (tokenizer_piece_label), the mask
- * plan (NULL = causal) and, for a RePo model, the positions z. 0 or -1. */
-int attention_data_from_forward(AttentionData *d, const Model *m, const RepeatLayout *lay,
-                                const Tokenizer *tok, const MaskKind *plan, SrError *err);
+/* Fill d from the last forward (batch 1) of `inference`, a forward-only
+ * model (model_create_inference) over the repeated input lay: its maps on
+ * demand (d takes `inference` over, and `weights` too when not NULL, see
+ * attention_maps_new_on_demand), the token labels from tok
+ * (tokenizer_piece_label), the mask plan (NULL = causal) and, for a RePo
+ * model, the positions z. 0 or -1 (then d has taken nothing over). */
+int attention_data_from_inference(AttentionData *d, Model *inference, Model *weights, const RepeatLayout *lay,
+                                  const Tokenizer *tok, const MaskKind *plan, SrError *err);
 
 /* Check and set the map to draw: layer 0..L-1, head -1 (mean) or 0..H-1.
  * "layer 9 out of range 0..3". */
@@ -130,7 +140,11 @@ double attention_colour_position(const AttentionData *d, double p, double lo, do
  * (the overview); otherwise the selected map only. */
 void attention_data_write_csv(const AttentionData *d, FILE *out, int all_maps);
 
-/* The `b` filter: out (L, T, T) = d's visible cells whose query is a word of
+/* The visibility map (T, T) of layer l (d->visible, shared by the layers of
+ * one mask kind). */
+const uint8_t *attention_visible_map(const AttentionData *d, int layer);
+
+/* The `b` filter: out (n_visible, T, T) = d's visible cells whose query is a word of
  * the last copy and whose key a word of an earlier copy; the other visible
  * cells ATTENTION_FILTERED, masked cells ATTENTION_MASKED. out may be
  * d->visible itself (the filter in place). */

@@ -38,22 +38,27 @@ void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head
             }
         }
     } else {
-        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, T, T);
+        /* one pixel a cell, or, when the cells are smaller than the map's
+         * units, one pixel a unit showing the cell under its corner (what
+         * nearest-neighbour scaling of the whole map would show) */
+        int n = T <= ceil(rect.w) ? T : (int)ceil(rect.w);
+        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, n, n);
         unsigned char *px = cairo_image_surface_get_data(img);
         int stride = cairo_image_surface_get_stride(img);
         if (px) {
-            for (int q = 0; q < T; q++)
-                for (int k = 0; k < T; k++) {
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) {
+                    int q = (int)((long)i * T / n), k = (int)((long)j * T / n);
                     unsigned char b[3];
                     rgb_to_bytes(cell_colour(d, layer, head, q, k, lo, hi), b);
                     unsigned int word = 0xff000000u | (unsigned)b[0] << 16 | (unsigned)b[1] << 8 | b[2];
-                    ((unsigned int *)(void *)(px + (size_t)q * stride))[k] = word;
+                    ((unsigned int *)(void *)(px + (size_t)i * stride))[j] = word;
                 }
             cairo_surface_mark_dirty(img);
             cairo_rectangle(cr, rect.x, rect.y, rect.w, rect.h);
             cairo_clip(cr);
             cairo_translate(cr, rect.x, rect.y);
-            cairo_scale(cr, cs, cs);
+            cairo_scale(cr, rect.w / n, rect.w / n);
             cairo_set_source_surface(cr, img, 0, 0);
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
             cairo_paint(cr);
@@ -61,7 +66,7 @@ void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head
         cairo_surface_destroy(img);
     }
     cairo_restore(cr);
-    figure_hatch_cells(cr, &d->meta.style, d->visible + (size_t)layer * T * T, T, ATTENTION_MASKED, rect,
+    figure_hatch_cells(cr, &d->meta.style, attention_visible_map(d, layer), T, ATTENTION_MASKED, rect,
                        unit); /* the masked cells */
     if (line_width > 0 && d->k > 1) {
         /* copy boundaries: a dark line under a light one shows on every colour */

@@ -98,7 +98,9 @@ static int render_timed(Explorer *e, SrError *err)
     if (!e->o->frame_times || !(e->figure_stale || e->frame_stale)) return render(e, err);
     double began = frame_times_now();
     if (render(e, err)) return -1;
-    if (frame_times_add(&e->times, began)) return sr_fail(err, "%s: out of memory", e->o->frame_times);
+    if (frame_times_add(&e->times, began, e->key_to_answer))
+        return sr_fail(err, "%s: out of memory", e->o->frame_times);
+    e->key_to_answer = -1;
     return 0;
 }
 
@@ -157,6 +159,7 @@ static void load_snapshot(Explorer *e, int from)
         e->st.snapshot = from;
         return;
     }
+    explorer_drop_attention(e); /* its maps are computed from the old worker's weights */
     explorer_worker_stop(e->worker);
     e->worker = w;
     e->src.model = s->model;
@@ -174,6 +177,7 @@ static int handle_key(Explorer *e, int key, SrError *err)
     int from = e->st.snapshot;
     int bits = explorer_apply_key(&e->st, key);
     e->frame_stale = 1;
+    e->key_to_answer = key;
     if (bits & EXPLORER_RELOAD) load_snapshot(e, from);
     if (bits & EXPLORER_REDRAW) e->figure_stale = 1;
     if (bits & EXPLORER_RECOMPUTE) explorer_request_maps(e);
@@ -291,6 +295,7 @@ static int play(Explorer *e, const ScriptEvent *ev, SrError *err)
         SDL_SetWindowSize(e->window, ev->x, ev->y);
         e->figure_stale = e->frame_stale = 1;
         return 0;
+    case SCRIPT_WAIT: SDL_Delay((Uint32)ev->x); return 0;
     }
     return 0;
 }
@@ -298,9 +303,9 @@ static int play(Explorer *e, const ScriptEvent *ev, SrError *err)
 /* Release everything e holds. */
 static void explorer_free(Explorer *e)
 {
+    explorer_drop_attention(e); /* before the weights its maps are computed from */
     explorer_worker_stop(e->worker);
     snapshot_list_free(&e->series);
-    explorer_drop_attention(e);
     if (e->has_mask) {
         mask_data_free(&e->fig.mask);
         repeat_free(&e->mask_layout);
@@ -349,6 +354,7 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     ScriptEvent *script = NULL;
     int n_script = 0, rc = -1, sdl_up = 0;
     frame_times_start(&e->times);
+    e->key_to_answer = -1;
     if (o->script && explorer_script_parse(o->script, &script, &n_script, err)) goto done;
     if (o->script_file && explorer_script_read_file(o->script_file, &script, &n_script, err)) goto done;
     e->src = o->src;

@@ -51,7 +51,7 @@ void explorer_take_maps(Explorer *e)
         snprintf(e->compute_error, sizeof e->compute_error, "sentence %d, r = %d: %s", sentence, r, err.msg);
         return;
     }
-    size_t cells = (size_t)d.n_layers * d.T * d.T;
+    size_t cells = (size_t)d.n_visible * d.T * d.T;
     uint8_t *last = malloc(cells ? cells : 1);
     if (!last) {
         attention_data_free(&d);

@@ -50,6 +50,7 @@ typedef struct {
     int frame_stale;            /* redraw the overlays and show                   */
     int mouse_x, mouse_y, mouse_in;
     FrameTimes times;           /* --frame-times: the frames drawn so far         */
+    int key_to_answer;          /* the last key pressed whose frame is not yet drawn, or -1 */
 } Explorer;
 
 #endif

@@ -17,7 +17,9 @@
 #include "label/readout.h"
 
 struct ExplorerWorker {
-    Model model;                 /* touched by the worker thread only      */
+    Model model;                 /* the weights (read-only once loaded): every result's
+                                    forward-only model borrows them      */
+    int max_T;                   /* longest input                          */
     MaskKind *plan;              /* (L) mask plan                          */
     const Tokenizer *tok;        /* shared, read-only                      */
     RepeatBos bos;
@@ -40,18 +42,28 @@ struct ExplorerWorker {
     char result_error[sizeof(((SrError *)0)->msg)];
 };
 
-/* Run the model on ids[0..n) repeated r times and fill d (data for every
- * layer and head, tokens labelled by the vocabulary). 0 or -1. */
+/* Run the model on ids[0..n) repeated r times and fill d: a forward-only
+ * model on the loaded weights (its own activations, so the window can ask
+ * it for any layer's maps while this thread runs the next request) that d
+ * takes over; the tokens labelled by the vocabulary. 0 or -1. */
 static int compute(ExplorerWorker *w, const int *ids, int n, int r, AttentionData *d, SrError *err)
 {
     RepeatLayout lay;
-    if (repeat_build_ids(ids, n, r, w->bos, w->sep, readout_repeat_ids(w->tok), w->model.max_T, &lay, err))
+    if (repeat_build_ids(ids, n, r, w->bos, w->sep, readout_repeat_ids(w->tok), w->max_T, &lay, err))
         return -1;
     if (w->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
+    Model *inference = calloc(1, sizeof *inference);
+    int rc = -1, made = 0;
+    if (!inference) sr_fail(err, "out of memory");
+    else made = model_create_inference(inference, &w->model, 1, lay.T, err) == 0;
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = w->plan};
-    int rc = model_forward(&w->model, &in, err) ? -1
-                                                 : attention_data_from_forward(d, &w->model, &lay, w->tok, w->plan, err);
+    if (made && model_forward(inference, &in, err) == 0)
+        rc = attention_data_from_inference(d, inference, NULL, &lay, w->tok, w->plan, err);
     if (rc == 0) d->copy_positions = w->copy_positions;
+    else {
+        if (made) model_free(inference);
+        free(inference);
+    }
     repeat_free(&lay);
     return rc;
 }
@@ -114,9 +126,9 @@ int explorer_worker_start(ExplorerWorker **out, const char *model_path, const ch
         free(w);
         return -1;
     }
-    int T = max_T < info.cfg.max_seq_len ? max_T : info.cfg.max_seq_len;
+    w->max_T = max_T < info.cfg.max_seq_len ? max_T : info.cfg.max_seq_len;
     checkpoint_info_free(&info);
-    if (adapter_load_model(model_path, adapter_path, &w->model, 1, T, err)) {
+    if (adapter_load_model(model_path, adapter_path, &w->model, 1, 1, err)) {
         free(w);
         return -1;
     }
@@ -147,7 +159,7 @@ int explorer_worker_start(ExplorerWorker **out, const char *model_path, const ch
 
 int explorer_worker_max_T(const ExplorerWorker *w)
 {
-    return w->model.max_T;
+    return w->max_T;
 }
 
 int explorer_worker_request(ExplorerWorker *w, const int *ids, int n, int sentence, int r)

@@ -37,7 +37,9 @@ int explorer_worker_pending(ExplorerWorker *w);
  * and *r it was computed for; -1 with err when that run failed; 0 if none. */
 int explorer_worker_take(ExplorerWorker *w, AttentionData *d, int *sentence, int *r, SrError *err);
 
-/* Stop the thread (after the run in progress) and free everything. */
+/* Stop the thread (after the run in progress) and free everything: the
+ * weights too, so every result taken (whose maps are computed on demand from
+ * them) must be freed first. */
 void explorer_worker_stop(ExplorerWorker *w);
 
 #endif

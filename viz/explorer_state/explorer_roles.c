@@ -42,9 +42,16 @@ int explorer_roles_compute(ExplorerRoles *out, const AttentionData *d, int n, in
     out->n_layers = d->n_layers;
     out->n_heads = d->n_heads;
     out->defined = lay.k >= 2;
-    size_t one_layer = (size_t)d->n_heads * d->T * d->T;
-    for (int l = 0; out->defined && l < d->n_layers; l++)
-        head_scores_add_layer(&sums, l, d->att + l * one_layer, d->T, &lay);
+    for (int l = 0; out->defined && l < d->n_layers; l++) {
+        const float *att = attention_maps_layer(d->maps, l);
+        if (!att) {
+            explorer_roles_free(out);
+            head_scores_free(&sums);
+            repeat_free(&lay);
+            return sr_fail(err, "head roles: out of memory for the maps of layer %d", l);
+        }
+        head_scores_add_layer(&sums, l, att, d->T, &lay);
+    }
     for (int l = 0; out->defined && l < d->n_layers; l++)
         for (int h = 0; h < d->n_heads; h++)
             for (int s = 0; s < HEAD_N_SCORES; s++)

@@ -56,16 +56,30 @@ static int read_pair(const char *name, const char *word, char sep, int *x, int *
     return *p ? -1 : 0;
 }
 
+/* The keys a script names in angle brackets. */
+static const struct {
+    const char *name;
+    int key;
+} KEYS[] = {{"left", EXPLORER_KEY_LEFT}, {"right", EXPLORER_KEY_RIGHT}, {"up", EXPLORER_KEY_UP},
+            {"down", EXPLORER_KEY_DOWN}, {"pgup", EXPLORER_KEY_PGUP}, {"pgdn", EXPLORER_KEY_PGDN},
+            {"home", EXPLORER_KEY_HOME}, {"end", EXPLORER_KEY_END}, {"esc", EXPLORER_KEY_ESC},
+            {"space", ' '}, {"lt", '<'}, {"gt", '>'}};
+
+const char *explorer_script_key_name(int key, char *buf, size_t cap)
+{
+    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
+        if (KEYS[i].key == key) {
+            snprintf(buf, cap, "<%s>", KEYS[i].name);
+            return buf;
+        }
+    if (key > 32 && key < 127) snprintf(buf, cap, "%c", key);
+    else snprintf(buf, cap, "<%d>", key);
+    return buf;
+}
+
 /* Parse the name inside <...> (without the brackets) into an event; 0 or -1. */
 static int parse_named(const char *name, ScriptEvent *e)
 {
-    static const struct {
-        const char *name;
-        int key;
-    } KEYS[] = {{"left", EXPLORER_KEY_LEFT}, {"right", EXPLORER_KEY_RIGHT}, {"up", EXPLORER_KEY_UP},
-                {"down", EXPLORER_KEY_DOWN}, {"pgup", EXPLORER_KEY_PGUP}, {"pgdn", EXPLORER_KEY_PGDN},
-                {"home", EXPLORER_KEY_HOME}, {"end", EXPLORER_KEY_END}, {"esc", EXPLORER_KEY_ESC},
-                {"space", ' '}, {"lt", '<'}, {"gt", '>'}};
     memset(e, 0, sizeof *e);
     for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
         if (strcmp(name, KEYS[i].name) == 0) {
@@ -83,6 +97,12 @@ static int parse_named(const char *name, ScriptEvent *e)
     }
     if (read_pair(name, "click", ' ', &e->x, &e->y) == 0) {
         e->kind = SCRIPT_CLICK;
+        return 0;
+    }
+    const char *p = name + 4;
+    if (strncmp(name, "wait", 4) == 0 && (*p == ' ' || *p == '\t') && read_number(&p, &e->x) == 0 &&
+        e->x <= 60000 && *p == 0) {
+        e->kind = SCRIPT_WAIT;
         return 0;
     }
     if (read_pair(name, "resize", 'x', &e->x, &e->y) == 0 && e->x >= 16 && e->y >= 16 &&

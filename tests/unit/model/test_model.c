@@ -283,13 +283,17 @@ static void check_inference_equals(Model *train, const char *mask_plan)
     size_t one = (size_t)TB * TH * TT * TT;
     const int order[TL] = {2, 0, 1};
     for (int i = 0; i < TL; i++) {
-        const float *att = model_layer_attention(&inf, order[i], &err);
+        const float *att = model_layer_attention(&inf, order[i], NULL, &err);
         assert_non_null(att);
         assert_memory_equal(att, model_attention(train, order[i]), sizeof(float) * one);
     }
+    float *mine = malloc(sizeof(float) * one);
+    assert_ptr_equal(model_layer_attention(&inf, 1, mine, &err), mine);
+    assert_memory_equal(mine, model_attention(train, 1), sizeof(float) * one);
+    free(mine);
     /* recomputing on the training model gives its own numbers back */
-    assert_memory_equal(model_layer_attention(train, 1, &err), model_attention(train, 1), sizeof(float) * one);
-    assert_null(model_layer_attention(&inf, TL, &err));
+    assert_memory_equal(model_layer_attention(train, 1, NULL, &err), model_attention(train, 1), sizeof(float) * one);
+    assert_null(model_layer_attention(&inf, TL, NULL, &err));
     assert_non_null(strstr(err.msg, "was not run"));
     model_free(&inf);
     /* the weights were borrowed: the training model's are intact */

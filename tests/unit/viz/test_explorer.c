@@ -14,12 +14,14 @@
 #include "explorer/explorer_input.h"
 #include "explorer/explorer_worker.h"
 #include "explorer_state/explorer_command.h"
+#include "explorer_state/explorer_frame_times.h"
 #include "explorer_state/explorer_keys.h"
 #include "explorer_state/explorer_names.h"
 #include "explorer_state/explorer_script.h"
 #include "explorer_state/explorer_script_file.h"
 #include "explorer_state/explorer_state.h"
 #include "formats/checkpoint.h"
+#include "label/readout.h"
 
 /* Token counts of three sentences: 7, 3 and 30 tokens. */
 static const int N_TOKENS[3] = {7, 3, 30};
@@ -453,6 +455,58 @@ static void test_script_parse(void **unused)
     assert_int_equal(ev[0].x, 2147483647);
     assert_true(ev[1].kind == SCRIPT_RESIZE && ev[1].x == 640 && ev[1].y == 480);
     free(ev);
+    /* a person's pause: 0..60000 ms, nothing after the number */
+    assert_int_equal(explorer_script_parse("<wait 300>a<wait 0><wait 60000>", &ev, &n, &err), 0);
+    assert_int_equal(n, 4);
+    assert_true(ev[0].kind == SCRIPT_WAIT && ev[0].x == 300);
+    assert_true(ev[2].kind == SCRIPT_WAIT && ev[2].x == 0 && ev[3].x == 60000);
+    free(ev);
+    assert_int_equal(explorer_script_parse("<wait 60001>", &ev, &n, &err), -1);
+    assert_int_equal(explorer_script_parse("<wait>", &ev, &n, &err), -1);
+    assert_int_equal(explorer_script_parse("<wait 3 4>", &ev, &n, &err), -1);
+    assert_int_equal(explorer_script_parse("<wait3>", &ev, &n, &err), -1);
+    /* a key's script name parses back to the key */
+    char name[16];
+    int names[6] = {EXPLORER_KEY_LEFT, EXPLORER_KEY_ESC, ' ', '<', 'a', '?'};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(explorer_script_parse(explorer_script_key_name(names[i], name, sizeof name), &ev, &n, &err),
+                         0);
+        assert_true(n == 1 && ev[0].kind == SCRIPT_KEY && ev[0].key == names[i]);
+        free(ev);
+    }
+    assert_string_equal(explorer_script_key_name(EXPLORER_KEY_LEFT, name, sizeof name), "<left>");
+}
+
+/* --frame-times: each frame with the key it answers, by its script name */
+static void test_frame_times_keys(void **unused)
+{
+    (void)unused;
+    char path[] = "/tmp/test_frame_times_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    FrameTimes ft;
+    frame_times_start(&ft);
+    int keys[4] = {-1, EXPLORER_KEY_LEFT, -1, 'a'};
+    for (int i = 0; i < 4; i++) assert_int_equal(frame_times_add(&ft, frame_times_now(), keys[i]), 0);
+    SrError err;
+    assert_int_equal(frame_times_write(&ft, path, &err), 0);
+    frame_times_free(&ft);
+    FILE *f = fopen(path, "r");
+    char line[128], key[16];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "frame,t_s,ms,rss_kb,key\n");
+    const char *want[4] = {"", "<left>", "", "a"};
+    for (int i = 0; i < 4; i++) {
+        assert_non_null(fgets(line, sizeof line, f));
+        line[strcspn(line, "\n")] = 0;
+        const char *last = strrchr(line, ',');
+        assert_non_null(last);
+        snprintf(key, sizeof key, "%s", last + 1);
+        assert_string_equal(key, want[i]);
+    }
+    fclose(f);
+    remove(path);
 }
 
 /* ---- save names --------------------------------------------------------------------- */
@@ -594,6 +648,39 @@ static void make_attention(AttentionData *d)
     MaskKind plan[1] = {MASK_CAUSAL};
     assert_int_equal(attention_data_init(d, 1, 1, &lay, tokens, att, plan, &err), 0);
     repeat_free(&lay);
+}
+
+/* A plan of mixed masks keeps one visibility map per kind, each layer
+ * reading its own; the b filter treats both. */
+static void test_visible_per_mask_kind(void **unused)
+{
+    (void)unused;
+    RepeatLayout lay;
+    SrError err;
+    int words[2] = {7, 8};
+    assert_int_equal(repeat_build(words, 2, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &lay, &err), 0);
+    const char *tokens[6] = {"<bos>", "red", "fox", "<bos>", "red", "fox"};
+    MaskKind plan[3] = {MASK_CAUSAL, MASK_BIDIRECTIONAL, MASK_CAUSAL};
+    AttentionData d;
+    assert_int_equal(attention_data_init(&d, 3, 1, &lay, tokens, NULL, plan, &err), 0);
+    repeat_free(&lay);
+    assert_int_equal(d.n_visible, 2);
+    assert_int_equal(d.visible_of[0], d.visible_of[2]);
+    assert_true(d.visible_of[0] != d.visible_of[1]);
+    for (int l = 0; l < 3; l++)
+        for (int q = 0; q < 6; q++)
+            for (int k = 0; k < 6; k++)
+                assert_int_equal(attention_visible(&d, l, q, k), l == 1 || k <= q);
+    uint8_t out[2 * 36];
+    attention_last_copy_visible(&d, out);
+    memcpy(d.visible, out, sizeof out);
+    /* the last copy's row 4 sees key 2 (copy 1) in every layer; key 5 (its
+     * own copy) is hidden in the bidirectional layer, masked in the causal */
+    for (int l = 0; l < 3; l++) assert_true(attention_visible(&d, l, 4, 2));
+    assert_true(attention_filtered(&d, 1, 4, 5));
+    assert_false(attention_filtered(&d, 0, 4, 5));
+    assert_false(attention_visible(&d, 0, 4, 5));
+    attention_data_free(&d);
 }
 
 static void test_last_copy_filter(void **unused)
@@ -743,8 +830,24 @@ static void test_worker_matches_plot_path(void **unused)
                      0);
     assert_int_equal(d.T, 12);
     assert_int_equal(want.T, d.T);
-    assert_memory_equal(d.att, want.att, sizeof(float) * 2 * 2 * 12 * 12);
-    assert_memory_equal(d.visible, want.visible, 2 * 12 * 12);
+    for (int l = 1; l >= 0; l--) /* computed on demand, in any order */
+        assert_memory_equal(attention_maps_layer(d.maps, l), attention_maps_layer(want.maps, l),
+                            sizeof(float) * 2 * 12 * 12);
+    /* and those are the maps the whole forward of a training-sized model keeps */
+    Model full;
+    assert_int_equal(checkpoint_load(path, &full, 1, 12, NULL, &err), 0);
+    RepeatLayout lay;
+    assert_int_equal(repeat_build_ids(in.ids[0], 3, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
+                                      readout_repeat_ids(&in.tok), 32, &lay, &err), 0);
+    ModelInput fin = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions};
+    assert_int_equal(model_forward(&full, &fin, &err), 0);
+    for (int l = 0; l < 2; l++)
+        assert_memory_equal(attention_maps_layer(d.maps, l), model_attention(&full, l), sizeof(float) * 2 * 12 * 12);
+    repeat_free(&lay);
+    model_free(&full);
+    for (int l = 0; l < 2; l++)
+        assert_memory_equal(attention_visible_map(&d, l), attention_visible_map(&want, l), 12 * 12);
+    assert_int_equal(d.n_visible, 1); /* both layers causal: one map */
     for (int t = 0; t < d.T; t++) assert_string_equal(d.tokens[t], want.tokens[t]);
     attention_data_free(&want);
     attention_data_free(&d);
@@ -797,6 +900,8 @@ int main(void)
         cmocka_unit_test(test_save_names_never_overwrite),
         cmocka_unit_test(test_shell_quote),
         cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_visible_per_mask_kind),
+        cmocka_unit_test(test_frame_times_keys),
         cmocka_unit_test(test_last_copy_filter),
         cmocka_unit_test(test_tooltip),
         cmocka_unit_test(test_describe_attention),

@@ -4,23 +4,26 @@
 # pre-training's checkpoints, train-lm --snapshots, or a fine-tuning's
 # epochs, finetune --save-epochs: their adapters on the base model),
 # `seqrep attnflow` on the sentences of DATA.conll repeated R times (default
-# 1) into
+# 1), with CUES (a task: right-cue, left-cue, last-word) also the attention of
+# every ambiguous entity word on its cue word (attnflow --cues), into
 #   SERIES_DIR/measures/flow/step-NNNNNN.csv (+ .manifest.json)
 # (NNNNNN the step, or the epoch). A step whose CSV and manifest are both
 # there is kept (the script resumes); `seqrep plot timeline --series
-# SERIES_DIR --what flow --score earlier_right` draws the result.
+# SERIES_DIR --what flow --score earlier_right` draws the result (--score
+# cue or non_cue after a run with CUES).
 #
-# Usage: sh examples/series_flow.sh BUILD_DIR SERIES_DIR DATA.conll [R]
+# Usage: sh examples/series_flow.sh BUILD_DIR SERIES_DIR DATA.conll [R [CUES]]
 # One thread per run (OMP_WAIT_POLICY=passive), one progress line per step.
 set -eu
-if [ $# -lt 3 ] || [ $# -gt 4 ]; then
-    echo "usage: sh examples/series_flow.sh BUILD_DIR SERIES_DIR DATA.conll [R]" >&2
+if [ $# -lt 3 ] || [ $# -gt 5 ]; then
+    echo "usage: sh examples/series_flow.sh BUILD_DIR SERIES_DIR DATA.conll [R [CUES]]" >&2
     exit 2
 fi
 seqrep="$1/seqrep"
 series=$2
 data=$3
 r=${4:-1}
+cues=${5:-}
 [ -x "$seqrep" ] || { echo "series_flow: $seqrep not found; run make first" >&2; exit 2; }
 [ -f "$data" ] || { echo "series_flow: $data not found" >&2; exit 2; }
 case $r in '' | *[!0-9]* | 0) echo "series_flow: R must be a whole number >= 1, got '$r'" >&2; exit 2 ;; esac
@@ -35,12 +38,13 @@ i=0
 echo "$steps" | while read -r step model adapter; do
     i=$((i + 1))
     out="$series/measures/flow/$(printf 'step-%06d' "$step").csv"
-    if [ -s "$out" ] && [ -s "${out%.csv}.manifest.json" ]; then
+    if [ -s "$out" ] && [ -s "${out%.csv}.manifest.json" ] && { [ -z "$cues" ] || head -1 "$out" | grep -q ',cue,'; }; then
         echo "== $i of $total: step $step: kept $out"
         continue
     fi
     set -- --model "$model" --data "$data" --r "$r" --threads 1 --out "$out"
     [ "$adapter" = - ] || set -- "$@" --adapter "$adapter"
+    [ -z "$cues" ] || set -- "$@" --cues "$cues"
     start=$(date +%s)
     "$seqrep" attnflow "$@" >/dev/null
     echo "== $i of $total: step $step: $out in $(( $(date +%s) - start )) s"

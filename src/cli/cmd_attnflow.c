@@ -12,7 +12,14 @@
  * checkpoint's vocabulary; the sentence's tokens are the "words" of the
  * repetition layout (word index = token index in the sentence). With
  * --adapter FILE (finetune --save) the model runs with the file's LoRA
- * adapters merged in (formats/adapter_apply.h). */
+ * adapters merged in (formats/adapter_apply.h).
+ *
+ * With --cues TASK (right-cue, left-cue, last-word) the CoNLL file is read
+ * with its tags and cut into pieces word by word as fine-tuning cuts it
+ * (label/readout.h); every ambiguous entity's cue word is found
+ * (data/task_cues.h) and the attention of the entity words on their cue in
+ * the earlier copies is measured beside the split (theory/cue_attention.h):
+ * two more columns, cue and non_cue. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +29,9 @@
 #include "base/atomic_file.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "data/conll.h"
 #include "data/piece_sentences.h"
+#include "data/task_cues.h"
 #include "engine/mask.h"
 #include "engine/threads.h"
 #include "formats/adapter_apply.h"
@@ -35,6 +44,7 @@
 #include "runs/manifest.h"
 #include "text/tokenizer.h"
 #include "theory/attnflow.h"
+#include "theory/cue_attention.h"
 #include "theory/repeated_forward.h"
 
 static const char *CMD = "attnflow";
@@ -64,9 +74,24 @@ static void print_table(const AttnFlow *flow)
     }
 }
 
-/* The CSV: layer,head,own_copy,earlier_left,same_word,earlier_right,sink.
- * Returns a new string (caller frees) or NULL when out of memory. */
-static char *csv_text(const AttnFlow *flow)
+/* Print the cue table: per layer and head the share of entity words'
+ * attention on their cue and on one other word on its side. */
+static void print_cue_table(const CueAttention *cues)
+{
+    printf("\nEntity words of the last copy (%lld queries): attention on their cue word in the earlier copies,\n"
+           "and on one other word on the cue's side (the mean over those words).\n\n",
+           (long long)cues->n_queries[0]);
+    printf("%5s %5s %8s %8s\n", "layer", "head", "cue", "non-cue");
+    for (int l = 0; l < cues->n_layers; l++)
+        for (int h = 0; h < cues->n_heads; h++)
+            printf("%5d %5d %7.1f%% %7.1f%%\n", l, h, 100.0 * cue_attention_cue_mean(cues, l, h),
+                   100.0 * cue_attention_non_cue_mean(cues, l, h));
+}
+
+/* The CSV: layer,head,own_copy,earlier_left,same_word,earlier_right,sink,
+ * and cue,non_cue when cues is not NULL. Returns a new string (caller
+ * frees) or NULL when out of memory. */
+static char *csv_text(const AttnFlow *flow, const CueAttention *cues)
 {
     char *text = NULL;
     size_t len = 0;
@@ -74,12 +99,14 @@ static char *csv_text(const AttnFlow *flow)
     if (!mem) return NULL;
     fprintf(mem, "layer,head");
     for (int c = 0; c < FLOW_N_CATEGORIES; c++) fprintf(mem, ",%s", attnflow_category_name(c));
-    fprintf(mem, "\n");
+    fprintf(mem, cues ? ",cue,non_cue\n" : "\n");
     for (int l = 0; l < flow->n_layers; l++)
         for (int h = 0; h < flow->n_heads; h++) {
             fprintf(mem, "%d,%d", l, h);
             for (int c = 0; c < FLOW_N_CATEGORIES; c++)
                 fprintf(mem, ",%.6f", attnflow_mean(flow, l, h, c));
+            if (cues)
+                fprintf(mem, ",%.6f,%.6f", cue_attention_cue_mean(cues, l, h), cue_attention_non_cue_mean(cues, l, h));
             fprintf(mem, "\n");
         }
     if (fclose(mem) != 0) {
@@ -91,11 +118,13 @@ static char *csv_text(const AttnFlow *flow)
 
 /* The options of `seqrep attnflow`, as given and as parsed. */
 typedef struct {
-    const char *model, *adapter, *data, *out, *bos_text, *sep_text, *mask_text, *positions_text;
+    const char *model, *adapter, *data, *out, *bos_text, *sep_text, *mask_text, *positions_text, *cues_text;
     int r, as_text, max_sentences, threads;
     RepeatBos bos;
     RepeatSep sep;
     RepeatPositions copy_positions;
+    int with_cues;  /* --cues given */
+    TaskKind cue_task;
 } AttnflowOptions;
 
 /* Everything a run holds: the checkpoint, its tokenizer and mask plan, the
@@ -110,6 +139,11 @@ typedef struct {
     RepeatedFit fit;
     Model model;
     AttnFlow flow;
+    int **word_start;  /* --cues: (sentences) each (n_words + 1) piece boundaries of its words */
+    int **cue;         /* --cues: (sentences) each (n_words) the word's cue, -1 for none */
+    int *n_words;      /* --cues: (sentences) */
+    int n_cue_sentences;
+    CueAttention cues;
 } AttnflowRun;
 
 /* Parse argv into o: 0, 1 after --help, 2 after the error line. */
@@ -140,15 +174,24 @@ static int parse_options(int argc, char **argv, AttnflowOptions *o)
                            o->max_sentences)},
         {.name = "out", .type = ARG_STRING, .value = &o->out,
          .help = "CSV to write (atomically, with a manifest)"},
+        {.name = "cues", .type = ARG_STRING, .value = &o->cues_text,
+         .help = "right-cue | left-cue | last-word: also measure the attention of each ambiguous entity "
+                 "word on its cue word (a CoNLL --data of that task; columns cue, non_cue)"},
         option_threads(&o->threads),
     };
     int rc = args_parse(CMD, "--model FILE [--adapter FILE] --data FILE --r R [--text] [--bos B] [--sep S] "
-                             "[--mask PLAN] [--out FILE]",
+                             "[--mask PLAN] [--cues TASK] [--out FILE]",
                         specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     if (o->bos_text && option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
     if (option_parse_sep(CMD, o->sep_text, &o->sep)) return 2;
     if (option_parse_copy_positions(CMD, o->positions_text, &o->copy_positions)) return 2;
+    if (o->cues_text) {
+        SrError err;
+        if (task_from_name(o->cues_text, &o->cue_task, &err)) return args_error(CMD, "--cues: %s", err.msg);
+        if (o->as_text) return args_error(CMD, "--cues needs a CoNLL --data (the tags say where the entities are), not --text");
+        o->with_cues = 1;
+    }
     return 0;
 }
 
@@ -160,6 +203,46 @@ static int load_checkpoint(AttnflowOptions *o, AttnflowRun *run)
                                &run->tok, &o->bos, &run->plan);
 }
 
+/* Sentence s of a --cues run: keep its word boundaries in pieces, find its
+ * cues and add its pieces to the run's sentences. 0 or -1 with err. */
+static int keep_cue_sentence(const AttnflowOptions *o, AttnflowRun *run, const Dataset *d,
+                             const PiecedSentence *ps, int s, SrError *err)
+{
+    int n = ps->n_words;
+    run->n_words[s] = n;
+    run->word_start[s] = malloc(sizeof(int) * (size_t)(n + 1));
+    run->cue[s] = malloc(sizeof(int) * (size_t)n);
+    if (!run->word_start[s] || !run->cue[s]) return sr_fail(err, "%s: out of memory", o->data);
+    memcpy(run->word_start[s], ps->first_piece, sizeof(int) * (size_t)n);
+    run->word_start[s][n] = ps->n_pieces;
+    if (task_sentence_cues(o->cue_task, d, s, run->cue[s], err)) return -1;
+    return piece_sentences_add(&run->sentences, ps->pieces, ps->n_pieces, ps->line, err);
+}
+
+/* --cues: read the first --max-sentences sentences of the CoNLL file with
+ * their tags, cut them into pieces word by word as fine-tuning does
+ * (readout_prepare) and keep them as the run's sentences, with each word's
+ * piece boundaries and cue (task_cues.h). 0 or -1 with err. */
+static int read_cue_sentences(const AttnflowOptions *o, AttnflowRun *run, SrError *err)
+{
+    Dataset d;
+    if (conll_read(o->data, &d, err)) return -1;
+    PiecedData pd = {0};
+    int rc = readout_prepare(&pd, &d, &run->tok, err);
+    int n = o->max_sentences > 0 && o->max_sentences < d.n_sents ? o->max_sentences : d.n_sents;
+    if (rc == 0) {
+        run->word_start = calloc((size_t)n, sizeof *run->word_start);
+        run->cue = calloc((size_t)n, sizeof *run->cue);
+        run->n_words = calloc((size_t)n, sizeof *run->n_words);
+        run->n_cue_sentences = n;
+        if (!run->word_start || !run->cue || !run->n_words) rc = sr_fail(err, "%s: out of memory", o->data);
+    }
+    for (int s = 0; s < n && rc == 0; s++) rc = keep_cue_sentence(o, run, &d, &pd.sents[s], s, err);
+    pieced_data_free(&pd);
+    dataset_free(&d);
+    return rc;
+}
+
 /* Read the data and tokenize the first --max-sentences sentences, keeping
  * those whose repeated input fits; note on stderr what was skipped. 0 or 2
  * after the error line (also when no sentence fits). */
@@ -167,8 +250,9 @@ static int tokenize_sentences(const AttnflowOptions *o, AttnflowRun *run)
 {
     const ModelConfig cfg = run->info.cfg;
     SrError err;
-    if (piece_sentences_read(o->data, o->as_text, o->max_sentences, &run->sentences, &err) ||
-        piece_sentences_tokenize(&run->sentences, &run->tok, &err))
+    if (o->with_cues ? read_cue_sentences(o, run, &err)
+                     : piece_sentences_read(o->data, o->as_text, o->max_sentences, &run->sentences, &err) ||
+                           piece_sentences_tokenize(&run->sentences, &run->tok, &err))
         return args_error(CMD, "%s", err.msg);
     run->setup = (RepeatedForward){.r = o->r, .bos = o->bos, .sep = o->sep,
                                    .copy_positions = o->copy_positions,
@@ -191,15 +275,20 @@ static int tokenize_sentences(const AttnflowOptions *o, AttnflowRun *run)
     return 0;
 }
 
-/* Add every layer's attention of one forward to the split (a RepeatedConsumer). */
+/* Add every layer's attention of one forward to the split, and with
+ * --cues to the cue shares (a RepeatedConsumer; ctx is the AttnflowRun). */
 static int add_to_flow(void *ctx, Model *m, const RepeatLayout *lay, const PieceSentence *one,
                        SrError *err)
 {
-    (void)one;
     (void)err;
-    AttnFlow *flow = ctx;
-    for (int l = 0; l < flow->n_layers; l++)
-        attnflow_add_layer(flow, l, model_attention(m, l), lay->T, lay);
+    AttnflowRun *run = ctx;
+    int s = (int)(one - run->sentences.items);
+    for (int l = 0; l < run->flow.n_layers; l++) {
+        attnflow_add_layer(&run->flow, l, model_attention(m, l), lay->T, lay);
+        if (run->cue)
+            cue_attention_add_layer(&run->cues, l, model_attention(m, l), lay->T, lay, run->word_start[s],
+                                    run->cue[s], run->n_words[s]);
+    }
     return 0;
 }
 
@@ -208,11 +297,16 @@ static int add_to_flow(void *ctx, Model *m, const RepeatLayout *lay, const Piece
 static int run_flow(const AttnflowOptions *o, AttnflowRun *run)
 {
     SrError err;
+    const ModelConfig cfg = run->info.cfg;
     if (adapter_load_model(o->model, o->adapter, &run->model, 1, run->fit.max_T, &err) ||
-        attnflow_init(&run->flow, run->info.cfg.n_layers, run->info.cfg.n_heads, &err) ||
+        attnflow_init(&run->flow, cfg.n_layers, cfg.n_heads, &err) ||
+        (o->with_cues && cue_attention_init(&run->cues, cfg.n_layers, cfg.n_heads, &err)) ||
         repeated_forward_all(&run->model, &run->setup, &run->sentences, run->fit.max_n, o->data,
-                             add_to_flow, &run->flow, &err))
+                             add_to_flow, run, &err))
         return args_error(CMD, "%s", err.msg);
+    if (o->with_cues && run->cues.n_queries[0] == 0)
+        return args_error(CMD, "%s: --cues %s: no ambiguous entity in the sentences measured", o->data,
+                          task_name(o->cue_task));
     return 0;
 }
 
@@ -227,6 +321,7 @@ static void print_report(const AttnflowOptions *o, const AttnflowRun *run)
     printf("Mean share of the attention of last-copy tokens; each line sums to 100%%.\n"
            "\"earlier right\" = words to the right of the token's own word, in earlier copies.\n\n");
     print_table(&run->flow);
+    if (o->with_cues) print_cue_table(&run->cues);
 }
 
 /* With --out: write the CSV atomically and its manifest beside it ("x.csv" ->
@@ -236,7 +331,7 @@ static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const 
 {
     if (!o->out) return 0;
     SrError err;
-    char *csv = csv_text(&run->flow);
+    char *csv = csv_text(&run->flow, o->with_cues ? &run->cues : NULL);
     if (!csv) return args_error(CMD, "out of memory");
     int rc = write_file_atomic(o->out, csv, &err);
     free(csv);
@@ -253,6 +348,11 @@ static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const 
     cJSON_AddNumberToObject(manifest, "sentences", run->fit.n_fit);
     cJSON_AddNumberToObject(manifest, "sentences_skipped_too_long", run->fit.n_too_long);
     cJSON_AddNumberToObject(manifest, "last_copy_tokens", (double)run->flow.n_queries[0]);
+    if (o->with_cues) {
+        cJSON_AddStringToObject(manifest, "cues", task_name(o->cue_task));
+        cJSON_AddNumberToObject(manifest, "cue_queries", (double)run->cues.n_queries[0]);
+        cJSON_AddNumberToObject(manifest, "non_cue_queries", (double)run->cues.n_non_cue[0]);
+    }
     rc = manifest_write(o->out, manifest, NULL, &err);
     cJSON_Delete(manifest);
     if (rc) return args_error(CMD, "%s", err.msg);
@@ -264,6 +364,14 @@ static int write_outputs(int argc, char **argv, const AttnflowOptions *o, const 
 static void free_run(AttnflowRun *run)
 {
     attnflow_free(&run->flow);
+    cue_attention_free(&run->cues);
+    for (int s = 0; s < run->n_cue_sentences; s++) {
+        free(run->word_start[s]);
+        free(run->cue[s]);
+    }
+    free(run->word_start);
+    free(run->cue);
+    free(run->n_words);
     model_free(&run->model);
     free(run->plan);
     piece_sentences_free(&run->sentences);

@@ -208,7 +208,7 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {.name = "measure", .type = ARG_STRING, .value = &q->measure,
          .help = "timeline --what heads: heads-random | heads-data (default " TIMELINE_DEFAULT_MEASURE ")"},
         {.name = "score", .type = ARG_STRING, .value = &q->score, .help = "timeline --what heads: copy | induction | "
-         "previous | sink | own_copy (default " TIMELINE_DEFAULT_SCORE "); flow: an attnflow share (earlier_right)"},
+         "previous | sink | own_copy (default " TIMELINE_DEFAULT_SCORE "); flow: an attnflow share, cue or non_cue"},
         {.name = "top", .type = ARG_INT, .value = &q->top, .min_int = 1, .help = help_text(&h, "timeline --what "
          "heads: heads coloured, the largest last (default %d, 1..%d)", TIMELINE_DEFAULT_TOP, TIMELINE_MAX_TOP)},
     };

@@ -23,16 +23,20 @@ static int parse_score(const char *text, HeadScore *out, SrError *err)
     return sr_fail(err, "--score: unknown score '%s' (scores: %s)", text, names);
 }
 
-/* Parse --score of --what flow (an attnflow category) into *out. */
-static int parse_category(const char *text, FlowCategory *out, SrError *err)
+/* Parse --score of --what flow (an attnflow category, or cue or non_cue
+ * of attnflow --cues) into t->share and t->category. */
+static int parse_category(const char *text, TimelineRequest *t, SrError *err)
 {
+    t->share = strcmp(text, "cue") == 0 ? TIMELINE_FLOW_CUE : strcmp(text, "non_cue") == 0 ? TIMELINE_FLOW_NON_CUE
+                                                                                           : TIMELINE_FLOW_CATEGORY;
+    if (t->share != TIMELINE_FLOW_CATEGORY) return 0;
     for (int c = 0; c < FLOW_N_CATEGORIES; c++)
         if (strcmp(text, attnflow_category_name((FlowCategory)c)) == 0) {
-            *out = (FlowCategory)c;
+            t->category = (FlowCategory)c;
             return 0;
         }
     return sr_fail(err, "--score of --what flow: unknown share '%s' (own_copy, earlier_left, same_word, "
-                        "earlier_right, sink)", text);
+                        "earlier_right, sink; cue, non_cue after attnflow --cues)", text);
 }
 
 /* The request of the options in q, checked: the options of --what heads
@@ -48,7 +52,7 @@ static int read_request(const FigureRequest *q, TimelineRequest *t, SrError *err
     t->measure = q->measure ? q->measure : TIMELINE_DEFAULT_MEASURE;
     t->top = q->top ? q->top : TIMELINE_DEFAULT_TOP;
     if (timeline_measure_check(t->measure, err)) return -1;
-    if (t->what == TIMELINE_FLOW) return parse_category(q->score ? q->score : "earlier_right", &t->category, err);
+    if (t->what == TIMELINE_FLOW) return parse_category(q->score ? q->score : "earlier_right", t, err);
     return parse_score(q->score ? q->score : TIMELINE_DEFAULT_SCORE, &t->score, err);
 }
 
@@ -90,7 +94,7 @@ int timeline_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, lon
     if (t.what == TIMELINE_HEADS || t.what == TIMELINE_FLOW) {
         if (t.what == TIMELINE_HEADS) cJSON_AddStringToObject(manifest, "measure", t.measure);
         cJSON_AddStringToObject(manifest, "score", t.what == TIMELINE_HEADS ? head_score_name(t.score)
-                                                                            : attnflow_category_name(t.category));
+                                                                            : timeline_flow_name(t.share, t.category));
         cJSON *top = cJSON_AddArrayToObject(manifest, "top");
         for (int k = 0; k < f->timeline.n_top; k++) {
             char label[32];

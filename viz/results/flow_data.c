@@ -5,6 +5,31 @@
 #include "results/flow_data.h"
 #include "results/results_csv.h"
 
+/* The optional columns cue and non_cue of t (rows i with layer[i] and
+ * hd[i]) into d->cue and d->non_cue, for d->head or the mean over heads.
+ * Nothing when the file lacks them. 0, or -1 with err. */
+static int read_cue_columns(FlowData *d, const CsvTable *t, const char *path, const int *layer, const int *hd,
+                            SrError *err)
+{
+    int cue_col = csv_column(t, "cue"), non_col = csv_column(t, "non_cue");
+    if (cue_col < 0 || non_col < 0) return 0;
+    d->cue = calloc((size_t)d->n_layers, sizeof *d->cue);
+    d->non_cue = calloc((size_t)d->n_layers, sizeof *d->non_cue);
+    if (!d->cue || !d->non_cue) return sr_fail(err, "%s: out of memory", path);
+    double weight = d->head >= 0 ? 1.0 : 1.0 / d->n_heads;
+    for (int i = 0; i < t->n_rows; i++) {
+        double cue, non_cue;
+        if (csv_number(t, i, cue_col, &cue, err) || csv_number(t, i, non_col, &non_cue, err)) return -1;
+        if (cue < -1e-6 || cue > 1 + 1e-6 || non_cue < -1e-6 || non_cue > 1 + 1e-6)
+            return sr_fail(err, "%s:%d: cue or non_cue share outside 0..1", path, t->line[i]);
+        if (d->head >= 0 && hd[i] != d->head) continue;
+        d->cue[layer[i]] += weight * cue;
+        d->non_cue[layer[i]] += weight * non_cue;
+    }
+    d->has_cues = 1;
+    return 0;
+}
+
 int flow_data_load(FlowData *d, const char *path, int head, SrError *err)
 {
     memset(d, 0, sizeof *d);
@@ -63,6 +88,7 @@ int flow_data_load(FlowData *d, const char *path, int head, SrError *err)
         for (int c = 0; c < FLOW_N_CATEGORIES; c++)
             d->share[layer[i] * FLOW_N_CATEGORIES + c] += weight * values[(size_t)i * FLOW_N_CATEGORIES + c];
     }
+    if (rc == 0) rc = read_cue_columns(d, &t, path, layer, hd, err);
     free(seen);
     free(layer);
     free(hd);
@@ -87,8 +113,10 @@ int flow_data_load(FlowData *d, const char *path, int head, SrError *err)
 void flow_data_free(FlowData *d)
 {
     free(d->share);
-    d->share = NULL;
-    d->n_layers = 0;
+    free(d->cue);
+    free(d->non_cue);
+    d->share = d->cue = d->non_cue = NULL;
+    d->n_layers = d->has_cues = 0;
 }
 
 void flow_data_write_csv(const FlowData *d, FILE *out)

@@ -5,7 +5,8 @@
  * earlier_left, same_word, earlier_right, sink; src/theory/attnflow.h
  * defines the categories) and keeps, per layer, the shares of the five
  * categories for one head or the mean over heads, adding up to 1. Painted by
- * paint_flow.h. */
+ * paint_flow.h. A CSV of `attnflow --cues` has two more columns, cue and
+ * non_cue (theory/cue_attention.h): kept too, for the same head or mean. */
 #ifndef SEQREP_VIZ_FLOW_DATA_H
 #define SEQREP_VIZ_FLOW_DATA_H
 
@@ -20,6 +21,9 @@ typedef struct {
     int n_heads;       /* heads in the file                        */
     int head;          /* the head drawn, or -1 for the mean        */
     double *share;     /* (n_layers, FLOW_N_CATEGORIES) shares 0..1 */
+    int has_cues;      /* the file has the columns cue and non_cue  */
+    double *cue;       /* (n_layers) entity words' share on their cue; NULL without */
+    double *non_cue;   /* (n_layers) ... on one other word on the cue's side        */
 } FlowData;
 
 /* Read an attnflow CSV and keep head `head` (-1 = mean over heads). Every

@@ -35,6 +35,13 @@ int timeline_measure_check(const char *text, SrError *err)
     return 0;
 }
 
+const char *timeline_flow_name(TimelineFlowShare share, FlowCategory category)
+{
+    if (share == TIMELINE_FLOW_CUE) return "cue";
+    if (share == TIMELINE_FLOW_NON_CUE) return "non_cue";
+    return attnflow_category_name(category);
+}
+
 double timeline_value(const TimelineData *d, int i, int layer, int head)
 {
     return d->value[((size_t)i * d->n_layers + layer) * d->n_heads + head];
@@ -116,6 +123,9 @@ static int read_flow(TimelineData *d, const char *dir, SrError *err)
         if (access(path, F_OK) != 0)
             rc = sr_fail(err, "%s: missing (no flow measure of step %d of %s/series.json)", path, d->step[i], dir);
         if (rc == 0) rc = flow_data_load(&f, path, -1, err);
+        if (rc == 0 && d->share != TIMELINE_FLOW_CATEGORY && !f.has_cues)
+            rc = sr_fail(err, "%s: no columns cue and non_cue (measure the series with attnflow --cues: "
+                              "examples/series_flow.sh with CUES)", path);
         if (rc == 0 && i == 0) {
             d->n_layers = f.n_layers;
             d->value = malloc(sizeof(double) * (size_t)d->n_steps * f.n_layers);
@@ -125,7 +135,9 @@ static int read_flow(TimelineData *d, const char *dir, SrError *err)
                          d->n_layers);
         }
         for (int l = 0; l < d->n_layers && rc == 0; l++)
-            d->value[(size_t)i * d->n_layers + l] = f.share[l * FLOW_N_CATEGORIES + d->category];
+            d->value[(size_t)i * d->n_layers + l] = d->share == TIMELINE_FLOW_CUE       ? f.cue[l]
+                                                    : d->share == TIMELINE_FLOW_NON_CUE ? f.non_cue[l]
+                                                    : f.share[l * FLOW_N_CATEGORIES + d->category];
         flow_data_free(&f);
         free(path);
     }
@@ -232,12 +244,18 @@ static void write_meta(TimelineData *d, const char *dir)
         else
             append(c, cap, &used, " No heads-random measure: no in-context learning score.");
     } else if (d->what == TIMELINE_FLOW) {
+        const char *name = timeline_flow_name(d->share, d->category);
         snprintf(d->meta.title, sizeof d->meta.title, "Where the last copy attends, by %s: %s",
-                 d->epochs ? "epoch" : "step", attnflow_category_name(d->category));
-        append(c, cap, &used, "Share of the attention of last-copy words that goes to %s (seqrep attnflow, the "
-               "mean over heads) of every layer at %d %s; coloured: the %d largest at %s %d (",
-               attnflow_category_name(d->category), d->n_steps, d->epochs ? "epochs" : "snapshots", d->n_top,
-               d->epochs ? "epoch" : "step", d->step[last]);
+                 d->epochs ? "epoch" : "step", name);
+        if (d->share == TIMELINE_FLOW_CATEGORY)
+            append(c, cap, &used, "Share of the attention of last-copy words that goes to %s", name);
+        else
+            append(c, cap, &used, "Share of the attention of ambiguous entity words of the last copy that goes to "
+                   "%s in the earlier copies", d->share == TIMELINE_FLOW_CUE ? "their cue word"
+                                                                               : "one other word on the cue's side");
+        append(c, cap, &used, " (seqrep attnflow%s, the mean over heads) of every layer at %d %s; coloured: the "
+               "%d largest at %s %d (", d->share == TIMELINE_FLOW_CATEGORY ? "" : " --cues", d->n_steps,
+               d->epochs ? "epochs" : "snapshots", d->n_top, d->epochs ? "epoch" : "step", d->step[last]);
         for (int k = 0; k < d->n_top; k++)
             append(c, cap, &used, "%slayer %d %.3f", k ? ", " : "", d->top_layer[k],
                    timeline_value(d, last, d->top_layer[k], 0));
@@ -266,6 +284,7 @@ int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)
     d->meta = figure_meta_default();
     d->what = q->what;
     d->score = q->score;
+    d->share = q->share;
     d->category = q->category;
     snprintf(d->measure, sizeof d->measure, "%s", q->measure ? q->measure : ICL_MEASURE);
     if (q->top < 1 || q->top > TIMELINE_MAX_TOP) return sr_fail(err, "--top must be 1..%d", TIMELINE_MAX_TOP);
@@ -329,7 +348,7 @@ void timeline_data_write_csv(const TimelineData *d, FILE *out)
     if (d->what == TIMELINE_FLOW) {
         for (int i = 0; i < d->n_steps; i++)
             for (int l = 0; l < d->n_layers; l++)
-                fprintf(out, "%d,flow/%s,%d,,%.6f\n", d->step[i], attnflow_category_name(d->category), l,
+                fprintf(out, "%d,flow/%s,%d,,%.6f\n", d->step[i], timeline_flow_name(d->share, d->category), l,
                         timeline_value(d, i, l, 0));
         return;
     }

@@ -14,7 +14,11 @@
  *          own_copy, earlier_left, same_word, earlier_right, sink), the mean
  *          over heads of every layer at every step, from
  *          DIR/measures/flow/step-NNNNNN.csv (examples/series_flow.sh); the
- *          `top` layers with the largest last value coloured.
+ *          `top` layers with the largest last value coloured. After
+ *          attnflow --cues (series_flow.sh with CUES) also cue or non_cue:
+ *          the share of ambiguous entity words on their cue word in the
+ *          earlier copies, or on one other word on its side
+ *          (theory/cue_attention.h).
  *
  * Both add, when DIR/measures/heads-random is there, the losses on the
  * first and last copy of random sequences and the in-context learning score
@@ -38,6 +42,9 @@
 
 typedef enum { TIMELINE_HEADS = 0, TIMELINE_LOSS = 1, TIMELINE_F1 = 2, TIMELINE_FLOW = 3 } TimelineWhat;
 
+/* flow: which share is drawn, an attnflow category or a cue column. */
+typedef enum { TIMELINE_FLOW_CATEGORY = 0, TIMELINE_FLOW_CUE = 1, TIMELINE_FLOW_NON_CUE = 2 } TimelineFlowShare;
+
 /* What `seqrep plot timeline` asks for. */
 typedef struct {
     const char *dir;     /* the series folder                         */
@@ -45,7 +52,8 @@ typedef struct {
     const char *measure; /* heads: heads-random | heads-data          */
     HeadScore score;     /* heads: the score drawn                    */
     int top;             /* heads, flow: how many to colour, 1..MAX   */
-    FlowCategory category; /* flow: the share drawn                   */
+    TimelineFlowShare share; /* flow: a category or a cue column       */
+    FlowCategory category; /* flow: the share drawn, with CATEGORY    */
 } TimelineRequest;
 
 typedef struct {
@@ -53,6 +61,7 @@ typedef struct {
     TimelineWhat what;
     char measure[32];
     HeadScore score;
+    TimelineFlowShare share;
     FlowCategory category;
     int n_steps;
     int *step;            /* (n_steps) ascending                                   */
@@ -80,6 +89,10 @@ int timeline_measure_check(const char *text, SrError *err);
  * failure). 0, or -1 with err. */
 int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err);
 void timeline_data_free(TimelineData *d);
+
+/* The name of the flow share drawn: a category ("earlier_right"), "cue" or
+ * "non_cue". */
+const char *timeline_flow_name(TimelineFlowShare share, FlowCategory category);
 
 /* The value at step index i of (layer, head). */
 double timeline_value(const TimelineData *d, int i, int layer, int head);

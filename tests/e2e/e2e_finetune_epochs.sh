@@ -8,13 +8,16 @@
 # --adapter for `heads`; `plot timeline --what f1` draws the series with its
 # numbers beside it (and --what loss, by epoch); examples/series_flow.sh and
 # series_heads.sh measure every epoch with its adapters, and
-# `plot timeline --what flow` draws the attnflow share per layer by epoch;
+# `plot timeline --what flow` draws the attnflow share per layer by epoch,
+# and with attnflow --cues (series_flow.sh CUES) --score cue the names'
+# share on their cue word;
 # `explore --series` steps through the epochs with [ and ] (a scripted walk
 # saves a frame per epoch) and examples/animate.py makes a GIF and an APNG
 # of those frames; a full fine-tuning keeps each epoch as a whole checkpoint.
 # Bad input (a folder that cannot be made, a file, a foreign series.json,
 # series with a snapshot gone or of another model, timeline --what f1 on a
-# pre-training series): one line, exit 2, no output.
+# pre-training series, --score cue without the cue columns, attnflow --cues
+# of no task, with --text or of the wrong task): one line, exit 2, no output.
 # Usage: sh tests/e2e/e2e_finetune_epochs.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -88,6 +91,46 @@ for r in rows:
 sys.exit(0 if ok else 1)
 PY
 check "timeline flow: the layers named in the legend's manifest" grep -q '"layer 0"\|"layer 1"' flow.manifest.json
+
+# ---- the attention of the names on their cue, by epoch (attnflow --cues) ----
+cp -r ep nocue
+expect_ok "series_flow.sh with CUES right-cue" sh "$here/../examples/series_flow.sh" "$build" ep d/dev.conll 1 right-cue
+check "... every epoch measured again, now with the columns cue and non_cue" sh -c \
+    'for f in ep/measures/flow/step-*.csv; do head -1 "$f" | grep -q ",sink,cue,non_cue$" || exit 1; done'
+python3 - <<'PY' && ok "attnflow --cues: cue_queries = the ambiguous entity words of the dev sentences" || bad "cue_queries"
+import json, sys
+names = {"jordan", "austin", "chelsea", "florence", "georgia", "lincoln", "madison", "phoenix", "sydney",
+         "victoria", "aurora", "dakota"}
+n = 0
+for line in open("d/dev.conll"):
+    cols = line.split()
+    n += len(cols) >= 2 and cols[0] in names and cols[-1] != "O"
+m = json.load(open("ep/measures/flow/step-000002.manifest.json"))
+sys.exit(0 if n > 0 and m["cues"] == "right-cue" and m["cue_queries"] == n else 1)
+PY
+expect_ok "plot timeline --what flow --score cue" "$seqrep" plot timeline --series ep --what flow --score cue \
+    --out cue.png
+python3 - <<'PY' && ok "timeline cue: per layer and epoch, the mean over heads of the cue column" || bad "timeline cue numbers"
+import csv, sys
+rows = list(csv.DictReader(open("cue.csv")))
+ok = len(rows) == 4 * 2 and all(r["series"] == "flow/cue" for r in rows)
+for r in rows:
+    f = [x for x in csv.DictReader(open("ep/measures/flow/step-%06d.csv" % int(r["step"]))) if x["layer"] == r["layer"]]
+    ok = ok and abs(sum(float(x["cue"]) for x in f) / len(f) - float(r["value"])) < 1e-5
+    ok = ok and all(0 <= float(x["cue"]) <= 1 and 0 <= float(x["non_cue"]) <= 1 for x in f)
+sys.exit(0 if ok else 1)
+PY
+check "... its caption says what the share is" grep -q "their cue word in the earlier copies" cue.manifest.json
+expect_error "timeline --score cue of flow CSVs without the cue columns" \
+    "nocue/measures/flow/step-000000.csv: no columns cue and non_cue" \
+    "$seqrep" plot timeline --series nocue --what flow --score cue --out x.png
+expect_error "attnflow --cues of no task" "--cues: unknown task 'speed'" \
+    "$seqrep" attnflow --model lm.safetensors --data d/dev.conll --r 1 --cues speed
+expect_error "attnflow --cues with --text" "--cues needs a CoNLL --data" \
+    "$seqrep" attnflow --model lm.safetensors --data d/corpus.txt --text --r 1 --cues right-cue
+expect_error "attnflow --cues left-cue on right-cue data" "d/dev.conll:[0-9]*: ambiguous entity '[a-z]*' (word [0-9]*) has no left-cue cue word" \
+    "$seqrep" attnflow --model lm.safetensors --data d/dev.conll --r 1 --cues left-cue --out bad.csv
+check "... nothing written" test ! -e bad.csv
 expect_ok "series_heads.sh on the epochs" sh "$here/../examples/series_heads.sh" "$build" ep
 check "... heads of every epoch, with its adapter" sh -c \
     'test "$(ls ep/measures/heads-random/*.csv | wc -l)" = 4 && grep -q "epoch-0003.safetensors" ep/measures/heads-random/step-000003.manifest.json'

@@ -102,4 +102,20 @@ if has heads; then
 else
     echo "   skipped: this seqrep has no 'heads' command"
 fi
+echo "== 8. what SR fine-tuning teaches: the names' attention on their cue, by epoch (attnflow --cues)"
+if has finetune; then
+    for spec in causal:0 sr:1; do
+        method=${spec%:*}; r=${spec#*:}
+        epochs="$work/epochs_${method}_r$r"
+        [ -s "$epochs/series.json" ] ||
+            "$seqrep" finetune --model "$model" --train "$data/train.conll" --dev "$data/dev.conll" \
+                --test "$data/test.conll" --method "$method" --r "$r" --threads "$threads" --quiet \
+                --out "$work/epochs_${method}_r$r.csv" --save-epochs "$epochs" >/dev/null 2>&1
+        sh "$(dirname "$0")/series_flow.sh" "$build" "$epochs" "$data/dev.conll" 1 right-cue >/dev/null
+        plot timeline "cue_$method" --series "$epochs" --what flow --score cue --size "$size"
+        plot timeline "cue_${method}_f1" --series "$epochs" --what f1 --size "$size"
+    done
+else
+    echo "   skipped: this seqrep has no 'finetune' command"
+fi
 echo "figures written to $out"

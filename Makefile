@@ -159,6 +159,7 @@ test-build: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a $(TEST
 test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
 	python3 tests/checks/check_layout.py . $(BUILD)/obj
 	python3 tests/checks/check_docs_tables.py .
+	python3 examples/cue_table.py docs/figures --check results/md/gallery-cue.md
 
 test-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; (cd tests && ../$$t); done

@@ -103,18 +103,27 @@ else
     echo "   skipped: this seqrep has no 'heads' command"
 fi
 echo "== 8. what SR fine-tuning teaches: the names' attention on their cue, by epoch (attnflow --cues)"
+# the lab's step 10 sizes (docs/lab/README.md): 1,000 training sentences and
+# a 200-step LM on the task's own text, where SR learns right-cue
 if has finetune; then
+    cue="$work/cue"
+    [ -s "$cue/train.conll" ] ||
+        "$seqrep" gen right-cue --out-dir "$cue" --seed 1 --train 1000 --dev 300 --test 300 --corpus 5000
+    [ -s "$cue/lm.safetensors" ] ||
+        "$seqrep" train-lm --corpus "$cue/corpus.txt" --out "$cue/lm.safetensors" --seq-len 112 --steps 200 \
+            --seed 1 --threads "$threads" --quiet
     for spec in causal:0 sr:1; do
         method=${spec%:*}; r=${spec#*:}
-        epochs="$work/epochs_${method}_r$r"
+        epochs="$cue/epochs_${method}_r$r"
         [ -s "$epochs/series.json" ] ||
-            "$seqrep" finetune --model "$model" --train "$data/train.conll" --dev "$data/dev.conll" \
-                --test "$data/test.conll" --method "$method" --r "$r" --threads "$threads" --quiet \
-                --out "$work/epochs_${method}_r$r.csv" --save-epochs "$epochs" >/dev/null 2>&1
-        sh "$(dirname "$0")/series_flow.sh" "$build" "$epochs" "$data/dev.conll" 1 right-cue >/dev/null
+            "$seqrep" finetune --model "$cue/lm.safetensors" --train "$cue/train.conll" --dev "$cue/dev.conll" \
+                --test "$cue/test.conll" --method "$method" --r "$r" --threads "$threads" --quiet \
+                --out "$cue/epochs_${method}_r$r.csv" --save-epochs "$epochs" >/dev/null 2>&1
+        sh "$(dirname "$0")/series_flow.sh" "$build" "$epochs" "$cue/dev.conll" 1 right-cue >/dev/null
         plot timeline "cue_$method" --series "$epochs" --what flow --score cue --size "$size"
         plot timeline "cue_${method}_f1" --series "$epochs" --what f1 --size "$size"
     done
+    python3 "$(dirname "$0")/cue_table.py" "$out" --out "${FIGURES_TABLES:-results/md}/gallery-cue.md"
 else
     echo "   skipped: this seqrep has no 'finetune' command"
 fi

@@ -181,7 +181,7 @@ test-avx2:
 
 # The explorer over a long session (tests/soak/e2e_soak.sh): 2,000 scripted keys
 # on a 200-token sentence under ASan + LeakSanitizer; then a long input
-# (tests/soak/e2e_soak_long.sh): 2,048 positions on a SmolLM2-135M-shaped
+# (tests/soak/soak_long.sh): 2,048 positions on a SmolLM2-135M-shaped
 # random folder, its opening, the frame after each key and the peak RSS. The frame-time and
 # memory bounds are checked here only, never in make test (docs/reliability.md).
 # The plain build runs it too: its memory is the program's own, without
@@ -198,7 +198,7 @@ soak: deps-test
 	  sh tests/soak/e2e_soak.sh build/seqrep
 	$(call install_missing,$(DEPS_GOLDEN))
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the long input will skip"
-	sh tests/soak/e2e_soak_long.sh build/seqrep
+	sh tests/soak/soak_long.sh build/seqrep
 
 # ---- fuzzing (tests/fuzz/README.md) ----------------------------------------
 # One libFuzzer harness per parser, tests/fuzz/fuzz_NAME.c, linked with the

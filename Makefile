@@ -144,6 +144,10 @@ demo: deps
 # Every build compiles on TEST_JOBS cores (default all); the tests then run
 # one make target at a time (the e2e suites E2E_JOBS at a time, tests/e2e/e2e.sh).
 TEST_JOBS ?= $(shell nproc)
+# the tests' python3: Debian's own, which deps-test gives its packages (a
+# python3 earlier on PATH, such as a pyenv shim, can cost 0.4 s a call; the
+# e2e suites do the same, tests/e2e/e2e-lib.sh)
+TEST_PYTHON := $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
 test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
 	$(MAKE) -j$(TEST_JOBS) test-build
@@ -157,9 +161,9 @@ test-build: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a $(TEST
 
 # the house rules of src/ and viz/ (folders, includes, calls, file length)
 test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
-	python3 tests/checks/check_layout.py . $(BUILD)/obj
-	python3 tests/checks/check_docs_tables.py .
-	python3 examples/cue_table.py docs/figures --check results/md/gallery-cue.md
+	$(TEST_PYTHON) tests/checks/check_layout.py . $(BUILD)/obj
+	$(TEST_PYTHON) tests/checks/check_docs_tables.py .
+	$(TEST_PYTHON) examples/cue_table.py docs/figures --check results/md/gallery-cue.md
 
 test-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; (cd tests && ../$$t); done
@@ -304,7 +308,7 @@ lab: lab-setup
 lab-figures: lab-setup
 	python3 examples/lab.py --build $(BUILD) --figures docs/lab/figures
 test-lab: $(BUILD)/seqrep
-	python3 examples/lab.py --build $(BUILD) --fast
+	$(TEST_PYTHON) examples/lab.py --build $(BUILD) --fast
 
 # the full experiment grid of docs/results.md (long: see that page);
 # NLU++ from ../shared/data/nlupp, or NLUPP=/path/to/nlupp

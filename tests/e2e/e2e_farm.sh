@@ -32,7 +32,7 @@ stop_cluster() {
     ctld_pid= slurmd_pid= munged_pid=
 }
 
-trap 'stop_cluster; rm -rf "$work"' EXIT
+trap 'stop_cluster; rm -rf "$work" "$pybin"' EXIT
 trap 'exit 130' INT TERM
 
 # runs CSV: every row without the timings (seconds, ms_per_sentence) and the

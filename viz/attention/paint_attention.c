@@ -7,6 +7,7 @@
 #include "draw/axes.h"
 #include "draw/colourbar.h"
 #include "draw/hatch.h"
+#include "draw/layout_boxes.h"
 
 /* Above this many tokens a map is drawn as one scaled image instead of one
  * rectangle per cell (keeps SVG and PDF files small). */
@@ -24,6 +25,7 @@ void attention_draw_map(cairo_t *cr, const AttentionData *d, int layer, int head
 {
     int T = d->T;
     double cs = rect.w / T;
+    layout_boxes_add(cr, BOX_HEATMAP, rect.x, rect.y, rect.w, rect.h, "attention map");
     cairo_save(cr);
     if (T <= ATTENTION_RECT_LIMIT) {
         /* cell edges on whole device units, shared by neighbours: no seams */
@@ -122,6 +124,7 @@ void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, 
     colourbar_draw(cr, s, unit, bar, ticks, kept, label);
     /* the masked swatch */
     cairo_save(cr);
+    layout_boxes_open(cr, BOX_LEGEND, swatch.x, swatch.y, swatch.w, swatch.h, "masked swatch");
     cairo_set_line_width(cr, 1.5 * unit);
     rgb_set(cr, figure_masked(s));
     cairo_rectangle(cr, swatch.x, swatch.y, swatch.w, swatch.h);
@@ -132,6 +135,7 @@ void attention_draw_colourbar(cairo_t *cr, const AttentionData *d, double unit, 
     cairo_stroke(cr);
     figure_font(cr, s, figure_font_size(TEXT_TICK, unit), 0);
     figure_text(cr, "masked", swatch.x + swatch.w + 10 * unit, swatch.y + swatch.h / 2, 0, 0.5);
+    layout_boxes_close(cr, 1); /* the swatch with its label */
     cairo_restore(cr);
 }
 

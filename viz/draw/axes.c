@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "draw/layout_boxes.h"
+
 int axes_nice_ticks(double lo, double hi, int target, int integer_only, double *ticks)
 {
     if (!(hi > lo)) {
@@ -104,6 +106,7 @@ void axes_draw(const Axes *a, cairo_t *cr, const FigureStyle *s, double unit)
     double tick = figure_font_size(TEXT_TICK, unit), label = figure_font_size(TEXT_LABEL, unit);
     char buf[64];
     cairo_save(cr);
+    layout_boxes_add(cr, BOX_PLOT, r->x, r->y, r->w, r->h, "plot area");
     /* grid */
     rgb_set(cr, figure_grid(s));
     cairo_set_line_width(cr, 1.5 * unit);

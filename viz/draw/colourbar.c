@@ -3,10 +3,13 @@
 
 #include <math.h>
 
+#include "draw/layout_boxes.h"
+
 void colourbar_draw(cairo_t *cr, const FigureStyle *s, double unit, FigureRect bar, const ColourbarTick *ticks,
                     int n, const char *label)
 {
     cairo_save(cr);
+    layout_boxes_open(cr, BOX_COLOURBAR, bar.x, bar.y, bar.w, bar.h, label);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
     for (int i = 0; i < VIRIDIS_N; i++) {
         /* band edges on whole device units, shared by neighbours: no seams */
@@ -38,5 +41,6 @@ void colourbar_draw(cairo_t *cr, const FigureStyle *s, double unit, FigureRect b
     figure_font(cr, s, figure_font_size(TEXT_LABEL, unit), 0);
     figure_text_rotated(cr, label, bar.x + bar.w + tick_len + 12 * unit + widest, bar.y + bar.h / 2, 0.5, 0,
                         -FIGURE_PI / 2);
+    layout_boxes_close(cr, 1); /* the bar with its ticks and title */
     cairo_restore(cr);
 }

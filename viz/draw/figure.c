@@ -8,6 +8,8 @@
 
 #include <cairo-ft.h>
 
+#include "draw/layout_boxes.h"
+
 FigureMeta figure_meta_default(void)
 {
     FigureMeta m;
@@ -143,6 +145,13 @@ void figure_text_rotated(cairo_t *cr, const char *text, double x, double y, doub
     cairo_rotate(cr, angle);
     cairo_move_to(cr, -ax * width, -ay * box + fe.ascent);
     cairo_show_text(cr, text);
+    if (layout_boxes_of(cr) && *text) { /* the ink of the text, for the overlap check */
+        cairo_text_extents_t ink;
+        cairo_text_extents(cr, text, &ink);
+        LayoutBoxes *b = layout_boxes_of(cr);
+        layout_boxes_add(cr, b->text_kind, -ax * width + ink.x_bearing, -ay * box + fe.ascent + ink.y_bearing,
+                         ink.width, ink.height, text);
+    }
     cairo_restore(cr);
 }
 
@@ -233,12 +242,16 @@ void figure_frame(cairo_t *cr, const FigureMeta *meta, double w, double h, Figur
         figure_font(cr, s, size, 1);
         double width = figure_text_width(cr, meta->title);
         if (width > room && room > 0) figure_font(cr, s, fmax(0.5, room / width) * size, 1);
+        BoxKind before = layout_boxes_text_kind(cr, BOX_TITLE);
         figure_text(cr, meta->title, w / 2, margin, 0.5, 0);
+        layout_boxes_text_kind(cr, before);
     }
     if (meta->caption[0]) {
         rgb_set(cr, figure_muted(s));
         figure_font(cr, s, figure_font_size(TEXT_CAPTION, u), 0);
+        BoxKind before = layout_boxes_text_kind(cr, BOX_CAPTION);
         figure_text_wrapped(cr, meta->caption, margin, caption_y, w - 2 * margin, lh, 1);
+        layout_boxes_text_kind(cr, before);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "draw/hatch.h"
+#include "draw/layout_boxes.h"
 
 /* Trace a regular polygon of `sides` corners (first corner at angle a0). */
 static void polygon(cairo_t *cr, double x, double y, double r, int sides, double a0)
@@ -140,6 +141,7 @@ void legend_draw(cairo_t *cr, const FigureStyle *s, double unit, const LegendEnt
     legend_metrics(unit, &pad, &swatch, &row, &font);
     legend_size(cr, s, unit, e, n, &width, &height);
     cairo_save(cr);
+    layout_boxes_open(cr, BOX_LEGEND, x, y, width, height, "legend");
     rgb_set(cr, figure_background(s));
     cairo_rectangle(cr, x, y, width, height);
     cairo_fill_preserve(cr);
@@ -190,6 +192,7 @@ void legend_draw(cairo_t *cr, const FigureStyle *s, double unit, const LegendEnt
         figure_font(cr, s, font, 0);
         figure_text(cr, en->label, x1 + 0.5 * font, cy, 0, 0.5);
     }
+    layout_boxes_close(cr, 0);
     cairo_restore(cr);
 }
 

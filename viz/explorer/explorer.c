@@ -317,6 +317,7 @@ static void explorer_free(Explorer *e)
     if (e->has_repo_needle) repo_needle_data_free(&e->fig.repo_needle);
     if (e->figure) cairo_surface_destroy(e->figure);
     if (e->frame) cairo_surface_destroy(e->frame);
+    layout_boxes_free(&e->figure_boxes);
     if (e->window) SDL_DestroyWindow(e->window);
     explorer_input_free(&e->in);
 }
@@ -351,6 +352,7 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     Explorer *e = calloc(1, sizeof *e);
     if (!e) return sr_fail(err, "out of memory");
     e->o = o;
+    layout_boxes_init(&e->figure_boxes);
     ScriptEvent *script = NULL;
     int n_script = 0, rc = -1, sdl_up = 0;
     frame_times_start(&e->times);

@@ -26,11 +26,25 @@ static FigureStyle overlay_style(const Explorer *e, int monospace)
     return s;
 }
 
-/* Draw multi-line text in a rounded box. The box is placed with its corner
- * at (x, y) (ax, ay: 0 = left/top edge there, 1 = right/bottom) and kept
- * inside the window. */
-static void text_box(Explorer *e, cairo_t *cr, const char *text, double x, double y, double ax, double ay,
-                     double size, int monospace)
+/* Where an overlay would like to stand: its corner at (x, y), with ax, ay
+ * saying which corner (0 = left/top edge there, 1 = right/bottom). */
+typedef struct {
+    double x, y, ax, ay;
+} OverlayWish;
+
+/* What the overlays of one frame are placed against: the figure's boxes and
+ * the overlays placed so far, the point under the mouse (negative: none). */
+typedef struct {
+    LayoutBoxes placed;
+    double avoid_x, avoid_y;
+} OverlayRoom;
+
+/* Draw multi-line text in a box of `kind`, placed by layout_boxes_place at
+ * the first of the n wishes that covers nothing it should not in room (the
+ * help stands at wish[0]), kept inside the window, and recorded in room and
+ * in cr's recorder. */
+static void text_box(Explorer *e, cairo_t *cr, OverlayRoom *room, BoxKind kind, const char *text,
+                     const OverlayWish *wish, int n_wish, double size, int monospace)
 {
     FigureStyle s = overlay_style(e, monospace);
     figure_font(cr, &s, size, 0);
@@ -50,11 +64,15 @@ static void text_box(Explorer *e, cairo_t *cr, const char *text, double x, doubl
     }
     double pad = 0.6 * size, lh = 1.35 * size;
     double bw = widest + 2 * pad, bh = n * lh + 2 * pad;
-    double bx = x - ax * bw, by = y - ay * bh;
-    if (bx + bw > e->width - 4) bx = e->width - 4 - bw;
-    if (by + bh > e->height - 4) by = e->height - 4 - bh;
-    if (bx < 4) bx = 4;
-    if (by < 4) by = 4;
+    BoxRect corners[4];
+    for (int i = 0; i < n_wish && i < 4; i++)
+        corners[i] = (BoxRect){.x = wish[i].x - wish[i].ax * bw, .y = wish[i].y - wish[i].ay * bh, .w = bw, .h = bh};
+    BoxRect at = layout_boxes_place(&room->placed, kind, bw, bh, e->width, e->height, corners,
+                                    kind == BOX_HELP ? 1 : (n_wish < 4 ? n_wish : 4), room->avoid_x, room->avoid_y,
+                                    kind == BOX_HOVER);
+    double bx = at.x, by = at.y;
+    layout_boxes_push(&room->placed, kind, at, text);
+    layout_boxes_open(cr, kind, bx, by, bw, bh, NULL);
     Rgb bg = figure_background(&s), fg = figure_foreground(&s);
     cairo_set_source_rgba(cr, bg.r, bg.g, bg.b, 0.93);
     cairo_rectangle(cr, bx, by, bw, bh);
@@ -63,11 +81,12 @@ static void text_box(Explorer *e, cairo_t *cr, const char *text, double x, doubl
     cairo_set_line_width(cr, 1);
     cairo_stroke(cr);
     for (int i = 0; i < n; i++) figure_text(cr, lines[i], bx + pad, by + pad + i * lh, 0, 0);
+    layout_boxes_close(cr, 0);
 }
 
 /* Outline the pinned token's row and column on the attention map, and list
  * where it attends most in the current map. */
-static void draw_pinned(Explorer *e, cairo_t *cr, double size)
+static void draw_pinned(Explorer *e, cairo_t *cr, OverlayRoom *room, double size)
 {
     const AttentionData *d = &e->fig.attention;
     int q = e->st.pinned;
@@ -104,9 +123,12 @@ static void draw_pinned(Explorer *e, cairo_t *cr, double size)
         len += snprintf(text + len, sizeof text - (size_t)len, "\n  %.4f  %d '%.20s' (%s)",
                         attention_value(d, d->layer, d->head, q, k), k, d->tokens[k], copy);
     }
-    FigureRect content; /* below the title, so both stay readable */
-    figure_content_rect(cr, &d->meta, e->width, e->height, &content);
-    text_box(e, cr, text, e->width - 8, content.y, 1, 0, size, 1);
+    /* right of the colour bar, else below it, else wherever nothing is covered */
+    FigureRect c = L.colourbar;
+    OverlayWish wish[3] = {{.x = e->width - 8, .y = c.y, .ax = 1, .ay = 0},
+                           {.x = e->width - 8, .y = c.y + c.h + 8, .ax = 1, .ay = 0},
+                           {.x = 8, .y = e->height - 8, .ax = 0, .ay = 1}};
+    text_box(e, cr, room, BOX_PANEL, text, wish, 3, size, 1);
 }
 
 /* The hover text of the mask view's cell (q, k) into out. */
@@ -139,43 +161,71 @@ double explorer_overlay_text_size(double w, double h)
     return figure_font_size(TEXT_SMALL, fmax(figure_unit(w, h), figure_unit(1280, 720)));
 }
 
-void explorer_draw_overlays(Explorer *e, cairo_t *cr)
+/* The four places around the mouse a hover box may stand, right and below first. */
+static void around_mouse(const Explorer *e, OverlayWish wish[4])
 {
-    double size = explorer_overlay_text_size(e->width, e->height);
-    char text[1200];
-    int ready = explorer_prepare_figure(e) == 0;
-    if (ready && e->st.view == VIEW_ATTENTION) draw_pinned(e, cr, size);
-    if (ready && e->st.hover_query >= 0 && e->mouse_in) {
+    for (int i = 0; i < 4; i++)
+        wish[i] = (OverlayWish){.x = e->mouse_x + (i % 2 ? -16 : 16), .y = e->mouse_y + (i < 2 ? 16 : -16),
+                                .ax = i % 2, .ay = i < 2 ? 0 : 1};
+}
+
+/* The hover box of the view under the mouse, if any (text: scratch of cap bytes). */
+static void draw_hover(Explorer *e, cairo_t *cr, OverlayRoom *room, double size, char *text, size_t cap)
+{
+    OverlayWish wish[4];
+    around_mouse(e, wish);
+    if (e->st.hover_query >= 0) {
         if (e->st.view == VIEW_ATTENTION)
             explorer_attention_tooltip(&e->fig.attention, e->fig.attention.layer, e->fig.attention.head,
-                                       e->st.hover_query, e->st.hover_key, text, sizeof text);
+                                       e->st.hover_query, e->st.hover_key, text, cap);
         else if (e->st.view == VIEW_REPO_Z)
-            explorer_z_tooltip(&e->fig.repo_z, e->st.hover_query, text, sizeof text);
+            explorer_z_tooltip(&e->fig.repo_z, e->st.hover_query, text, cap);
         else
-            mask_tooltip(e, e->st.hover_query, e->st.hover_key, text, sizeof text);
-        text_box(e, cr, text, e->mouse_x + 16, e->mouse_y + 16, 0, 0, size, 1);
+            mask_tooltip(e, e->st.hover_query, e->st.hover_key, text, cap);
+        text_box(e, cr, room, BOX_HOVER, text, wish, 4, size, 1);
     }
-    if (ready && e->st.view == VIEW_OVERVIEW && e->mouse_in) {
-        int l, h;
-        const ExplorerRoles *roles = explorer_shown_roles(e);
-        AttentionOverviewRoom room = explorer_overview_room(e, cr, e->width, e->height);
-        if (explorer_overview_panel_at(cr, &e->fig.attention, room, e->width, e->height, e->mouse_x, e->mouse_y, &l,
-                                       &h)) {
-            if (h >= 0 && roles) explorer_roles_tooltip(roles, l, h, text, sizeof text);
-            else if (h >= 0) snprintf(text, sizeof text, "layer %d, head %d\nclick: open this map", l, h);
-            else snprintf(text, sizeof text, "layer %d, mean over heads\nclick: open this map", l);
-            text_box(e, cr, text, e->mouse_x + 16, e->mouse_y + 16, 0, 0, size, 1);
-        }
-    }
+    if (e->st.view != VIEW_OVERVIEW) return;
+    int l, h;
+    const ExplorerRoles *roles = explorer_shown_roles(e);
+    AttentionOverviewRoom overview = explorer_overview_room(e, cr, e->width, e->height);
+    if (!explorer_overview_panel_at(cr, &e->fig.attention, overview, e->width, e->height, e->mouse_x, e->mouse_y, &l,
+                                    &h))
+        return;
+    if (h >= 0 && roles) explorer_roles_tooltip(roles, l, h, text, cap);
+    else if (h >= 0) snprintf(text, cap, "layer %d, head %d\nclick: open this map", l, h);
+    else snprintf(text, cap, "layer %d, mean over heads\nclick: open this map", l);
+    text_box(e, cr, room, BOX_HOVER, text, wish, 4, size, 1);
+}
+
+void explorer_draw_overlays(Explorer *e, cairo_t *cr)
+{
+    double size = explorer_overlay_text_size(e->width, e->height), w = e->width, h = e->height;
+    char text[1200];
+    OverlayRoom room = {.avoid_x = -1, .avoid_y = -1};
+    layout_boxes_init(&room.placed);
+    layout_boxes_append(&room.placed, &e->figure_boxes);
+    int ready = explorer_prepare_figure(e) == 0;
+    OverlayWish corners[4] = {{.x = 8, .y = 8, .ax = 0, .ay = 0}, {.x = w - 8, .y = 8, .ax = 1, .ay = 0},
+                              {.x = 8, .y = h - 8, .ax = 0, .ay = 1}, {.x = w - 8, .y = h - 8, .ax = 1, .ay = 1}};
+    if (e->st.message[0]) text_box(e, cr, &room, BOX_BANNER, e->st.message, corners, 4, size, 0);
     int computing = explorer_worker_pending(e->worker);
     int needs_maps = e->st.view == VIEW_ATTENTION || e->st.view == VIEW_OVERVIEW ||
                      e->st.view == VIEW_REPO_Z || e->st.view == VIEW_REPO_REPEAT;
     if (computing) {
         snprintf(text, sizeof text, "computing sentence %d, r = %d ...", e->st.sentence, e->st.r);
-        text_box(e, cr, text, e->width - 8, 8, 1, 0, size, 0);
+        OverlayWish right[2] = {corners[1], corners[3]};
+        text_box(e, cr, &room, BOX_BANNER, text, right, 2, size, 0);
     } else if (e->compute_error[0] && needs_maps) {
-        text_box(e, cr, e->compute_error, e->width / 2.0, e->height / 2.0, 0.5, 0.5, size, 0);
+        OverlayWish centre = {.x = w / 2, .y = h / 2, .ax = 0.5, .ay = 0.5};
+        text_box(e, cr, &room, BOX_BANNER, e->compute_error, &centre, 1, size, 0);
     }
-    if (e->st.message[0]) text_box(e, cr, e->st.message, 8, 8, 0, 0, size, 0);
-    if (e->st.show_help) text_box(e, cr, explorer_help_text(), e->width / 2.0, e->height / 2.0, 0.5, 0.5, 1.3 * size, 1);
+    if (ready && e->st.view == VIEW_ATTENTION) draw_pinned(e, cr, &room, size);
+    if (ready && e->mouse_in) {
+        room.avoid_x = e->mouse_x;
+        room.avoid_y = e->mouse_y;
+        draw_hover(e, cr, &room, size, text, sizeof text);
+    }
+    OverlayWish centre = {.x = w / 2, .y = h / 2, .ax = 0.5, .ay = 0.5};
+    if (e->st.show_help) text_box(e, cr, &room, BOX_HELP, explorer_help_text(), &centre, 1, 1.3 * size, 1);
+    layout_boxes_free(&room.placed);
 }

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "draw/layout_boxes.h"
+
 /* The selected map's frame is this wide (paint_attention_overview.c), in units. */
 #define SELECTED_FRAME 5.0
 /* A ring is this wide, in units; with the frame's outer half it stays
@@ -143,6 +145,7 @@ static void draw_list(cairo_t *cr, const AttentionData *d, const ExplorerRoles *
     cairo_save(cr);
     cairo_rectangle(cr, L->side.x, L->side.y, L->side.w, L->side.h);
     cairo_clip(cr);
+    layout_boxes_open(cr, BOX_LEGEND, L->side.x, L->side.y, L->side.w, L->side.h, "heads by role");
     double x = L->side.x + 10 * u, y = L->side.y;
     rgb_set(cr, figure_foreground(s));
     figure_font(cr, s, m.font, 1);
@@ -152,6 +155,7 @@ static void draw_list(cairo_t *cr, const AttentionData *d, const ExplorerRoles *
     if (!roles->defined) {
         figure_text_wrapped(cr, "roles need r >= 1: copy and induction read the copy before", x, y, m.width,
                             m.line, 1);
+        layout_boxes_close(cr, 0);
         cairo_restore(cr);
         return;
     }
@@ -163,6 +167,7 @@ static void draw_list(cairo_t *cr, const AttentionData *d, const ExplorerRoles *
     snprintf(note, sizeof note, "ring: a head's strongest of the four coloured roles, if >= %s", v);
     rgb_set(cr, figure_muted(s));
     figure_text_wrapped(cr, note, x, y + 0.4 * m.line, m.width, m.line, 1);
+    layout_boxes_close(cr, 0);
     cairo_restore(cr);
 }
 

@@ -209,7 +209,15 @@ AttentionOverviewRoom explorer_overview_room(Explorer *e, cairo_t *cr, double w,
 
 int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
 {
-    if (explorer_prepare_figure(e) == 0) return explorer_paint_figure(cr, &e->fig, explorer_shown_roles(e), w, h);
+    layout_boxes_clear(&e->figure_boxes);
+    if (explorer_prepare_figure(e) == 0) { /* recording where it draws what, for the overlays */
+        LayoutBoxes *before = layout_boxes_of(cr);
+        layout_boxes_attach(cr, &e->figure_boxes);
+        int rc = explorer_paint_figure(cr, &e->fig, explorer_shown_roles(e), w, h);
+        layout_boxes_attach(cr, before);
+        if (before && layout_boxes_append(before, &e->figure_boxes)) return -1;
+        return rc;
+    }
     FigureStyle style = figure_meta_default().style;
     style.theme = e->st.theme;
     rgb_set(cr, figure_background(&style));

@@ -10,6 +10,7 @@
 #include <SDL.h>
 #include <cairo.h>
 
+#include "draw/layout_boxes.h"
 #include "explorer/explorer_input.h"
 #include "explorer/explorer_options.h"
 #include "explorer/explorer_worker.h"
@@ -45,6 +46,7 @@ typedef struct {
     Uint32 wake_event;          /* pushed by the worker after each result         */
     cairo_surface_t *figure;    /* the painter's drawing, window-sized ARGB32     */
     cairo_surface_t *frame;     /* figure + overlays, what the window shows       */
+    LayoutBoxes figure_boxes;   /* what the figure layer drew where: the overlays avoid it */
     int width, height;
     int figure_stale;           /* repaint the figure layer before showing        */
     int frame_stale;            /* redraw the overlays and show                   */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "draw/hatch.h"
+#include "draw/layout_boxes.h"
 #include "draw/legend.h"
 #include "mask/paint_mask.h"
 
@@ -116,6 +117,7 @@ static Rgb cell_colour(const MaskData *d, int row, int col)
  * hatched. */
 static void draw_cells(cairo_t *cr, const MaskData *d, double u, const FigureRect *g, double cs)
 {
+    layout_boxes_add(cr, BOX_HEATMAP, g->x, g->y, g->w, g->h, "mask");
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
     for (int row = 0; row < d->T; row++) {
         int start = 0;

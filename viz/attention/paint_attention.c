@@ -221,6 +221,19 @@ static const char *colourbar_label(const AttentionData *d)
     }
 }
 
+/* "every 3rd label" under the colour bar when only every label_step-th
+ * token is labelled, in the labels' size and the muted colour. */
+static void thinned_note(cairo_t *cr, const FigureStyle *s, const AttentionLayout *L)
+{
+    int n = L->label_step;
+    const char *suffix = n % 10 == 2 && n % 100 != 12 ? "nd" : n % 10 == 3 && n % 100 != 13 ? "rd" : "th";
+    if (n % 10 == 1 && n % 100 != 11) suffix = "st";
+    char note[48];
+    snprintf(note, sizeof note, "every %d%s label", n, suffix);
+    rgb_set(cr, figure_muted(s));
+    figure_text(cr, note, L->colourbar.x, L->colourbar.y + L->colourbar.h + 0.8 * L->label_font, 0, 0);
+}
+
 int paint_attention(cairo_t *cr, const AttentionData *d, double w, double h)
 {
     const FigureStyle *s = &d->meta.style;
@@ -235,21 +248,25 @@ int paint_attention(cairo_t *cr, const AttentionData *d, double w, double h)
     cairo_rectangle(cr, L.map.x, L.map.y, L.map.w, L.map.h);
     cairo_stroke(cr);
 
-    /* token labels, every label_step-th; specials in the muted colour */
+    /* token labels, every label_step-th; specials in the muted colour. Rows
+     * thinner than the labels push them off the map by half the difference,
+     * so the first row's and the first column's labels miss in the corner. */
     figure_font(cr, s, L.label_font, 0);
+    double off = 6 * u + fmax(0, (L.label_font - L.cell) / 2);
     char buf[64];
     for (int t = 0; t < d->T; t += L.label_step) {
         snprintf(buf, sizeof buf, "%.14s", d->tokens[t]);
         rgb_set(cr, d->copy[t] < 0 ? figure_muted(s) : figure_foreground(s));
         double mid = (t + 0.5) * L.cell;
-        figure_text(cr, buf, L.map.x - 6 * u, L.map.y + mid, 1, 0.5);
-        figure_text_rotated(cr, buf, L.map.x + mid, L.map.y - 6 * u, 0, 0.5, -FIGURE_PI / 2);
+        figure_text(cr, buf, L.map.x - off, L.map.y + mid, 1, 0.5);
+        figure_text_rotated(cr, buf, L.map.x + mid, L.map.y - off, 0, 0.5, -FIGURE_PI / 2);
     }
+    if (L.label_step > 1) thinned_note(cr, s, &L);
     /* the corner says which axis is which */
     rgb_set(cr, figure_muted(s));
     figure_font(cr, s, figure_font_size(TEXT_TICK, u), 1);
-    figure_text(cr, "query \xe2\x86\x93", L.map.x - 6 * u, L.map.y - 6 * u - 1.3 * figure_font_size(TEXT_TICK, u), 1, 1);
-    figure_text(cr, "key \xe2\x86\x92", L.map.x - 6 * u, L.map.y - 6 * u, 1, 1);
+    figure_text(cr, "query \xe2\x86\x93", L.map.x - off, L.map.y - off - 1.3 * figure_font_size(TEXT_TICK, u), 1, 1);
+    figure_text(cr, "key \xe2\x86\x92", L.map.x - off, L.map.y - off, 1, 1);
 
     attention_draw_colourbar(cr, d, u, L.colourbar, L.masked_swatch, lo, hi, colourbar_label(d), 0);
     return figure_finish(cr);

@@ -62,6 +62,13 @@ static void text_box(Explorer *e, cairo_t *cr, OverlayRoom *room, BoxKind kind, 
         n++;
         p = end ? end + 1 : p + len;
     }
+    double fit = fmin((e->width - 8) / (widest + 1.2 * size), (e->height - 8) / (n * 1.35 * size + 1.2 * size));
+    if (kind == BOX_HELP && fit < 1) { /* the help shrinks to fit the window, down to the overlays' size */
+        double least = explorer_overlay_text_size(e->width, e->height), smaller = fmax(least, fit * size);
+        widest *= smaller / size;
+        size = smaller;
+        figure_font(cr, &s, size, 0);
+    }
     double pad = 0.6 * size, lh = 1.35 * size;
     double bw = widest + 2 * pad, bh = n * lh + 2 * pad;
     BoxRect corners[4];
@@ -69,7 +76,7 @@ static void text_box(Explorer *e, cairo_t *cr, OverlayRoom *room, BoxKind kind, 
         corners[i] = (BoxRect){.x = wish[i].x - wish[i].ax * bw, .y = wish[i].y - wish[i].ay * bh, .w = bw, .h = bh};
     BoxRect at = layout_boxes_place(&room->placed, kind, bw, bh, e->width, e->height, corners,
                                     kind == BOX_HELP ? 1 : (n_wish < 4 ? n_wish : 4), room->avoid_x, room->avoid_y,
-                                    kind == BOX_HOVER);
+                                    kind == BOX_HOVER || kind == BOX_HELP);
     double bx = at.x, by = at.y;
     layout_boxes_push(&room->placed, kind, at, text);
     layout_boxes_open(cr, kind, bx, by, bw, bh, NULL);
@@ -92,7 +99,7 @@ static void draw_pinned(Explorer *e, cairo_t *cr, OverlayRoom *room, double size
     int q = e->st.pinned;
     if (q < 0 || q >= d->T) return;
     AttentionLayout L;
-    attention_layout(cr, d, e->width, e->height, &L);
+    attention_layout(cr, d, e->width, explorer_figure_height(&e->st, e->width, e->height), &L);
     Rgb pin = palette_okabe_ito(OKABE_VERMILLION);
     cairo_save(cr);
     rgb_set(cr, pin);
@@ -158,7 +165,7 @@ static void mask_tooltip(const Explorer *e, int q, int k, char *out, size_t cap)
  * and the tooltips read when the window is projected. */
 double explorer_overlay_text_size(double w, double h)
 {
-    return figure_font_size(TEXT_SMALL, fmax(figure_unit(w, h), figure_unit(1280, 720)));
+    return explorer_text_size(w, h);
 }
 
 /* The four places around the mouse a hover box may stand, right and below first. */
@@ -187,9 +194,9 @@ static void draw_hover(Explorer *e, cairo_t *cr, OverlayRoom *room, double size,
     if (e->st.view != VIEW_OVERVIEW) return;
     int l, h;
     const ExplorerRoles *roles = explorer_shown_roles(e);
-    AttentionOverviewRoom overview = explorer_overview_room(e, cr, e->width, e->height);
-    if (!explorer_overview_panel_at(cr, &e->fig.attention, overview, e->width, e->height, e->mouse_x, e->mouse_y, &l,
-                                    &h))
+    int fh = explorer_figure_height(&e->st, e->width, e->height);
+    AttentionOverviewRoom overview = explorer_overview_room(e, cr, e->width, fh);
+    if (!explorer_overview_panel_at(cr, &e->fig.attention, overview, e->width, fh, e->mouse_x, e->mouse_y, &l, &h))
         return;
     if (h >= 0 && roles) explorer_roles_tooltip(roles, l, h, text, cap);
     else if (h >= 0) snprintf(text, cap, "layer %d, head %d\nclick: open this map", l, h);
@@ -207,7 +214,8 @@ void explorer_draw_overlays(Explorer *e, cairo_t *cr)
     int ready = explorer_prepare_figure(e) == 0;
     OverlayWish corners[4] = {{.x = 8, .y = 8, .ax = 0, .ay = 0}, {.x = w - 8, .y = 8, .ax = 1, .ay = 0},
                               {.x = 8, .y = h - 8, .ax = 0, .ay = 1}, {.x = w - 8, .y = h - 8, .ax = 1, .ay = 1}};
-    if (e->st.message[0]) text_box(e, cr, &room, BOX_BANNER, e->st.message, corners, 4, size, 0);
+    if (e->st.message[0]) /* in its strip below the figure (explorer_figure_height) */
+        text_box(e, cr, &room, BOX_BANNER, e->st.message, corners + 2, 2, size, 0);
     int computing = explorer_worker_pending(e->worker);
     int needs_maps = e->st.view == VIEW_ATTENTION || e->st.view == VIEW_OVERVIEW ||
                      e->st.view == VIEW_REPO_Z || e->st.view == VIEW_REPO_REPEAT;

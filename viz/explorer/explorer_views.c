@@ -210,6 +210,10 @@ AttentionOverviewRoom explorer_overview_room(Explorer *e, cairo_t *cr, double w,
 int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
 {
     layout_boxes_clear(&e->figure_boxes);
+    FigureStyle style = figure_meta_default().style;
+    style.theme = e->st.theme;
+    rgb_set(cr, figure_background(&style)); /* the whole surface: below h, the status line's strip */
+    cairo_paint(cr);
     if (explorer_prepare_figure(e) == 0) { /* recording where it draws what, for the overlays */
         LayoutBoxes *before = layout_boxes_of(cr);
         layout_boxes_attach(cr, &e->figure_boxes);
@@ -218,9 +222,5 @@ int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
         if (before && layout_boxes_append(before, &e->figure_boxes)) return -1;
         return rc;
     }
-    FigureStyle style = figure_meta_default().style;
-    style.theme = e->st.theme;
-    rgb_set(cr, figure_background(&style));
-    cairo_paint(cr);
     return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -1;
 }

@@ -32,8 +32,9 @@ const ExplorerRoles *explorer_shown_roles(Explorer *e);
  * without them). */
 AttentionOverviewRoom explorer_overview_room(Explorer *e, cairo_t *cr, double w, double h);
 
-/* Draw the current view on cr (w x h): the painter, or an empty page with
- * the theme's background while the maps are computed. Records in
+/* Draw the current view on cr (w x h) after painting all of cr's surface in
+ * the theme's background: the painter, or nothing more while the maps are
+ * computed. Records in
  * e->figure_boxes where it drew what (and adds them to cr's recorder, if
  * one is attached: layout_boxes.h). 0 or -1. */
 int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h);

@@ -3,7 +3,10 @@
  * (the hovered cell, the pinned token). Pure: no SDL, no model. */
 #include "explorer_state/explorer_state.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "draw/figure.h"
 
 static const char *const VIEW_NAMES[VIEW_COUNT] = {"mask", "attention", "overview", "layers",
                                                    "exit", "flow", "repo-z", "repo-repeat",
@@ -65,4 +68,16 @@ int explorer_click(ExplorerState *s, int query)
 {
     s->pinned = (query < 0 || query == s->pinned) ? -1 : query;
     return EXPLORER_REDRAW;
+}
+
+double explorer_text_size(double w, double h)
+{
+    return figure_font_size(TEXT_SMALL, fmax(figure_unit(w, h), figure_unit(1280, 720)));
+}
+
+int explorer_figure_height(const ExplorerState *s, int w, int h)
+{
+    if (!s->message[0]) return h;
+    int strip = (int)ceil(2.55 * explorer_text_size(w, h) + 8); /* one line, its padding, the gap */
+    return h - strip > h / 2 ? h - strip : h / 2;
 }

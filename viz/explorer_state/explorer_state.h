@@ -81,6 +81,16 @@ void explorer_state_init(ExplorerState *s, int n_layers, int n_heads, int n_sent
 /* Largest r whose repeated input of the current sentence fits max_T. */
 int explorer_r_max(const ExplorerState *s);
 
+/* The text size of the explorer's overlays in a w x h window, in pixels:
+ * the figures' smallest text at that size, and never less than at
+ * 1280 x 720 (18 px), so the help and the tooltips read when projected. */
+double explorer_text_size(double w, double h);
+
+/* The height of the figure in a w x h window: all of it, but for the strip
+ * at the bottom the status line (s->message) stands in when there is one,
+ * so that it covers nothing of the figure. */
+int explorer_figure_height(const ExplorerState *s, int w, int h);
+
 /* Move hover to cell (query, key), -1 for none; returns EXPLORER_REDRAW if
  * it changed. */
 int explorer_set_hover(ExplorerState *s, int query, int key);

@@ -61,11 +61,18 @@ static int render(Explorer *e, SrError *err)
     SDL_Surface *win = SDL_GetWindowSurface(e->window);
     if (!win) return sr_fail(err, "window surface: %s", SDL_GetError());
     if (resize_layers(e, win->w, win->h)) return sr_fail(err, "cannot allocate a %dx%d frame", win->w, win->h);
-    if (e->figure_height != explorer_figure_height(&e->st, e->width, e->height)) e->figure_stale = 1; /* status line */
+    if (e->figure_height != explorer_figure_height(&e->st, e->width, e->height) ||
+        e->figure_width != explorer_figure_width(&e->st, e->width, e->height))
+        e->figure_stale = 1; /* the status line's strip or the pinned panel's came or went */
     if (e->figure_stale) {
         cairo_t *cr = cairo_create(e->figure);
         e->figure_height = explorer_figure_height(&e->st, e->width, e->height);
-        int rc = explorer_paint_view(e, cr, e->width, e->figure_height);
+        e->figure_width = explorer_figure_width(&e->st, e->width, e->height);
+        FigureStyle style = figure_meta_default().style;
+        style.theme = e->st.theme;
+        rgb_set(cr, figure_background(&style));
+        cairo_paint(cr); /* the strips too */
+        int rc = explorer_paint_view(e, cr, e->figure_width, e->figure_height);
         cairo_destroy(cr);
         if (rc) return sr_fail(err, "drawing the %s view failed", explorer_view_name(e->st.view));
         e->figure_stale = 0;
@@ -202,18 +209,18 @@ static void handle_click(Explorer *e, int x, int y)
     e->mouse_y = y;
     e->mouse_in = 1;
     e->frame_stale = 1;
-    int fh = explorer_figure_height(&e->st, e->width, e->height);
+    int fh = explorer_figure_height(&e->st, e->width, e->height), fw = explorer_figure_width(&e->st, e->width, e->height);
     if (explorer_prepare_figure(e)) return;
     cairo_t *cr = cairo_create(e->frame);
     if (e->st.view == VIEW_ATTENTION) {
         AttentionLayout L;
         int q, k;
-        attention_layout(cr, &e->fig.attention, e->width, fh, &L);
+        attention_layout(cr, &e->fig.attention, fw, fh, &L);
         explorer_click(&e->st, attention_cell_at(&L, &e->fig.attention, x, y, &q, &k) ? q : -1);
     } else if (e->st.view == VIEW_OVERVIEW) {
         int l, h;
-        AttentionOverviewRoom room = explorer_overview_room(e, cr, e->width, fh);
-        if (explorer_overview_panel_at(cr, &e->fig.attention, room, e->width, fh, x, y, &l, &h)) {
+        AttentionOverviewRoom room = explorer_overview_room(e, cr, fw, fh);
+        if (explorer_overview_panel_at(cr, &e->fig.attention, room, fw, fh, x, y, &l, &h)) {
             e->st.layer = l;
             e->st.head = h;
             if (h >= 0) e->st.last_head = h;

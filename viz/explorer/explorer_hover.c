@@ -28,17 +28,18 @@ int explorer_overview_panel_at(cairo_t *cr, const AttentionData *d, AttentionOve
 void explorer_update_hover(Explorer *e, cairo_t *cr)
 {
     int q = -1, k = -1, fh = explorer_figure_height(&e->st, e->width, e->height);
+    int fw = explorer_figure_width(&e->st, e->width, e->height);
     if (e->mouse_in && explorer_prepare_figure(e) == 0) {
         if (e->st.view == VIEW_ATTENTION) {
             AttentionLayout L;
-            attention_layout(cr, &e->fig.attention, e->width, fh, &L);
+            attention_layout(cr, &e->fig.attention, fw, fh, &L);
             if (!attention_cell_at(&L, &e->fig.attention, e->mouse_x, e->mouse_y, &q, &k)) q = k = -1;
         } else if (e->st.view == VIEW_MASK) {
             MaskLayout L;
-            mask_layout(cr, &e->fig.mask, e->width, fh, &L);
+            mask_layout(cr, &e->fig.mask, fw, fh, &L);
             if (!mask_cell_at(&L, &e->fig.mask, e->mouse_x, e->mouse_y, &q, &k)) q = k = -1;
         } else if (e->st.view == VIEW_REPO_Z) { /* a point: the token, as query and key */
-            q = k = repo_z_point_at(cr, &e->fig.repo_z, e->width, fh, e->mouse_x, e->mouse_y);
+            q = k = repo_z_point_at(cr, &e->fig.repo_z, fw, fh, e->mouse_x, e->mouse_y);
         }
     }
     explorer_set_hover(&e->st, q, k);

@@ -99,7 +99,8 @@ static void draw_pinned(Explorer *e, cairo_t *cr, OverlayRoom *room, double size
     int q = e->st.pinned;
     if (q < 0 || q >= d->T) return;
     AttentionLayout L;
-    attention_layout(cr, d, e->width, explorer_figure_height(&e->st, e->width, e->height), &L);
+    int fw = explorer_figure_width(&e->st, e->width, e->height);
+    attention_layout(cr, d, fw, explorer_figure_height(&e->st, e->width, e->height), &L);
     Rgb pin = palette_okabe_ito(OKABE_VERMILLION);
     cairo_save(cr);
     rgb_set(cr, pin);
@@ -130,10 +131,10 @@ static void draw_pinned(Explorer *e, cairo_t *cr, OverlayRoom *room, double size
         len += snprintf(text + len, sizeof text - (size_t)len, "\n  %.4f  %d '%.20s' (%s)",
                         attention_value(d, d->layer, d->head, q, k), k, d->tokens[k], copy);
     }
-    /* right of the colour bar, else below it, else wherever nothing is covered */
-    FigureRect c = L.colourbar;
-    OverlayWish wish[3] = {{.x = e->width - 8, .y = c.y, .ax = 1, .ay = 0},
-                           {.x = e->width - 8, .y = c.y + c.h + 8, .ax = 1, .ay = 0},
+    /* in its strip right of the figure (explorer_figure_width), level with
+     * the map's top, else wherever nothing is covered */
+    OverlayWish wish[3] = {{.x = fw + 8, .y = L.map.y, .ax = 0, .ay = 0},
+                           {.x = e->width - 8, .y = L.map.y, .ax = 1, .ay = 0},
                            {.x = 8, .y = e->height - 8, .ax = 0, .ay = 1}};
     text_box(e, cr, room, BOX_PANEL, text, wish, 3, size, 1);
 }

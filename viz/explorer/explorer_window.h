@@ -49,6 +49,7 @@ typedef struct {
     LayoutBoxes figure_boxes;   /* what the figure layer drew where: the overlays avoid it */
     int width, height;
     int figure_height;          /* the figure layer's figure: height less the status line's strip */
+    int figure_width;           /* and width less the pinned panel's strip                       */
     int figure_stale;           /* repaint the figure layer before showing        */
     int frame_stale;            /* redraw the overlays and show                   */
     int mouse_x, mouse_y, mouse_in;

@@ -75,6 +75,15 @@ double explorer_text_size(double w, double h)
     return figure_font_size(TEXT_SMALL, fmax(figure_unit(w, h), figure_unit(1280, 720)));
 }
 
+int explorer_figure_width(const ExplorerState *s, int w, int h)
+{
+    if (s->pinned < 0 || s->view != VIEW_ATTENTION) return w;
+    /* the pinned panel: lines of 30 characters of monospace (0.6 em each),
+     * its padding, the gaps; a longer token's panel goes where it covers least */
+    int strip = (int)ceil((30 * 0.6 + 1.2) * explorer_text_size(w, h) + 16);
+    return w - strip > w / 2 ? w - strip : w / 2;
+}
+
 int explorer_figure_height(const ExplorerState *s, int w, int h)
 {
     if (!s->message[0]) return h;

@@ -86,6 +86,11 @@ int explorer_r_max(const ExplorerState *s);
  * 1280 x 720 (18 px), so the help and the tooltips read when projected. */
 double explorer_text_size(double w, double h);
 
+/* The width of the figure in a w x h window: all of it, but for the strip
+ * at the right the pinned token's panel stands in when a token is pinned on
+ * the attention map, so that it covers nothing of the figure. */
+int explorer_figure_width(const ExplorerState *s, int w, int h);
+
 /* The height of the figure in a w x h window: all of it, but for the strip
  * at the bottom the status line (s->message) stands in when there is one,
  * so that it covers nothing of the figure. */

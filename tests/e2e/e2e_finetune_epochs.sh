@@ -8,7 +8,8 @@
 # --adapter for `heads`; `plot timeline --what f1` draws the series with its
 # numbers beside it (and --what loss, by epoch); examples/series_flow.sh and
 # series_heads.sh measure every epoch with its adapters, and
-# `plot timeline --what flow` draws the attnflow share per layer by epoch,
+# `plot timeline --what flow` draws the attnflow share per layer by epoch
+# (examples/series_probe.sh and --what probe the probe F1 per layer),
 # and with attnflow --cues (series_flow.sh CUES) --score cue the names'
 # share on their cue word;
 # `explore --series` steps through the epochs with [ and ] (a scripted walk
@@ -91,6 +92,33 @@ for r in rows:
 sys.exit(0 if ok else 1)
 PY
 check "timeline flow: the layers named in the legend's manifest" grep -q '"layer 0"\|"layer 1"' flow.manifest.json
+
+# ---- what each layer holds, by epoch: a probe of every epoch's model ----
+expect_ok "series_probe.sh on the epochs" sh "$here/../examples/series_probe.sh" "$build" ep d/train.conll \
+    d/dev.conll d/test.conll 1
+check "... one probe CSV per epoch, with its adapter in the manifest" sh -c \
+    'test "$(ls ep/measures/probe/*.csv | wc -l)" = 4 && grep -q "epoch-0003.safetensors" ep/measures/probe/step-000003.manifest.json'
+expect_ok "plot timeline --what probe --split dev" "$seqrep" plot timeline --series ep --what probe --split dev \
+    --out probe.png
+python3 - <<'PY' && ok "timeline probe: per layer and epoch, the dev F1 of the last copy at r = 1 in the probe CSVs" || bad "timeline probe numbers"
+import csv, sys
+rows = list(csv.DictReader(open("probe.csv")))
+ok = len(rows) > 0 and all(r["series"] == "probe/dev/r1" for r in rows) and {r["step"] for r in rows} == {"0", "1", "2", "3"}
+for r in rows:
+    f = [x for x in csv.DictReader(open("ep/measures/probe/step-%06d.csv" % int(r["step"])))
+         if x["layer"] == r["layer"] and x["split"] == "dev" and x["copy"] == "last" and x["r"] == "1"]
+    ok = ok and len(f) == 1 and abs(float(f[0]["f1"]) - float(r["value"])) < 1e-3
+sys.exit(0 if ok else 1)
+PY
+check "... its caption says what is drawn" grep -q "linear probe on each layer's last-copy features at r = 1" \
+    probe.manifest.json
+expect_error "timeline --split with --what flow" "--split applies to --what probe only" \
+    "$seqrep" plot timeline --series ep --what flow --split dev --out x.png
+cp -r ep noprobe
+rm noprobe/measures/probe/step-000002.csv
+expect_error "timeline --what probe with a step not measured" "noprobe/measures/probe/step-000002.csv: missing" \
+    "$seqrep" plot timeline --series noprobe --what probe --out x.png
+check "... nothing written" test ! -e x.png
 
 # ---- the attention of the names on their cue, by epoch (attnflow --cues) ----
 cp -r ep nocue
@@ -215,7 +243,7 @@ expect_error "timeline --what flow --score of no share" "unknown share 'copy'" \
 mv ep/epoch-0002.safetensors moved.st
 expect_status 2 "series_flow.sh with an epoch file gone" sh "$here/../examples/series_flow.sh" "$build" ep d/dev.conll
 check "... named in one line" sh -c 'test "$(wc -l <err.txt)" = 1 && grep -q "epoch-0002.safetensors (step 2 of ep/series.json) not found" err.txt'
-expect_error "timeline --what of another name" "--what must be heads, loss, f1 or flow" \
+expect_error "timeline --what of another name" "--what must be heads, loss, f1, flow or probe" \
     "$seqrep" plot timeline --series ep --what speed --out x.png
 
 echo "$passed passed, $failed failed"

@@ -172,7 +172,7 @@ expect_error "a measure CSV of a model of another shape" \
     "$seqrep" plot timeline --series shape --out bad5.png
 check "... wrote nothing" nothing bad5
 expect_error "no --series" "timeline needs --series DIR" "$seqrep" plot timeline --out bad6.png
-expect_error "--what bogus" "--what must be heads, loss, f1 or flow, got 'bogus'" \
+expect_error "--what bogus" "--what must be heads, loss, f1, flow or probe, got 'bogus'" \
     "$seqrep" plot timeline --series snaps --what bogus --out bad6.png
 expect_error "--score bogus" "--score: unknown score 'bogus'" \
     "$seqrep" plot timeline --series snaps --score bogus --out bad6.png

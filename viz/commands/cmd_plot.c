@@ -190,7 +190,7 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
                  "attnflow CSV; repo-z, repo-repeat: z CSV (repo-positions, repo-eval --figures) instead of --model; "
                  "repo-range, repo-needle: repo-eval --figures CSV; heads: the CSV of seqrep heads"},
         {.name = "split", .type = ARG_STRING, .value = &q->split,
-         .help = "layers, exit: the split to draw (default test)"},
+         .help = "layers, exit, timeline --what probe: the split to draw (default test)"},
         {.name = "baselines", .type = ARG_STRING, .value = &q->baselines,
          .help = "layers: finetune/sweep CSV(s), comma-separated, drawn as horizontal references"},
         {.name = "cost", .type = ARG_STRING, .value = &q->cost, .help = "exit: flops | seconds (default flops)"},
@@ -204,7 +204,7 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {.name = "series", .type = ARG_STRING, .value = &q->series,
          .help = "timeline: a folder of train-lm --snapshots or finetune --save-epochs (its series.json)"},
         {.name = "what", .type = ARG_STRING, .value = &q->what, .help = "timeline: heads (score per head, ICL below) | "
-         "loss | f1 (dev, test by epoch) | flow (attnflow share per layer) (default " TIMELINE_DEFAULT_WHAT ")"},
+         "loss | f1 (by epoch) | flow (attnflow share per layer) | probe (F1 per layer) (default " TIMELINE_DEFAULT_WHAT ")"},
         {.name = "measure", .type = ARG_STRING, .value = &q->measure,
          .help = "timeline --what heads: heads-random | heads-data (default " TIMELINE_DEFAULT_MEASURE ")"},
         {.name = "score", .type = ARG_STRING, .value = &q->score, .help = "timeline --what heads: copy | induction | "

@@ -176,7 +176,7 @@ static int may_cover(const LayoutBoxes *b, BoxKind floating, int j)
 {
     BoxKind own = b->box[j].kind, outer = b->box[root_of(b, j)].kind;
     if (floating == BOX_HELP) return 1; /* modal: shown over everything until h closes it */
-    if (floating == BOX_HOVER || floating == BOX_PANEL) return is_data(own) && is_data(outer);
+    if (floating == BOX_HOVER) return is_data(own) && is_data(outer);
     return 0;
 }
 

@@ -98,9 +98,10 @@ const char *layout_box_kind_name(BoxKind kind);
 int box_rects_overlap(BoxRect a, BoxRect b, double slack);
 
 /* 1 if overlapping boxes i and j of b are meant to overlap: a box and its
- * own container (or a container's container), a hover box or a pinned panel
- * over a heatmap or plot area or the labels around them, a label lying
- * wholly on a heatmap or plot area, and the key help (modal) over anything. */
+ * own container (or a container's container), a hover box over a heatmap or
+ * plot area or the labels around them, a label lying wholly on a heatmap or
+ * plot area, and the key help (modal) over anything. A pinned panel covers
+ * nothing (the explorer gives it a strip of its own). */
 int layout_boxes_intended(const LayoutBoxes *b, int i, int j);
 
 /* The area of the rectangle r that a box of `kind` placed there would

@@ -139,7 +139,7 @@ static const FigureRow ROWS[FIGURE_COUNT] = {
     },
     [FIGURE_TIMELINE] = {
         .name = "timeline",
-        .options = "series what measure score top",
+        .options = "series what measure score top split",
         .load = timeline_figure_load,
         .paint = timeline_figure_paint,
         .write_csv = timeline_figure_write_csv,

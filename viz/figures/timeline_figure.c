@@ -48,11 +48,16 @@ static int read_request(const FigureRequest *q, TimelineRequest *t, SrError *err
     if ((t->what == TIMELINE_LOSS || t->what == TIMELINE_F1) && (q->measure || q->score || q->top))
         return sr_fail(err, "--measure, --score and --top apply to --what heads and flow only");
     if (t->what == TIMELINE_FLOW && q->measure) return sr_fail(err, "--measure applies to --what heads only");
+    if (q->split && t->what != TIMELINE_PROBE) return sr_fail(err, "--split applies to --what probe only");
+    if (t->what == TIMELINE_PROBE && (q->measure || q->score))
+        return sr_fail(err, "--measure and --score do not apply to --what probe");
+    t->split = q->split;
     t->dir = q->series;
     t->measure = q->measure ? q->measure : TIMELINE_DEFAULT_MEASURE;
     t->top = q->top ? q->top : TIMELINE_DEFAULT_TOP;
     if (timeline_measure_check(t->measure, err)) return -1;
     if (t->what == TIMELINE_FLOW) return parse_category(q->score ? q->score : "earlier_right", t, err);
+    if (t->what == TIMELINE_PROBE) return 0;
     return parse_score(q->score ? q->score : TIMELINE_DEFAULT_SCORE, &t->score, err);
 }
 
@@ -71,8 +76,9 @@ static void record_inputs(cJSON *manifest, const TimelineData *d, const Timeline
         cJSON *one = cJSON_CreateObject();
         cJSON_AddNumberToObject(one, "step", d->step[i]);
         char *csv = d->what == TIMELINE_HEADS   ? series_measure_path(t->dir, d->measure, d->step[i], ".csv")
-                    : d->what == TIMELINE_FLOW ? series_measure_path(t->dir, "flow", d->step[i], ".csv")
-                                               : NULL;
+                    : d->what == TIMELINE_FLOW  ? series_measure_path(t->dir, "flow", d->step[i], ".csv")
+                    : d->what == TIMELINE_PROBE ? series_measure_path(t->dir, "probe", d->step[i], ".csv")
+                                                : NULL;
         char *icl = d->has_icl ? series_measure_path(t->dir, "heads-random", d->step[i], ".manifest.json") : NULL;
         if (csv) manifest_add_file(one, "measure", csv);
         if (icl) manifest_add_file(one, "icl", icl);

@@ -41,7 +41,7 @@ static int upper_legend(const TimelineData *d, const FigureStyle *s, LegendEntry
         e[n++] = legend_line(labels[k], palette_series(k), (MarkerKind)(k % MARKER_COUNT), DASH_SOLID);
     }
     if (d->n_top < d->n_layers * d->n_heads)
-        e[n++] = legend_line(d->what == TIMELINE_FLOW ? "other layers" : "other heads", timeline_other_colour(s),
+        e[n++] = legend_line(timeline_per_layer(d) ? "other layers" : "other heads", timeline_other_colour(s),
                              MARKER_NONE, DASH_SOLID);
     return n;
 }
@@ -82,10 +82,12 @@ static void upper_axes(const TimelineData *d, Axes *a, int with_xlabel)
 {
     double lo = 0, hi = 0;
     const char *ylabel;
-    if (d->what == TIMELINE_HEADS || d->what == TIMELINE_FLOW) {
+    if (d->what == TIMELINE_HEADS || timeline_per_layer(d)) {
         widen(d->value, d->n_steps * d->n_layers * d->n_heads, &lo, &hi);
         hi = hi > 0 ? hi * 1.05 : 1;
-        ylabel = d->what == TIMELINE_FLOW ? "share of attention" : head_score_label(d->score);
+        ylabel = d->what == TIMELINE_FLOW    ? "share of attention"
+                 : d->what == TIMELINE_PROBE ? "probe span F1 (%)"
+                                             : head_score_label(d->score);
     } else if (d->what == TIMELINE_F1) {
         lo = INFINITY, hi = -INFINITY;
         widen(d->dev_f1, d->n_steps, &lo, &hi);
@@ -259,7 +261,7 @@ int paint_timeline(cairo_t *cr, const TimelineData *d, double w, double h)
     TimelineLayout L;
     place(cr, d, u, content, &L);
     draw_panel(cr, d, &L.upper, u,
-               d->what == TIMELINE_HEADS || d->what == TIMELINE_FLOW ? draw_heads
+               d->what == TIMELINE_HEADS || timeline_per_layer(d) ? draw_heads
                : d->what == TIMELINE_F1                              ? draw_f1
                                                                      : draw_losses);
     LegendEntry e[TIMELINE_MAX_LEGEND];

@@ -13,6 +13,7 @@
 #include "base/text_file.h"
 #include "results/flow_data.h"
 #include "results/heads_data.h"
+#include "results/layers_data.h"
 #include "series/series_read.h"
 
 /* The measure whose manifests hold the in-context learning numbers. */
@@ -24,7 +25,8 @@ int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err)
     else if (strcmp(text, "loss") == 0) *out = TIMELINE_LOSS;
     else if (strcmp(text, "f1") == 0) *out = TIMELINE_F1;
     else if (strcmp(text, "flow") == 0) *out = TIMELINE_FLOW;
-    else return sr_fail(err, "--what must be heads, loss, f1 or flow, got '%s'", text);
+    else if (strcmp(text, "probe") == 0) *out = TIMELINE_PROBE;
+    else return sr_fail(err, "--what must be heads, loss, f1, flow or probe, got '%s'", text);
     return 0;
 }
 
@@ -52,9 +54,14 @@ void timeline_head_label(int layer, int head, char *out, size_t cap)
     snprintf(out, cap, "L%dH%d", layer, head);
 }
 
+int timeline_per_layer(const TimelineData *d)
+{
+    return d->what == TIMELINE_FLOW || d->what == TIMELINE_PROBE;
+}
+
 void timeline_line_label(const TimelineData *d, int layer, int head, char *out, size_t cap)
 {
-    if (d->what == TIMELINE_FLOW) snprintf(out, cap, "layer %d", layer);
+    if (timeline_per_layer(d)) snprintf(out, cap, "layer %d", layer);
     else timeline_head_label(layer, head, out, cap);
 }
 
@@ -139,6 +146,56 @@ static int read_flow(TimelineData *d, const char *dir, SrError *err)
                                                     : d->share == TIMELINE_FLOW_NON_CUE ? f.non_cue[l]
                                                     : f.share[l * FLOW_N_CATEGORIES + d->category];
         flow_data_free(&f);
+        free(path);
+    }
+    return rc;
+}
+
+/* The measure folder probe F1 is read from (examples/series_probe.sh). */
+static const char *const PROBE_MEASURE = "probe";
+
+/* From the probe CSV at path (rows of `split`), the last-copy read-out of
+ * the most repetitions into row i of d->value (its F1 per layer, in %): the
+ * first step sets the layers and r, later ones must match. 0 or -1. */
+static int read_probe_step(TimelineData *d, int i, const char *path, SrError *err)
+{
+    LayersData p;
+    const char *paths[1] = {path};
+    if (layers_data_load(&p, paths, 1, d->split, NULL, 0, err)) return -1;
+    const LayersSeries *best = NULL;
+    for (int k = 0; k < p.n_series; k++)
+        if (p.series[k].copy == COPY_LAST && (!best || p.series[k].r > best->r)) best = &p.series[k];
+    int rc = 0;
+    if (!best) rc = sr_fail(err, "%s: no last-copy read-out of split %s", path, d->split);
+    else if (i == 0) {
+        d->n_layers = best->n;
+        d->probe_r = best->r;
+        d->value = malloc(sizeof(double) * (size_t)d->n_steps * best->n);
+        if (!d->value) rc = sr_fail(err, "%s: out of memory", path);
+    } else if (best->n != d->n_layers || best->r != d->probe_r) {
+        rc = sr_fail(err, "%s: %d layers at r = %d, but step %d has %d at r = %d (another model or run?)", path,
+                     best->n, best->r, d->step[0], d->n_layers, d->probe_r);
+    }
+    for (int l = 0; l < d->n_layers && rc == 0; l++) {
+        if (best->layer[l] != l) rc = sr_fail(err, "%s: layer %d missing", path, l);
+        else d->value[(size_t)i * d->n_layers + l] = best->mean[l];
+    }
+    layers_data_free(&p);
+    return rc;
+}
+
+/* The probe's F1 per layer at every step (series_probe.sh's CSVs). */
+static int read_probe(TimelineData *d, const char *dir, SrError *err)
+{
+    int rc = 0;
+    d->n_heads = 1;
+    for (int i = 0; i < d->n_steps && rc == 0; i++) {
+        char *path = series_measure_path(dir, PROBE_MEASURE, d->step[i], ".csv");
+        if (!path) return sr_fail(err, "out of memory");
+        if (access(path, F_OK) != 0)
+            rc = sr_fail(err, "%s: missing (no probe measure of step %d of %s/series.json: "
+                              "examples/series_probe.sh)", path, d->step[i], dir);
+        else rc = read_probe_step(d, i, path, err);
         free(path);
     }
     return rc;
@@ -260,6 +317,16 @@ static void write_meta(TimelineData *d, const char *dir)
             append(c, cap, &used, "%slayer %d %.3f", k ? ", " : "", d->top_layer[k],
                    timeline_value(d, last, d->top_layer[k], 0));
         append(c, cap, &used, ").");
+    } else if (d->what == TIMELINE_PROBE) {
+        snprintf(d->meta.title, sizeof d->meta.title, "What each layer holds, by %s: probe F1",
+                 d->epochs ? "epoch" : "step");
+        append(c, cap, &used, "Strict span F1 (%%, %s) of a linear probe on each layer's last-copy features at "
+               "r = %d (seqrep probe) at %d %s; coloured: the %d best at %s %d (", d->split, d->probe_r, d->n_steps,
+               d->epochs ? "epochs" : "snapshots", d->n_top, d->epochs ? "epoch" : "step", d->step[last]);
+        for (int k = 0; k < d->n_top; k++)
+            append(c, cap, &used, "%slayer %d %.1f", k ? ", " : "", d->top_layer[k],
+                   timeline_value(d, last, d->top_layer[k], 0));
+        append(c, cap, &used, ").");
     } else if (d->what == TIMELINE_F1) {
         snprintf(d->meta.title, sizeof d->meta.title, "Dev and test F1 by fine-tuning epoch");
         append(c, cap, &used, "Strict span F1 (%%) of dev and test after each of %d epochs (epoch 0: before "
@@ -287,6 +354,7 @@ int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)
     d->share = q->share;
     d->category = q->category;
     snprintf(d->measure, sizeof d->measure, "%s", q->measure ? q->measure : ICL_MEASURE);
+    snprintf(d->split, sizeof d->split, "%s", q->split ? q->split : "test");
     if (q->top < 1 || q->top > TIMELINE_MAX_TOP) return sr_fail(err, "--top must be 1..%d", TIMELINE_MAX_TOP);
     SeriesSteps s;
     if (series_read(q->dir, &s, err)) return -1;
@@ -299,6 +367,7 @@ int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)
     int rc = 0;
     if (d->what == TIMELINE_HEADS) rc = read_heads(d, q->dir, err);
     if (d->what == TIMELINE_FLOW) rc = read_flow(d, q->dir, err);
+    if (d->what == TIMELINE_PROBE) rc = read_probe(d, q->dir, err);
     if (d->what == TIMELINE_F1 && isnan(d->dev_f1[s.n - 1]))
         rc = sr_fail(err, "%s/series.json: no dev_f1 at the last snapshot (--what f1 draws a series of "
                           "finetune --save-epochs)", q->dir);
@@ -307,7 +376,7 @@ int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)
         timeline_data_free(d);
         return -1;
     }
-    if (d->what == TIMELINE_HEADS || d->what == TIMELINE_FLOW) pick_top(d, q->top);
+    if (d->what == TIMELINE_HEADS || timeline_per_layer(d)) pick_top(d, q->top);
     write_meta(d, q->dir);
     return 0;
 }
@@ -349,6 +418,13 @@ void timeline_data_write_csv(const TimelineData *d, FILE *out)
         for (int i = 0; i < d->n_steps; i++)
             for (int l = 0; l < d->n_layers; l++)
                 fprintf(out, "%d,flow/%s,%d,,%.6f\n", d->step[i], timeline_flow_name(d->share, d->category), l,
+                        timeline_value(d, i, l, 0));
+        return;
+    }
+    if (d->what == TIMELINE_PROBE) {
+        for (int i = 0; i < d->n_steps; i++)
+            for (int l = 0; l < d->n_layers; l++)
+                fprintf(out, "%d,probe/%s/r%d,%d,,%.6f\n", d->step[i], d->split, d->probe_r, l,
                         timeline_value(d, i, l, 0));
         return;
     }

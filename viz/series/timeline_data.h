@@ -40,7 +40,7 @@
  * both themes). */
 #define TIMELINE_MAX_TOP 6
 
-typedef enum { TIMELINE_HEADS = 0, TIMELINE_LOSS = 1, TIMELINE_F1 = 2, TIMELINE_FLOW = 3 } TimelineWhat;
+typedef enum { TIMELINE_HEADS = 0, TIMELINE_LOSS = 1, TIMELINE_F1 = 2, TIMELINE_FLOW = 3, TIMELINE_PROBE = 4 } TimelineWhat;
 
 /* flow: which share is drawn, an attnflow category or a cue column. */
 typedef enum { TIMELINE_FLOW_CATEGORY = 0, TIMELINE_FLOW_CUE = 1, TIMELINE_FLOW_NON_CUE = 2 } TimelineFlowShare;
@@ -54,6 +54,7 @@ typedef struct {
     int top;             /* heads, flow: how many to colour, 1..MAX   */
     TimelineFlowShare share; /* flow: a category or a cue column       */
     FlowCategory category; /* flow: the share drawn, with CATEGORY    */
+    const char *split;   /* probe: the split whose F1 is drawn        */
 } TimelineRequest;
 
 typedef struct {
@@ -71,7 +72,10 @@ typedef struct {
     double *test_f1;
     int n_layers, n_heads;
     double *value;        /* heads: (n_steps, n_layers, n_heads), in 0..1; flow:
-                             (n_steps, n_layers, 1), the layer's mean over heads   */
+                             (n_steps, n_layers, 1), the layer's mean over heads;
+                             probe: (n_steps, n_layers, 1), the probe's span F1 (%) */
+    char split[32];       /* probe: the split drawn                                 */
+    int probe_r;          /* probe: the repetitions of the read-out drawn           */
     int n_top;            /* heads: the coloured heads, largest last value first */
     int top_layer[TIMELINE_MAX_TOP], top_head[TIMELINE_MAX_TOP];
     int has_icl;          /* the heads-random manifests were read                  */
@@ -80,7 +84,10 @@ typedef struct {
     double *icl;          /* (n_steps) icl_score: first minus last                 */
 } TimelineData;
 
-/* Parse --what (heads | loss | f1) and --measure (heads-random | heads-data);
+/* 1 when d has one line per layer (flow, probe), 0 for one per head. */
+int timeline_per_layer(const TimelineData *d);
+
+/* Parse --what (heads | loss | f1 | flow | probe) and --measure (heads-random | heads-data);
  * 0 or -1 with err naming the option. */
 int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err);
 int timeline_measure_check(const char *text, SrError *err);

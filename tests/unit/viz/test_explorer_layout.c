@@ -113,7 +113,8 @@ static int check_frame(Explorer *e, int w, int h, const char *context, char *out
     layout_boxes_attach(cr, &rec);
     e->width = w;
     e->height = h;
-    assert_int_equal(explorer_paint_view(e, cr, w, explorer_figure_height(&e->st, w, h)), 0);
+    assert_int_equal(explorer_paint_view(e, cr, explorer_figure_width(&e->st, w, h), explorer_figure_height(&e->st, w, h)),
+                     0);
     explorer_update_hover(e, cr);
     explorer_draw_overlays(e, cr);
     assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
@@ -140,7 +141,8 @@ static int hover_points(Explorer *e, int w, int h, double xy[][2])
     cairo_t *cr = cairo_create(s);
     assert_int_equal(explorer_prepare_figure(e), 0);
     AttentionLayout L;
-    attention_layout(cr, &e->fig.attention, w, explorer_figure_height(&e->st, w, h), &L);
+    attention_layout(cr, &e->fig.attention, explorer_figure_width(&e->st, w, h), explorer_figure_height(&e->st, w, h),
+                     &L);
     cairo_destroy(cr);
     cairo_surface_destroy(s);
     int T = e->fig.attention.T, cells[5][2] = {{T - 1, T - 1}, {0, T - 1}, {T / 2, T / 2}, {T - 1, 0}, {1, 0}};

@@ -223,7 +223,7 @@ static void test_timeline_figure_load(void **state)
         const char *want;
     } bad[] = {
         {{.layer = -1}, "timeline needs --series DIR"},
-        {{.series = "x", .what = "both", .layer = -1}, "--what must be heads, loss, f1 or flow, got 'both'"},
+        {{.series = "x", .what = "both", .layer = -1}, "--what must be heads, loss, f1, flow or probe, got 'both'"},
         {{.series = "x", .measure = "heads-other", .layer = -1}, "--measure must be heads-random or heads-data"},
         {{.series = "x", .score = "echo", .layer = -1}, "--score: unknown score 'echo' (scores: copy, induction"},
         {{.series = "x", .what = "loss", .score = "copy", .layer = -1}, "apply to --what heads and flow only"},

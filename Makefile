@@ -175,9 +175,7 @@ test-e2e: $(BUILD)/seqrep $(FAULT_SHIM)
 ASAN_OPT = -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
 	$(MAKE) -j$(TEST_JOBS) BUILD=build-asan OPT="$(ASAN_OPT)" test-build
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp:print_suppressions=0 \
-	  $(MAKE) BUILD=build-asan OPT="$(ASAN_OPT)" test-unit
-	$(MAKE) BUILD=build-asan OPT="$(ASAN_OPT)" test-e2e
+	$(MAKE) BUILD=build-asan OPT="$(ASAN_OPT)" test-unit test-e2e
 
 # the unit tests built for AVX2 without AVX-512 (x86-64-v3), so the narrower
 # vector path of a machine without AVX-512 stays correct on one that has it

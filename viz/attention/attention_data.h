@@ -58,9 +58,8 @@ typedef struct {
 } AttentionData;
 
 /* Fill d from arrays the caller computed: a layout, its token labels (T
- * strings), the attention att (L, H, T, T; NULL = zeros for the caller to
- * fill through attention_maps_whole(d->maps)) and the mask plan (L). Copies
- * everything. Selects layer 0, the mean over heads, fixed scale. */
+ * strings), the attention att (L, H, T, T; NULL = zeros) and the mask plan
+ * (L). Copies everything. Selects layer 0, the mean over heads, fixed scale. */
 int attention_data_init(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
                         const char *const *tokens, const float *att, const MaskKind *plan,
                         SrError *err);

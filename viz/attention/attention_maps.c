@@ -171,27 +171,12 @@ void attention_maps_free(AttentionMaps *m)
     free(m);
 }
 
-float *attention_maps_whole(AttentionMaps *m)
-{
-    for (int i = 0; m->whole && i < ATTENTION_CACHE_LAYERS; i++) m->kept[i].layer = -1; /* the caller may write */
-    m->shown = m->shown_layer = -1;
-    return m->whole;
-}
-
 /* The kept place of layer l, or -1 (under the lock). */
 static int find_kept(const AttentionMaps *m, int layer)
 {
     for (int i = 0; i < ATTENTION_CACHE_LAYERS; i++)
         if (m->kept[i].layer == layer) return i;
     return -1;
-}
-
-int attention_maps_ready(AttentionMaps *m, int layer)
-{
-    pthread_mutex_lock(&m->lock);
-    int ready = find_kept(m, layer) >= 0;
-    pthread_mutex_unlock(&m->lock);
-    return ready;
 }
 
 /* Fill kept place i with layer l (under the lock): its maps, computed again
@@ -292,18 +277,4 @@ const double *attention_maps_mean(AttentionMaps *m, int layer)
 {
     KeptLayer *k = kept_layer(m, layer);
     return k ? k->mean : NULL;
-}
-
-size_t attention_maps_bytes(AttentionMaps *m)
-{
-    size_t TT = (size_t)m->T * m->T, bytes = 0;
-    if (m->whole) bytes += sizeof(float) * (size_t)m->n_layers * m->n_heads * TT;
-    pthread_mutex_lock(&m->lock);
-    for (int i = 0; i < ATTENTION_CACHE_LAYERS; i++) {
-        if (m->kept[i].mean) bytes += sizeof(double) * TT;
-        if (m->kept[i].att && !m->whole && m->kept[i].att != m->inference->a.att)
-            bytes += sizeof(float) * (size_t)m->n_heads * TT;
-    }
-    pthread_mutex_unlock(&m->lock);
-    return bytes;
 }

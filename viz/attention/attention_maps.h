@@ -1,10 +1,11 @@
 /* attention_maps.h — the attention probabilities of every layer and head of
  * one forward, (L, H, T, T), as the attention figures read them: kept whole
- * (small inputs, or arrays a caller computed), or computed a layer at a time
+ * (arrays a caller computed), or, for a model's forward, computed a layer at a time
  * on demand from a forward-only model (engine/model.h,
- * model_create_inference) with the last few layers asked for kept. At 2,048
+ * model_create_inference) with the layer asked for and its two neighbours
+ * kept (a thread computes the neighbours ahead of the reader). At 2,048
  * tokens on a 30-layer, 9-head model the whole maps are 4.5 GB; a layer is
- * 0.15 GB, so only the layers on screen are held. */
+ * 0.15 GB, and three are held. */
 #ifndef SEQREP_VIZ_ATTENTION_MAPS_H
 #define SEQREP_VIZ_ATTENTION_MAPS_H
 
@@ -15,9 +16,8 @@
 
 typedef struct AttentionMaps AttentionMaps;
 
-/* Maps kept whole: a copy of att (L, H, T, T), or zeros when att is NULL
- * (for the caller to fill through attention_maps_whole). NULL with err when
- * out of memory. */
+/* Maps kept whole: a copy of att (L, H, T, T), or zeros when att is NULL.
+ * NULL with err when out of memory. */
 AttentionMaps *attention_maps_new_whole(int n_layers, int n_heads, int T, const float *att, SrError *err);
 
 /* Maps computed on demand from `inference`, a forward-only model after its
@@ -31,21 +31,14 @@ AttentionMaps *attention_maps_new_on_demand(Model *inference, Model *weights, Sr
 
 void attention_maps_free(AttentionMaps *m);
 
-/* The (L, H, T, T) array of whole maps, writable; NULL for on-demand maps. */
-float *attention_maps_whole(AttentionMaps *m);
-
 /* Layer l's maps (H, T, T), and their mean over heads (T, T, in double, as
- * the figures and their CSVs have always summed them): computed
- * when not kept (the least recently asked-for layer then makes room), and
- * valid until ATTENTION_CACHE_LAYERS other layers have been asked for. NULL
- * only when out of memory or the model refuses (said on stderr once). */
+ * the figures and their CSVs have always summed them): computed when not
+ * kept (waiting for the prefetch thread when it is computing them), and
+ * valid until another layer is asked for (the prefetch thread, which keeps
+ * the neighbours of the layer last asked for, never touches that one). One
+ * reader thread only. NULL only when out of memory or the model refuses
+ * (said on stderr once). */
 const float *attention_maps_layer(AttentionMaps *m, int layer);
 const double *attention_maps_mean(AttentionMaps *m, int layer);
-
-/* 1 when layer l's maps are at hand (asking costs no computation). */
-int attention_maps_ready(AttentionMaps *m, int layer);
-
-/* Bytes the maps hold now (the kept layers or the whole array). */
-size_t attention_maps_bytes(AttentionMaps *m);
 
 #endif

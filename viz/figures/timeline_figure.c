@@ -95,12 +95,16 @@ int timeline_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, lon
     memset(&t, 0, sizeof t);
     if (read_request(q, &t, err)) return -1;
     if (timeline_data_load(&f->timeline, &t, err)) return -1;
-    const char *what[] = {"heads", "loss", "f1", "flow"};
-    cJSON_AddStringToObject(manifest, "what", what[t.what]);
-    if (t.what == TIMELINE_HEADS || t.what == TIMELINE_FLOW) {
+    cJSON_AddStringToObject(manifest, "what", timeline_what_name(t.what));
+    if (t.what == TIMELINE_PROBE) {
+        cJSON_AddStringToObject(manifest, "split", f->timeline.split);
+        cJSON_AddNumberToObject(manifest, "r", f->timeline.probe_r);
+    }
+    if (t.what == TIMELINE_HEADS || timeline_per_layer(&f->timeline)) {
         if (t.what == TIMELINE_HEADS) cJSON_AddStringToObject(manifest, "measure", t.measure);
-        cJSON_AddStringToObject(manifest, "score", t.what == TIMELINE_HEADS ? head_score_name(t.score)
-                                                                            : timeline_flow_name(t.share, t.category));
+        if (t.what != TIMELINE_PROBE)
+            cJSON_AddStringToObject(manifest, "score", t.what == TIMELINE_HEADS ? head_score_name(t.score)
+                                                                                : timeline_flow_name(t.share, t.category));
         cJSON *top = cJSON_AddArrayToObject(manifest, "top");
         for (int k = 0; k < f->timeline.n_top; k++) {
             char label[32];

@@ -30,6 +30,15 @@ int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err)
     return 0;
 }
 
+const char *timeline_what_name(TimelineWhat what)
+{
+    return what == TIMELINE_LOSS    ? "loss"
+           : what == TIMELINE_F1    ? "f1"
+           : what == TIMELINE_FLOW  ? "flow"
+           : what == TIMELINE_PROBE ? "probe"
+                                    : "heads";
+}
+
 int timeline_measure_check(const char *text, SrError *err)
 {
     if (strcmp(text, "heads-random") != 0 && strcmp(text, "heads-data") != 0)

@@ -90,6 +90,7 @@ int timeline_per_layer(const TimelineData *d);
 /* Parse --what (heads | loss | f1 | flow | probe) and --measure (heads-random | heads-data);
  * 0 or -1 with err naming the option. */
 int timeline_what_parse(const char *text, TimelineWhat *out, SrError *err);
+const char *timeline_what_name(TimelineWhat what);
 int timeline_measure_check(const char *text, SrError *err);
 
 /* Load what q asks for. Free with timeline_data_free (safe after a

@@ -1,6 +1,7 @@
 /* test_explorer_layout.c — a window that never covers itself: every frame of
  * the explorer, drawn headless on a cairo image surface with a box recorder
- * attached (draw/layout_boxes.h), over every view a model gives, both
+ * attached (draw/layout_boxes.h), over every view (those of the model and
+ * those of result files: layers, exit, flow, RePo range and needle), both
  * themes, three window sizes, a short and a long sentence, with the pinned
  * token, the `b` filter, the hover box at several places and the help, has
  * no overlap nobody meant and nothing outside the window. Also: the box
@@ -23,6 +24,7 @@
 #include "explorer/explorer_window.h"
 #include "explorer_state/explorer_keys.h"
 #include "formats/checkpoint.h"
+#include "viz_fixtures.h"
 
 #define N_WORDS 20
 
@@ -55,13 +57,23 @@ static void no_wake(void *arg)
     (void)arg;
 }
 
+/* The result files of every results view (write_result_fixtures), kept
+ * here: in_work's paths are reused after a few calls. */
+static char probe_path[512], finetune_path[512], flow_path[512], range_path[512], needle_path[512];
+
 /* Open e on the model at path and text as seqrep explore would (no window),
- * and wait for the attention maps of r = 1. */
+ * with the result files of every results view, and wait for the attention
+ * maps of r = 1. */
 static void open_explorer(Explorer *e, ExplorerOptions *o, const char *path, const char *text)
 {
     memset(o, 0, sizeof *o);
     o->src.model = path;
     o->src.text = text;
+    o->src.layers = probe_path;
+    o->src.exit = finetune_path;
+    o->src.flow = flow_path;
+    o->src.repo_range = range_path;
+    o->src.repo_needle = needle_path;
     o->width = 1400;
     o->height = 900;
     o->r = 1;
@@ -77,6 +89,8 @@ static void open_explorer(Explorer *e, ExplorerOptions *o, const char *path, con
     int max_T = e->in.info.cfg.max_seq_len;
     assert_int_equal(explorer_load_results(e, &err), 0);
     assert_int_equal(explorer_initial_state(e, max_T, &err), 0);
+    assert_true(e->st.has_results[VIEW_LAYERS] && e->st.has_results[VIEW_EXIT] && e->st.has_results[VIEW_FLOW] &&
+                e->st.has_results[VIEW_REPO_RANGE] && e->st.has_results[VIEW_REPO_NEEDLE]);
     assert_int_equal(explorer_worker_start(&e->worker, path, NULL, &e->in.tok, NULL, e->st.bos, o->sep,
                                            e->src.copy_positions, max_T, 0, no_wake, e, &err),
                      0);
@@ -92,8 +106,8 @@ static void open_explorer(Explorer *e, ExplorerOptions *o, const char *path, con
 /* Release what open_explorer and the frames set up. */
 static void close_explorer(Explorer *e)
 {
+    explorer_drop_attention(e); /* before the worker's weights its maps are computed from */
     explorer_worker_stop(e->worker);
-    explorer_drop_attention(e);
     if (e->has_mask) {
         mask_data_free(&e->fig.mask);
         repeat_free(&e->mask_layout);
@@ -182,12 +196,13 @@ static void check_view(Explorer *e, int w, int h, const char *base, char *report
 static int check_all_views(Explorer *e, const char *sentence, char *report, size_t cap, size_t *used)
 {
     static const int sizes[3][2] = {{1400, 900}, {1024, 700}, {800, 600}};
-    static const ExplorerView views[6] = {VIEW_MASK, VIEW_ATTENTION, VIEW_OVERVIEW, VIEW_OVERVIEW, VIEW_REPO_Z,
-                                          VIEW_REPO_REPEAT};
+    static const ExplorerView views[11] = {VIEW_MASK,   VIEW_ATTENTION,   VIEW_OVERVIEW,   VIEW_OVERVIEW,
+                                           VIEW_REPO_Z, VIEW_REPO_REPEAT, VIEW_LAYERS,     VIEW_EXIT,
+                                           VIEW_FLOW,   VIEW_REPO_RANGE,  VIEW_REPO_NEEDLE};
     int problems = 0;
     for (int theme = 0; theme < 2; theme++)
         for (int size = 0; size < 3; size++)
-            for (int v = 0; v < 6; v++) {
+            for (int v = 0; v < 11; v++) {
                 if (!e->st.has_results[views[v]]) continue;
                 e->st.view = views[v];
                 e->st.show_roles = v == 3;
@@ -217,6 +232,7 @@ static void test_frames_never_cover_themselves(void **unused)
     (void)unused;
     char dir[] = "/tmp/test_explorer_layout_XXXXXX", path[128];
     assert_non_null(mkdtemp(dir));
+
     size_t cap = 1 << 20, used = 0;
     char *report = calloc(cap, 1);
     int problems = 0;
@@ -320,6 +336,26 @@ static void test_hover_names_every_word(void **unused)
     rmdir(dir);
 }
 
+/* The result files every test opens the explorer with, in a work directory. */
+static int setup(void **state)
+{
+    (void)state;
+    if (viz_work_setup("test_explorer_layout")) return -1;
+    write_result_fixtures();
+    snprintf(probe_path, sizeof probe_path, "%s", in_work("probe1.csv"));
+    snprintf(finetune_path, sizeof finetune_path, "%s", in_work("finetune.csv"));
+    snprintf(flow_path, sizeof flow_path, "%s", in_work("flow.csv"));
+    snprintf(range_path, sizeof range_path, "%s", in_work("range.csv"));
+    snprintf(needle_path, sizeof needle_path, "%s", in_work("needle.csv"));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return viz_work_teardown();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,5 +363,5 @@ int main(void)
         cmocka_unit_test(test_hover_names_every_word),
         cmocka_unit_test(test_frames_never_cover_themselves),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,6 @@
 /* viz_fixtures.h — what the headless figure tests share (tests/unit/viz/test_viz.c,
- * tests/unit/viz/test_viz_colours.c): a temporary work directory, the attention and
- * mask fixtures, rendering to an image surface and the pixel checks. Each
+ * tests/unit/viz/test_viz_colours.c, test_explorer_layout.c): a temporary work directory, the attention and
+ * mask fixtures, the result files of the figures, rendering to an image surface and the pixel checks. Each
  * test binary is one translation unit, so the definitions live here. */
 #ifndef SEQREP_TEST_VIZ_FIXTURES_H
 #define SEQREP_TEST_VIZ_FIXTURES_H
@@ -188,6 +188,68 @@ static inline int viz_work_teardown(void)
     test_remove_dir(work_dir);
     cairo_debug_reset_static_data();
     return 0;
+}
+
+/* The result files of the figure tests, in the formats of the commands that
+ * write them, into the work directory: flow.csv (attnflow, 3 layers x 2
+ * heads), heads.csv (seqrep heads, 2 x 2), probe1.csv and probe2.csv (probe,
+ * two seeds), finetune.csv (finetune with exits), z.csv (repo-positions),
+ * range.csv and needle.csv (repo-eval --figures). */
+static inline void write_result_fixtures(void)
+{
+    const char *flow =
+        "layer,head,own_copy,earlier_left,same_word,earlier_right,sink\n"
+        "0,0,0.30,0.20,0.10,0.15,0.25\n0,1,0.50,0.10,0.10,0.10,0.20\n"
+        "1,0,0.20,0.20,0.20,0.30,0.10\n1,1,0.25,0.15,0.25,0.25,0.10\n"
+        "2,0,0.10,0.10,0.50,0.20,0.10\n2,1,0.15,0.05,0.40,0.30,0.10\n";
+
+    /* In the format of seqrep heads: 2 layers x 2 heads. */
+    const char *heads =
+        "layer,head,copy,induction,previous,sink,own_copy\n"
+        "0,0,0.050000,0.020000,0.610000,0.300000,0.500000\n0,1,0.100000,0.050000,0.200000,0.700000,0.200000\n"
+        "1,0,0.450000,0.380000,0.100000,0.200000,0.300000\n1,1,0.020000,0.900000,0.050000,0.050000,0.650000\n";
+
+    const char *probe_seed1 =
+        "r,layer,copy,split,precision,recall,f1,tp,n_pred,n_gold\n"
+        "0,0,last,test,40,40,40,1,1,1\n0,1,last,test,50,50,50,1,1,1\n0,2,last,test,55,55,55,1,1,1\n"
+        "1,0,last,test,44,44,44,1,1,1\n1,1,last,test,58,58,58,1,1,1\n1,2,last,test,62,62,62,1,1,1\n"
+        "1,0,first,test,40,40,40,1,1,1\n1,1,first,test,49,49,49,1,1,1\n1,2,first,test,54,54,54,1,1,1\n"
+        "1,2,last,dev,99,99,99,1,1,1\n";
+    const char *probe_seed2 =
+        "r,layer,copy,split,precision,recall,f1,tp,n_pred,n_gold\n"
+        "0,0,last,test,42,42,42,1,1,1\n0,1,last,test,52,52,52,1,1,1\n0,2,last,test,57,57,57,1,1,1\n"
+        "1,0,last,test,46,46,46,1,1,1\n1,1,last,test,60,60,60,1,1,1\n1,2,last,test,64,64,64,1,1,1\n"
+        "1,0,first,test,41,41,41,1,1,1\n1,1,first,test,50,50,50,1,1,1\n1,2,first,test,55,55,55,1,1,1\n";
+
+    const char *finetune =
+        "method,r,exit,seed,split,precision,recall,f1,seconds,flops\n"
+        "causal,0,1,1,test,40,40,40,1.0,100\ncausal,0,2,1,test,50,50,50,2.0,200\n"
+        "causal,0,2,2,test,52,52,52,2.2,200\n"
+        "sr,1,1,1,test,45,45,45,2.1,210\nsr,1,2,1,test,60,60,60,4.1,420\n"
+        "sr,1,2,1,dev,70,70,70,4.1,420\n";
+
+    /* RePo fixtures in the formats of repo-positions and repo-eval --figures:
+     * z of one layer and head over "<bos> a b", with an outlier at index 2. */
+    const char *repo_z =
+        "layer,head,index,token,copy,word,z\n"
+        "1,0,0,<bos>,-1,-1,0.0\n1,0,1,a,0,0,0.5\n1,0,2,b,0,1,40.0\n1,0,3,c,0,2,1.0\n1,0,4,d,0,3,1.5\n"
+        "1,1,0,<bos>,-1,-1,0.0\n1,1,1,a,0,0,-0.5\n1,1,2,b,0,1,-1.0\n1,1,3,c,0,2,-1.5\n1,1,4,d,0,3,-2.0\n";
+    const char *repo_range =
+        "task,method,layer,length,z_range_mean,z_range_max,index_range\n"
+        "kv,repo,1,16,2.0,3.0,15\nkv,repo,1,32,2.5,4.0,31\nkv,repo,2,16,1.0,1.5,15\nkv,repo,2,32,1.2,2.0,31\n";
+    const char *repo_needle =
+        "task,method,layer,length,needle_mass,near_mass,needle_tokens,near_tokens\n"
+        "needle,rope,0,32,0.2,0.1,2,4\nneedle,rope,1,32,0.3,0.1,2,4\n"
+        "needle,repo,0,32,0.25,0.05,2,4\nneedle,repo,1,32,0.5,0.02,2,4\n";
+
+    write_text(in_work("flow.csv"), flow);
+    write_text(in_work("probe1.csv"), probe_seed1);
+    write_text(in_work("probe2.csv"), probe_seed2);
+    write_text(in_work("finetune.csv"), finetune);
+    write_text(in_work("z.csv"), repo_z);
+    write_text(in_work("range.csv"), repo_range);
+    write_text(in_work("needle.csv"), repo_needle);
+    write_text(in_work("heads.csv"), heads);
 }
 
 /* A TEST FIXTURE snapshot series in folder dir (created, under the work

@@ -320,11 +320,7 @@ static void explorer_free(Explorer *e)
         mask_data_free(&e->fig.mask);
         repeat_free(&e->mask_layout);
     }
-    if (e->has_layers) layers_data_free(&e->fig.layers);
-    if (e->has_exit) exit_data_free(&e->fig.exit);
-    if (e->has_flow) flow_data_free(&e->fig.flow);
-    if (e->has_repo_range) repo_range_data_free(&e->fig.repo_range);
-    if (e->has_repo_needle) repo_needle_data_free(&e->fig.repo_needle);
+    explorer_free_results(e);
     if (e->figure) cairo_surface_destroy(e->figure);
     if (e->frame) cairo_surface_destroy(e->frame);
     layout_boxes_free(&e->figure_boxes);

@@ -108,3 +108,13 @@ int explorer_initial_state(Explorer *e, int max_T, SrError *err)
     s->view = o->view;
     return 0;
 }
+
+void explorer_free_results(Explorer *e)
+{
+    if (e->has_layers) layers_data_free(&e->fig.layers);
+    if (e->has_exit) exit_data_free(&e->fig.exit);
+    if (e->has_flow) flow_data_free(&e->fig.flow);
+    if (e->has_repo_range) repo_range_data_free(&e->fig.repo_range);
+    if (e->has_repo_needle) repo_needle_data_free(&e->fig.repo_needle);
+    e->has_layers = e->has_exit = e->has_flow = e->has_repo_range = e->has_repo_needle = 0;
+}

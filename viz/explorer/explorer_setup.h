@@ -9,6 +9,9 @@
 /* Load the results the optional views draw, as `seqrep plot` reads them. 0 or -1. */
 int explorer_load_results(Explorer *e, SrError *err);
 
+/* Free the result files' figures explorer_load_results loaded. */
+void explorer_free_results(Explorer *e);
+
 /* Set up the state from the options: sentence, r, layer, head, scale, view. */
 int explorer_initial_state(Explorer *e, int max_T, SrError *err);
 

@@ -112,6 +112,7 @@ static void close_explorer(Explorer *e)
         mask_data_free(&e->fig.mask);
         repeat_free(&e->mask_layout);
     }
+    explorer_free_results(e);
     layout_boxes_free(&e->figure_boxes);
     explorer_input_free(&e->in);
 }

@@ -68,10 +68,6 @@ static int render(Explorer *e, SrError *err)
         cairo_t *cr = cairo_create(e->figure);
         e->figure_height = explorer_figure_height(&e->st, e->width, e->height);
         e->figure_width = explorer_figure_width(&e->st, e->width, e->height);
-        FigureStyle style = figure_meta_default().style;
-        style.theme = e->st.theme;
-        rgb_set(cr, figure_background(&style));
-        cairo_paint(cr); /* the strips too */
         int rc = explorer_paint_view(e, cr, e->figure_width, e->figure_height);
         cairo_destroy(cr);
         if (rc) return sr_fail(err, "drawing the %s view failed", explorer_view_name(e->st.view));

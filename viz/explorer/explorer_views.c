@@ -212,7 +212,7 @@ int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
     layout_boxes_clear(&e->figure_boxes);
     FigureStyle style = figure_meta_default().style;
     style.theme = e->st.theme;
-    rgb_set(cr, figure_background(&style)); /* the whole surface: below h, the status line's strip */
+    rgb_set(cr, figure_background(&style)); /* the whole surface: the strips of the status line and pin too */
     cairo_paint(cr);
     if (explorer_prepare_figure(e) == 0) { /* recording where it draws what, for the overlays */
         LayoutBoxes *before = layout_boxes_of(cr);

@@ -1,7 +1,8 @@
 /* test_model.c — the whole model: finite-difference gradients in every mask
  * and position plan and with the Hugging Face features (grouped-query
  * attention, head_dim, biases, q/k norms, Llama 3.1 RoPE), padding isolation,
- * early exit, the forward-only inference model, reproducibility, the optimiser (which skips a non-finite
+ * early exit, the forward-only inference model, batch invariance (alone and
+ * in a padded batch, every mask and position plan), reproducibility, the optimiser (which skips a non-finite
  * gradient) and schedule, and a tiny model learning a task to near-zero loss. */
 #include "test_util.h"
 
@@ -313,6 +314,60 @@ static void test_inference_model(void **s)
     model_free(&m);
 }
 
+/* Batch invariance (LLM2Vec's users found bidirectional attention silently
+ * off at batch size 1): a sentence's hidden states at every layer are the
+ * same alone (B = 1, T = its length) and as the shortest row of a right-padded
+ * batch beside longer sentences, for every mask plan (causal, bidirectional,
+ * middle) and position plan (running, restarting in each half as SR's
+ * copies do, RePo layers); up to float rounding of matrix products of
+ * another shape. */
+static void check_batch_invariance(Model *m, const char *mask_plan, int restart)
+{
+    enum { N = 4, BB = 3, BT = 7 };
+    SrError err;
+    MaskKind mask[TL];
+    assert_int_equal(mask_plan_parse(mask_plan, mask, TL), 0);
+    int alone_ids[N] = {3, 9, 4, 11}, alone_pos[N];
+    for (int t = 0; t < N; t++) alone_pos[t] = restart ? t % (N / 2) : t;
+    ModelInput one = {.B = 1, .T = N, .ids = alone_ids, .positions = alone_pos, .mask = mask};
+    assert_int_equal(model_forward(m, &one, &err), 0);
+    float alone[(TL + 1) * N * TC];
+    for (int l = 0; l <= TL; l++) memcpy(alone + (size_t)l * N * TC, model_hidden(m, l), sizeof(float) * N * TC);
+    /* row 1 holds the sentence, rows 0 and 2 longer ones; padding ids differ */
+    int ids[BB * BT], pos[BB * BT], lengths[BB] = {BT, N, BT - 1};
+    for (int i = 0; i < BB * BT; i++) ids[i] = (i * 5 + 2) % TV, pos[i] = restart ? (i % BT) % 3 : i % BT;
+    for (int t = 0; t < N; t++) ids[BT + t] = alone_ids[t], pos[BT + t] = alone_pos[t];
+    ModelInput batch = {.B = BB, .T = BT, .ids = ids, .positions = pos, .lengths = lengths, .mask = mask};
+    assert_int_equal(model_forward(m, &batch, &err), 0);
+    for (int l = 0; l <= TL; l++) {
+        const float *row = model_hidden(m, l) + (size_t)1 * BT * TC;
+        for (int i = 0; i < N * TC; i++) {
+            float a = alone[(size_t)l * N * TC + i];
+            assert_true(fabsf(row[i] - a) <= 1e-5f * (1.0f + fabsf(a)));
+        }
+    }
+}
+
+static void test_batch_invariance(void **s)
+{
+    (void)s;
+    const char *plans[3] = {"causal", "full", "middle"};
+    for (int repo = 0; repo < 2; repo++) {
+        ModelConfig c = small_config(1);
+        c.repo = repo;
+        c.repo_from = 1;
+        c.max_seq_len = 16;
+        Model m;
+        SrError err;
+        assert_int_equal(model_create(&m, &c, 3, 7, &err), 0);
+        unsigned long long st = 101;
+        test_fill_random(m.params, (long)m.n_params, &st, 0.5f);
+        for (int p = 0; p < 3; p++)
+            for (int restart = 0; restart < 2; restart++) check_batch_invariance(&m, plans[p], restart);
+        model_free(&m);
+    }
+}
+
 /* The middle-unmasking plan follows the paper's formula. */
 static void test_middle_plan(void **s)
 {
@@ -589,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_grad_hf_features),
         cmocka_unit_test(test_repo_equals_rope_at_index),
         cmocka_unit_test(test_inference_model),
+        cmocka_unit_test(test_batch_invariance),
         cmocka_unit_test(test_middle_plan),
         cmocka_unit_test(test_padding_isolated),
         cmocka_unit_test(test_early_exit_and_positions),

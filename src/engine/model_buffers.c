@@ -226,10 +226,11 @@ static int sizes_overflow(const ModelConfig *c, int max_batch, int max_T)
     return floats * sizeof(float) > 1152921504606846976.0; /* 2^60 */
 }
 
-int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
+/* 0 when buffers of cfg for max_batch x max_T can be made: both positive,
+ * max_T within the model's positions, sizes that do not wrap; else -1 with
+ * a message. */
+static int check_batch(const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
 {
-    memset(m, 0, sizeof *m);
-    if (model_config_check(cfg, err)) return -1;
     if (max_batch <= 0 || max_T <= 0)
         return sr_fail(err, "batch size and sequence length must be positive");
     if (max_T > cfg->max_seq_len)
@@ -239,6 +240,13 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
         return sr_fail(err, "the model's sizes (vocab_size %d, d_model %d, d_ff %d, n_layers %d, "
                        "n_heads %d, length %d) are too large to allocate", cfg->vocab_size,
                        cfg->d_model, cfg->d_ff, cfg->n_layers, cfg->n_heads, max_T);
+    return 0;
+}
+
+int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
+{
+    memset(m, 0, sizeof *m);
+    if (model_config_check(cfg, err) || check_batch(cfg, max_batch, max_T, err)) return -1;
     threads_set(0); /* OpenBLAS single-threaded inside our OpenMP threads */
     m->cfg = *cfg;
     m->max_batch = max_batch;
@@ -277,13 +285,7 @@ int model_create_inference(Model *m, const Model *weights, int max_batch, int ma
     memset(m, 0, sizeof *m);
     const ModelConfig *cfg = &weights->cfg;
     if (weights->lora) return sr_fail(err, "an inference model needs its LoRA adapters merged first");
-    if (max_batch <= 0 || max_T <= 0)
-        return sr_fail(err, "batch size and sequence length must be positive");
-    if (max_T > cfg->max_seq_len)
-        return sr_fail(err, "sequence length %d exceeds the model's max_seq_len %d", max_T,
-                       cfg->max_seq_len);
-    if (sizes_overflow(cfg, max_batch, max_T))
-        return sr_fail(err, "the model's sizes (length %d) are too large to allocate", max_T);
+    if (check_batch(cfg, max_batch, max_T, err)) return -1;
     m->cfg = *cfg;
     m->max_batch = max_batch;
     m->max_T = max_T;

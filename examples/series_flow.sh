@@ -27,26 +27,9 @@ cues=${5:-}
 [ -x "$seqrep" ] || { echo "series_flow: $seqrep not found; run make first" >&2; exit 2; }
 [ -f "$data" ] || { echo "series_flow: $data not found" >&2; exit 2; }
 case $r in '' | *[!0-9]* | 0) echo "series_flow: R must be a whole number >= 1, got '$r'" >&2; exit 2 ;; esac
-OMP_WAIT_POLICY=passive
-export OMP_WAIT_POLICY
-
-# "STEP MODEL ADAPTER" of every snapshot, in the order of the steps
-steps=$(python3 "$(dirname "$0")/series_list.py" "$series") || exit 2
-total=$(echo "$steps" | wc -l)
-mkdir -p "$series/measures/flow"
-i=0
-echo "$steps" | while read -r step model adapter; do
-    i=$((i + 1))
-    out="$series/measures/flow/$(printf 'step-%06d' "$step").csv"
-    if [ -s "$out" ] && [ -s "${out%.csv}.manifest.json" ] && { [ -z "$cues" ] || head -1 "$out" | grep -q ',cue,'; }; then
-        echo "== $i of $total: step $step: kept $out"
-        continue
-    fi
-    set -- --model "$model" --data "$data" --r "$r" --threads 1 --out "$out"
-    [ "$adapter" = - ] || set -- "$@" --adapter "$adapter"
-    [ -z "$cues" ] || set -- "$@" --cues "$cues"
-    start=$(date +%s)
-    "$seqrep" attnflow "$@" >/dev/null
-    echo "== $i of $total: step $step: $out in $(( $(date +%s) - start )) s"
-done
-echo "done: $total snapshots measured into $series/measures/flow"
+. "$(dirname "$0")/series_each.sh"
+if [ -n "$cues" ]; then
+    series_each "$seqrep" "$series" flow cue attnflow --data "$data" --r "$r" --threads 1 --cues "$cues"
+else
+    series_each "$seqrep" "$series" flow - attnflow --data "$data" --r "$r" --threads 1
+fi

@@ -25,26 +25,6 @@ r=${6:-1}
 [ -x "$seqrep" ] || { echo "series_probe: $seqrep not found; run make first" >&2; exit 2; }
 for f in "$train" "$dev" "$test"; do [ -f "$f" ] || { echo "series_probe: $f not found" >&2; exit 2; }; done
 case $r in '' | *[!0-9]*) echo "series_probe: R must be a whole number >= 0, got '$r'" >&2; exit 2 ;; esac
-OMP_WAIT_POLICY=passive
-export OMP_WAIT_POLICY
-
-# "STEP MODEL ADAPTER" of every snapshot, in the order of the steps
-steps=$(python3 "$(dirname "$0")/series_list.py" "$series") || exit 2
-total=$(echo "$steps" | wc -l)
-mkdir -p "$series/measures/probe"
-i=0
-echo "$steps" | while read -r step model adapter; do
-    i=$((i + 1))
-    out="$series/measures/probe/$(printf 'step-%06d' "$step").csv"
-    if [ -s "$out" ] && [ -s "${out%.csv}.manifest.json" ]; then
-        echo "== $i of $total: step $step: kept $out"
-        continue
-    fi
-    set -- --model "$model" --train "$train" --dev "$dev" --test "$test" --r "$r" --copies last --threads 1 --quiet \
-        --out "$out"
-    [ "$adapter" = - ] || set -- "$@" --adapter "$adapter"
-    start=$(date +%s)
-    "$seqrep" probe "$@" >/dev/null
-    echo "== $i of $total: step $step: $out in $(( $(date +%s) - start )) s"
-done
-echo "done: $total snapshots measured into $series/measures/probe"
+. "$(dirname "$0")/series_each.sh"
+series_each "$seqrep" "$series" probe - probe --train "$train" --dev "$dev" --test "$test" --r "$r" --copies last \
+    --threads 1 --quiet

@@ -6,9 +6,15 @@
 
 void mask_build(MaskKind kind, int T, int len, uint8_t *out)
 {
+    mask_build_window(kind, 0, T, len, out);
+}
+
+void mask_build_window(MaskKind kind, int window, int T, int len, uint8_t *out)
+{
     for (int t = 0; t < T; t++) {
-        int end = mask_key_end(kind, t, len);
-        for (int s = 0; s < T; s++) out[(size_t)t * T + s] = (uint8_t)(s < end);
+        int start, end;
+        mask_key_range(kind, window, t, len, &start, &end);
+        for (int s = 0; s < T; s++) out[(size_t)t * T + s] = (uint8_t)(s >= start && s < end);
     }
 }
 

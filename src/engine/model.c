@@ -35,6 +35,18 @@ int model_config_check(const ModelConfig *c, SrError *err)
                        "high_freq_factor and original_max_position_embeddings > 0");
     if (model_hf_features(c) && c->repo)
         return sr_fail(err, "RePo layers cannot be combined with Hugging Face model features");
+    if (c->sliding_window < 0 || (c->sliding_layers && c->sliding_window == 0))
+        return sr_fail(err, "sliding_window must be positive for the sliding layers, got %d",
+                       c->sliding_window);
+    if (c->sliding_layers && c->n_layers < 64 && c->sliding_layers >> c->n_layers)
+        return sr_fail(err, "sliding_layers names a layer beyond the model's %d", c->n_layers);
+    if (!(c->embed_scale >= 0.0f) || !(c->attn_scale >= 0.0f) || !(c->attn_softcap >= 0.0f) ||
+        !(c->logit_softcap >= 0.0f) || !(c->rope_local_theta >= 0.0f) ||
+        !(c->rope_linear_factor >= 0.0f))
+        return sr_fail(err, "embed_scale, attn_scale, the soft caps, rope_local_theta and "
+                       "rope_linear_factor must be 0 (off) or positive");
+    if (c->rope_llama3 && c->rope_linear_factor > 0.0f)
+        return sr_fail(err, "llama3 and linear RoPE scaling cannot both be on");
     if (c->d_ff <= 0) return sr_fail(err, "d_ff must be positive, got %d", c->d_ff);
     if (c->max_seq_len <= 0)
         return sr_fail(err, "max_seq_len must be positive, got %d", c->max_seq_len);
@@ -58,7 +70,9 @@ int model_config_check(const ModelConfig *c, SrError *err)
 int model_hf_features(const ModelConfig *c)
 {
     return model_kv_heads(c) != c->n_heads || c->head_dim != 0 || c->qkv_bias || c->qk_norm ||
-           c->rope_llama3;
+           c->rope_llama3 || c->sliding_layers || c->embed_scale > 0.0f || c->gelu_mlp ||
+           c->post_norms || c->attn_scale > 0.0f || c->attn_softcap > 0.0f ||
+           c->logit_softcap > 0.0f || c->rope_local_theta > 0.0f || c->rope_linear_factor > 0.0f;
 }
 
 /* ---- per-layer addressing --------------------------------------------------- */
@@ -83,10 +97,11 @@ static size_t work_layer(const Model *m, int l)
 }
 
 /* Layer l's slabs of the activations (ActViews), each (B, T, width) or, for
- * att, (B, H, T, T); res_out is the next layer's res. */
+ * att, (B, H, T, T); res_out is the next layer's res; attn_o .. mlp_o_rstd
+ * only with cfg.post_norms (else they point at empty slabs). */
 typedef struct {
     float *res, *ln1, *ln1_rstd, *qkv, *qrot, *krot, *att, *atty, *res_mid, *ln2, *ln2_rstd, *gu,
-        *swi, *res_out;
+        *swi, *res_out, *attn_o, *attn_o_rstd, *mlp_o, *mlp_o_rstd;
 } LayerActs;
 
 static LayerActs layer_acts(const Model *m, int l)
@@ -110,6 +125,10 @@ static LayerActs layer_acts(const Model *m, int l)
         .gu = a->gu + w * slab(m, 2 * F),
         .swi = a->swi + w * slab(m, F),
         .res_out = a->res + (l + 1) * slab(m, C),
+        .attn_o = a->attn_o + w * slab(m, C),
+        .attn_o_rstd = a->attn_o_rstd + w * slab(m, 1),
+        .mlp_o = a->mlp_o + w * slab(m, C),
+        .mlp_o_rstd = a->mlp_o_rstd + w * slab(m, 1),
     };
 }
 
@@ -143,6 +162,26 @@ const float *model_repo_positions(const Model *m, int layer)
 static MaskKind layer_mask(const Model *m, int l)
 {
     return m->in.mask ? m->in.mask[l] : MASK_CAUSAL;
+}
+
+/* Layer l's sliding window for the last forward's input: its window plan,
+ * or the model's own (cfg.sliding_window on cfg.sliding_layers); 0 = none. */
+static int layer_window(const Model *m, int l)
+{
+    if (m->in.window) return m->in.window[l];
+    return model_layer_slides(&m->cfg, l) ? m->cfg.sliding_window : 0;
+}
+
+/* How layer l's scores become probabilities (ops.h): its mask and window,
+ * the model's score scale and soft cap. */
+static AttentionRule layer_rule(const Model *m, int l)
+{
+    const ModelConfig *c = &m->cfg;
+    AttentionRule rule = attention_rule_plain(layer_mask(m, l), model_head_dim(c));
+    rule.window = layer_window(m, l);
+    if (c->attn_scale > 0.0f) rule.scale = c->attn_scale;
+    rule.softcap = c->attn_softcap;
+    return rule;
 }
 
 const float *model_hidden(const Model *m, int layer)
@@ -218,14 +257,25 @@ static const float *gqa_key_positions(const Model *m, const float *pos)
     return m->a.rope_pos_kv;
 }
 
+/* Layer l's RoPE frequency table (hd/2), or NULL for theta's own: the
+ * sliding layers' base (cfg.rope_local_theta), or the scaled frequencies of
+ * the other layers (cfg.rope_llama3 or cfg.rope_linear_factor). */
+static const float *layer_inv_freq(const Model *m, int l)
+{
+    const ModelConfig *c = &m->cfg;
+    if (c->rope_local_theta > 0.0f && model_layer_slides(c, l)) return m->a.inv_freq_local;
+    if (c->rope_llama3 || c->rope_linear_factor > 0.0f) return m->a.inv_freq;
+    return NULL;
+}
+
 /* Rotate n_heads heads of hd values of the rows inp (stride in_stride) into
- * out (N, n_heads*hd) by pos (N, n_heads), with the model's frequencies:
- * theta's, or Llama 3.1's scaled ones (cfg.rope_llama3, a.inv_freq). */
-static void rope_rotate(const Model *m, float *out, const float *inp, int in_stride,
+ * out (N, n_heads*hd) by pos (N, n_heads), with layer l's frequencies. */
+static void rope_rotate(const Model *m, int l, float *out, const float *inp, int in_stride,
                         const float *pos, int N, int n_heads, int hd)
 {
-    if (m->cfg.rope_llama3)
-        rope_forward_freq(out, inp, in_stride, pos, m->a.inv_freq, N, n_heads, hd);
+    const float *freq = layer_inv_freq(m, l);
+    if (freq)
+        rope_forward_freq(out, inp, in_stride, pos, freq, N, n_heads, hd);
     else
         rope_forward(out, inp, in_stride, pos, m->cfg.rope_theta, N, n_heads, hd);
 }
@@ -248,10 +298,10 @@ static void rope_rotate_back(Model *m, int l, float *dpos, const float *pos, int
         stride = Q + K;
         memset(dq, 0, (size_t)N * stride * sizeof(float));
     }
-    if (c->rope_llama3) {
-        rope_backward_freq(dq, stride, dpos, m->ga.dqrot, qrot, pos, m->a.inv_freq, N, H, hd);
-        rope_backward_freq(dq + Q, stride, dpos, m->ga.dkrot, krot, kpos, m->a.inv_freq, N, KVH,
-                           hd);
+    const float *freq = layer_inv_freq(m, l);
+    if (freq) {
+        rope_backward_freq(dq, stride, dpos, m->ga.dqrot, qrot, pos, freq, N, H, hd);
+        rope_backward_freq(dq + Q, stride, dpos, m->ga.dkrot, krot, kpos, freq, N, KVH, hd);
     } else {
         rope_backward(dq, stride, dpos, m->ga.dqrot, qrot, pos, c->rope_theta, N, H, hd);
         rope_backward(dq + Q, stride, dpos, m->ga.dkrot, krot, kpos, c->rope_theta, N, KVH, hd);
@@ -367,6 +417,10 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
         if (in->ids[i] < 0 || in->ids[i] >= c->vocab_size)
             return sr_fail(err, "token id %d at position %ld is outside the vocabulary (0..%d)",
                            in->ids[i], i, c->vocab_size - 1);
+    if (in->window)
+        for (int l = 0; l < c->n_layers; l++)
+            if (in->window[l] < 0)
+                return sr_fail(err, "layer %d: window %d is negative", l, in->window[l]);
     if (in->lengths)
         for (int b = 0; b < in->B; b++)
             if (in->lengths[b] < 1 || in->lengths[b] > in->T)
@@ -404,10 +458,11 @@ static void attention_of_layer(Model *m, int l, const LayerActs *x, int want_out
     if (m->lora) lora_qkv_forward(m, l, x->ln1, x->qkv, N);
     if (c->qkv_bias) qkv_bias_forward(m, l, x->qkv, N);
     if (c->qk_norm) qk_norm_forward(m, l, x->qkv, N);
-    rope_rotate(m, x->qrot, x->qkv, W, pos, N, H, hd);
-    rope_rotate(m, x->krot, x->qkv + Q, W, gqa_key_positions(m, pos), N, KVH, hd);
+    rope_rotate(m, l, x->qrot, x->qkv, W, pos, N, H, hd);
+    rope_rotate(m, l, x->krot, x->qkv + Q, W, gqa_key_positions(m, pos), N, KVH, hd);
+    AttentionRule rule = layer_rule(m, l);
     attention_forward_gqa(want_output ? x->atty : NULL, x->att, x->qrot, x->krot, x->qkv + Q + K, W,
-                          in->lengths, layer_mask(m, l), B, T, H, KVH, hd);
+                          in->lengths, &rule, B, T, H, KVH, hd);
 }
 
 const float *model_layer_attention(Model *m, int layer, float *out, SrError *err)
@@ -422,38 +477,79 @@ const float *model_layer_attention(Model *m, int layer, float *out, SrError *err
     return x.att;
 }
 
-/* embedding -> per layer: norm, q/k/v, RoPE, attention by the mask plan,
- * o_proj, residual, norm, SwiGLU, residual -> final norm -> logits. */
+/* The attention sublayer's end: o_proj of atty (N, Q) plus LoRA, through
+ * its own norm with cfg.post_norms, added to res into res_mid (N, C). */
+static void attention_output(Model *m, int l, const LayerActs *x, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int C = c->d_model, Q = model_q_dim(c);
+    float *o = c->post_norms ? x->attn_o : x->res_mid;
+    matmul_forward(o, x->atty, m->p.wo + (size_t)l * C * Q, N, Q, C);
+    if (m->lora) lora_forward(m->lora, l, LORA_O, x->atty, o, C, N);
+    if (c->post_norms)
+        rmsnorm_forward(x->res_mid, x->attn_o_rstd, x->attn_o, m->p.panw + (size_t)l * C,
+                        c->norm_eps, N, C);
+    residual_forward(x->res_mid, x->res, x->res_mid, (long)N * C);
+}
+
+/* The MLP sublayer: res_out (N, C) = res_mid + down(act(gate) * up) of the
+ * normalised res_mid, act = silu (SwiGLU) or gelu_tanh (GeGLU), the
+ * down projection through its own norm with cfg.post_norms. */
+static void mlp_sublayer(Model *m, int l, const LayerActs *x, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int C = c->d_model, F = c->d_ff;
+    rmsnorm_forward(x->ln2, x->ln2_rstd, x->res_mid, m->p.ln2w + (size_t)l * C, c->norm_eps, N, C);
+    matmul_forward(x->gu, x->ln2, m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
+    if (c->gelu_mlp)
+        geglu_forward(x->swi, x->gu, N, F);
+    else
+        swiglu_forward(x->swi, x->gu, N, F);
+    float *o = c->post_norms ? x->mlp_o : x->res_out;
+    matmul_forward(o, x->swi, m->p.wdown + (size_t)l * C * F, N, F, C);
+    if (c->post_norms)
+        rmsnorm_forward(x->res_out, x->mlp_o_rstd, x->mlp_o, m->p.pfnw + (size_t)l * C,
+                        c->norm_eps, N, C);
+    residual_forward(x->res_out, x->res_mid, x->res_out, (long)N * C);
+}
+
+/* x (n) *= s: the embedding scale of the forward (Gemma) and of its gradient. */
+static void scale_values(float *x, float s, long n)
+{
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) x[i] *= s;
+}
+
+/* embedding (scaled with cfg.embed_scale) -> per layer: norm, q/k/v, RoPE,
+ * attention by the mask and window plan, o_proj (normed), residual, norm,
+ * SwiGLU or GeGLU, down (normed), residual -> final norm -> logits (capped
+ * with cfg.logit_softcap). */
 int model_forward(Model *m, const ModelInput *in, SrError *err)
 {
     if (check_input(m, in, err)) return -1;
     const ModelConfig *c = &m->cfg;
-    int C = c->d_model, F = c->d_ff, Q = model_q_dim(c), N = in->B * in->T;
+    int C = c->d_model, N = in->B * in->T;
     m->in = *in;
     m->n_run = in->n_run ? in->n_run : c->n_layers;
     fill_rope_positions(m, in);
 
     embedding_forward(m->a.res, in->ids, m->p.wte, N, C);
+    if (c->embed_scale > 0.0f) scale_values(m->a.res, c->embed_scale, (long)N * C);
     for (int l = 0; l < m->n_run; l++) {
         LayerActs x = layer_acts(m, l);
-
-        /* attention sublayer: res_mid = res + o_proj(attention(rope(q), rope(k), v)) */
         attention_of_layer(m, l, &x, 1);
-        matmul_forward(x.res_mid, x.atty, m->p.wo + (size_t)l * C * Q, N, Q, C);
-        if (m->lora) lora_forward(m->lora, l, LORA_O, x.atty, x.res_mid, C, N);
-        residual_forward(x.res_mid, x.res, x.res_mid, (long)N * C);
-
-        /* MLP sublayer: res_out = res_mid + down(silu(gate) * up) */
-        rmsnorm_forward(x.ln2, x.ln2_rstd, x.res_mid, m->p.ln2w + (size_t)l * C, c->norm_eps, N, C);
-        matmul_forward(x.gu, x.ln2, m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
-        swiglu_forward(x.swi, x.gu, N, F);
-        matmul_forward(x.res_out, x.swi, m->p.wdown + (size_t)l * C * F, N, F, C);
-        residual_forward(x.res_out, x.res_mid, x.res_out, (long)N * C);
+        attention_output(m, l, &x, N);
+        mlp_sublayer(m, l, &x, N);
     }
     if (in->want_logits) {
+        long NV = (long)N * c->vocab_size;
         const float *top = model_hidden(m, m->n_run);
         rmsnorm_forward(m->a.lnf, m->a.lnf_rstd, top, m->p.lnfw, c->norm_eps, N, C);
         matmul_forward(m->a.logits, m->a.lnf, m->p.wlm, N, C, c->vocab_size);
+        if (c->logit_softcap > 0.0f) {
+            softcap_forward(m->a.logits, c->logit_softcap, NV);
+            if (!m->inference) memcpy(m->a.capped, m->a.logits, (size_t)NV * sizeof(float));
+        }
     }
     return 0;
 }
@@ -480,13 +576,74 @@ void model_zero_grad(Model *m)
 
 /* ---- backward ----------------------------------------------------------------- */
 
+/* Backward of a sublayer output's own norm (cfg.post_norms) of layer l,
+ * weights w and gradients g (views of (L, C)), from dy (N, C) at its output
+ * and its saved input x (N, C) and rstd (N): the weights' gradient, and
+ * d x into ga.dpost (N, C), which is returned. */
+static const float *post_norm_backward(Model *m, const float *w, float *g, int l, const float *dy,
+                                       const float *x, const float *rstd, int N)
+{
+    int C = m->cfg.d_model;
+    memset(m->ga.dpost, 0, (size_t)N * C * sizeof(float));
+    rmsnorm_backward(m->ga.dpost, base_grad(m, g, (size_t)l * C), dy, x, w + (size_t)l * C, rstd,
+                     N, C);
+    return m->ga.dpost;
+}
+
+/* Backward of mlp_sublayer: from dres = d res_out (N, C) into the MLP's
+ * weights' gradients, with dres_below = d res_mid (N, C) (dres passed
+ * through the residual, plus the norm's share). */
+static void mlp_backward(Model *m, int l, const LayerActs *x, const float *dres, float *dres_below,
+                         int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int C = c->d_model, F = c->d_ff;
+    GradActViews *ga = &m->ga;
+    memcpy(dres_below, dres, (size_t)N * C * sizeof(float));
+    /* gradient of the down projection's output */
+    const float *dtop = c->post_norms ? post_norm_backward(m, m->p.pfnw, m->g.pfnw, l, dres,
+                                                           x->mlp_o, x->mlp_o_rstd, N)
+                                      : dres;
+    memset(ga->dswi, 0, (size_t)N * F * sizeof(float));
+    matmul_backward(ga->dswi, base_grad(m, m->g.wdown, (size_t)l * C * F), dtop, x->swi,
+                    m->p.wdown + (size_t)l * C * F, N, F, C);
+    memset(ga->dgu, 0, (size_t)N * 2 * F * sizeof(float));
+    if (c->gelu_mlp)
+        geglu_backward(ga->dgu, ga->dswi, x->gu, N, F);
+    else
+        swiglu_backward(ga->dgu, ga->dswi, x->gu, N, F);
+    memset(ga->dln, 0, (size_t)N * C * sizeof(float));
+    matmul_backward(ga->dln, base_grad(m, m->g.wgu, (size_t)l * 2 * F * C), ga->dgu, x->ln2,
+                    m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
+    rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w, (size_t)l * C), ga->dln, x->res_mid,
+                     m->p.ln2w + (size_t)l * C, x->ln2_rstd, N, C);
+}
+
+/* Backward of attention_output from dres_mid (N, C): o_proj's and LoRA's
+ * gradients, and d atty into ga.datty (N, Q), zeroed first. */
+static void attention_output_backward(Model *m, int l, const LayerActs *x, const float *dres_mid,
+                                      int N)
+{
+    const ModelConfig *c = &m->cfg;
+    int C = c->d_model, Q = model_q_dim(c);
+    GradActViews *ga = &m->ga;
+    /* gradient of o_proj's output */
+    const float *dout = c->post_norms ? post_norm_backward(m, m->p.panw, m->g.panw, l, dres_mid,
+                                                           x->attn_o, x->attn_o_rstd, N)
+                                      : dres_mid;
+    memset(ga->datty, 0, (size_t)N * Q * sizeof(float));
+    matmul_backward(ga->datty, base_grad(m, m->g.wo, (size_t)l * C * Q), dout, x->atty,
+                    m->p.wo + (size_t)l * C * Q, N, Q, C);
+    if (m->lora) lora_backward(m->lora, l, LORA_O, dout, C, ga->datty, N);
+}
+
 /* Backward through layers n_run-1 .. 0 and the embedding, starting from
  * ga.dres = d loss / d res[n_run] (B, T, C). */
 static void backward_layers(Model *m)
 {
     const ModelConfig *c = &m->cfg;
     const ModelInput *in = &m->in;
-    int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = model_head_dim(c), F = c->d_ff;
+    int B = in->B, T = in->T, C = c->d_model, H = c->n_heads, hd = model_head_dim(c);
     int KVH = model_kv_heads(c), Q = model_q_dim(c), K = model_kv_dim(c), W = Q + 2 * K;
     int N = B * T;
     GradActViews *ga = &m->ga;
@@ -506,29 +663,17 @@ static void backward_layers(Model *m)
         if (learned_z) memset(ga->dz, 0, (size_t)N * H * sizeof(float));
 
         /* MLP sublayer, reversed; dres_below collects d res_mid */
-        memcpy(dres_below, dres, (size_t)N * C * sizeof(float));
-        memset(ga->dswi, 0, (size_t)N * F * sizeof(float));
-        matmul_backward(ga->dswi, base_grad(m, m->g.wdown, (size_t)l * C * F), dres, x.swi,
-                        m->p.wdown + (size_t)l * C * F, N, F, C);
-        memset(ga->dgu, 0, (size_t)N * 2 * F * sizeof(float));
-        swiglu_backward(ga->dgu, ga->dswi, x.gu, N, F);
-        memset(ga->dln, 0, (size_t)N * C * sizeof(float));
-        matmul_backward(ga->dln, base_grad(m, m->g.wgu, (size_t)l * 2 * F * C), ga->dgu, x.ln2,
-                        m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
-        rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w, (size_t)l * C), ga->dln, x.res_mid,
-                         m->p.ln2w + (size_t)l * C, x.ln2_rstd, N, C);
+        mlp_backward(m, l, &x, dres, dres_below, N);
 
         /* attention sublayer, reversed; dres_below then holds d res */
-        memset(ga->datty, 0, (size_t)N * Q * sizeof(float));
-        matmul_backward(ga->datty, base_grad(m, m->g.wo, (size_t)l * C * Q), dres_below, x.atty,
-                        m->p.wo + (size_t)l * C * Q, N, Q, C);
-        if (m->lora) lora_backward(m->lora, l, LORA_O, dres_below, C, ga->datty, N);
+        attention_output_backward(m, l, &x, dres_below, N);
         memset(ga->dqrot, 0, (size_t)N * Q * sizeof(float));
         memset(ga->dkrot, 0, (size_t)N * K * sizeof(float));
         memset(ga->dqkv, 0, (size_t)N * W * sizeof(float));
+        AttentionRule rule = layer_rule(m, l);
         attention_backward_gqa(ga->dqrot, ga->dkrot, ga->dqkv + Q + K, W, ga->datt, ga->datty,
-                               x.qrot, x.krot, x.qkv + Q + K, x.att, in->lengths, layer_mask(m, l),
-                               B, T, H, KVH, hd);
+                               x.qrot, x.krot, x.qkv + Q + K, x.att, in->lengths, &rule, B, T, H,
+                               KVH, hd);
         rope_rotate_back(m, l, dpos, pos, N);
         if (c->qk_norm) qk_norm_backward(m, l, N);
         if (c->qkv_bias) qkv_bias_backward(m, l, N);
@@ -548,6 +693,7 @@ static void backward_layers(Model *m)
         dres_below = swap;
     }
     float *dwte = base_grad(m, m->g.wte, 0);
+    if (dwte && c->embed_scale > 0.0f) scale_values(dres, c->embed_scale, (long)N * C);
     if (dwte) embedding_backward(dwte, dres, in->ids, N, C);
 }
 
@@ -558,6 +704,7 @@ void model_backward(Model *m, const int *targets, int ignore)
     float scale = m->counted > 0 ? 1.0f / (float)m->counted : 0.0f;
     /* logits hold the probabilities after model_lm_loss; turn them into dlogits in place */
     crossentropy_backward(m->a.logits, m->a.logits, targets, ignore, scale, N, V);
+    if (c->logit_softcap > 0.0f) softcap_backward(m->a.logits, m->a.capped, c->logit_softcap, (long)N * V);
     memset(m->ga.dln, 0, (size_t)N * C * sizeof(float));
     matmul_backward(m->ga.dln, base_grad(m, m->g.wlm, 0), m->a.logits, m->a.lnf, m->p.wlm, N, C, V);
     memset(m->ga.dres, 0, (size_t)N * C * sizeof(float));

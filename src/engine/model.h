@@ -3,6 +3,8 @@
  *   token embedding
  *   N x [ RMSNorm -> multi-head self-attention (RoPE) -> residual
  *         RMSNorm -> SwiGLU MLP -> residual ]
+ * (and, for Hugging Face folders, the variations of Qwen and Gemma listed
+ * under ModelConfig)
  *   final RMSNorm -> LM head (tied to the embedding unless config.tied == 0)
  *
  * The model knows nothing about repetition or labelling. A caller hands it
@@ -42,6 +44,27 @@ typedef struct {
     int rope_llama3;  /* 1: Llama 3.1 frequency scaling with the four fields below */
     float rope_factor, rope_low_freq_factor, rope_high_freq_factor;
     int rope_original_max_pos;
+    /* Sliding windows (Mistral, Gemma 2 and 3): the layers of sliding_layers (bit l:
+     * layer l, layers 0..63) see only the last sliding_window keys (mask.h), unless
+     * the input's window plan says otherwise. 0 and 0 = none. */
+    int sliding_window;
+    unsigned long long sliding_layers;
+    /* The Gemma family (all 0 elsewhere). Gemma's RMSNorm scales by (1 + w): the
+     * loader stores 1 + w, so the norms here are the plain ones. */
+    float embed_scale;     /* > 0: embeddings times this (Gemma: sqrt(C)); the tied
+                              LM head uses the unscaled matrix */
+    int gelu_mlp;          /* 1: GeGLU, gelu_tanh(gate) * up, instead of SwiGLU */
+    int post_norms;        /* 1: RMSNorm on the attention and the MLP outputs before
+                              each residual add (Gemma 2 and 3: four norms a layer) */
+    float attn_scale;      /* > 0: scores scaled by this instead of 1/sqrt(hd)
+                              (query_pre_attn_scalar^-1/2) */
+    float attn_softcap;    /* > 0: scores = cap * tanh(scores / cap) (Gemma 2) */
+    float logit_softcap;   /* > 0: logits = cap * tanh(logits / cap) (Gemma 2) */
+    float rope_local_theta;   /* > 0: the RoPE base of the sliding layers (Gemma 3) */
+    float rope_linear_factor; /* > 0: the other layers' frequencies divided by it
+                                 (rope_type "linear", Gemma 3) */
+    int norm_plus_one;     /* 1: the files store each norm weight as w and the model
+                              holds 1 + w (Gemma); the computation never reads this */
 } ModelConfig;
 
 /* Key/value heads, head size, query width H*hd and key/value width KVH*hd. */
@@ -50,8 +73,15 @@ static inline int model_head_dim(const ModelConfig *c) { return c->head_dim ? c-
 static inline int model_q_dim(const ModelConfig *c) { return c->n_heads * model_head_dim(c); }
 static inline int model_kv_dim(const ModelConfig *c) { return model_kv_heads(c) * model_head_dim(c); }
 
+/* 1 if layer l is a sliding (local) layer of the configuration. */
+static inline int model_layer_slides(const ModelConfig *c, int l)
+{
+    return l < 64 && (c->sliding_layers >> l & 1);
+}
+
 /* 1 if the configuration uses a Hugging Face feature (grouped-query
- * attention, a separate head size, biases, q/k norms, scaled RoPE). Forward,
+ * attention, a separate head size, biases, q/k norms, scaled RoPE, sliding
+ * windows, the Gemma family's pieces). Forward,
  * backward, LoRA and merges cover them all; such a model cannot carry RePo
  * layers or be saved as a seqrep checkpoint. */
 int model_hf_features(const ModelConfig *c);
@@ -87,10 +117,14 @@ typedef struct {
     float *bqkv;  /* (L, Q+2K)    self_attn.{q,k,v}_proj.bias, when cfg.qkv_bias */
     float *qnw;   /* (L, hd)      self_attn.q_norm, when cfg.qk_norm */
     float *knw;   /* (L, hd)      self_attn.k_norm, when cfg.qk_norm */
+    float *panw;  /* (L, C)       the attention output's norm, when cfg.post_norms
+                                  (Gemma 2/3's post_attention_layernorm; ln2w is then
+                                  their pre_feedforward_layernorm) */
+    float *pfnw;  /* (L, C)       post_feedforward_layernorm, when cfg.post_norms */
 } ParamViews;
 
 /* Number of floats in each parameter view, in the order of ParamViews. */
-#define MODEL_N_PARAM_TENSORS 14
+#define MODEL_N_PARAM_TENSORS 16
 void model_param_sizes(const ModelConfig *cfg, size_t sizes[MODEL_N_PARAM_TENSORS]);
 
 /* Parameters (floats) of a model of configuration c: the sum of model_param_sizes. */
@@ -122,6 +156,8 @@ typedef struct {
                                  RePo layers of a RePo model (POS_REPO) and the layers
                                  in cfg.nope_layers (POS_NONE) */
     const float *real_pos;    /* (N, B, T, H) positions for POS_REAL layers */
+    const int *window;        /* (N) window plan: layer l sees the last window[l] keys
+                                 (0 = no window); NULL = the model's own (cfg.sliding_*) */
     int n_run;                /* run only layers 0..n_run-1 (early exit); 0 = all */
     int want_logits;          /* 1: final norm + LM head into acts.logits */
     int repo_force_index;     /* check only: POS_REPO layers rotate by the integer
@@ -157,6 +193,13 @@ typedef struct {
     float *inv_freq;    /* (hd/2) RoPE frequencies when cfg.rope_llama3 */
     float *qk_pre;      /* (L, B, T, Q+K) q and k before their per-head norm, when cfg.qk_norm */
     float *qk_rstd;     /* (L, B, T, H+KVH) the norm's rstd per query then key head, when cfg.qk_norm */
+    float *inv_freq_local; /* (hd/2) RoPE frequencies of the sliding layers, when cfg.rope_local_theta */
+    float *attn_o;      /* (L, B, T, C) o_proj output before its norm, when cfg.post_norms */
+    float *attn_o_rstd; /* (L, B, T) */
+    float *mlp_o;       /* (L, B, T, C) down_proj output before its norm, when cfg.post_norms */
+    float *mlp_o_rstd;  /* (L, B, T) */
+    float *capped;      /* (B, T, V) the soft-capped logits, kept for the backward
+                           (cfg.logit_softcap, trainable models) */
 } ActViews;
 
 /* Gradient scratch for the backward pass, sized like the activations. */
@@ -176,6 +219,7 @@ typedef struct {
     float *dr;       /* (B, T, P) */
     float *dgc;      /* (B, T, 2P) */
     float *dqk;      /* (B, T, Q+K) gradient of q and k after their per-head norm, when cfg.qk_norm */
+    float *dpost;    /* (B, T, C) gradient of a sublayer's output before its norm, when cfg.post_norms */
 } GradActViews;
 
 struct Lora; /* low-rank adapters on q, k, v, o (lora.h) */

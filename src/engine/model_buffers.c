@@ -21,9 +21,10 @@
  * q/k/v width W = Q+2K, RePo width P = C/8 and RePo layers R (0 without
  * RePo); the largest batch's BT = max_batch * max_T tokens and T = max_T;
  * LS, the layers whose working activations are kept: L, or 1 for an
- * inference model (model_create_inference), whose layers share them. */
+ * inference model (model_create_inference), whose layers share them; TR, 1
+ * when the activations must serve a backward (0 for an inference model). */
 typedef struct {
-    size_t V, C, L, F, H, KVH, hd, Q, K, W, P, R, BT, T, LS;
+    size_t V, C, L, F, H, KVH, hd, Q, K, W, P, R, BT, T, LS, TR;
 } Dims;
 
 static Dims dims_of(const ModelConfig *c, int max_batch, int max_T)
@@ -39,6 +40,7 @@ static Dims dims_of(const ModelConfig *c, int max_batch, int max_T)
     d.K = d.KVH * d.hd;
     d.W = d.Q + 2 * d.K;
     d.LS = d.L;
+    d.TR = 1;
     return d;
 }
 
@@ -67,6 +69,7 @@ static void param_slots(const Dims *d, const ModelConfig *c, ParamViews *v,
                         Slot s[MODEL_N_PARAM_TENSORS])
 {
     size_t untied = !c->tied, bias = c->qkv_bias != 0, qk_norm = c->qk_norm != 0;
+    size_t post = c->post_norms != 0;
     s[0] = (Slot){&v->wte, shape(d->V, d->C, 1, 1)};
     s[1] = (Slot){&v->ln1w, shape(d->L, d->C, 1, 1)};
     s[2] = (Slot){&v->wqkv, shape(d->L, d->W, d->C, 1)};
@@ -81,17 +84,21 @@ static void param_slots(const Dims *d, const ModelConfig *c, ParamViews *v,
     s[11] = (Slot){&v->bqkv, shape(bias, d->L, d->W, 1)};
     s[12] = (Slot){&v->qnw, shape(qk_norm, d->L, d->hd, 1)};
     s[13] = (Slot){&v->knw, shape(qk_norm, d->L, d->hd, 1)};
+    s[14] = (Slot){&v->panw, shape(post, d->L, d->C, 1)};
+    s[15] = (Slot){&v->pfnw, shape(post, d->L, d->C, 1)};
 }
 
 /* The activations for max_batch x max_T, in ActViews order: the residual
  * streams and RePo positions of every layer, the other per-layer tensors of
  * d->LS layers. */
-#define N_ACT 25
+#define N_ACT 31
 static void act_slots(const Dims *d, const ModelConfig *c, ActViews *a, Slot s[N_ACT])
 {
     size_t L = d->L, LS = d->LS, BT = d->BT, C = d->C, F = d->F, H = d->H, KVH = d->KVH;
     size_t Q = d->Q, K = d->K, P = d->P;
-    size_t repo = c->repo != 0, gqa = KVH != H, llama3 = c->rope_llama3 != 0, qk_norm = c->qk_norm != 0;
+    size_t repo = c->repo != 0, gqa = KVH != H, qk_norm = c->qk_norm != 0;
+    size_t freq = c->rope_llama3 || c->rope_linear_factor > 0.0f, local = c->rope_local_theta > 0.0f;
+    size_t post = c->post_norms != 0, capped = d->TR && c->logit_softcap > 0.0f;
     int k = 0;
     s[k++] = (Slot){&a->res, shape(L + 1, BT, C, 1)};
     s[k++] = (Slot){&a->ln1, shape(LS, BT, C, 1)};
@@ -115,17 +122,23 @@ static void act_slots(const Dims *d, const ModelConfig *c, ActViews *a, Slot s[N
     s[k++] = (Slot){&a->repo_r, shape(repo, LS, BT, P)};
     s[k++] = (Slot){&a->repo_z, shape(repo, L, BT, H)};
     s[k++] = (Slot){&a->rope_pos_kv, shape(gqa, BT, KVH, 1)};
-    s[k++] = (Slot){&a->inv_freq, shape(llama3, d->hd / 2, 1, 1)};
+    s[k++] = (Slot){&a->inv_freq, shape(freq, d->hd / 2, 1, 1)};
     s[k++] = (Slot){&a->qk_pre, shape(qk_norm, LS, BT, Q + K)};
     s[k++] = (Slot){&a->qk_rstd, shape(qk_norm, LS, BT, H + KVH)};
+    s[k++] = (Slot){&a->inv_freq_local, shape(local, d->hd / 2, 1, 1)};
+    s[k++] = (Slot){&a->attn_o, shape(post, LS, BT, C)};
+    s[k++] = (Slot){&a->attn_o_rstd, shape(post, LS, BT, 1)};
+    s[k++] = (Slot){&a->mlp_o, shape(post, LS, BT, C)};
+    s[k++] = (Slot){&a->mlp_o_rstd, shape(post, LS, BT, 1)};
+    s[k++] = (Slot){&a->capped, shape(capped, BT, d->V, 1)};
 }
 
 /* The backward's scratch for max_batch x max_T, in GradActViews order. */
-#define N_GACT 15
+#define N_GACT 16
 static void gact_slots(const Dims *d, const ModelConfig *c, GradActViews *g, Slot s[N_GACT])
 {
     size_t BT = d->BT, C = d->C, F = d->F, H = d->H, Q = d->Q, K = d->K, P = d->P;
-    size_t repo = c->repo != 0, qk_norm = c->qk_norm != 0;
+    size_t repo = c->repo != 0, qk_norm = c->qk_norm != 0, post = c->post_norms != 0;
     int k = 0;
     s[k++] = (Slot){&g->dres, shape(BT, C, 1, 1)};
     s[k++] = (Slot){&g->dres2, shape(BT, C, 1, 1)};
@@ -142,6 +155,7 @@ static void gact_slots(const Dims *d, const ModelConfig *c, GradActViews *g, Slo
     s[k++] = (Slot){&g->dr, shape(repo, BT, P, 1)};
     s[k++] = (Slot){&g->dgc, shape(repo, BT, 2 * P, 1)};
     s[k++] = (Slot){&g->dqk, shape(qk_norm, BT, Q + K, 1)};
+    s[k++] = (Slot){&g->dpost, shape(post, BT, C, 1)};
 }
 
 /* Sum of the exact sizes of slots s[0..n). */
@@ -180,7 +194,8 @@ size_t model_param_count(const ModelConfig *c)
 
 int model_param_is_norm(int i)
 {
-    return i == 1 || i == 4 || i == 7 || i == 12 || i == 13; /* ln1w, ln2w, lnfw, qnw, knw */
+    /* ln1w, ln2w, lnfw, qnw, knw, panw, pfnw */
+    return i == 1 || i == 4 || i == 7 || i == 12 || i == 13 || i == 14 || i == 15;
 }
 
 int model_param_is_decayed(int i)
@@ -243,6 +258,24 @@ static int check_batch(const ModelConfig *cfg, int max_batch, int max_T, SrError
     return 0;
 }
 
+/* The RoPE frequency tables a configuration needs, computed once: Llama
+ * 3.1's scaled ones or the linearly scaled ones (Gemma 3's global layers)
+ * into a.inv_freq, the sliding layers' own base into a.inv_freq_local. */
+static void fill_rope_tables(Model *m)
+{
+    const ModelConfig *c = &m->cfg;
+    int hd = model_head_dim(c);
+    if (c->rope_llama3)
+        rope_inv_freq_llama3(m->a.inv_freq, c->rope_theta, hd, c->rope_factor,
+                             c->rope_low_freq_factor, c->rope_high_freq_factor,
+                             c->rope_original_max_pos);
+    else if (c->rope_linear_factor > 0.0f) {
+        rope_inv_freq(m->a.inv_freq, c->rope_theta, hd);
+        for (int i = 0; i < hd / 2; i++) m->a.inv_freq[i] /= c->rope_linear_factor;
+    }
+    if (c->rope_local_theta > 0.0f) rope_inv_freq(m->a.inv_freq_local, c->rope_local_theta, hd);
+}
+
 int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
 {
     memset(m, 0, sizeof *m);
@@ -273,10 +306,7 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
     point_param_views(&m->g, m->grads, cfg);
     point_slots(as, N_ACT, m->acts);
     point_slots(gs, N_GACT, m->gacts);
-    if (cfg->rope_llama3) /* Llama 3.1's scaled RoPE frequencies, computed once */
-        rope_inv_freq_llama3(m->a.inv_freq, cfg->rope_theta, model_head_dim(cfg), cfg->rope_factor,
-                             cfg->rope_low_freq_factor, cfg->rope_high_freq_factor,
-                             cfg->rope_original_max_pos);
+    fill_rope_tables(m);
     return 0;
 }
 
@@ -296,6 +326,7 @@ int model_create_inference(Model *m, const Model *weights, int max_batch, int ma
     m->p = weights->p;
     Dims d = dims_of(cfg, max_batch, max_T);
     d.LS = 1;
+    d.TR = 0;
     Slot as[N_ACT];
     act_slots(&d, cfg, &m->a, as);
     size_t n_act = total_floats(as, N_ACT);
@@ -307,8 +338,7 @@ int model_create_inference(Model *m, const Model *weights, int max_batch, int ma
                        "(%.1f MiB)", max_batch, max_T, (double)n_act * 4.0 / 1048576.0);
     }
     point_slots(as, N_ACT, m->acts);
-    if (cfg->rope_llama3)
-        memcpy(m->a.inv_freq, weights->a.inv_freq, sizeof(float) * (size_t)(model_head_dim(cfg) / 2));
+    fill_rope_tables(m);
     return 0;
 }
 

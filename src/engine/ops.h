@@ -89,30 +89,59 @@ void rope_backward_freq(float *dinp, int in_stride, float *dpos, const float *do
 void attention_forward(float *out, float *att, const float *q, const float *k, const float *v,
                        int v_stride, const int *lengths, MaskKind kind, int B, int T, int H,
                        int hd);
-/* Grouped-query attention_forward: k (B, T, KVH*hd) contiguous and v (B*T rows
- * of stride v_stride) hold KVH heads, KVH dividing H; query head h reads
- * key/value head h / (H / KVH). KVH == H is attention_forward exactly.
- * out NULL: the probabilities att only (for a reader of the maps). */
+/* How a layer's scores become probabilities: the mask kind and sliding
+ * window (mask_key_range), the scale of q.k (1/sqrt(hd) in most models;
+ * Gemma 2 and 3 use query_pre_attn_scalar^-1/2) and, when softcap > 0,
+ * Gemma 2's capping of the scaled scores, softcap * tanh(score / softcap),
+ * before the softmax. */
+typedef struct {
+    MaskKind kind;
+    int window;      /* keys of the sliding window, 0 = none */
+    float scale;
+    float softcap;   /* 0 = none */
+} AttentionRule;
+
+/* The rule of attention_forward: kind, no window, 1/sqrt(hd), no cap. */
+AttentionRule attention_rule_plain(MaskKind kind, int hd);
+
+/* Grouped-query attention_forward under a rule: k (B, T, KVH*hd) contiguous
+ * and v (B*T rows of stride v_stride) hold KVH heads, KVH dividing H; query
+ * head h reads key/value head h / (H / KVH). KVH == H with
+ * attention_rule_plain is attention_forward exactly. out NULL: the
+ * probabilities att only (for a reader of the maps). */
 void attention_forward_gqa(float *out, float *att, const float *q, const float *k,
-                           const float *v, int v_stride, const int *lengths, MaskKind kind,
-                           int B, int T, int H, int KVH, int hd);
+                           const float *v, int v_stride, const int *lengths,
+                           const AttentionRule *rule, int B, int T, int H, int KVH, int hd);
 /* dq, dk (B, T, H*hd) += ; dv (rows of v_stride) += ; scratch: B*H*T*T floats. */
 void attention_backward(float *dq, float *dk, float *dv, int v_stride, float *scratch,
                         const float *dout, const float *q, const float *k, const float *v,
                         const float *att, const int *lengths, MaskKind kind, int B, int T,
                         int H, int hd);
-/* Grouped-query attention_backward: dk (B, T, KVH*hd) and dv (rows of
- * v_stride) of a key/value head sum the gradients of the H / KVH query heads
- * that read it. KVH == H is attention_backward exactly. */
+/* Grouped-query attention_backward under a rule: dk (B, T, KVH*hd) and dv
+ * (rows of v_stride) of a key/value head sum the gradients of the H / KVH
+ * query heads that read it. KVH == H with attention_rule_plain is
+ * attention_backward exactly. */
 void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float *scratch,
                             const float *dout, const float *q, const float *k, const float *v,
-                            const float *att, const int *lengths, MaskKind kind, int B, int T,
-                            int H, int KVH, int hd);
+                            const float *att, const int *lengths, const AttentionRule *rule,
+                            int B, int T, int H, int KVH, int hd);
 
 /* ---- SwiGLU -----------------------------------------------------------------
  * gu (N, 2F): gate in columns [0, F), up in [F, 2F).  out (N, F) = silu(gate) * up. */
 void swiglu_forward(float *out, const float *gu, int N, int F);
 void swiglu_backward(float *dgu, const float *dout, const float *gu, int N, int F);
+
+/* ---- GeGLU (Gemma) -----------------------------------------------------------
+ * gu (N, 2F) as for SwiGLU;  out (N, F) = gelu_tanh(gate) * up, with the tanh
+ * approximation gelu_tanh(x) = x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
+void geglu_forward(float *out, const float *gu, int N, int F);
+void geglu_backward(float *dgu, const float *dout, const float *gu, int N, int F);
+
+/* ---- soft-capping (Gemma 2's final logits) -----------------------------------
+ * x (n) = cap * tanh(x / cap) in place; backward: dx (n) *= 1 - (y / cap)^2
+ * from the capped values y (n). */
+void softcap_forward(float *x, float cap, long n);
+void softcap_backward(float *dx, const float *y, float cap, long n);
 
 /* ---- residual ---------------------------------------------------------------
  * out (n) = a + b ; backward: da += dout, db += dout. */

@@ -1,5 +1,6 @@
 /* ops_crossentropy.c — softmax cross-entropy of logits against target ids,
- * skipping positions whose target is the ignore label. */
+ * skipping positions whose target is the ignore label; and the soft cap
+ * Gemma 2 puts on the logits before it. */
 #include "engine/ops.h"
 
 #include <math.h>
@@ -52,5 +53,23 @@ void crossentropy_backward(float *dlogits, const float *probs, const int *target
         }
         for (int i = 0; i < V; i++) d[i] = scale * p[i];
         d[target] -= scale;
+    }
+}
+
+/* The soft cap of Gemma 2's final logits, applied before the softmax. */
+/* x (n) = cap * tanh(x / cap), in place. */
+void softcap_forward(float *x, float cap, long n)
+{
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) x[i] = cap * tanhf(x[i] / cap);
+}
+
+/* dx (n) *= 1 - (y / cap)^2, the derivative of the cap at its output y (n). */
+void softcap_backward(float *dx, const float *y, float cap, long n)
+{
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        float t = y[i] / cap;
+        dx[i] *= 1.0f - t * t;
     }
 }

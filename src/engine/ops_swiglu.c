@@ -1,6 +1,8 @@
-/* ops_swiglu.c — the SwiGLU gate of the MLP: silu(gate) * up. */
+/* ops_swiglu.c — the gate of the MLP: SwiGLU, silu(gate) * up, and Gemma's
+ * GeGLU, gelu_tanh(gate) * up (tanhf is libm's: it runs once per unit). */
 #include "engine/ops.h"
 
+#include <math.h>
 #include <stddef.h>
 
 #include "engine/simd_math.h"
@@ -44,6 +46,51 @@ void swiglu_backward(float *dgu, const float *dout, const float *gu, int N, int 
             float sig = sigmoid(g);
             dgate[f] += g_out[f] * up[f] * sig * (1.0f + g * (1.0f - sig));
             dup[f] += g_out[f] * g * sig;
+        }
+    }
+}
+
+/* sqrt(2 / pi) and the cubic coefficient of the tanh approximation. */
+static const float GELU_K = 0.7978845608028654f;
+static const float GELU_C = 0.044715f;
+
+/* out (N, F) = gelu_tanh(gate) * up, with gu (N, 2F) holding gate in columns
+ * [0, F) and up in [F, 2F). */
+void geglu_forward(float *out, const float *gu, int N, int F)
+{
+#pragma omp parallel for schedule(static)
+    for (int n = 0; n < N; n++) {
+        const float *gate = gu + (size_t)n * 2 * F;
+        const float *up = gate + F;
+        float *y = out + (size_t)n * F;
+        for (int f = 0; f < F; f++) {
+            float g = gate[f];
+            float th = tanhf(GELU_K * (g + GELU_C * g * g * g));
+            y[f] = 0.5f * g * (1.0f + th) * up[f];
+        }
+    }
+}
+
+/* dgu (N, 2F) += d/dgu of the forward given dout (N, F), with
+ * u = k (g + c g^3) and t = tanh(u):
+ *   gelu'(g) = (1 + t) / 2 + g/2 (1 - t^2) k (1 + 3 c g^2)
+ *   dgate += dout * up * gelu'(g);  dup += dout * gelu(g). */
+void geglu_backward(float *dgu, const float *dout, const float *gu, int N, int F)
+{
+#pragma omp parallel for schedule(static)
+    for (int n = 0; n < N; n++) {
+        const float *gate = gu + (size_t)n * 2 * F;
+        const float *up = gate + F;
+        float *dgate = dgu + (size_t)n * 2 * F;
+        float *dup = dgate + F;
+        const float *g_out = dout + (size_t)n * F;
+        for (int f = 0; f < F; f++) {
+            float g = gate[f];
+            float th = tanhf(GELU_K * (g + GELU_C * g * g * g));
+            float dgelu = 0.5f * (1.0f + th) +
+                          0.5f * g * (1.0f - th * th) * GELU_K * (1.0f + 3.0f * GELU_C * g * g);
+            dgate[f] += g_out[f] * up[f] * dgelu;
+            dup[f] += g_out[f] * 0.5f * g * (1.0f + th);
         }
     }
 }

@@ -162,7 +162,11 @@ expect_error "missing tensor" "untied/model.safetensors: missing tensor 'lm_head
 cp -r "$golden/mistral" window
 sed 's/"sliding_window": 4096/"sliding_window": 8/' "$golden/mistral/config.json" >window/config.json
 expect_ok "cost with a sliding window of 8" "$seqrep" cost --model window --n 10 --r 0
-grep -q "longer than max_seq_len 8" out.txt && ok "a sequence longer than the window is not run" || bad "a sequence longer than the window is not run"
+grep -Eq "^ +0 +1 +11 .* [0-9.]+ +[0-9.]+$" out.txt && ok "a sequence longer than the window runs (the window is a mask)" || bad "a sequence longer than the window runs (the window is a mask)"
+"$seqrep" info window >out.txt 2>&1
+grep -Eq "sliding_layers +\[0,1\]" out.txt && ok "info names the sliding layers" || bad "info names the sliding layers"
+sed 's/"sliding_window": 4096/"sliding_window": 0/' "$golden/mistral/config.json" >window/config.json
+expect_error "a sliding window of 0" "window/config.json: 'sliding_window' is 0" "$seqrep" info window
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -11,55 +11,13 @@
 #include <sys/stat.h>
 
 #include "base/text_file.h"
+#include "formats/hf/hf_config_fields.h"
+#include "formats/hf/hf_config_gemma.h"
 
 int hf_is_model_dir(const char *path)
 {
     struct stat st;
     return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The field key of o, or NULL when it is absent or null (the default applies). */
-static const cJSON *field(const cJSON *o, const char *key)
-{
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-    return it && !cJSON_IsNull(it) ? it : NULL;
-}
-
-/* Integer field key of o into *v; def when absent or null (def < 0: required). */
-static int get_int(const char *file, const cJSON *o, const char *key, int def, int *v,
-                   SrError *err)
-{
-    const cJSON *it = field(o, key);
-    if (!it && def < 0) return sr_fail(err, "%s: missing field '%s'", file, key);
-    if (!it) return *v = def, 0;
-    double d = cJSON_IsNumber(it) ? it->valuedouble : NAN;
-    if (!(d >= 0 && d <= INT_MAX) || d != floor(d))
-        return sr_fail(err, "%s: '%s' must be a non-negative integer", file, key);
-    *v = (int)d;
-    return 0;
-}
-
-/* Real field key of o into *v; def when absent or null. */
-static int get_float(const char *file, const cJSON *o, const char *key, double def, float *v,
-                     SrError *err)
-{
-    const cJSON *it = field(o, key);
-    if (!it) return *v = (float)def, 0;
-    if (!cJSON_IsNumber(it) || !isfinite((float)it->valuedouble))
-        return sr_fail(err, "%s: '%s' must be a finite number", file, key);
-    *v = (float)it->valuedouble;
-    return 0;
-}
-
-/* Boolean field key of o into *v; def when absent or null. */
-static int get_bool(const char *file, const cJSON *o, const char *key, int def, int *v,
-                    SrError *err)
-{
-    const cJSON *it = field(o, key);
-    if (!it) return *v = def, 0;
-    if (!cJSON_IsBool(it)) return sr_fail(err, "%s: '%s' must be true or false", file, key);
-    *v = cJSON_IsTrue(it);
-    return 0;
 }
 
 /* rope_scaling: null, or {"rope_type" (or "type"): "llama3", factor,
@@ -74,15 +32,21 @@ static int get_rope_scaling(const char *file, const cJSON *o, ModelConfig *c, Sr
     if (!cJSON_IsString(type))
         return sr_fail(err, "%s: 'rope_scaling' has no rope_type", file);
     if (strcmp(type->valuestring, "default") == 0) return 0;
+    if (strcmp(type->valuestring, "linear") == 0) {
+        int rc = hf_get_float(file, rs, "factor", NAN, &c->rope_linear_factor, err);
+        if (rc == 0 && !(c->rope_linear_factor > 0))
+            rc = sr_fail(err, "%s: rope_scaling 'factor' must be positive", file);
+        return rc;
+    }
     if (strcmp(type->valuestring, "llama3") != 0)
-        return sr_fail(err, "%s: rope_scaling type '%s' is not supported (only llama3)", file,
+        return sr_fail(err, "%s: rope_scaling type '%s' is not supported (llama3, linear)", file,
                        type->valuestring);
     c->rope_llama3 = 1;
-    int rc = get_float(file, rs, "factor", NAN, &c->rope_factor, err);
-    if (rc == 0) rc = get_float(file, rs, "low_freq_factor", NAN, &c->rope_low_freq_factor, err);
-    if (rc == 0) rc = get_float(file, rs, "high_freq_factor", NAN, &c->rope_high_freq_factor, err);
+    int rc = hf_get_float(file, rs, "factor", NAN, &c->rope_factor, err);
+    if (rc == 0) rc = hf_get_float(file, rs, "low_freq_factor", NAN, &c->rope_low_freq_factor, err);
+    if (rc == 0) rc = hf_get_float(file, rs, "high_freq_factor", NAN, &c->rope_high_freq_factor, err);
     if (rc == 0)
-        rc = get_int(file, rs, "original_max_position_embeddings", -1, &c->rope_original_max_pos,
+        rc = hf_get_int(file, rs, "original_max_position_embeddings", -1, &c->rope_original_max_pos,
                      err);
     if (rc == 0 && !(c->rope_factor > 0 && c->rope_low_freq_factor > 0 &&
                      c->rope_high_freq_factor > c->rope_low_freq_factor))
@@ -109,9 +73,13 @@ static int get_architecture(const char *file, const cJSON *o, HfConfig *hc, int 
     else if (strcmp(a, "MistralForCausalLM") == 0) *default_max_pos = 4096 * 32;
     else if (strcmp(a, "Qwen2ForCausalLM") == 0) hc->cfg.qkv_bias = 1, *default_max_pos = 32768;
     else if (strcmp(a, "Qwen3ForCausalLM") == 0) hc->cfg.qk_norm = 1, *default_max_pos = 32768;
+    else if (strcmp(a, "GemmaForCausalLM") == 0) hc->gemma = 1, *default_max_pos = 8192;
+    else if (strcmp(a, "Gemma2ForCausalLM") == 0) hc->gemma = 2, *default_max_pos = 8192;
+    else if (strcmp(a, "Gemma3ForCausalLM") == 0) hc->gemma = 3, *default_max_pos = 131072;
     else
         return sr_fail(err, "%s: architecture '%s' is not supported (LlamaForCausalLM, "
-                       "MistralForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM are)", file, a);
+                       "MistralForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM, GemmaForCausalLM, "
+                       "Gemma2ForCausalLM, Gemma3ForCausalLM are)", file, a);
     return 0;
 }
 
@@ -120,30 +88,33 @@ static int get_fields(const char *file, const cJSON *o, HfConfig *hc, int defaul
                       SrError *err)
 {
     ModelConfig *c = &hc->cfg;
-    int rc = get_int(file, o, "hidden_size", -1, &c->d_model, err);
-    if (rc == 0) rc = get_int(file, o, "intermediate_size", -1, &c->d_ff, err);
-    if (rc == 0) rc = get_int(file, o, "num_hidden_layers", -1, &c->n_layers, err);
-    if (rc == 0) rc = get_int(file, o, "num_attention_heads", -1, &c->n_heads, err);
-    if (rc == 0) rc = get_int(file, o, "vocab_size", -1, &c->vocab_size, err);
+    int rc = hf_get_int(file, o, "hidden_size", -1, &c->d_model, err);
+    if (rc == 0) rc = hf_get_int(file, o, "intermediate_size", -1, &c->d_ff, err);
+    if (rc == 0) rc = hf_get_int(file, o, "num_hidden_layers", -1, &c->n_layers, err);
+    if (rc == 0) rc = hf_get_int(file, o, "num_attention_heads", -1, &c->n_heads, err);
+    if (rc == 0) rc = hf_get_int(file, o, "vocab_size", -1, &c->vocab_size, err);
     if (rc == 0 && c->n_heads == 0) rc = sr_fail(err, "%s: 'num_attention_heads' is 0", file);
     if (rc) return rc;
     int kv, hd, bias = 0, mlp_bias = 0;
-    rc = get_int(file, o, "num_key_value_heads", c->n_heads, &kv, err);
-    if (rc == 0) rc = get_int(file, o, "head_dim", c->d_model / c->n_heads, &hd, err);
-    if (rc == 0) rc = get_bool(file, o, "tie_word_embeddings", 0, &c->tied, err);
-    if (rc == 0) rc = get_float(file, o, "rope_theta", 10000.0, &c->rope_theta, err);
-    if (rc == 0) rc = get_float(file, o, "rms_norm_eps", 1e-6, &c->norm_eps, err);
+    rc = hf_get_int(file, o, "num_key_value_heads", c->n_heads, &kv, err);
     if (rc == 0)
-        rc = get_int(file, o, "max_position_embeddings", default_max_pos,
+        rc = hf_get_int(file, o, "head_dim", hc->gemma ? 256 : c->d_model / c->n_heads, &hd, err);
+    if (rc == 0) rc = hf_get_bool(file, o, "tie_word_embeddings", hc->gemma != 0, &c->tied, err);
+    if (rc == 0)
+        rc = hf_get_float(file, o, "rope_theta", hc->gemma == 3 ? 1000000.0 : 10000.0, &c->rope_theta,
+                       err);
+    if (rc == 0) rc = hf_get_float(file, o, "rms_norm_eps", 1e-6, &c->norm_eps, err);
+    if (rc == 0)
+        rc = hf_get_int(file, o, "max_position_embeddings", default_max_pos,
                      &hc->max_position_embeddings, err);
-    if (rc == 0) rc = get_bool(file, o, "attention_bias", 0, &bias, err);
-    if (rc == 0) rc = get_bool(file, o, "mlp_bias", 0, &mlp_bias, err);
+    if (rc == 0) rc = hf_get_bool(file, o, "attention_bias", 0, &bias, err);
+    if (rc == 0) rc = hf_get_bool(file, o, "mlp_bias", 0, &mlp_bias, err);
     if (rc == 0) rc = get_rope_scaling(file, o, c, err);
     if (rc) return rc;
     if (bias) return sr_fail(err, "%s: 'attention_bias' true (a bias on o_proj) is not supported", file);
     if (mlp_bias) return sr_fail(err, "%s: 'mlp_bias' true is not supported", file);
     const cJSON *act = cJSON_GetObjectItemCaseSensitive(o, "hidden_act");
-    if (act && !(cJSON_IsString(act) && strcmp(act->valuestring, "silu") == 0))
+    if (!hc->gemma && act && !(cJSON_IsString(act) && strcmp(act->valuestring, "silu") == 0))
         return sr_fail(err, "%s: 'hidden_act' %s is not supported (only \"silu\")", file,
                        cJSON_IsString(act) ? act->valuestring : "(not a string)");
     c->n_kv_heads = kv == c->n_heads ? 0 : kv;
@@ -152,16 +123,26 @@ static int get_fields(const char *file, const cJSON *o, HfConfig *hc, int defaul
     return 0;
 }
 
-/* The sliding window in use (Mistral: sliding_window; Qwen: only with
- * use_sliding_window true), 0 for none. */
+/* The sliding window in use and its layers: Mistral's on every layer; Qwen's
+ * only with use_sliding_window true, on the layers from max_window_layers on;
+ * Gemma's from hf_config_gemma. No window: 0. Layers past 64 cannot slide. */
 static int get_window(const char *file, const cJSON *o, HfConfig *hc, SrError *err)
 {
-    int use = 1;
-    if (strncmp(hc->architecture, "Qwen", 4) == 0 &&
-        get_bool(file, o, "use_sliding_window", 0, &use, err))
-        return -1;
-    if (!use) return 0;
-    return get_int(file, o, "sliding_window", 0, &hc->sliding_window, err);
+    ModelConfig *c = &hc->cfg;
+    int use = 1, from = 0, qwen = strncmp(hc->architecture, "Qwen", 4) == 0;
+    if (qwen && hf_get_bool(file, o, "use_sliding_window", 0, &use, err)) return -1;
+    if (qwen && hf_get_int(file, o, "max_window_layers", 28, &from, err)) return -1;
+    if (!use || !hf_field(o, "sliding_window")) return 0;
+    if (hf_get_int(file, o, "sliding_window", 0, &hc->sliding_window, err)) return -1;
+    if (hc->sliding_window == 0) return sr_fail(err, "%s: 'sliding_window' is 0", file);
+    int listed = hf_get_layer_types(file, o, c->n_layers, &c->sliding_layers, err);
+    if (listed < 0) return -1;
+    if (c->n_layers > 64 && (listed ? c->sliding_layers != 0 : from < c->n_layers))
+        return sr_fail(err, "%s: a sliding window on a model of %d layers (at most 64 supported)",
+                       file, c->n_layers);
+    for (int l = from; !listed && l < c->n_layers; l++) c->sliding_layers |= 1ull << l;
+    c->sliding_window = c->sliding_layers ? hc->sliding_window : 0;
+    return 0;
 }
 
 int hf_config_read(const char *dir, HfConfig *out, SrError *err)
@@ -183,8 +164,11 @@ int hf_config_read(const char *dir, HfConfig *out, SrError *err)
     }
     int default_max_pos = 0;
     int rc = get_architecture(file, o, out, &default_max_pos, err);
+    if (rc == 0 && out->gemma) rc = hf_config_gemma_fields_known(file, o, out->gemma, err);
     if (rc == 0) rc = get_fields(file, o, out, default_max_pos, err);
-    if (rc == 0) rc = get_window(file, o, out, err);
+    if (rc == 0 && out->gemma)
+        rc = hf_config_gemma(file, o, out->gemma, &out->cfg, &out->sliding_window, err);
+    else if (rc == 0) rc = get_window(file, o, out, err);
     const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(o, "torch_dtype");
     if (cJSON_IsString(dtype))
         snprintf(out->torch_dtype, sizeof out->torch_dtype, "%s", dtype->valuestring);
@@ -192,8 +176,6 @@ int hf_config_read(const char *dir, HfConfig *out, SrError *err)
     if (rc) return -1;
     ModelConfig *c = &out->cfg;
     c->max_seq_len = out->max_position_embeddings;
-    if (out->sliding_window > 0 && out->sliding_window < c->max_seq_len)
-        c->max_seq_len = out->sliding_window; /* longer sequences would be windowed */
     SrError why;
     if (model_config_check(c, &why)) return sr_fail(err, "%s: %s", file, why.msg);
     return 0;
@@ -212,6 +194,12 @@ char *hf_config_manifest(const HfConfig *hc)
     cJSON_AddBoolToObject(o, "qk_norm", c->qk_norm);
     cJSON_AddNumberToObject(o, "max_position_embeddings", hc->max_position_embeddings);
     if (hc->sliding_window) cJSON_AddNumberToObject(o, "sliding_window", hc->sliding_window);
+    if (c->sliding_layers) {
+        cJSON *layers = cJSON_AddArrayToObject(o, "sliding_layers");
+        for (int l = 0; l < c->n_layers; l++)
+            if (model_layer_slides(c, l)) cJSON_AddItemToArray(layers, cJSON_CreateNumber(l));
+    }
+    if (hc->gemma) hf_config_gemma_manifest(c, hc->gemma, o);
     if (c->rope_llama3) {
         cJSON *rs = cJSON_AddObjectToObject(o, "rope_scaling");
         cJSON_AddStringToObject(rs, "rope_type", "llama3");

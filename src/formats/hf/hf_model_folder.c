@@ -36,6 +36,15 @@ static void want(HfTensorView *w, int *n, const char *fmt, int layer, int64_t ro
     e->shape[0] = rows;
     e->shape[1] = cols;
     e->dest = dest;
+    e->offset = 0.0f;
+}
+
+/* Append a norm's weight view: held as 1 + w when the configuration says so. */
+static void want_norm(const ModelConfig *c, HfTensorView *w, int *n, const char *fmt, int layer,
+                      int64_t size, float *dest)
+{
+    want(w, n, fmt, layer, size, 0, dest);
+    w[*n - 1].offset = c->norm_plus_one ? 1.0f : 0.0f;
 }
 
 /* Every tensor of m's configuration, in file order, pointing into p (see
@@ -50,7 +59,7 @@ int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
     want(w, n, "model.embed_tokens.weight", 0, V, C, p->wte);
     for (int l = 0; l < L; l++) {
         float *qkv = p->wqkv + (size_t)(l * W * C), *gu = p->wgu + (size_t)(l * 2 * F * C);
-        want(w, n, "model.layers.%d.input_layernorm.weight", l, C, 0, p->ln1w + l * C);
+        want_norm(c, w, n, "model.layers.%d.input_layernorm.weight", l, C, p->ln1w + l * C);
         want(w, n, "model.layers.%d.self_attn.q_proj.weight", l, Q, C, qkv);
         want(w, n, "model.layers.%d.self_attn.k_proj.weight", l, K, C, qkv + Q * C);
         want(w, n, "model.layers.%d.self_attn.v_proj.weight", l, K, C, qkv + (Q + K) * C);
@@ -61,16 +70,26 @@ int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
             want(w, n, "model.layers.%d.self_attn.v_proj.bias", l, K, 0, b + Q + K);
         }
         if (c->qk_norm) {
-            want(w, n, "model.layers.%d.self_attn.q_norm.weight", l, hd, 0, p->qnw + l * hd);
-            want(w, n, "model.layers.%d.self_attn.k_norm.weight", l, hd, 0, p->knw + l * hd);
+            want_norm(c, w, n, "model.layers.%d.self_attn.q_norm.weight", l, hd, p->qnw + l * hd);
+            want_norm(c, w, n, "model.layers.%d.self_attn.k_norm.weight", l, hd, p->knw + l * hd);
         }
         want(w, n, "model.layers.%d.self_attn.o_proj.weight", l, C, Q, p->wo + (size_t)(l * C * Q));
-        want(w, n, "model.layers.%d.post_attention_layernorm.weight", l, C, 0, p->ln2w + l * C);
+        if (c->post_norms) {
+            want_norm(c, w, n, "model.layers.%d.post_attention_layernorm.weight", l, C,
+                      p->panw + l * C);
+            want_norm(c, w, n, "model.layers.%d.pre_feedforward_layernorm.weight", l, C,
+                      p->ln2w + l * C);
+            want_norm(c, w, n, "model.layers.%d.post_feedforward_layernorm.weight", l, C,
+                      p->pfnw + l * C);
+        } else {
+            want_norm(c, w, n, "model.layers.%d.post_attention_layernorm.weight", l, C,
+                      p->ln2w + l * C);
+        }
         want(w, n, "model.layers.%d.mlp.gate_proj.weight", l, F, C, gu);
         want(w, n, "model.layers.%d.mlp.up_proj.weight", l, F, C, gu + F * C);
         want(w, n, "model.layers.%d.mlp.down_proj.weight", l, C, F, p->wdown + (size_t)(l * C * F));
     }
-    want(w, n, "model.norm.weight", 0, C, 0, p->lnfw);
+    want_norm(c, w, n, "model.norm.weight", 0, C, p->lnfw);
     if (!c->tied) want(w, n, "lm_head.weight", 0, V, C, p->wlm);
     return count;
 }
@@ -124,19 +143,22 @@ static float f16_to_f32(uint16_t h)
     return f;
 }
 
-/* dest (n) = the n stored elements at src of the given dtype (4 = F32, 2 = BF16, 1 = F16). */
-static void convert(float *dest, const unsigned char *src, size_t n, int dtype)
+/* dest (n) = the n stored elements at src of the given dtype (4 = F32, 2 =
+ * BF16, 1 = F16), plus offset (HfTensorView.offset). */
+static void convert(float *dest, const unsigned char *src, size_t n, int dtype, float offset)
 {
     if (dtype == 4) {
         memcpy(dest, src, n * sizeof(float));
-        return;
-    }
+    } else {
 #pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        uint16_t h;
-        memcpy(&h, src + 2 * i, 2);
-        dest[i] = dtype == 2 ? bf16_to_f32(h) : f16_to_f32(h);
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h;
+            memcpy(&h, src + 2 * i, 2);
+            dest[i] = dtype == 2 ? bf16_to_f32(h) : f16_to_f32(h);
+        }
     }
+    if (offset != 0.0f)
+        for (size_t i = 0; i < n; i++) dest[i] += offset;
 }
 
 /* ---- one safetensors file ---------------------------------------------------- */
@@ -190,7 +212,7 @@ static void dims_text(char *buf, size_t cap, int ndim, const int64_t *shape)
 /* Check one header entry against what is wanted and convert its bytes from a
  * map of just its range. */
 static int load_tensor(int fd, const char *path, off_t size, off_t data_start, const cJSON *t,
-                       Want *w, SrError *err)
+                       Want *w, int *folder_dtype, SrError *err)
 {
     const cJSON *dt = cJSON_GetObjectItemCaseSensitive(t, "dtype");
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(t, "shape");
@@ -202,6 +224,11 @@ static int load_tensor(int fd, const char *path, off_t size, off_t data_start, c
     if (!code)
         return sr_fail(err, "%s: tensor '%s' has dtype %s (F32, BF16 or F16 expected)", path,
                        t->string, dt->valuestring);
+    if (*folder_dtype && code != *folder_dtype)
+        return sr_fail(err, "%s: tensor '%s' has dtype %s, but the folder's other tensors have %s",
+                       path, t->string, dt->valuestring,
+                       *folder_dtype == 4 ? "F32" : *folder_dtype == 2 ? "BF16" : "F16");
+    *folder_dtype = code;
     int ndim = cJSON_GetArraySize(shape);
     int64_t dims[2] = {0, 0};
     int same = ndim == w->view.ndim;
@@ -234,7 +261,8 @@ static int load_tensor(int fd, const char *path, off_t size, off_t data_start, c
         void *map = mmap(NULL, map_len ? map_len : 1, PROT_READ, MAP_PRIVATE, fd, map_at);
         if (map == MAP_FAILED)
             return sr_fail(err, "%s: cannot map tensor '%s' (%s)", path, t->string, strerror(errno));
-        convert(w->view.dest + done, (const unsigned char *)map + (from - map_at), n, code);
+        convert(w->view.dest + done, (const unsigned char *)map + (from - map_at), n, code,
+                w->view.offset);
         munmap(map, map_len ? map_len : 1);
         done += n;
     } while (done < count);
@@ -258,7 +286,7 @@ static int ends_with(const char *name, const char *suffix)
 }
 
 /* Load every tensor of one safetensors file into the wanted slots. */
-static int load_file(const char *path, Want *w, int n, int tied, SrError *err)
+static int load_file(const char *path, Want *w, int n, int tied, int *folder_dtype, SrError *err)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0) return sr_fail(err, "%s: cannot open (%s)", path, strerror(errno));
@@ -274,7 +302,7 @@ static int load_file(const char *path, Want *w, int n, int tied, SrError *err)
         Want *slot = find_want(w, n, t->string);
         if (!slot) rc = sr_fail(err, "%s: unexpected tensor '%s' for this config.json", path, t->string);
         else if (slot->found) rc = sr_fail(err, "%s: tensor '%s' appears twice", path, t->string);
-        else rc = load_tensor(fd, path, st.st_size, data_start, t, slot, err);
+        else rc = load_tensor(fd, path, st.st_size, data_start, t, slot, folder_dtype, err);
     }
     cJSON_Delete(h);
     close(fd);
@@ -349,10 +377,11 @@ static int load_weights(const char *dir, Model *m, SrError *err)
     } else {
         rc = sr_fail(err, "%s: no model.safetensors or model.safetensors.index.json", dir);
     }
-    int n = 0;
+    int n = 0, folder_dtype = 0;
     Want *w = rc == 0 ? wanted_tensors(m, &n) : NULL;
     if (rc == 0 && !w) rc = sr_fail(err, "%s: out of memory", dir);
-    for (int i = 0; i < n_files && rc == 0; i++) rc = load_file(files[i], w, n, m->cfg.tied, err);
+    for (int i = 0; i < n_files && rc == 0; i++)
+        rc = load_file(files[i], w, n, m->cfg.tied, &folder_dtype, err);
     for (int i = 0; i < n && rc == 0; i++)
         if (!w[i].found) rc = sr_fail(err, "%s: missing tensor '%s'", listed_in, w[i].view.name);
     free(w);

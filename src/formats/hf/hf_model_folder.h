@@ -8,7 +8,10 @@
  *   model.layers.{l}.self_attn.{k,v}_proj.weight       (K, C)   .bias (K) for Qwen2
  *   model.layers.{l}.self_attn.o_proj.weight           (C, Q)
  *   model.layers.{l}.self_attn.{q,k}_norm.weight       (hd)     Qwen3
- *   model.layers.{l}.post_attention_layernorm.weight   (C)
+ *   model.layers.{l}.post_attention_layernorm.weight   (C)      the MLP's input norm, except:
+ *   Gemma 2 and 3: post_attention_layernorm normalises the attention's output,
+ *     pre_feedforward_layernorm (C) the MLP's input, post_feedforward_layernorm (C)
+ *     its output; Gemma's norm weights w are held as 1 + w (see HfTensorView)
  *   model.layers.{l}.mlp.{gate,up}_proj.weight         (F, C)
  *   model.layers.{l}.mlp.down_proj.weight              (C, F)
  *   model.norm.weight                                  (C)
@@ -17,8 +20,9 @@
  * from a read-only memory map of just that tensor, unmapped right after, so
  * the peak memory is the float32 model plus the largest stored tensor.
  * "...rotary_emb.inv_freq" buffers of old exports are skipped; any other
- * tensor, a missing one, a wrong shape or dtype, or a shard the index names
- * but the folder lacks is a one-line error naming the file. */
+ * tensor, a missing one, a wrong shape or dtype, a dtype that differs from
+ * the folder's first tensor's, or a shard the index names but the folder
+ * lacks is a one-line error naming the file. */
 #ifndef SEQREP_HF_MODEL_FOLDER_H
 #define SEQREP_HF_MODEL_FOLDER_H
 
@@ -35,10 +39,12 @@ typedef struct {
     int ndim;           /* 1 or 2 */
     int64_t shape[2];   /* rows, columns (0 for a vector) */
     float *dest;        /* (shape[0] * shape[1] or shape[0]) floats inside the views */
+    float offset;       /* the model holds the file's values plus this: 1 for the
+                           norms of a Gemma folder (its RMSNorm scales by 1 + w), else 0 */
 } HfTensorView;
 
 /* Most tensors a folder of n_layers layers holds. */
-#define HF_MAX_TENSORS(n_layers) (3 + 15 * (n_layers))
+#define HF_MAX_TENSORS(n_layers) (3 + 18 * (n_layers))
 
 /* Fill out (HF_MAX_TENSORS(L) entries) with every tensor m's configuration
  * has, pointing into the views p (m->p for the weights, m->g for their

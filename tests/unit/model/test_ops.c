@@ -5,6 +5,7 @@
  * forwards are checked against hand-computed values and algebraic properties
  * (softmax rows sum to 1, RoPE composes and only sees relative positions). */
 #include "test_util.h"
+#include "gradient_check.h"
 
 #include <math.h>
 #include <omp.h>
@@ -14,59 +15,6 @@
 
 #include "engine/mask.h"
 #include "engine/ops.h"
-
-/* Finite-difference step and tolerances shared by all gradient checks. */
-#define GRAD_EPS 1e-2f
-#define GRAD_RTOL 1e-2
-#define GRAD_FLOOR 1e-2
-
-typedef double (*LossFn)(void *ctx);
-
-/* sum_i out[i] * r[i], accumulated in double. */
-static double weighted_sum(const float *out, const float *r, long n)
-{
-    double sum = 0.0;
-    for (long i = 0; i < n; i++) sum += (double)out[i] * (double)r[i];
-    return sum;
-}
-
-/* Compare the analytic gradient grad (n) of loss(ctx) with respect to x (n)
- * against central differences on every element; x is restored afterwards. */
-static void check_gradient(const char *what, LossFn loss, void *ctx, float *x, const float *grad,
-                           long n)
-{
-    for (long i = 0; i < n; i++) {
-        float saved = x[i];
-        float up = saved + GRAD_EPS, down = saved - GRAD_EPS;
-        x[i] = up;
-        double loss_up = loss(ctx);
-        x[i] = down;
-        double loss_down = loss(ctx);
-        x[i] = saved;
-        double numeric = (loss_up - loss_down) / ((double)up - (double)down);
-        if (test_rel_diff(grad[i], numeric, GRAD_FLOOR) > GRAD_RTOL) {
-            print_error("%s[%ld]: analytic %.7g, numeric %.7g\n", what, i, (double)grad[i],
-                        numeric);
-            fail();
-        }
-    }
-}
-
-/* A zeroed float buffer of n elements (the test fails if allocation fails). */
-static float *zeros(long n)
-{
-    float *p = calloc((size_t)n, sizeof(float));
-    assert_non_null(p);
-    return p;
-}
-
-/* A buffer of n uniform floats in [-scale, scale). */
-static float *randoms(long n, unsigned long long *state, float scale)
-{
-    float *p = zeros(n);
-    test_fill_random(p, n, state, scale);
-    return p;
-}
 
 /* ---- matmul ----------------------------------------------------------------- */
 

@@ -30,6 +30,8 @@ echo "== 1. the mask and the share of full blocks (seqrep blocks)"
 plot mask mask --n 5 --r 2 --bos per-copy --size 1200x920
 "$seqrep" blocks --n 5 --r 0..8 --format csv --out "$work/blocks.csv"
 plot proportion proportion --results "$work/blocks.csv" --size "$size"
+# the same mask under a sliding window shorter than a copy (docs/theory.md, section 8)
+plot mask mask-window --n 6 --r 2 --window 5 --size 1200x920
 
 echo "== 2. a labelling task and a small language model (seqrep gen, train-lm)"
 data="$work/task"

@@ -70,18 +70,25 @@ static void write_table(FILE *out, const BlocksRow *rows, int n_rows, RepeatBos 
     fprintf(out, "seqrep blocks: n = %d word tokens, bos %s, sep %s\n", first->n,
             repeat_bos_name(bos), repeat_sep_name(sep));
     fprintf(out, "Blocks are n x n over word tokens; <bos>/<sep> rows and columns are counted\n"
-                 "apart (docs/theory.md). Every figure is counted from the model's causal mask.\n\n");
+                 "apart (docs/theory.md). Every figure is counted from the model's causal mask");
+    if (first->window)
+        fprintf(out, "\nwith a sliding window of %d keys: the closed forms of the two tables hold "
+                     "without a window\nonly, so the check is the last copy's right context "
+                     "(its own closed form).\n\n", first->window);
+    else
+        fprintf(out, ".\n\n");
     fprintf(out, "mask blocks (k x k grid of n x n blocks)\n");
     fprintf(out, "%5s %5s %6s %7s %7s %7s %6s   %-18s %-18s\n", "r", "k", "T", "full", "causal",
             "masked", "other", "full share (mask)", "closed (k-1)/(k+1)");
     for (int i = 0; i < n_rows; i++) {
         const BlockFigures *f = &rows[i].counted;
         Share got = blocks_full_share(f), want = blocks_full_share_closed(f->k);
-        fprintf(out, "%5d %5d %6d %7lld %7lld %7lld %6lld   %-9s %6.1f%%   %-9s %6.1f%%\n", f->r,
-                f->k, f->T, (long long)f->full_blocks, (long long)f->causal_blocks,
+        fprintf(out, "%5d %5d %6d %7lld %7lld %7lld %6lld   %-9s %6.1f%%   ", f->r, f->k, f->T,
+                (long long)f->full_blocks, (long long)f->causal_blocks,
                 (long long)f->masked_blocks, (long long)f->other_blocks,
-                fraction_text(a, sizeof a, got), 100.0 * share_value(got),
-                fraction_text(b, sizeof b, want), 100.0 * share_value(want));
+                fraction_text(a, sizeof a, got), 100.0 * share_value(got));
+        if (f->window) fprintf(out, "%-9s %7s\n", "-", "-");
+        else fprintf(out, "%-9s %6.1f%%\n", fraction_text(b, sizeof b, want), 100.0 * share_value(want));
     }
     fprintf(out, "\nentry level (visible query-key pairs; \"right\" = key word index > query word index)\n");
     fprintf(out, "%5s %10s %10s %10s %7s %12s %7s %8s %9s %9s %9s\n", "r", "visible", "word-word",
@@ -102,6 +109,15 @@ static void write_table(FILE *out, const BlocksRow *rows, int n_rows, RepeatBos 
     fprintf(out, "\n\"share\" after right: of word-word pairs; after full blocks: of all visible "
                  "pairs.\n\"copy 1\", \"copies 2+\": share of a copy's words that have seen every "
                  "word (lowest over copies 2..k).\n");
+    fprintf(out, "\nthe last copy's right context: pairs (i, j > i) where its word i sees word j "
+                 "of an earlier copy\n%5s %12s %12s %9s\n", "r", "seen", "closed", "share");
+    for (int i = 0; i < n_rows; i++) {
+        const BlockFigures *f = &rows[i].counted;
+        int64_t all = (int64_t)f->n * (f->n - 1) / 2;
+        fprintf(out, "%5d %12lld %12lld %8.1f%%\n", f->r, (long long)f->last_right_seen,
+                (long long)rows[i].closed.last_right_seen,
+                f->k > 1 && all ? 100.0 * (double)f->last_right_seen / (double)all : 0.0);
+    }
     int all_match = 1;
     for (int i = 0; i < n_rows; i++) all_match &= rows[i].matches;
     fprintf(out, "%s\n", all_match ? "Every counted figure equals its closed form."
@@ -116,7 +132,7 @@ static void write_csv(FILE *out, const BlocksRow *rows, int n_rows, RepeatBos bo
                  "right_share,right_share_closed_form,full_block_pairs,full_entry_share,"
                  "full_entry_share_closed_form,sink_pairs,special_query_pairs,"
                  "seen_whole_first_copy,seen_whole_later_copies_min,seen_whole_counts,"
-                 "matches_closed_form\n");
+                 "window,last_right_seen,last_right_seen_closed_form,matches_closed_form\n");
     for (int i = 0; i < n_rows; i++) {
         const BlockFigures *f = &rows[i].counted;
         fprintf(out, "%d,%d,%d,%d,%s,%s,%d,%lld,%lld,%lld,%lld,%.9g,%.9g,%lld,%lld,%lld,%.9g,%.9g,"
@@ -136,7 +152,8 @@ static void write_csv(FILE *out, const BlocksRow *rows, int n_rows, RepeatBos bo
         if (later >= 0) fprintf(out, "%.9g", later);
         fputc(',', out);
         for (int c = 0; c < f->k; c++) fprintf(out, "%s%lld", c ? ";" : "", (long long)f->seen_whole[c]);
-        fprintf(out, ",%s\n", rows[i].matches ? "true" : "false");
+        fprintf(out, ",%d,%lld,%lld,%s\n", f->window, (long long)f->last_right_seen,
+                (long long)rows[i].closed.last_right_seen, rows[i].matches ? "true" : "false");
     }
 }
 
@@ -184,6 +201,10 @@ static char *json_text(const BlocksRow *rows, int n_rows, RepeatBos bos, RepeatS
                                  cJSON_CreateNumber(share_value(blocks_seen_whole_share(f, c))));
         }
         cJSON_AddBoolToObject(o, "matches_closed_form", rows[i].matches);
+        cJSON_AddNumberToObject(o, "window", f->window);
+        cJSON_AddNumberToObject(o, "last_right_seen", (double)f->last_right_seen);
+        cJSON_AddNumberToObject(o, "last_right_seen_closed_form",
+                                (double)rows[i].closed.last_right_seen);
         cJSON_AddItemToArray(list, o);
     }
     char *text = cJSON_Print(list);
@@ -224,6 +245,7 @@ typedef struct {
     RepeatBos bos;
     RepeatSep sep;
     RepeatPositions copy_positions;
+    int window;   /* --window: keys of a causal sliding window, 0 = none */
     OutputFormat format;
     int *r_values, n_r; /* the list of --r (owned once parsed) */
 } BlocksOptions;
@@ -255,13 +277,16 @@ static int parse_options(int argc, char **argv, BlocksOptions *o)
         option_sep(&o->sep_text, help_text(&h, "none | token: a <sep> between copies (default %s)",
                                            o->sep_text)),
         option_copy_positions(&o->positions_text),
+        {.name = "window", .type = ARG_INT, .value = &o->window, .min_int = 1,
+         .help = "a causal sliding window of N keys on the mask (Mistral, Gemma 2 and 3); "
+                 "default none"},
         {.name = "format", .type = ARG_STRING, .value = &o->format_text,
          .help = help_text(&h, "table | csv | json (default %s)", o->format_text)},
         {.name = "out", .type = ARG_STRING, .value = &o->out,
          .help = "write to FILE (atomically, with a manifest) instead of stdout"},
     };
     int rc = args_parse(CMD, "--n N --r R|A..B|LIST [--bos none|once|per-copy] [--sep none|token] "
-                             "[--format table|csv|json] [--out FILE]",
+                             "[--window W] [--format table|csv|json] [--out FILE]",
                         specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     if (option_parse_bos(CMD, o->bos_text, &o->bos)) return 2;
@@ -292,7 +317,7 @@ static int count_rows(const BlocksOptions *o, BlocksRow *rows, int *n_done)
         RepeatLayout lay;
         if (repeat_build(NULL, o->n, r, o->bos, o->sep, 0, &lay, &err)) return args_error(CMD, "%s", err.msg);
         if (o->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
-        if (blocks_count(&lay, &row->counted, &err)) {
+        if (blocks_count(&lay, o->window, &row->counted, &err)) {
             repeat_free(&lay);
             return args_error(CMD, "%s", err.msg);
         }
@@ -301,7 +326,11 @@ static int count_rows(const BlocksOptions *o, BlocksRow *rows, int *n_done)
             blocks_free(&row->counted);
             return args_error(CMD, "%s", err.msg);
         }
-        row->matches = figures_equal(&row->counted, &row->closed);
+        row->closed.window = o->window;
+        row->closed.last_right_seen = blocks_last_right_closed(o->n, r, o->bos, o->sep, o->window);
+        /* with a window only the last copy's right context has a closed form here */
+        row->matches = row->counted.last_right_seen == row->closed.last_right_seen &&
+                       (o->window || figures_equal(&row->counted, &row->closed));
     }
     return 0;
 }

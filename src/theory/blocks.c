@@ -94,7 +94,24 @@ static void classify_block_row(const RepeatLayout *lay, int q, const int64_t *pe
     }
 }
 
-int blocks_count(const RepeatLayout *lay, BlockFigures *out, SrError *err)
+/* Pairs (i, j > i) of word indices where some word i of the last copy sees
+ * word j of an earlier copy, read from the mask (T x T). */
+static int64_t count_last_right(const RepeatLayout *lay, const uint8_t *mask)
+{
+    int64_t pairs = 0;
+    int T = lay->T, last = lay->k - 1;
+    for (int i = 0; i < lay->n; i++) {
+        const uint8_t *row = mask + (size_t)(lay->copy_start[last] + i) * T;
+        for (int j = i + 1; j < lay->n; j++) {
+            int seen = 0;
+            for (int c = 0; c < last && !seen; c++) seen = row[lay->copy_start[c] + j];
+            pairs += seen;
+        }
+    }
+    return pairs;
+}
+
+int blocks_count(const RepeatLayout *lay, int window, BlockFigures *out, SrError *err)
 {
     memset(out, 0, sizeof *out);
     if (blocks_check_size(lay->T, err)) return -1;
@@ -113,7 +130,9 @@ int blocks_count(const RepeatLayout *lay, BlockFigures *out, SrError *err)
         return sr_fail(err, "blocks: out of memory for a %d x %d mask", T, T);
     }
     /* The model's own rule: the same function the attention op relies on. */
-    mask_build(MASK_CAUSAL, T, T, mask);
+    mask_build_window(MASK_CAUSAL, window, T, T, mask);
+    out->window = window;
+    out->last_right_seen = count_last_right(lay, mask);
 
     out->n = n;
     out->r = lay->r;
@@ -179,7 +198,17 @@ int blocks_closed_form(int n, int r, RepeatBos bos, RepeatSep sep, BlockFigures 
      * them: a per-copy <bos> or a <sep> in front of copy c sees c n words. */
     out->special_query_pairs = S * (S + 1) / 2 + N * pairs_of_copies * (per_copy_bos + has_sep);
     for (int64_t c = 0; c < k; c++) out->seen_whole[c] = c == 0 ? 1 : N;
+    out->last_right_seen = blocks_last_right_closed(n, r, bos, sep, 0);
     return 0;
+}
+
+int64_t blocks_last_right_closed(int n, int r, RepeatBos bos, RepeatSep sep, int window)
+{
+    if (r < 1 || n < 2) return 0;
+    int64_t s = (bos == REPEAT_BOS_PER_COPY) + (sep == REPEAT_SEP_TOKEN);
+    int64_t m = n - 1;
+    if (window > 0 && window - s - 1 < m) m = window - s - 1;
+    return m > 0 ? m * (m + 1) / 2 : 0;
 }
 
 Share blocks_full_share(const BlockFigures *f)

@@ -23,7 +23,9 @@
  *   right_pairs = [k(k-1)/2] [n(n-1)/2], right share = (k-1)(n-1) / (2(kn+1))
  *   full_block_pairs = n^2 k(k-1)/2, its share of visible_pairs n^2 k(k-1) / (T(T+1))
  *   seen_whole[0] = 1, seen_whole[c >= 1] = n
- *   sink_pairs and special_query_pairs: see blocks_closed_form. */
+ *   sink_pairs and special_query_pairs: see blocks_closed_form.
+ * A sliding window (mask.h) cuts the blocks far from the diagonal; what it
+ * leaves of the last copy's right context is blocks_last_right_closed. */
 #ifndef SEQREP_BLOCKS_H
 #define SEQREP_BLOCKS_H
 
@@ -54,20 +56,33 @@ typedef struct {
     int64_t sink_pairs;          /* visible entries with a word query, special key */
     int64_t special_query_pairs; /* visible entries with a special query           */
     int64_t *seen_whole;         /* (k) words of copy c that see every word index  */
+    int window;                  /* the mask's sliding window (0 = none)           */
+    int64_t last_right_seen;     /* pairs (i, j > i) of word indices where the last
+                                    copy's word i sees word j in an earlier copy:
+                                    the right context SR gives the last copy       */
 } BlockFigures;
 
 /* Refuse (with a message) a mask of T x T bytes above BLOCKS_MAX_MASK_BYTES. */
 int blocks_check_size(int64_t T, SrError *err);
 
-/* Count every figure from the model's causal mask over lay (materialised with
- * mask_build, T x T bytes). Allocates out->seen_whole; free with blocks_free. */
-int blocks_count(const RepeatLayout *lay, BlockFigures *out, SrError *err);
+/* Count every figure from the model's causal mask over lay, with a sliding
+ * window of `window` keys (0 = none; materialised with mask_build_window,
+ * T x T bytes). Allocates out->seen_whole; free with blocks_free. */
+int blocks_count(const RepeatLayout *lay, int window, BlockFigures *out, SrError *err);
 
-/* The same figures from the closed forms (no mask involved). */
+/* The same figures from the closed forms (no mask involved), without a window. */
 int blocks_closed_form(int n, int r, RepeatBos bos, RepeatSep sep, BlockFigures *out,
                        SrError *err);
 
 void blocks_free(BlockFigures *f);
+
+/* last_right_seen from its closed form under a causal window of w keys
+ * (0 = none), with s = the specials between two copies (a per-copy <bos>,
+ * a <sep>): the last copy's word i sees word j > i of the copy before at
+ * distance n + s + i - j, visible when below w, so with m = min(n - 1,
+ * w - s - 1) it sees m(m+1)/2 of the n(n-1)/2 pairs (all of them once
+ * w >= n + s); 0 with one copy. */
+int64_t blocks_last_right_closed(int n, int r, RepeatBos bos, RepeatSep sep, int window);
 
 /* Shares computed from the figures (counted or closed-form). */
 Share blocks_full_share(const BlockFigures *f);        /* full / (full + causal)        */

@@ -119,5 +119,24 @@ expect_error "attnflow bad --bos" "--bos must be" "$seqrep" attnflow --model m.s
 expect_error "attnflow bad --mask" "--mask must be" "$seqrep" attnflow --model m.safetensors --data data.txt --r 1 --mask 9
 expect_error "attnflow r too large for the model" "no sentence fits" "$seqrep" attnflow --model m.safetensors --data data.txt --text --r 40 --bos none
 
+# ---- a sliding window (Mistral, Gemma 2 and 3): what it leaves of the last copy's right context ----
+expect_ok "window 5 shorter than a copy" "$seqrep" blocks --n 6 --r 1..3 --window 5
+check "window: the closed forms of the tables are not claimed" grep -q "hold without a window" out.txt
+check "window 5 of n 6: 10 of 15 pairs, by count and closed form" grep -Eq "^ +2 +10 +10 +66.7%$" out.txt
+check "window: the counted right context equals its closed form" grep -q "Every counted figure equals its closed form" out.txt
+expect_ok "window of a whole copy and a sep" "$seqrep" blocks --n 6 --r 1 --sep token --window 7 --format csv
+check "window 7 with a <sep>: all 15 pairs" python3 -c '
+import csv
+r = list(csv.DictReader(open("out.txt")))[0]
+assert (r["window"], r["last_right_seen"], r["last_right_seen_closed_form"], r["matches_closed_form"]) == ("7", "15", "15", "true"), r
+'
+expect_ok "no window: the whole right context" "$seqrep" blocks --n 6 --r 1 --format json
+check "json: last_right_seen 15 without a window" python3 -c '
+import json
+r = json.load(open("out.txt"))[0]
+assert r["window"] == 0 and r["last_right_seen"] == 15 == r["last_right_seen_closed_form"], r
+'
+expect_error "window of 0" "--window must be at least 1" "$seqrep" blocks --n 6 --r 1 --window 0
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

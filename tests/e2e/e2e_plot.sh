@@ -47,6 +47,17 @@ check "mask numbers: 9 blocks" [ "$(tail -n +2 mask.csv | wc -l)" = 9 ]
 expect_ok "mask small" "$seqrep" plot mask --n 6 --r 1 --sep token --size 640x480 --out small.png
 check "mask PNG 640x480" png_is 640 480 small.png
 expect_ok "mask dark" "$seqrep" plot mask --n 3 --r 3 --theme dark --out dark.png
+expect_ok "mask with a sliding window" "$seqrep" plot mask --n 6 --r 2 --window 5 --out window.png
+check "window mask: CSV blocks from the windowed mask" python3 -c '
+import csv, json
+rows = list(csv.DictReader(open("window.csv")))
+kinds = {(r["query_copy"], r["key_copy"]): r["kind"] for r in rows}
+assert kinds[("2", "0")] == "masked" and kinds[("2", "1")] == "other", kinds
+assert int([r for r in rows if (r["query_copy"], r["key_copy"]) == ("2", "1")][0]["visible"]) == 10
+assert json.load(open("window.manifest.json"))["window"] == 5
+'
+expect_error "window on a figure without masks" "--window does not apply to figure 'layers'" \
+    "$seqrep" plot layers --results x.csv --window 4 --out x.png
 expect_ok "proportion counted" "$seqrep" plot proportion --n 5 --r 0..8 --out prop.png
 check "proportion numbers: 9 rows" [ "$(tail -n +2 prop.csv | wc -l)" = 9 ]
 expect_ok "blocks CSV" "$seqrep" blocks --n 5 --r 0..6 --format csv --out blocks.csv

@@ -157,6 +157,7 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {.name = "caption", .type = ARG_STRING, .value = &o->caption, .help = "replace the caption"},
         {.name = "n", .type = ARG_INT, .value = &q->n, .min_int = 1,
          .help = "mask, proportion: tokens in the sentence"},
+        {.name = "window", .type = ARG_INT, .value = &q->window, .min_int = 1, .help = "mask: a sliding window of N keys"},
         {.name = "r", .type = ARG_STRING, .value = &q->r,
          .help = "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8"},
         option_bos(&q->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy, none when the "
@@ -194,8 +195,7 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
         {.name = "baselines", .type = ARG_STRING, .value = &q->baselines,
          .help = "layers: finetune/sweep CSV(s), comma-separated, drawn as horizontal references"},
         {.name = "cost", .type = ARG_STRING, .value = &q->cost, .help = "exit: flops | seconds (default flops)"},
-        {.name = "dataset", .type = ARG_STRING, .value = &q->dataset,
-         .help = "exit: the dataset of a sweep CSV that holds several"},
+        {.name = "dataset", .type = ARG_STRING, .value = &q->dataset, .help = "exit: the dataset of a sweep CSV"},
         {.name = "length", .type = ARG_INT, .value = &q->length, .min_int = 1,
          .help = "repo-needle: the context length to draw (default the longest)"},
         {.name = "scores", .type = ARG_STRING, .value = &q->scores,

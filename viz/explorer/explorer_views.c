@@ -80,7 +80,7 @@ static int update_mask(Explorer *e)
     }
     int s = e->st.sentence;
     SrError err;
-    if (mask_data_build(&e->fig.mask, e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep, &err)) return -1;
+    if (mask_data_build(&e->fig.mask, e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep, 0, &err)) return -1;
     if (repeat_build_ids(e->in.ids[s], e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep,
                          readout_repeat_ids(&e->in.tok), 0, &e->mask_layout, &err)) {
         mask_data_free(&e->fig.mask);

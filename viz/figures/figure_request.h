@@ -14,6 +14,7 @@
 
 typedef struct {
     int n;                                         /* --n                     */
+    int window;                                    /* --window (mask), 0 = none */
     const char *r, *bos, *sep, *copy_positions;    /* the repeated sentence   */
     const char *model, *adapter, *text, *data, *mask, *head, *scale;
     int sentence, layer, overview, last_copy_only, length;

@@ -17,11 +17,12 @@ int mask_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, long lo
     if (figure_request_one_r(q->r, &r))
         return sr_fail(err, "--r must be one repetition count >= 0 for mask, got '%s'", q->r);
     if (figure_request_repeat(q, "none", &bos, &sep, err)) return -1;
-    if (mask_data_build(&f->mask, q->n, r, bos, sep, err)) return -1;
+    if (mask_data_build(&f->mask, q->n, r, bos, sep, q->window, err)) return -1;
     cJSON_AddNumberToObject(manifest, "n", q->n);
     cJSON_AddNumberToObject(manifest, "r", r);
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(sep));
+    if (q->window) cJSON_AddNumberToObject(manifest, "window", q->window);
     cJSON_AddNumberToObject(manifest, "full_share", share_value(f->mask.full_share));
     return 0;
 }

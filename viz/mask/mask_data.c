@@ -35,7 +35,41 @@ static BlockKind classify_block(const MaskData *d, int q, int c)
     return BLOCK_OTHER;
 }
 
-int mask_data_build(MaskData *d, int n, int r, RepeatBos bos, RepeatSep sep, SrError *err)
+/* The figure's default title and caption for d (built with a sliding window
+ * of `window` keys, 0 = none). */
+static void describe(MaskData *d, int window)
+{
+    int n = d->n, r = d->r;
+    RepeatBos bos = d->bos;
+    RepeatSep sep = d->sep;
+    if (window) {
+        int64_t all = (int64_t)n * (n - 1) / 2;
+        snprintf(d->meta.title, sizeof d->meta.title,
+                 "Causal mask with a window of %d keys over k = %d copies of an n = %d token sentence",
+                 window, d->k, n);
+        snprintf(d->meta.caption, sizeof d->meta.caption,
+                 "Mask: the model's causal mask with a sliding window of %d keys (mask_build_window; "
+                 "Mistral, Gemma 2 and 3) over one sentence of n = %d tokens repeated k = r + 1 = %d "
+                 "times (r = %d), bos %s, sep %s: T = %d tokens. Each query sees only the last %d keys: "
+                 "the last copy sees %lld of the %lld pairs of its right context in the earlier copies "
+                 "(all of them once the window reaches back a whole copy). No model, data or seed "
+                 "involved.",
+                 window, n, d->k, r, repeat_bos_name(bos), repeat_sep_name(sep), d->T, window,
+                 (long long)d->last_right_seen, (long long)(d->k > 1 ? all : 0));
+        return;
+    }
+    snprintf(d->meta.title, sizeof d->meta.title, "Causal mask over k = %d copies of an n = %d token sentence",
+             d->k, n);
+    snprintf(d->meta.caption, sizeof d->meta.caption,
+             "Mask: the model's causal mask (mask_build) over one sentence of n = %d tokens repeated "
+             "k = r + 1 = %d times (r = %d), bos %s, sep %s: T = %d tokens. Rows are queries, "
+             "columns keys; lines mark the n x n blocks of word tokens. No model, data or seed "
+             "involved.",
+             n, d->k, r, repeat_bos_name(bos), repeat_sep_name(sep), d->T);
+}
+
+int mask_data_build(MaskData *d, int n, int r, RepeatBos bos, RepeatSep sep, int window,
+                    SrError *err)
 {
     memset(d, 0, sizeof *d);
     d->meta = figure_meta_default();
@@ -47,7 +81,7 @@ int mask_data_build(MaskData *d, int n, int r, RepeatBos bos, RepeatSep sep, SrE
         return -1;
     }
     BlockFigures counted;
-    if (blocks_count(&lay, &counted, err)) {
+    if (blocks_count(&lay, window, &counted, err)) {
         repeat_free(&lay);
         return -1;
     }
@@ -72,7 +106,9 @@ int mask_data_build(MaskData *d, int n, int r, RepeatBos bos, RepeatSep sep, SrE
     memcpy(d->token_kind, lay.kind, sizeof(int) * T);
     memcpy(d->copy, lay.copy, sizeof(int) * T);
     memcpy(d->copy_start, lay.copy_start, sizeof(int) * k);
-    mask_build(MASK_CAUSAL, lay.T, lay.T, d->visible);
+    mask_build_window(MASK_CAUSAL, window, lay.T, lay.T, d->visible);
+    d->window = window;
+    d->last_right_seen = counted.last_right_seen;
     for (int q = 0; q < d->k; q++)
         for (int c = 0; c < d->k; c++) {
             BlockKind b = classify_block(d, q, c);
@@ -85,21 +121,14 @@ int mask_data_build(MaskData *d, int n, int r, RepeatBos bos, RepeatSep sep, SrE
     d->full_share = blocks_full_share(&counted);
     d->full_share_closed = blocks_full_share_closed(d->k);
     int agree = d->n_full == counted.full_blocks && d->n_causal == counted.causal_blocks &&
-                d->n_masked == counted.masked_blocks;
+                d->n_masked == counted.masked_blocks && d->n_other == counted.other_blocks;
     blocks_free(&counted);
     repeat_free(&lay);
     if (!agree) {
         mask_data_free(d);
         return sr_fail(err, "mask figure: block kinds disagree with blocks_count (n = %d, r = %d)", n, r);
     }
-    snprintf(d->meta.title, sizeof d->meta.title, "Causal mask over k = %d copies of an n = %d token sentence",
-             d->k, n);
-    snprintf(d->meta.caption, sizeof d->meta.caption,
-             "Mask: the model's causal mask (mask_build) over one sentence of n = %d tokens repeated "
-             "k = r + 1 = %d times (r = %d), bos %s, sep %s: T = %d tokens. Rows are queries, "
-             "columns keys; lines mark the n x n blocks of word tokens. No model, data or seed "
-             "involved.",
-             n, d->k, r, repeat_bos_name(bos), repeat_sep_name(sep), d->T);
+    describe(d, window);
     return 0;
 }
 

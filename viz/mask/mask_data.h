@@ -1,7 +1,8 @@
 /* mask_data.h — the numbers of figure 1, the kn x kn causal mask over a
  * repeated sentence.
  *
- * The T x T mask of the model (mask_build from src/engine/mask.h, causal)
+ * The T x T mask of the model (mask_build_window from src/engine/mask.h,
+ * causal, with a sliding window when asked)
  * over one sentence of n tokens repeated k = r + 1 times (layout from
  * src/repeat/repeat.h, with the chosen <bos>/<sep> options), rows = queries,
  * columns = keys, and the kind of every n x n block of word cells
@@ -41,12 +42,16 @@ typedef struct {
     int64_t n_full, n_causal, n_masked, n_other;  /* blocks of each kind    */
     Share full_share;        /* counted: full / (full + causal)             */
     Share full_share_closed; /* (k-1)/(k+1)                                  */
+    int window;              /* the mask's sliding window, 0 = none         */
+    int64_t last_right_seen; /* blocks.h: the last copy's right context     */
 } MaskData;
 
 /* Build the figure's data for n words and r repetitions from the model's
- * mask rule; fills a default title and caption. 0 or -1 (n < 1, r < 0, or
- * T above MASK_FIGURE_MAX_T). Free with mask_data_free. */
-int mask_data_build(MaskData *d, int n, int r, RepeatBos bos, RepeatSep sep, SrError *err);
+ * mask rule, with a causal sliding window of `window` keys (0 = none); fills
+ * a default title and caption. 0 or -1 (n < 1, r < 0, or T above
+ * MASK_FIGURE_MAX_T). Free with mask_data_free. */
+int mask_data_build(MaskData *d, int n, int r, RepeatBos bos, RepeatSep sep, int window,
+                    SrError *err);
 void mask_data_free(MaskData *d);
 
 /* The numbers behind the figure as CSV: one line per block

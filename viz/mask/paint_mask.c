@@ -42,6 +42,14 @@ static int summary_lines(const MaskData *d, char lines[5][96])
     snprintf(lines[n++], 96, "k = %d copies, n = %d, T = %d", d->k, d->n, d->T);
     snprintf(lines[n++], 96, "blocks: %lld full, %lld causal, %lld masked", (long long)d->n_full,
              (long long)d->n_causal, (long long)d->n_masked);
+    if (d->window) { /* the window's own figure: what it leaves of the right context */
+        long long all = d->k > 1 ? (long long)d->n * (d->n - 1) / 2 : 0;
+        snprintf(lines[n++], 96, "sliding window: the last %d keys", d->window);
+        snprintf(lines[n++], 96, "last copy's right context seen:");
+        snprintf(lines[n++], 96, "  %lld of %lld pairs (%.0f%%)", (long long)d->last_right_seen, all,
+                 all ? 100.0 * (double)d->last_right_seen / (double)all : 0.0);
+        return n;
+    }
     snprintf(lines[n++], 96, "full share = full / (full + causal)");
     snprintf(lines[n++], 96, "  counted %lld/%lld = %.1f%%", (long long)d->n_full,
              (long long)(d->n_full + d->n_causal), 100.0 * share_value(d->full_share));

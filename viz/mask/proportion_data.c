@@ -77,7 +77,7 @@ int proportion_data_count(ProportionData *d, int n, const int *r_values, int n_r
             proportion_data_free(d);
             return -1;
         }
-        int rc = blocks_count(&lay, &f, err);
+        int rc = blocks_count(&lay, 0, &f, err);
         repeat_free(&lay);
         if (rc) {
             proportion_data_free(d);

@@ -1,5 +1,6 @@
 /* test_blocks.c — the block counts of the model's causal mask over repeated
- * sentences equal the closed forms of docs/theory.md, exactly. */
+ * sentences equal the closed forms of docs/theory.md, exactly (with and
+ * without a sliding window). */
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static void count(int n, int r, int bos, int sep, BlockFigures *f)
     RepeatLayout lay;
     SrError err;
     assert_int_equal(repeat_build(NULL, n, r, bos, sep, 0, &lay, &err), 0);
-    assert_int_equal(blocks_count(&lay, f, &err), 0);
+    assert_int_equal(blocks_count(&lay, 0, f, &err), 0);
     repeat_free(&lay);
 }
 
@@ -39,6 +40,7 @@ static void assert_same_figures(const BlockFigures *a, const BlockFigures *b)
     assert_int_equal(a->sink_pairs, b->sink_pairs);
     assert_int_equal(a->special_query_pairs, b->special_query_pairs);
     for (int c = 0; c < a->k; c++) assert_int_equal(a->seen_whole[c], b->seen_whole[c]);
+    assert_int_equal(a->last_right_seen, b->last_right_seen);
 }
 
 /* The check the issue asks for: n 1..64, k 1..16, every bos/sep option. */
@@ -142,7 +144,7 @@ static void test_mask_is_the_attention_mask(void **state)
             attention_forward(out, att, q, kk, v, C, NULL, MASK_CAUSAL, 1, T, H, hd);
             mask_build(MASK_CAUSAL, T, T, mask);
             BlockFigures f;
-            assert_int_equal(blocks_count(&lay, &f, &err), 0);
+            assert_int_equal(blocks_count(&lay, 0, &f, &err), 0);
             for (int h = 0; h < H; h++) {
                 long nonzero = 0;
                 for (int t = 0; t < T; t++)
@@ -180,7 +182,7 @@ static void test_memory_guard(void **state)
     /* A layout past the limit is refused before any mask is allocated. */
     RepeatLayout lay;
     assert_int_equal(repeat_build(NULL, 1000, 16, REPEAT_BOS_NONE, REPEAT_SEP_NONE, 0, &lay, &err), 0);
-    assert_int_equal(blocks_count(&lay, &f, &err), -1);
+    assert_int_equal(blocks_count(&lay, 0, &f, &err), -1);
     assert_null(f.seen_whole);
     repeat_free(&lay);
 }
@@ -198,10 +200,42 @@ static void test_shares(void **state)
     assert_true(share_value((Share){1, 0}) == 0.0);
 }
 
+/* Under a causal sliding window the last copy's right context counted from
+ * the windowed mask equals its closed form (blocks_last_right_closed) for
+ * every layout, and by hand: n = 4, r = 1, no specials, window 3 sees the
+ * pairs (i, j) with 4 + i - j < 3, i.e. j - i >= 2: (0, 2),
+ * (0, 3), (1, 3) = 3 = m(m+1)/2 with m = 2. A window of a whole copy (n + s)
+ * sees all n(n-1)/2 pairs; no window is the same. */
+static void test_window_right_context(void **state)
+{
+    (void)state;
+    for (int bos = 0; bos < 3; bos++)
+        for (int sep = 0; sep < 2; sep++)
+            for (int n = 1; n <= 12; n++)
+                for (int r = 0; r <= 3; r++)
+                    for (int w = 0; w <= 2 * n + 4; w++) {
+                        RepeatLayout lay;
+                        BlockFigures f;
+                        SrError err;
+                        assert_int_equal(repeat_build(NULL, n, r, bos, sep, 0, &lay, &err), 0);
+                        assert_int_equal(blocks_count(&lay, w, &f, &err), 0);
+                        assert_int_equal(f.last_right_seen,
+                                         blocks_last_right_closed(n, r, bos, sep, w));
+                        repeat_free(&lay);
+                        blocks_free(&f);
+                    }
+    assert_int_equal(blocks_last_right_closed(4, 1, REPEAT_BOS_NONE, REPEAT_SEP_NONE, 3), 3);
+    assert_int_equal(blocks_last_right_closed(4, 1, REPEAT_BOS_NONE, REPEAT_SEP_TOKEN, 5), 6);
+    assert_int_equal(blocks_last_right_closed(4, 1, REPEAT_BOS_NONE, REPEAT_SEP_TOKEN, 4), 3);
+    assert_int_equal(blocks_last_right_closed(4, 1, REPEAT_BOS_NONE, REPEAT_SEP_NONE, 0), 6);
+    assert_int_equal(blocks_last_right_closed(4, 0, REPEAT_BOS_NONE, REPEAT_SEP_NONE, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_equal_closed_forms),
+        cmocka_unit_test(test_window_right_context),
         cmocka_unit_test(test_paper_shares),
         cmocka_unit_test(test_hand_counted),
         cmocka_unit_test(test_mask_is_the_attention_mask),

@@ -458,7 +458,7 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(err.msg, "font 'No Such Font Family Seqrep' is not installed"));
     /* a mask too large to draw */
     MaskData m;
-    assert_int_equal(mask_data_build(&m, 100, 9, REPEAT_BOS_NONE, REPEAT_SEP_NONE, &err), -1);
+    assert_int_equal(mask_data_build(&m, 100, 9, REPEAT_BOS_NONE, REPEAT_SEP_NONE, 0, &err), -1);
     assert_non_null(strstr(err.msg, "too many to draw"));
 }
 

@@ -297,7 +297,7 @@ static inline void make_basic_figure(Figure *f, FigureKind kind, int overview)
     f->kind = kind;
     f->overview = overview;
     if (kind == FIGURE_MASK)
-        assert_int_equal(mask_data_build(&f->mask, 4, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, &err), 0);
+        assert_int_equal(mask_data_build(&f->mask, 4, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &err), 0);
     else
         make_attention(&f->attention);
     snprintf(figure_meta(f)->caption, sizeof figure_meta(f)->caption, "TEST FIXTURE caption for %s",

@@ -6,10 +6,17 @@
 #include "base/progress.h"
 #include "text/words.h"
 
-double cost_attention_pairs(MaskKind kind, int T)
+double cost_attention_pairs(MaskKind kind, int window, int T)
 {
     double t = (double)T;
-    return kind == MASK_BIDIRECTIONAL ? t * t : t * (t + 1.0) / 2.0;
+    if (window <= 0) return kind == MASK_BIDIRECTIONAL ? t * t : t * (t + 1.0) / 2.0;
+    double pairs = 0.0; /* a window: the mask's own rule, row by row */
+    for (int q = 0; q < T; q++) {
+        int start, end;
+        mask_key_range(kind, window, q, T, &start, &end);
+        pairs += end - start;
+    }
+    return pairs;
 }
 
 double cost_projection_flops_per_token(const ModelConfig *cfg)
@@ -23,7 +30,8 @@ double cost_forward_flops(const ModelConfig *cfg, int T, int n_layers, const Mas
     double per_token = cost_projection_flops_per_token(cfg), total = 0.0;
     for (int l = 0; l < n_layers; l++) {
         MaskKind kind = plan ? plan[l] : MASK_CAUSAL;
-        total += (double)T * per_token + 4.0 * model_q_dim(cfg) * cost_attention_pairs(kind, T);
+        int window = model_layer_slides(cfg, l) ? cfg->sliding_window : 0;
+        total += (double)T * per_token + 4.0 * model_q_dim(cfg) * cost_attention_pairs(kind, window, T);
     }
     return total;
 }

@@ -10,7 +10,8 @@
  *   attention:  QK^T and AV each cost 2C per visible (query, key) pair
  *               (2*hd per head, H heads), so 4C * P, where P is the number
  *               of visible pairs: T(T+1)/2 for a causal layer (query t sees
- *               keys 0..t), T^2 for a bidirectional one.
+ *               keys 0..t), T^2 for a bidirectional one, fewer on the
+ *               sliding layers of a model with a window (cfg.sliding_*).
  *
  *   layer FLOPs = T (8C^2 + 6FC) + 4C P
  *
@@ -23,8 +24,9 @@
 #include "engine/model.h"
 #include "label/readout.h"
 
-/* Visible (query, key) pairs of one layer with T tokens. */
-double cost_attention_pairs(MaskKind kind, int T);
+/* Visible (query, key) pairs of one layer with T tokens, under a sliding
+ * window of `window` keys (0 = none; mask_key_range counted row by row). */
+double cost_attention_pairs(MaskKind kind, int window, int T);
 
 /* FLOPs of the projections of one layer, per token: 8C^2 + 6FC (with
  * grouped-query attention or a separate head size, q,k,v 2C(Q+2K) and
@@ -32,7 +34,8 @@ double cost_attention_pairs(MaskKind kind, int T);
 double cost_projection_flops_per_token(const ModelConfig *cfg);
 
 /* Forward FLOPs of T tokens through layers 0..n_layers-1 with the mask plan
- * (n_layers entries used; NULL = causal everywhere). */
+ * (n_layers entries used; NULL = causal everywhere) and the model's own
+ * sliding windows. */
 double cost_forward_flops(const ModelConfig *cfg, int T, int n_layers, const MaskKind *plan);
 
 /* Forward FLOPs of a sentence of n tokens laid out by lay (k = r + 1 copies). */

@@ -28,8 +28,10 @@ static void test_flops_by_hand(void **state)
     (void)state;
     ModelConfig c = tiny_config();
     assert_true(cost_projection_flops_per_token(&c) == 4352.0);
-    assert_true(cost_attention_pairs(MASK_CAUSAL, 4) == 10.0);
-    assert_true(cost_attention_pairs(MASK_BIDIRECTIONAL, 4) == 16.0);
+    assert_true(cost_attention_pairs(MASK_CAUSAL, 0, 4) == 10.0);
+    assert_true(cost_attention_pairs(MASK_CAUSAL, 2, 4) == 7.0);   /* 1 + 2 + 2 + 2 */
+    assert_true(cost_attention_pairs(MASK_BIDIRECTIONAL, 2, 4) == 10.0); /* 2 + 3 + 3 + 2 */
+    assert_true(cost_attention_pairs(MASK_BIDIRECTIONAL, 0, 4) == 16.0);
     assert_true(cost_forward_flops(&c, 4, 2, NULL) == 36096.0);
     assert_true(cost_forward_flops(&c, 4, 1, NULL) == 18048.0);
     MaskKind full[2] = {MASK_BIDIRECTIONAL, MASK_BIDIRECTIONAL};
@@ -57,19 +59,20 @@ static void test_sentence_flops_and_exit(void **state)
     assert_true(cost_sentence_flops(&c, 3, none, 1, NULL) == 42048.0);
 }
 
-/* The pair count agrees with the mask rule itself (mask_build) for every
- * length and both kinds. */
+/* The pair count agrees with the mask rule itself (mask_build_window) for
+ * every length, both kinds and every window (0 = none). */
 static void test_pairs_match_mask(void **state)
 {
     (void)state;
     uint8_t mask[40 * 40];
     for (int T = 1; T <= 40; T++)
-        for (int kind = 0; kind < 2; kind++) {
-            mask_build((MaskKind)kind, T, T, mask);
-            long visible = 0;
-            for (int i = 0; i < T * T; i++) visible += mask[i];
-            assert_true(cost_attention_pairs((MaskKind)kind, T) == (double)visible);
-        }
+        for (int kind = 0; kind < 2; kind++)
+            for (int w = 0; w <= T + 1; w++) {
+                mask_build_window((MaskKind)kind, w, T, T, mask);
+                long visible = 0;
+                for (int i = 0; i < T * T; i++) visible += mask[i];
+                assert_true(cost_attention_pairs((MaskKind)kind, w, T) == (double)visible);
+            }
 }
 
 /* cost_data_flops sums the sentences: two sentences of 3 and 1 tokens at r = 0

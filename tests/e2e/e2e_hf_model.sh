@@ -168,5 +168,45 @@ grep -Eq "sliding_layers +\[0,1\]" out.txt && ok "info names the sliding layers"
 sed 's/"sliding_window": 4096/"sliding_window": 0/' "$golden/mistral/config.json" >window/config.json
 expect_error "a sliding window of 0" "window/config.json: 'sliding_window' is 0" "$seqrep" info window
 
+# ---- bad Gemma configs and bad shards: one line naming the file and the field ----
+mkdir -p gemma
+cat >gemma/config.json <<'JSON'
+{"architectures": ["Gemma2ForCausalLM"], "hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 2,
+ "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8, "vocab_size": 20, "sliding_window": 4,
+ "query_pre_attn_scalar": 8, "max_position_embeddings": 32, "use_qk_norm_everywhere": true}
+JSON
+expect_error "a Gemma config with an unsupported field" \
+    "gemma/config.json: field 'use_qk_norm_everywhere' is not supported for Gemma 2" "$seqrep" info gemma
+sed -i 's/, "use_qk_norm_everywhere": true//; s/"sliding_window": 4/"sliding_window": 0/' gemma/config.json
+expect_error "a Gemma sliding window of 0" "gemma/config.json: 'sliding_window' is 0" "$seqrep" info gemma
+sed -i 's/"sliding_window": 0/"sliding_window": 4, "hidden_activation": "relu"/' gemma/config.json
+expect_error "a Gemma activation other than the tanh GELU" "gemma/config.json: 'hidden_activation' is not supported" \
+    "$seqrep" info gemma
+sed -i 's/, "hidden_activation": "relu"//' gemma/config.json
+expect_ok "the same Gemma 2 config without them" "$seqrep" info gemma
+grep -q "sliding_layers *\[0\]" out.txt && ok "Gemma 2 slides on its even layers" || bad "Gemma 2 slides on its even layers"
+
+cp -r "$golden/llama3_rope" truncated
+python3 - truncated/model-00002-of-00002.safetensors <<'PY'
+import os, sys
+path = sys.argv[1]
+os.truncate(path, os.path.getsize(path) - 1000)
+PY
+expect_error "a BF16 shard truncated mid-tensor" \
+    "truncated/model-00002-of-00002.safetensors: truncated: tensor '.*' ends at byte" "$seqrep" cost --model truncated --n 4 --r 0
+cp -r "$golden/llama3_rope" mixed
+python3 - mixed/model-00002-of-00002.safetensors <<'PY'
+import sys
+path = sys.argv[1]
+raw = bytearray(open(path, "rb").read())
+n = raw.count(b'"dtype":"BF16"')
+assert n > 0
+raw = raw.replace(b'"dtype":"BF16"', b'"dtype":"F16" ')  # same length, same bytes per element
+open(path, "wb").write(bytes(raw))
+PY
+expect_error "a folder whose dtype differs between shards" \
+    "mixed/model-00002-of-00002.safetensors: tensor '.*' has dtype F16, but the folder's other tensors have BF16" \
+    "$seqrep" cost --model mixed --n 4 --r 0
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -244,10 +244,12 @@ static int load_tensor(int fd, const char *path, off_t size, off_t data_start, c
     size_t count = (size_t)w->view.shape[0] * (size_t)(w->view.ndim == 2 ? w->view.shape[1] : 1);
     size_t elem = code == 4 ? 4 : 2;
     double begin = cJSON_GetArrayItem(offs, 0)->valuedouble, end = cJSON_GetArrayItem(offs, 1)->valuedouble;
-    if (!(begin >= 0 && end - begin == (double)(count * elem) &&
-          data_start + end <= (double)size))
-        return sr_fail(err, "%s: tensor '%s' has data_offsets that do not fit its shape or the file",
-                       path, t->string);
+    if (!(begin >= 0 && end - begin == (double)(count * elem)))
+        return sr_fail(err, "%s: tensor '%s' has data_offsets that do not fit its shape", path,
+                       t->string);
+    if (data_start + end > (double)size)
+        return sr_fail(err, "%s: truncated: tensor '%s' ends at byte %.0f, the file has %lld",
+                       path, t->string, (double)data_start + end, (long long)size);
     /* map and convert the tensor a window at a time, so that no more than
      * one window of the file is resident beside the float32 weights */
     off_t at = data_start + (off_t)begin;

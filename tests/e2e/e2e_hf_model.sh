@@ -168,6 +168,21 @@ grep -Eq "sliding_layers +\[0,1\]" out.txt && ok "info names the sliding layers"
 sed 's/"sliding_window": 4096/"sliding_window": 0/' "$golden/mistral/config.json" >window/config.json
 expect_error "a sliding window of 0" "window/config.json: 'sliding_window' is 0" "$seqrep" info window
 
+# ---- a sliding window is a mask the views show: the last copy loses the earlier one ----
+cp -r "$golden/llama_tokenizer" slide
+sed 's/"LlamaForCausalLM"/"MistralForCausalLM"/; s/"model_type": "llama"/"model_type": "mistral", "sliding_window": 3/' \
+    "$golden/llama_tokenizer/config.json" >slide/config.json
+expect_ok "plot attention on a model with a window of 3" "$seqrep" plot attention --model slide \
+    --text "hello world again now" --r 1 --out slide.png
+check "every query sees at most the 3 keys of its window; the caption says so" python3 -c '
+import csv, json
+rows = list(csv.DictReader(open("slide.csv")))
+keys = [k for k in rows[0] if k.startswith("k")]
+assert rows and all(sum(r[k] != "" for k in keys) <= 3 for r in rows)
+assert max(sum(r[k] != "" for k in keys) for r in rows) == 3
+assert "a sliding window of 3 keys on layers 0, 1" in json.load(open("slide.manifest.json"))["caption"]
+'
+
 # ---- bad Gemma configs and bad shards: one line naming the file and the field ----
 mkdir -p gemma
 cat >gemma/config.json <<'JSON'

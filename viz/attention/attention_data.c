@@ -58,31 +58,38 @@ static int take_positions(AttentionData *d, const Model *m, SrError *err)
     return 0;
 }
 
-/* d->visible: one map (T, T) for each kind of mask the plan (L, NULL =
- * causal) uses, in the order of first use, and d->visible_of. 0 or -1. */
-static int build_visible(AttentionData *d, const MaskKind *plan)
+/* d->visible: one map (T, T) for each mask the layers use, a kind of the
+ * plan (L, NULL = causal) with the layer's sliding window (those of cfg,
+ * the model's own; NULL = none), in the order of first use, and
+ * d->visible_of. 0 or -1. */
+static int build_visible(AttentionData *d, const MaskKind *plan, const ModelConfig *cfg)
 {
-    MaskKind kinds[2];
+    MaskKind kinds[4];
+    int windows[4];
     d->n_visible = 0;
     for (int l = 0; l < d->n_layers; l++) {
         MaskKind kind = plan ? plan[l] : MASK_CAUSAL;
+        int window = cfg && model_layer_slides(cfg, l) ? cfg->sliding_window : 0;
         int i = 0;
-        while (i < d->n_visible && kinds[i] != kind) i++;
-        if (i == d->n_visible) kinds[d->n_visible++] = kind;
+        while (i < d->n_visible && !(kinds[i] == kind && windows[i] == window)) i++;
+        if (i == d->n_visible) kinds[i] = kind, windows[i] = window, d->n_visible++;
         d->visible_of[l] = i;
     }
     size_t TT = (size_t)d->T * d->T;
     d->visible = malloc(TT * (size_t)d->n_visible);
     if (!d->visible) return -1;
-    for (int i = 0; i < d->n_visible; i++) mask_build(kinds[i], d->T, d->T, d->visible + i * TT);
+    for (int i = 0; i < d->n_visible; i++)
+        mask_build_window(kinds[i], windows[i], d->T, d->T, d->visible + i * TT);
     return 0;
 }
 
 /* Fill everything of d but its maps: the layout lay, its token labels (T
- * strings), the mask plan (L, NULL = causal), the title; layer 0, the mean
- * over heads, fixed scale. 0 or -1 (d then empty). */
+ * strings), the mask plan (L, NULL = causal) with the sliding windows of
+ * cfg (NULL = none), the title; layer 0, the mean over heads, fixed scale.
+ * 0 or -1 (d then empty). */
 static int init_layout(AttentionData *d, int n_layers, int n_heads, const RepeatLayout *lay,
-                       const char *const *tokens, const MaskKind *plan, SrError *err)
+                       const char *const *tokens, const MaskKind *plan, const ModelConfig *cfg,
+                       SrError *err)
 {
     memset(d, 0, sizeof *d);
     d->meta = figure_meta_default();
@@ -100,7 +107,7 @@ static int init_layout(AttentionData *d, int n_layers, int n_heads, const Repeat
     d->tokens = calloc(T, sizeof *d->tokens);
     d->copy = malloc(sizeof(int) * T);
     d->boundary = malloc(sizeof(int) * (size_t)(lay->k > 1 ? lay->k - 1 : 1));
-    if (!d->visible_of || !d->tokens || !d->copy || !d->boundary || build_visible(d, plan)) {
+    if (!d->visible_of || !d->tokens || !d->copy || !d->boundary || build_visible(d, plan, cfg)) {
         attention_data_free(d);
         return sr_fail(err, "attention figure: out of memory");
     }
@@ -123,7 +130,7 @@ int attention_data_init(AttentionData *d, int n_layers, int n_heads, const Repea
                         const char *const *tokens, const float *att, const MaskKind *plan,
                         SrError *err)
 {
-    if (init_layout(d, n_layers, n_heads, lay, tokens, plan, err)) return -1;
+    if (init_layout(d, n_layers, n_heads, lay, tokens, plan, NULL, err)) return -1;
     d->maps = attention_maps_new_whole(n_layers, n_heads, lay->T, att, err);
     if (!d->maps) {
         attention_data_free(d);
@@ -236,7 +243,10 @@ int attention_data_from_inference(AttentionData *d, Model *inference, Model *wei
     for (int t = 0; t < lay->T; t++)
         tokens[t] = tok->hf ? tokenizer_piece_label(tok, lay->ids[t], labels + (size_t)t * LABEL_BYTES, LABEL_BYTES)
                             : tokenizer_word(tok, lay->ids[t]);
-    int rc = init_layout(d, inference->cfg.n_layers, inference->cfg.n_heads, lay, tokens, plan, err);
+    int rc = init_layout(d, inference->cfg.n_layers, inference->cfg.n_heads, lay, tokens, plan,
+                         &inference->cfg, err);
+    d->window = inference->cfg.sliding_window;
+    d->sliding_layers = inference->cfg.sliding_layers;
     free(tokens);
     free(labels);
     if (rc) return -1;
@@ -351,12 +361,30 @@ void attention_data_unknown(const AttentionData *d, int *n_unknown, int *n_first
     }
 }
 
+/* ", a sliding window of W keys on layers a, b, ..." for a model with one
+ * (at most cap bytes into out), "" otherwise. */
+static void window_words(const AttentionData *d, char *out, size_t cap)
+{
+    out[0] = 0;
+    if (!d->window) return;
+    size_t used = (size_t)snprintf(out, cap, ", a sliding window of %d keys on layer%s", d->window,
+                                   d->sliding_layers & (d->sliding_layers - 1) ? "s" : "");
+    const char *sep = " ";
+    for (int l = 0; l < d->n_layers && l < 64 && used < cap; l++)
+        if (d->sliding_layers >> l & 1) {
+            used += (size_t)snprintf(out + used, cap - used, "%s%d", sep, l);
+            sep = ", ";
+        }
+}
+
 void attention_data_describe(AttentionData *d, int overview, const char *model_path,
                              const char *adapter_path, const char *checksum, long long seed,
                              const char *text, const char *text_source, int r, RepeatBos bos,
                              RepeatSep sep, const char *mask_plan)
 {
     char heads[48], seed_text[32], sentence[120], what[96], adapters[480], adapted[80] = "", unknown[96] = "";
+    char windows[200];
+    window_words(d, windows, sizeof windows);
     int n_unknown, n_first;
     attention_data_unknown(d, &n_unknown, &n_first);
     if (2 * n_unknown > n_first)
@@ -382,11 +410,11 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
                                                  : "each map's own range";
     snprintf(d->meta.caption, sizeof d->meta.caption,
              "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s)%s on "
-             "\"%s\" (%s%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s; "
+             "\"%s\" (%s%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s%s; "
              "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; hatched "
              "grey cells are masked%s.",
              what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, unknown, r + 1, r,
-             repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal",
+             repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal", windows,
              d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",
              colour,
              any_filtered(d) ? "; plain grey cells are visible but hidden, to show only what the last copy's "

@@ -40,14 +40,17 @@ typedef struct {
     uint8_t *visible;   /* (n_visible, T, T) ATTENTION_SHOWN where a mask lets
                          * query see key, ATTENTION_MASKED where it does not,
                          * ATTENTION_FILTERED where it does but the `b` filter
-                         * hides the cell: one map per kind of mask the plan
-                         * uses (layers of one kind share it; 4.5 MB per map
-                         * at 2,048 tokens)                                    */
-    int n_visible;      /* maps in visible (1 or 2)                           */
+                         * hides the cell: one map per mask the layers use, a
+                         * kind of the plan with the layer's sliding window
+                         * (layers of one mask share it; 4.5 MB per map at
+                         * 2,048 tokens)                                       */
+    int n_visible;      /* maps in visible (1 to 4)                           */
     int *visible_of;    /* (L) the map of visible layer l uses                */
     char **tokens;      /* (T) owned token labels                             */
     int *copy;          /* (T) copy of each position, -1 for <bos>/<sep>       */
     int k;              /* copies                                             */
+    int window;         /* the model's sliding window (0 = none) and the      */
+    unsigned long long sliding_layers; /* layers it slides on (model.h)     */
     int *boundary;      /* (k - 1) position where copy c + 1's segment begins */
     int layer;          /* the map paint_attention draws                      */
     int head;           /* its head, or -1 for the mean over heads            */

@@ -130,6 +130,7 @@ static int get_window(const char *file, const cJSON *o, HfConfig *hc, SrError *e
 {
     ModelConfig *c = &hc->cfg;
     int use = 1, from = 0, qwen = strncmp(hc->architecture, "Qwen", 4) == 0;
+    if (!qwen && strcmp(hc->architecture, "MistralForCausalLM") != 0) return 0; /* Llama has none */
     if (qwen && hf_get_bool(file, o, "use_sliding_window", 0, &use, err)) return -1;
     if (qwen && hf_get_int(file, o, "max_window_layers", 28, &from, err)) return -1;
     if (!use || !hf_field(o, "sliding_window")) return 0;

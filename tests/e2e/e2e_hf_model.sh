@@ -47,6 +47,9 @@ check "greedy continuation equals PyTorch's (greedy.txt)" cmp -s out.txt "$tok/g
 cp out.txt greedy1.txt
 expect_ok "generate --greedy again" "$seqrep" generate "$tok" --prompt "hello world" --greedy --max-tokens 8 --lines 1
 check "greedy is deterministic" cmp -s out.txt greedy1.txt
+expect_ok "generate --greedy on Gemma 3" "$seqrep" generate "$golden/gemma3_tokenizer" --prompt "hello world" \
+    --greedy --max-tokens 8 --lines 1
+check "Gemma 3's greedy continuation equals PyTorch's (greedy.txt)" cmp -s out.txt "$golden/gemma3_tokenizer/greedy.txt"
 expect_ok "generate sampled" "$seqrep" generate "$tok" --prompt "hello" --temperature 0.9 --top-k 0 --lines 3 --max-tokens 6 --seed 5
 check "three sampled lines, each after the prompt" sh -c '[ "$(grep -c "^hello" out.txt)" = 3 ]'
 

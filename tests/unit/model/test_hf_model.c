@@ -3,7 +3,10 @@
  * Each folder of tests/golden/hf/ (written by tests/reference/make_hf_golden.py:
  * Llama with grouped-query attention and an untied head in F32, Mistral in
  * F16, Qwen2 with q/k/v biases in BF16, Qwen3 with q/k norms, head_dim 16 and
- * a tied head in F32, Llama 3.1 RoPE scaling in BF16 over two shards) is
+ * a tied head in F32, Llama 3.1 RoPE scaling in BF16 over two shards; Gemma
+ * with multi-query attention in BF16, Gemma 2 with soft caps and a window of
+ * 4 in BF16 over two shards, Gemma 3 with local and linearly scaled global
+ * RoPE and a window of 5, and one with layer_types and a tokenizer) is
  * loaded through checkpoint_load, as every command loads it, and run on the
  * golden ids; logits and the residual stream after every layer must match
  * under the rule of tests/unit/model/test_golden.c: |a - b| <= 1e-4 * (max(|a|, |b|) +
@@ -12,6 +15,7 @@
 #include "test_util.h"
 #include "golden_compare.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +78,10 @@ static void test_qwen2_bias(void **state) { (void)state; run_case("qwen2_bias");
 static void test_qwen3_qknorm(void **state) { (void)state; run_case("qwen3_qknorm"); }
 static void test_llama3_rope(void **state) { (void)state; run_case("llama3_rope"); }
 static void test_llama_tokenizer(void **state) { (void)state; run_case("llama_tokenizer"); }
+static void test_gemma_mqa(void **state) { (void)state; run_case("gemma_mqa"); }
+static void test_gemma2_window(void **state) { (void)state; run_case("gemma2_window"); }
+static void test_gemma3_local(void **state) { (void)state; run_case("gemma3_local"); }
+static void test_gemma3_tokenizer(void **state) { (void)state; run_case("gemma3_tokenizer"); }
 
 /* The configs come out as config.json says: heads, head size, features. */
 static void test_configs(void **state)
@@ -97,6 +105,23 @@ static void test_configs(void **state)
     assert_int_equal(hc.cfg.rope_llama3, 1);
     assert_int_equal(hc.cfg.rope_original_max_pos, 64);
     assert_true(model_hf_features(&hc.cfg));
+    /* Gemma: tied by default, the (1 + w) norms, scaled embeddings, the windows' layers */
+    if (hf_config_read("golden/hf/gemma_mqa", &hc, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(hc.gemma, 1);
+    assert_int_equal(hc.cfg.tied, 1);
+    assert_int_equal(model_kv_heads(&hc.cfg), 1);
+    assert_true(hc.cfg.norm_plus_one && hc.cfg.gelu_mlp && !hc.cfg.post_norms);
+    assert_true(fabsf(hc.cfg.embed_scale - sqrtf(48.0f)) < 1e-6f);
+    if (hf_config_read("golden/hf/gemma2_window", &hc, &err)) fail_msg("%s", err.msg);
+    assert_true(hc.cfg.sliding_layers == 0x5 && hc.cfg.sliding_window == 4); /* layers 0, 2 */
+    assert_true(hc.cfg.post_norms && hc.cfg.attn_softcap == 3.0f && hc.cfg.logit_softcap == 3.0f);
+    assert_true(fabsf(hc.cfg.attn_scale - 1.0f / sqrtf(24.0f)) < 1e-7f);
+    if (hf_config_read("golden/hf/gemma3_local", &hc, &err)) fail_msg("%s", err.msg);
+    assert_true(hc.cfg.sliding_layers == 0x5); /* pattern 2: layers 0 and 2 slide */
+    assert_true(hc.cfg.qk_norm && hc.cfg.rope_local_theta == 10000.0f &&
+                hc.cfg.rope_linear_factor == 8.0f && hc.cfg.attn_softcap == 0.0f);
+    if (hf_config_read("golden/hf/gemma3_tokenizer", &hc, &err)) fail_msg("%s", err.msg);
+    assert_true(hc.cfg.sliding_layers == 0x6); /* layer_types: 1 and 2 slide */
     assert_false(hf_is_model_dir("golden/hf/llama_gqa/config.json"));
     assert_true(hf_is_model_dir("golden/hf/llama_gqa"));
 }
@@ -107,6 +132,8 @@ int main(void)
         cmocka_unit_test(test_llama_gqa),    cmocka_unit_test(test_mistral),
         cmocka_unit_test(test_qwen2_bias),   cmocka_unit_test(test_qwen3_qknorm),
         cmocka_unit_test(test_llama3_rope),  cmocka_unit_test(test_llama_tokenizer),
+        cmocka_unit_test(test_gemma_mqa),    cmocka_unit_test(test_gemma2_window),
+        cmocka_unit_test(test_gemma3_local), cmocka_unit_test(test_gemma3_tokenizer),
         cmocka_unit_test(test_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

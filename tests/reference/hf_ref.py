@@ -133,14 +133,20 @@ def gelu_tanh(x):
 
 
 def activation(cfg):
-    """The MLP's activation: silu (Llama, Qwen), gelu_tanh (Gemma: its
-    hidden_activation, else hidden_act, "gelu_pytorch_tanh"; a Gemma 1
-    config's "gelu" means the same)."""
+    """The MLP's activation: silu (Llama, Qwen); for Gemma gelu_tanh, named
+    "gelu_pytorch_tanh" by hidden_activation, or by hidden_act when there is
+    no hidden_activation (a Gemma 1 config's legacy hidden_act "gelu", with no
+    hidden_activation, means gelu_tanh too, as Hugging Face read it up to
+    4.47 and as the model was trained)."""
     arch = cfg["architectures"][0]
     if arch not in GEMMA:
         return torch.nn.functional.silu
-    name = cfg.get("hidden_activation") or cfg.get("hidden_act") or "gelu_pytorch_tanh"
-    if name == "gelu_pytorch_tanh" or (arch == "GemmaForCausalLM" and name == "gelu"):
+    name = cfg.get("hidden_activation")
+    if name is None:
+        name = cfg.get("hidden_act") or "gelu_pytorch_tanh"
+        if arch == "GemmaForCausalLM" and name == "gelu":
+            name = "gelu_pytorch_tanh"
+    if name == "gelu_pytorch_tanh":
         return gelu_tanh
     raise ValueError("%s: activation %s is not described here" % (arch, name))
 

@@ -18,7 +18,7 @@ e2e_begin "$@"
 ignore_fontconfig_leaks
 
 golden="$here/golden/hf"
-for case in llama_gqa mistral qwen2_bias qwen3_qknorm llama3_rope; do
+for case in llama_gqa mistral qwen2_bias qwen3_qknorm llama3_rope gemma_mqa gemma2_window gemma3_local; do
     expect_ok "info $case" "$seqrep" info "$golden/$case"
     grep -q "^  architecture" out.txt && ok "info $case shows the architecture" || bad "info $case shows the architecture"
     expect_ok "cost --model $case" "$seqrep" cost --model "$golden/$case" --n 6 --r 0,1 --threads 2
@@ -50,6 +50,10 @@ check "greedy is deterministic" cmp -s out.txt greedy1.txt
 expect_ok "generate --greedy on Gemma 3" "$seqrep" generate "$golden/gemma3_tokenizer" --prompt "hello world" \
     --greedy --max-tokens 8 --lines 1
 check "Gemma 3's greedy continuation equals PyTorch's (greedy.txt)" cmp -s out.txt "$golden/gemma3_tokenizer/greedy.txt"
+expect_ok "probe on Gemma 3 (windowed layers, r = 0, 1)" "$seqrep" probe --model "$golden/gemma3_tokenizer" \
+    --train train.conll --dev dev.conll --test test.conll --out gprobe.csv --r 0,1 --epochs 1 --quiet
+expect_ok "finetune LoRA on Gemma 3" "$seqrep" finetune --model "$golden/gemma3_tokenizer" --train train.conll \
+    --dev dev.conll --test test.conll --method sr --r 1 --recipe paper --epochs 1 --out gf.csv --quiet
 expect_ok "generate sampled" "$seqrep" generate "$tok" --prompt "hello" --temperature 0.9 --top-k 0 --lines 3 --max-tokens 6 --seed 5
 check "three sampled lines, each after the prompt" sh -c '[ "$(grep -c "^hello" out.txt)" = 3 ]'
 

@@ -3,8 +3,10 @@
  * Read top to bottom: the configuration check; where layer l's activations
  * and positions are; the optional features, each a small function beside
  * the plain path (RePo positions; and for Hugging Face models grouped-query
- * attention, q/k/v biases, per-head q/k norms, Llama 3.1 RoPE frequencies,
- * with the LoRA adapters a caller may attach); the forward pass; the loss;
+ * attention, q/k/v biases, per-head q/k norms, scaled RoPE frequencies and
+ * sliding windows, with the LoRA adapters a caller may attach); the forward
+ * pass, whose sublayers carry the Gemma family's pieces (scaled embeddings,
+ * norms after each sublayer, GeGLU, soft caps) on one line each; the loss;
  * and the backward pass in exactly the reverse order of the forward. The
  * buffers themselves are laid out and allocated by model_buffers.c. */
 #include "engine/model.h"

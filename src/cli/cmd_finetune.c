@@ -302,8 +302,11 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
     int max_T;
     if (cli_task_max_length(CMD, &run->task, &fc->r, 1, fc->bos, fc->sep, cfg.max_seq_len, &max_T))
         return 2;
-    if (checkpoint_load(o->model, &run->model, fc->batch, max_T, NULL, &err))
-        return args_error(CMD, "%s", err.msg);
+    /* LoRA reads the base weights (BF16 / F16 stay as stored); full fine-tuning changes them */
+    int rc = fc->adapter == ADAPTER_LORA
+                 ? checkpoint_load(o->model, &run->model, fc->batch, max_T, NULL, &err)
+                 : checkpoint_load_trainable(o->model, &run->model, fc->batch, max_T, NULL, &err);
+    if (rc) return args_error(CMD, "%s", err.msg);
     adapter_base_checksum(&run->model, run->base_checksum);
     if (o->load && load_start(o, run)) return 2;
     run->plan = malloc(sizeof(MaskKind) * (size_t)N);

@@ -204,6 +204,75 @@ static float *base_grad(const Model *m, float *g, size_t offset)
     return m->frozen_base || !g ? NULL : g + offset;
 }
 
+/* ---- where the matrix products read their weights --------------------------- */
+
+/* Layer l's float32 slab of product p in the parameter-shaped view v (m->p,
+ * or m->g for the gradients), NULL when v lacks it; its (rows, cols). */
+static float *layer_slab(const Model *m, const ParamViews *v, int l, LayerProduct p, int *rows,
+                         int *cols)
+{
+    const ModelConfig *c = &m->cfg;
+    size_t C = (size_t)c->d_model, F = (size_t)c->d_ff, Q = (size_t)model_q_dim(c);
+    size_t W = Q + 2 * (size_t)model_kv_dim(c);
+    size_t shapes[4][2] = {{W, C}, {C, Q}, {2 * F, C}, {C, F}};
+    float *base[4] = {v->wqkv, v->wo, v->wgu, v->wdown};
+    *rows = (int)shapes[p][0];
+    *cols = (int)shapes[p][1];
+    return base[p] ? base[p] + (size_t)l * shapes[p][0] * shapes[p][1] : NULL;
+}
+
+/* out = inp . W^T for product p of layer l (ops_stored.h gives the shapes),
+ * on the float32 weights or the stored ones. */
+static void layer_product(const Model *m, int l, LayerProduct p, float *out, const float *inp, int N)
+{
+    int rows, cols;
+    const float *w = layer_slab(m, &m->p, l, p, &rows, &cols);
+    if (m->stored)
+        stored_layer_forward(m->stored, l, p, out, inp, N, m->stored_scratch, m->stored_threads);
+    else
+        matmul_forward(out, inp, w, N, cols, rows);
+}
+
+/* Backward of layer_product from dout: dinp += dout . W (dinp may be NULL)
+ * and, for float32 weights not frozen, the weight's gradient. */
+static void layer_product_back(Model *m, int l, LayerProduct p, float *dinp, const float *dout,
+                               const float *inp, int N)
+{
+    int rows, cols;
+    const float *w = layer_slab(m, &m->p, l, p, &rows, &cols);
+    if (m->stored) {
+        if (dinp)
+            stored_layer_backward(m->stored, l, p, dinp, dout, N, m->stored_scratch,
+                                  m->stored_threads);
+        return;
+    }
+    float *dw = base_grad(m, layer_slab(m, &m->g, l, p, &rows, &cols), 0);
+    matmul_backward(dinp, dw, dout, inp, w, N, cols, rows);
+}
+
+/* The LM head: logits (N, V) = x (N, C) . W^T; backward (dlogits given)
+ * dx += dlogits . W and the weight's gradient unless frozen. */
+static void lm_head(const Model *m, float *logits, const float *x, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    if (m->stored)
+        stored_matmul_forward(logits, c->vocab_size, x, m->stored->lm_head, m->stored->type, N,
+                              c->d_model, c->vocab_size, m->stored_scratch, m->stored_threads);
+    else
+        matmul_forward(logits, x, m->p.wlm, N, c->d_model, c->vocab_size);
+}
+
+static void lm_head_back(Model *m, float *dx, const float *dlogits, const float *x, int N)
+{
+    const ModelConfig *c = &m->cfg;
+    if (m->stored)
+        stored_matmul_backward(dx, dlogits, c->vocab_size, m->stored->lm_head, m->stored->type, N,
+                               c->d_model, c->vocab_size, m->stored_scratch, m->stored_threads);
+    else
+        matmul_backward(dx, base_grad(m, m->g.wlm, 0), dlogits, x, m->p.wlm, N, c->d_model,
+                        c->vocab_size);
+}
+
 /* ---- optional features, forward and backward side by side ------------------ */
 
 /* RePo positions of layer l from its normalised input h = ln1 (N, C):
@@ -456,7 +525,7 @@ static void attention_of_layer(Model *m, int l, const LayerActs *x, int want_out
     rmsnorm_forward(x->ln1, x->ln1_rstd, x->res, m->p.ln1w + (size_t)l * C, c->norm_eps, N, C);
     if (model_layer_pos_kind(m, in, l) == POS_REPO) repo_forward(m, l, x->ln1, N);
     const float *pos = layer_positions(m, l);
-    matmul_forward(x->qkv, x->ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
+    layer_product(m, l, LAYER_QKV, x->qkv, x->ln1, N);
     if (m->lora) lora_qkv_forward(m, l, x->ln1, x->qkv, N);
     if (c->qkv_bias) qkv_bias_forward(m, l, x->qkv, N);
     if (c->qk_norm) qk_norm_forward(m, l, x->qkv, N);
@@ -484,9 +553,9 @@ const float *model_layer_attention(Model *m, int layer, float *out, SrError *err
 static void attention_output(Model *m, int l, const LayerActs *x, int N)
 {
     const ModelConfig *c = &m->cfg;
-    int C = c->d_model, Q = model_q_dim(c);
+    int C = c->d_model;
     float *o = c->post_norms ? x->attn_o : x->res_mid;
-    matmul_forward(o, x->atty, m->p.wo + (size_t)l * C * Q, N, Q, C);
+    layer_product(m, l, LAYER_O, o, x->atty, N);
     if (m->lora) lora_forward(m->lora, l, LORA_O, x->atty, o, C, N);
     if (c->post_norms)
         rmsnorm_forward(x->res_mid, x->attn_o_rstd, x->attn_o, m->p.panw + (size_t)l * C,
@@ -502,13 +571,13 @@ static void mlp_sublayer(Model *m, int l, const LayerActs *x, int N)
     const ModelConfig *c = &m->cfg;
     int C = c->d_model, F = c->d_ff;
     rmsnorm_forward(x->ln2, x->ln2_rstd, x->res_mid, m->p.ln2w + (size_t)l * C, c->norm_eps, N, C);
-    matmul_forward(x->gu, x->ln2, m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
+    layer_product(m, l, LAYER_GU, x->gu, x->ln2, N);
     if (c->gelu_mlp)
         geglu_forward(x->swi, x->gu, N, F);
     else
         swiglu_forward(x->swi, x->gu, N, F);
     float *o = c->post_norms ? x->mlp_o : x->res_out;
-    matmul_forward(o, x->swi, m->p.wdown + (size_t)l * C * F, N, F, C);
+    layer_product(m, l, LAYER_DOWN, o, x->swi, N);
     if (c->post_norms)
         rmsnorm_forward(x->res_out, x->mlp_o_rstd, x->mlp_o, m->p.pfnw + (size_t)l * C,
                         c->norm_eps, N, C);
@@ -535,7 +604,8 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
     m->n_run = in->n_run ? in->n_run : c->n_layers;
     fill_rope_positions(m, in);
 
-    embedding_forward(m->a.res, in->ids, m->p.wte, N, C);
+    if (m->stored) stored_embedding(m->a.res, in->ids, m->stored->embed, m->stored->type, N, C);
+    else embedding_forward(m->a.res, in->ids, m->p.wte, N, C);
     if (c->embed_scale > 0.0f) scale_values(m->a.res, c->embed_scale, (long)N * C);
     for (int l = 0; l < m->n_run; l++) {
         LayerActs x = layer_acts(m, l);
@@ -547,7 +617,7 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
         long NV = (long)N * c->vocab_size;
         const float *top = model_hidden(m, m->n_run);
         rmsnorm_forward(m->a.lnf, m->a.lnf_rstd, top, m->p.lnfw, c->norm_eps, N, C);
-        matmul_forward(m->a.logits, m->a.lnf, m->p.wlm, N, C, c->vocab_size);
+        lm_head(m, m->a.logits, m->a.lnf, N);
         if (c->logit_softcap > 0.0f) {
             softcap_forward(m->a.logits, c->logit_softcap, NV);
             if (!m->inference) memcpy(m->a.capped, m->a.logits, (size_t)NV * sizeof(float));
@@ -607,16 +677,14 @@ static void mlp_backward(Model *m, int l, const LayerActs *x, const float *dres,
                                                            x->mlp_o, x->mlp_o_rstd, N)
                                       : dres;
     memset(ga->dswi, 0, (size_t)N * F * sizeof(float));
-    matmul_backward(ga->dswi, base_grad(m, m->g.wdown, (size_t)l * C * F), dtop, x->swi,
-                    m->p.wdown + (size_t)l * C * F, N, F, C);
+    layer_product_back(m, l, LAYER_DOWN, ga->dswi, dtop, x->swi, N);
     memset(ga->dgu, 0, (size_t)N * 2 * F * sizeof(float));
     if (c->gelu_mlp)
         geglu_backward(ga->dgu, ga->dswi, x->gu, N, F);
     else
         swiglu_backward(ga->dgu, ga->dswi, x->gu, N, F);
     memset(ga->dln, 0, (size_t)N * C * sizeof(float));
-    matmul_backward(ga->dln, base_grad(m, m->g.wgu, (size_t)l * 2 * F * C), ga->dgu, x->ln2,
-                    m->p.wgu + (size_t)l * 2 * F * C, N, C, 2 * F);
+    layer_product_back(m, l, LAYER_GU, ga->dln, ga->dgu, x->ln2, N);
     rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w, (size_t)l * C), ga->dln, x->res_mid,
                      m->p.ln2w + (size_t)l * C, x->ln2_rstd, N, C);
 }
@@ -634,8 +702,7 @@ static void attention_output_backward(Model *m, int l, const LayerActs *x, const
                                                            x->attn_o, x->attn_o_rstd, N)
                                       : dres_mid;
     memset(ga->datty, 0, (size_t)N * Q * sizeof(float));
-    matmul_backward(ga->datty, base_grad(m, m->g.wo, (size_t)l * C * Q), dout, x->atty,
-                    m->p.wo + (size_t)l * C * Q, N, Q, C);
+    layer_product_back(m, l, LAYER_O, ga->datty, dout, x->atty, N);
     if (m->lora) lora_backward(m->lora, l, LORA_O, dout, C, ga->datty, N);
 }
 
@@ -682,8 +749,7 @@ static void backward_layers(Model *m)
         memset(ga->dln, 0, (size_t)N * C * sizeof(float));
         /* frozen base: nothing below layer 0 wants the gradient of its input */
         int want_dx = !(m->frozen_base && l == 0);
-        matmul_backward(want_dx ? ga->dln : NULL, base_grad(m, m->g.wqkv, (size_t)l * W * C),
-                        ga->dqkv, x.ln1, m->p.wqkv + (size_t)l * W * C, N, C, W);
+        layer_product_back(m, l, LAYER_QKV, want_dx ? ga->dln : NULL, ga->dqkv, x.ln1, N);
         if (m->lora) lora_qkv_backward(m, l, ga->dln, N);
         if (learned_z) repo_backward(m, l, x.ln1, ga->dz, ga->dln, N);
         if (want_dx)
@@ -708,7 +774,7 @@ void model_backward(Model *m, const int *targets, int ignore)
     crossentropy_backward(m->a.logits, m->a.logits, targets, ignore, scale, N, V);
     if (c->logit_softcap > 0.0f) softcap_backward(m->a.logits, m->a.capped, c->logit_softcap, (long)N * V);
     memset(m->ga.dln, 0, (size_t)N * C * sizeof(float));
-    matmul_backward(m->ga.dln, base_grad(m, m->g.wlm, 0), m->a.logits, m->a.lnf, m->p.wlm, N, C, V);
+    lm_head_back(m, m->ga.dln, m->a.logits, m->a.lnf, N);
     memset(m->ga.dres, 0, (size_t)N * C * sizeof(float));
     rmsnorm_backward(m->ga.dres, base_grad(m, m->g.lnfw, 0), m->ga.dln, model_hidden(m, m->n_run),
                      m->p.lnfw, m->a.lnf_rstd, N, C);

@@ -19,6 +19,7 @@
 
 #include "base/status.h"
 #include "engine/mask.h"
+#include "engine/stored/ops_stored.h"
 
 typedef struct {
     int vocab_size;
@@ -224,6 +225,7 @@ typedef struct {
 
 struct Lora; /* low-rank adapters on q, k, v, o (lora.h) */
 
+
 typedef struct {
     ModelConfig cfg;
     int max_batch, max_T;
@@ -242,6 +244,11 @@ typedef struct {
     int inference;             /* 1: made by model_create_inference: forward only, the
                                   weights borrowed, one layer's working activations
                                   shared by every layer (see there) */
+    StoredMatrices *stored;    /* the big matrices as stored (model_create_stored), or NULL:
+                                  then p.wte, p.wqkv, p.wo, p.wgu, p.wdown, p.wlm are NULL,
+                                  the base is frozen, and products widen W a block at a time */
+    float *stored_scratch;     /* those products' scratch (ops_stored.h) */
+    int stored_threads;        /* the threads that scratch serves */
     int frozen_base;           /* 1: backward computes no gradient of the model's own
                                   weights (m->grads is left as it is): only the
                                   gradients the adapters need flow, none below
@@ -253,6 +260,13 @@ typedef struct {
  * max_batch x max_T. Parameters are left zero; call model_init_weights. */
 int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err);
 void model_free(Model *m);
+
+/* model_create for weights whose big matrices stay as stored (see
+ * StoredMatrices): params holds only the norms and biases (model_param_count
+ * still counts every parameter), m takes stored over (model_free releases
+ * it, also on failure), and the base is frozen for good. */
+int model_create_stored(Model *m, const ModelConfig *cfg, StoredMatrices *stored, int max_batch,
+                        int max_T, SrError *err);
 
 /* A forward-only model on the weights of another (borrowed, read-only: they
  * must outlive m; LoRA adapters merged, m->lora NULL) for batches up to

@@ -22,9 +22,10 @@
  * RePo); the largest batch's BT = max_batch * max_T tokens and T = max_T;
  * LS, the layers whose working activations are kept: L, or 1 for an
  * inference model (model_create_inference), whose layers share them; TR, 1
- * when the activations must serve a backward (0 for an inference model). */
+ * when the activations must serve a backward (0 for an inference model); ST,
+ * 1 when the big matrices stay as stored (model_create_stored), not in params. */
 typedef struct {
-    size_t V, C, L, F, H, KVH, hd, Q, K, W, P, R, BT, T, LS, TR;
+    size_t V, C, L, F, H, KVH, hd, Q, K, W, P, R, BT, T, LS, TR, ST;
 } Dims;
 
 static Dims dims_of(const ModelConfig *c, int max_batch, int max_T)
@@ -69,16 +70,16 @@ static void param_slots(const Dims *d, const ModelConfig *c, ParamViews *v,
                         Slot s[MODEL_N_PARAM_TENSORS])
 {
     size_t untied = !c->tied, bias = c->qkv_bias != 0, qk_norm = c->qk_norm != 0;
-    size_t post = c->post_norms != 0;
-    s[0] = (Slot){&v->wte, shape(d->V, d->C, 1, 1)};
+    size_t post = c->post_norms != 0, big = !d->ST; /* the matrices a stored model keeps out */
+    s[0] = (Slot){&v->wte, shape(big, d->V, d->C, 1)};
     s[1] = (Slot){&v->ln1w, shape(d->L, d->C, 1, 1)};
-    s[2] = (Slot){&v->wqkv, shape(d->L, d->W, d->C, 1)};
-    s[3] = (Slot){&v->wo, shape(d->L, d->C, d->Q, 1)};
+    s[2] = (Slot){&v->wqkv, shape(big, d->L, d->W, d->C)};
+    s[3] = (Slot){&v->wo, shape(big, d->L, d->C, d->Q)};
     s[4] = (Slot){&v->ln2w, shape(d->L, d->C, 1, 1)};
-    s[5] = (Slot){&v->wgu, shape(d->L, 2 * d->F, d->C, 1)};
-    s[6] = (Slot){&v->wdown, shape(d->L, d->C, d->F, 1)};
+    s[5] = (Slot){&v->wgu, shape(big, d->L, 2 * d->F, d->C)};
+    s[6] = (Slot){&v->wdown, shape(big, d->L, d->C, d->F)};
     s[7] = (Slot){&v->lnfw, shape(d->C, 1, 1, 1)};
-    s[8] = (Slot){&v->wlm, shape(untied, d->V, d->C, 1)};
+    s[8] = (Slot){&v->wlm, shape(untied * big, d->V, d->C, 1)};
     s[9] = (Slot){&v->wgc, shape(d->R, 2 * d->P, d->C, 1)};
     s[10] = (Slot){&v->wz, shape(d->R, d->H, d->P, 1)};
     s[11] = (Slot){&v->bqkv, shape(bias, d->L, d->W, 1)};
@@ -204,17 +205,20 @@ int model_param_is_decayed(int i)
 }
 
 /* Point the views of a parameter-shaped buffer into base (all NULL when
- * base is NULL); a tied LM head is the embedding. */
-static void point_param_views(ParamViews *v, float *base, const ModelConfig *c)
+ * base is NULL); a tied LM head is the embedding. stored: the layout of
+ * model_create_stored, whose big matrices' views are NULL. */
+static void point_param_views(ParamViews *v, float *base, const ModelConfig *c, int stored)
 {
     if (!base) {
         memset(v, 0, sizeof *v);
         return;
     }
     Dims d = dims_of(c, 0, 0);
+    d.ST = stored != 0;
     Slot s[MODEL_N_PARAM_TENSORS];
     param_slots(&d, c, v, s);
     point_slots(s, MODEL_N_PARAM_TENSORS, base);
+    if (stored) v->wte = v->wqkv = v->wo = v->wgu = v->wdown = v->wlm = NULL;
     if (c->tied) v->wlm = v->wte;
 }
 
@@ -276,7 +280,27 @@ static void fill_rope_tables(Model *m)
     if (c->rope_local_theta > 0.0f) rope_inv_freq(m->a.inv_freq_local, c->rope_local_theta, hd);
 }
 
-int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
+/* m->stored_scratch for the products on m's stored matrices (ops_stored.h):
+ * enough for their widest input (C, F or Q) on the threads m will use
+ * (m->stored_threads, now). Returns its floats; the pointer is NULL when out
+ * of memory. */
+static size_t stored_scratch_new(Model *m)
+{
+    const ModelConfig *c = &m->cfg;
+    int widest = c->d_model > c->d_ff ? c->d_model : c->d_ff;
+    if (model_q_dim(c) > widest) widest = model_q_dim(c);
+    m->stored_threads = threads_count();
+    size_t floats = stored_scratch_floats(widest, m->stored_threads);
+    m->stored_scratch = malloc(floats * sizeof(float));
+    return floats;
+}
+
+/* The buffers of a model of cfg for max_batch x max_T: parameters,
+ * gradients, activations and their gradients; with stored (not NULL) the
+ * parameters of model_create_stored, no parameter gradients, and the
+ * scratch of the stored products. m is zeroed first; -1 with err. */
+static int create(Model *m, const ModelConfig *cfg, StoredMatrices *stored, int max_batch,
+                  int max_T, SrError *err)
 {
     memset(m, 0, sizeof *m);
     if (model_config_check(cfg, err) || check_batch(cfg, max_batch, max_T, err)) return -1;
@@ -284,29 +308,50 @@ int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrE
     m->cfg = *cfg;
     m->max_batch = max_batch;
     m->max_T = max_T;
+    m->stored = stored;
+    m->frozen_base = stored != NULL;
 
     Dims d = dims_of(cfg, max_batch, max_T);
-    Slot as[N_ACT], gs[N_GACT];
+    d.ST = stored != NULL;
+    Slot ps[MODEL_N_PARAM_TENSORS], as[N_ACT], gs[N_GACT];
+    param_slots(&d, cfg, &m->p, ps);
     act_slots(&d, cfg, &m->a, as);
     gact_slots(&d, cfg, &m->ga, gs);
-    m->n_params = model_param_count(cfg);
-    size_t n_act = total_floats(as, N_ACT), n_gact = total_floats(gs, N_GACT);
-
-    m->params = calloc(m->n_params, sizeof(float));
-    m->grads = calloc(m->n_params, sizeof(float));
+    m->n_params = total_floats(ps, MODEL_N_PARAM_TENSORS);
+    size_t n_act = total_floats(as, N_ACT), n_gact = total_floats(gs, N_GACT), n_scratch = 0;
+    if (stored) n_scratch = stored_scratch_new(m);
+    m->params = calloc(m->n_params ? m->n_params : 1, sizeof(float));
+    m->grads = stored ? NULL : calloc(m->n_params, sizeof(float));
     m->acts = calloc(n_act, sizeof(float));
     m->gacts = calloc(n_gact, sizeof(float));
-    if (!m->params || !m->grads || !m->acts || !m->gacts) {
+    if (!m->params || (!stored && !m->grads) || !m->acts || !m->gacts ||
+        (stored && !m->stored_scratch)) {
         model_free(m);
         return sr_fail(err, "out of memory allocating a model for batch %d x length %d (%.1f MiB)",
                        max_batch, max_T,
-                       (double)(2 * m->n_params + n_act + n_gact) * 4.0 / 1048576.0);
+                       (double)((stored ? 1 : 2) * m->n_params + n_act + n_gact + n_scratch) * 4.0 /
+                           1048576.0);
     }
-    point_param_views(&m->p, m->params, cfg);
-    point_param_views(&m->g, m->grads, cfg);
+    point_param_views(&m->p, m->params, cfg, stored != NULL);
+    point_param_views(&m->g, m->grads, cfg, stored != NULL);
     point_slots(as, N_ACT, m->acts);
     point_slots(gs, N_GACT, m->gacts);
     fill_rope_tables(m);
+    return 0;
+}
+
+int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)
+{
+    return create(m, cfg, NULL, max_batch, max_T, err);
+}
+
+int model_create_stored(Model *m, const ModelConfig *cfg, StoredMatrices *stored, int max_batch,
+                        int max_T, SrError *err)
+{
+    if (create(m, cfg, stored, max_batch, max_T, err)) {
+        if (stored && stored->release) stored->release(stored->owner);
+        return -1;
+    }
     return 0;
 }
 
@@ -324,6 +369,7 @@ int model_create_inference(Model *m, const Model *weights, int max_batch, int ma
     m->n_params = weights->n_params;
     m->params = weights->params; /* borrowed: model_free leaves it */
     m->p = weights->p;
+    m->stored = weights->stored; /* borrowed too */
     Dims d = dims_of(cfg, max_batch, max_T);
     d.LS = 1;
     d.TR = 0;
@@ -331,7 +377,8 @@ int model_create_inference(Model *m, const Model *weights, int max_batch, int ma
     act_slots(&d, cfg, &m->a, as);
     size_t n_act = total_floats(as, N_ACT);
     m->acts = calloc(n_act, sizeof(float));
-    if (!m->acts) {
+    if (m->stored) stored_scratch_new(m);
+    if (!m->acts || (m->stored && !m->stored_scratch)) {
         m->params = NULL;
         model_free(m);
         return sr_fail(err, "out of memory allocating an inference model for batch %d x length %d "
@@ -345,6 +392,8 @@ int model_create_inference(Model *m, const Model *weights, int max_batch, int ma
 void model_free(Model *m)
 {
     if (!m->inference) free(m->params);
+    if (!m->inference && m->stored && m->stored->release) m->stored->release(m->stored->owner);
+    free(m->stored_scratch);
     free(m->grads);
     free(m->m1);
     free(m->m2);
@@ -355,6 +404,9 @@ void model_free(Model *m)
 
 int model_freeze_base(Model *m, int frozen, SrError *err)
 {
+    if (!frozen && m->stored)
+        return sr_fail(err, "weights kept as stored (BF16 or F16) cannot be trained; load them "
+                       "widened to float32 for that");
     m->frozen_base = frozen ? 1 : 0;
     if (frozen) {
         free(m->grads);
@@ -364,7 +416,7 @@ int model_freeze_base(Model *m, int frozen, SrError *err)
         if (!m->grads)
             return sr_fail(err, "out of memory for the gradients of %zu parameters", m->n_params);
     }
-    point_param_views(&m->g, m->grads, &m->cfg);
+    point_param_views(&m->g, m->grads, &m->cfg, m->stored != NULL);
     return 0;
 }
 

@@ -27,8 +27,9 @@ int adapter_apply(const char *path, Model *m, LoraConfig *applied, SrError *err)
 int adapter_load_model(const char *model_path, const char *adapter_path, Model *m, int max_batch,
                        int max_T, SrError *err)
 {
-    if (checkpoint_load(model_path, m, max_batch, max_T, NULL, err)) return -1;
-    if (!adapter_path) return 0;
+    int rc = adapter_path ? checkpoint_load_trainable(model_path, m, max_batch, max_T, NULL, err)
+                          : checkpoint_load(model_path, m, max_batch, max_T, NULL, err);
+    if (rc || !adapter_path) return rc;
     SrError inner;
     if (adapter_apply(adapter_path, m, NULL, &inner) == 0) return 0;
     model_free(m);

@@ -480,8 +480,10 @@ static int copy_weights(const char *path, const StFile *f, Model *m, SrError *er
     return rc;
 }
 
-int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, CheckpointInfo *info,
-                    SrError *err)
+/* checkpoint_load and checkpoint_load_trainable: a Hugging Face folder's
+ * BF16 / F16 matrices kept as stored when keep_stored. */
+static int load(const char *path, Model *m, int max_batch, int max_T, CheckpointInfo *info,
+                int keep_stored, SrError *err)
 {
     memset(m, 0, sizeof *m);
     CheckpointInfo local;
@@ -489,7 +491,7 @@ int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, Checkp
     memset(ci, 0, sizeof *ci);
     if (hf_is_model_dir(path)) { /* a Hugging Face model folder */
         HfConfig hc;
-        if (hf_model_load(path, m, max_batch, max_T, &hc, err)) return -1;
+        if (hf_model_load(path, m, max_batch, max_T, &hc, keep_stored, err)) return -1;
         if (info && hf_info(&hc, info, err)) {
             model_free(m);
             return -1;
@@ -511,6 +513,18 @@ int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, Checkp
     st_free(&f);
     if (rc || !info) checkpoint_info_free(ci);
     return rc;
+}
+
+int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, CheckpointInfo *info,
+                    SrError *err)
+{
+    return load(path, m, max_batch, max_T, info, 1, err);
+}
+
+int checkpoint_load_trainable(const char *path, Model *m, int max_batch, int max_T,
+                              CheckpointInfo *info, SrError *err)
+{
+    return load(path, m, max_batch, max_T, info, 0, err);
 }
 
 int checkpoint_tokenizer(const CheckpointInfo *info, const char *path, Tokenizer *tok,

@@ -46,9 +46,16 @@ int checkpoint_read_info(const char *path, CheckpointInfo *info, SrError *err);
 
 /* Create m (model_create with max_batch x max_T) from the checkpoint's config
  * and copy its weights in. info (may be NULL) receives the config, vocabulary
- * and manifest. On failure nothing is left allocated. */
+ * and manifest. A Hugging Face folder in BF16 or F16 keeps its big matrices
+ * as stored, mapped (hf_model_load): the model then reads its weights and
+ * trains adapters only. On failure nothing is left allocated. */
 int checkpoint_load(const char *path, Model *m, int max_batch, int max_T, CheckpointInfo *info,
                     SrError *err);
+
+/* checkpoint_load with every weight in float32, for a model whose own
+ * weights change: full fine-tuning, adapters merged into the weights. */
+int checkpoint_load_trainable(const char *path, Model *m, int max_batch, int max_T,
+                              CheckpointInfo *info, SrError *err);
 
 /* Release what checkpoint_read_info / checkpoint_load put in info; zero it. */
 void checkpoint_info_free(CheckpointInfo *info);

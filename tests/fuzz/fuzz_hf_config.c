@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (param_floats(&hc.cfg) < 1 << 20 && (double)hc.cfg.n_layers * hc.cfg.d_model < 1 << 16) {
         Model m;
         HfConfig again;
-        int rc = hf_model_load(dir, &m, 1, 1, &again, &err);
+        int rc = hf_model_load(dir, &m, 1, 1, &again, 1, &err);
         FUZZ_CHECK(rc != 0 && strstr(err.msg, "model.safetensors") != NULL);
         FUZZ_CHECK(memcmp(&again.cfg, &hc.cfg, sizeof hc.cfg) == 0);
     }

@@ -90,7 +90,7 @@ static void set_up(void)
     fuzz_write(path, CORRECT_INDEX, strlen(CORRECT_INDEX));
     Model m;
     SrError err;
-    FUZZ_OK(hf_model_load(dir, &m, 1, 4, NULL, &err), err);
+    FUZZ_OK(hf_model_load(dir, &m, 1, 4, NULL, 0, &err), err);
     n_reference = m.n_params;
     reference = malloc(n_reference * sizeof *reference);
     FUZZ_CHECK(reference != NULL);
@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_write(path, data, size);
     Model m;
     SrError err;
-    if (hf_model_load(dir, &m, 1, 4, NULL, &err)) {
+    if (hf_model_load(dir, &m, 1, 4, NULL, 0, &err)) {
         FUZZ_CHECK(err.msg[0] != '\0');
         return 0;
     }

@@ -15,15 +15,21 @@
 #include <unistd.h>
 
 #include "base/text_file.h"
+#include "engine/stored/ops_stored.h"
+#include "formats/hf/hf_mapped.h"
 
 /* Elements of a tensor mapped and converted at a time (16 Mi: 32 MiB of
  * BF16, 64 MiB of F32). */
 enum { MAP_WINDOW_ELEMENTS = 16 * 1024 * 1024 };
 
-/* One tensor the folder must hold, where it goes, and whether it was read. */
+/* One tensor the folder must hold, where it goes, and whether it was read;
+ * a tensor kept as stored (view.dest NULL) records where its bytes are: file
+ * index `file` of the folder's list, at byte `at`. */
 typedef struct {
     HfTensorView view;
     int found;
+    int file;
+    size_t at;
 } Want;
 
 /* Append a tensor view (name from fmt and layer; cols 0 = a vector). */
@@ -49,6 +55,13 @@ static void want_norm(const ModelConfig *c, HfTensorView *w, int *n, const char 
 
 /* Every tensor of m's configuration, in file order, pointing into p (see
  * hf_model_folder.h); returns the count. */
+/* base + offset floats, or NULL for a view the model keeps out of params
+ * (StoredMatrices). */
+static float *at_offset(float *base, int64_t offset)
+{
+    return base ? base + offset : NULL;
+}
+
 int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
 {
     const ModelConfig *c = &m->cfg;
@@ -58,11 +71,11 @@ int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
     int count = 0, *n = &count;
     want(w, n, "model.embed_tokens.weight", 0, V, C, p->wte);
     for (int l = 0; l < L; l++) {
-        float *qkv = p->wqkv + (size_t)(l * W * C), *gu = p->wgu + (size_t)(l * 2 * F * C);
+        float *qkv = at_offset(p->wqkv, l * W * C), *gu = at_offset(p->wgu, l * 2 * F * C);
         want_norm(c, w, n, "model.layers.%d.input_layernorm.weight", l, C, p->ln1w + l * C);
         want(w, n, "model.layers.%d.self_attn.q_proj.weight", l, Q, C, qkv);
-        want(w, n, "model.layers.%d.self_attn.k_proj.weight", l, K, C, qkv + Q * C);
-        want(w, n, "model.layers.%d.self_attn.v_proj.weight", l, K, C, qkv + (Q + K) * C);
+        want(w, n, "model.layers.%d.self_attn.k_proj.weight", l, K, C, at_offset(qkv, Q * C));
+        want(w, n, "model.layers.%d.self_attn.v_proj.weight", l, K, C, at_offset(qkv, (Q + K) * C));
         if (c->qkv_bias) {
             float *b = p->bqkv + (size_t)(l * W);
             want(w, n, "model.layers.%d.self_attn.q_proj.bias", l, Q, 0, b);
@@ -73,7 +86,7 @@ int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
             want_norm(c, w, n, "model.layers.%d.self_attn.q_norm.weight", l, hd, p->qnw + l * hd);
             want_norm(c, w, n, "model.layers.%d.self_attn.k_norm.weight", l, hd, p->knw + l * hd);
         }
-        want(w, n, "model.layers.%d.self_attn.o_proj.weight", l, C, Q, p->wo + (size_t)(l * C * Q));
+        want(w, n, "model.layers.%d.self_attn.o_proj.weight", l, C, Q, at_offset(p->wo, l * C * Q));
         if (c->post_norms) {
             want_norm(c, w, n, "model.layers.%d.post_attention_layernorm.weight", l, C,
                       p->panw + l * C);
@@ -86,8 +99,8 @@ int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
                       p->ln2w + l * C);
         }
         want(w, n, "model.layers.%d.mlp.gate_proj.weight", l, F, C, gu);
-        want(w, n, "model.layers.%d.mlp.up_proj.weight", l, F, C, gu + F * C);
-        want(w, n, "model.layers.%d.mlp.down_proj.weight", l, C, F, p->wdown + (size_t)(l * C * F));
+        want(w, n, "model.layers.%d.mlp.up_proj.weight", l, F, C, at_offset(gu, F * C));
+        want(w, n, "model.layers.%d.mlp.down_proj.weight", l, C, F, at_offset(p->wdown, l * C * F));
     }
     want_norm(c, w, n, "model.norm.weight", 0, C, p->lnfw);
     if (!c->tied) want(w, n, "lm_head.weight", 0, V, C, p->wlm);
@@ -112,37 +125,6 @@ static Want *wanted_tensors(Model *m, int *n)
 
 /* ---- element conversion ------------------------------------------------------ */
 
-/* bfloat16 bits -> float: the high half of a float32. */
-static float bf16_to_f32(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/* IEEE half bits -> float (subnormals, infinities and NaN included). */
-static float f16_to_f32(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = h >> 10 & 0x1f, man = h & 0x3ff, u;
-    if (exp == 0x1f) {
-        u = sign | 0x7f800000u | man << 13;
-    } else if (exp == 0) {
-        if (man == 0) {
-            u = sign;
-        } else { /* subnormal: normalise */
-            int e = -1;
-            do { man <<= 1; e++; } while (!(man & 0x400));
-            u = sign | (uint32_t)(127 - 15 - e) << 23 | (man & 0x3ff) << 13;
-        }
-    } else {
-        u = sign | (exp + 127 - 15) << 23 | man << 13;
-    }
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 /* dest (n) = the n stored elements at src of the given dtype (4 = F32, 2 =
  * BF16, 1 = F16), plus offset (HfTensorView.offset). */
 static void convert(float *dest, const unsigned char *src, size_t n, int dtype, float offset)
@@ -154,7 +136,7 @@ static void convert(float *dest, const unsigned char *src, size_t n, int dtype, 
         for (size_t i = 0; i < n; i++) {
             uint16_t h;
             memcpy(&h, src + 2 * i, 2);
-            dest[i] = dtype == 2 ? bf16_to_f32(h) : f16_to_f32(h);
+            dest[i] = dtype == 2 ? stored_bf16_to_f32(h) : stored_f16_to_f32(h);
         }
     }
     if (offset != 0.0f)
@@ -250,9 +232,12 @@ static int load_tensor(int fd, const char *path, off_t size, off_t data_start, c
     if (data_start + end > (double)size)
         return sr_fail(err, "%s: truncated: tensor '%s' ends at byte %.0f, the file has %lld",
                        path, t->string, (double)data_start + end, (long long)size);
+    off_t at = data_start + (off_t)begin;
+    w->at = (size_t)at;
+    w->found = 1;
+    if (!w->view.dest) return 0; /* kept as stored: hf_mapped points at it */
     /* map and convert the tensor a window at a time, so that no more than
      * one window of the file is resident beside the float32 weights */
-    off_t at = data_start + (off_t)begin;
     long page = sysconf(_SC_PAGESIZE);
     size_t done = 0;
     do {
@@ -287,8 +272,10 @@ static int ends_with(const char *name, const char *suffix)
     return a >= b && strcmp(name + a - b, suffix) == 0;
 }
 
-/* Load every tensor of one safetensors file into the wanted slots. */
-static int load_file(const char *path, Want *w, int n, int tied, int *folder_dtype, SrError *err)
+/* Load every tensor of one safetensors file (index `file` of the folder's
+ * list) into the wanted slots. */
+static int load_file(const char *path, int file, Want *w, int n, int tied, int *folder_dtype,
+                     SrError *err)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0) return sr_fail(err, "%s: cannot open (%s)", path, strerror(errno));
@@ -304,7 +291,8 @@ static int load_file(const char *path, Want *w, int n, int tied, int *folder_dty
         Want *slot = find_want(w, n, t->string);
         if (!slot) rc = sr_fail(err, "%s: unexpected tensor '%s' for this config.json", path, t->string);
         else if (slot->found) rc = sr_fail(err, "%s: tensor '%s' appears twice", path, t->string);
-        else rc = load_tensor(fd, path, st.st_size, data_start, t, slot, folder_dtype, err);
+        else slot->file = file,
+             rc = load_tensor(fd, path, st.st_size, data_start, t, slot, folder_dtype, err);
     }
     cJSON_Delete(h);
     close(fd);
@@ -360,50 +348,116 @@ static void free_paths(char **files, int n)
     free(files);
 }
 
-/* Load dir's weights (single file or index + shards) into m. */
-static int load_weights(const char *dir, Model *m, SrError *err)
+/* A folder's safetensors files: model.safetensors, or the shards its index
+ * names; listed_in is the file a missing tensor is reported against. */
+typedef struct {
+    char **files;
+    int n_files;
+    char listed_in[4096];
+} FolderFiles;
+
+/* Find dir's files into *ff (free with free_paths(ff->files, ff->n_files)). */
+static int folder_files(const char *dir, FolderFiles *ff, SrError *err)
 {
     char single[4096], index[4096];
     snprintf(single, sizeof single, "%s/model.safetensors", dir);
     snprintf(index, sizeof index, "%s/model.safetensors.index.json", dir);
-    char **files = NULL;
-    int n_files = 0, rc = 0;
-    const char *listed_in = single; /* the file a missing tensor is reported against */
+    memset(ff, 0, sizeof *ff);
+    snprintf(ff->listed_in, sizeof ff->listed_in, "%s", single);
     if (access(index, F_OK) == 0) {
-        rc = read_index(dir, index, &files, &n_files, err);
-        listed_in = index;
-    } else if (access(single, F_OK) == 0) {
-        files = calloc(1, sizeof *files);
-        if (files && (files[0] = strdup(single))) n_files = 1;
-        else rc = sr_fail(err, "%s: out of memory", dir);
-    } else {
-        rc = sr_fail(err, "%s: no model.safetensors or model.safetensors.index.json", dir);
+        snprintf(ff->listed_in, sizeof ff->listed_in, "%s", index);
+        return read_index(dir, index, &ff->files, &ff->n_files, err);
     }
-    int n = 0, folder_dtype = 0;
-    Want *w = rc == 0 ? wanted_tensors(m, &n) : NULL;
-    if (rc == 0 && !w) rc = sr_fail(err, "%s: out of memory", dir);
-    for (int i = 0; i < n_files && rc == 0; i++)
-        rc = load_file(files[i], w, n, m->cfg.tied, &folder_dtype, err);
+    if (access(single, F_OK) != 0)
+        return sr_fail(err, "%s: no model.safetensors or model.safetensors.index.json", dir);
+    ff->files = calloc(1, sizeof *ff->files);
+    if (!ff->files || !(ff->files[0] = strdup(single))) return sr_fail(err, "%s: out of memory", dir);
+    ff->n_files = 1;
+    return 0;
+}
+
+/* The type the folder's first file stores its first tensor in: BF16 or
+ * F16 (the big matrices can stay as stored), else F32 (also when the file
+ * cannot be read: loading it reports why). */
+static StoredType folder_type(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return STORED_F32;
+    struct stat st;
+    off_t data_start;
+    SrError ignored;
+    cJSON *h = fstat(fd, &st) == 0 ? read_header(fd, path, st.st_size, &data_start, &ignored) : NULL;
+    close(fd);
+    StoredType t = STORED_F32;
+    for (const cJSON *e = h ? h->child : NULL; e; e = e->next) {
+        const cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype");
+        if (strcmp(e->string, "__metadata__") == 0 || !cJSON_IsString(dt)) continue;
+        t = strcmp(dt->valuestring, "BF16") == 0 ? STORED_BF16
+            : strcmp(dt->valuestring, "F16") == 0 ? STORED_F16 : STORED_F32;
+        break;
+    }
+    cJSON_Delete(h);
+    return t;
+}
+
+/* Map the folder's files for m's stored matrices and point them at the
+ * places load_file recorded (w, n wanted tensors). */
+static int point_stored(const FolderFiles *ff, Model *m, const Want *w, int n, SrError *err)
+{
+    for (int i = 0; i < ff->n_files; i++)
+        if (hf_mapped_map(m->stored, i, ff->files[i], err)) return -1;
+    for (int i = 0; i < n; i++)
+        if (!w[i].view.dest && hf_mapped_point(m->stored, w[i].view.name, w[i].file, w[i].at))
+            return sr_fail(err, "%s: tensor '%s' cannot stay as stored", ff->listed_in,
+                           w[i].view.name);
+    if (!hf_mapped_complete(m->stored, &m->cfg))
+        return sr_fail(err, "%s: a matrix of the model was not found", ff->listed_in);
+    return 0;
+}
+
+/* Load the weights of the folder's files ff into m: converted into its
+ * float32 parameters, or, for m's stored matrices, validated and mapped. */
+static int load_weights(const FolderFiles *ff, Model *m, SrError *err)
+{
+    int n = 0, folder_dtype = 0, rc = 0;
+    Want *w = wanted_tensors(m, &n);
+    if (!w) return sr_fail(err, "%s: out of memory", ff->listed_in);
+    for (int i = 0; i < ff->n_files && rc == 0; i++)
+        rc = load_file(ff->files[i], i, w, n, m->cfg.tied, &folder_dtype, err);
     for (int i = 0; i < n && rc == 0; i++)
-        if (!w[i].found) rc = sr_fail(err, "%s: missing tensor '%s'", listed_in, w[i].view.name);
+        if (!w[i].found) rc = sr_fail(err, "%s: missing tensor '%s'", ff->listed_in, w[i].view.name);
+    if (rc == 0 && m->stored) rc = point_stored(ff, m, w, n, err);
     free(w);
-    free_paths(files, n_files);
     return rc;
 }
 
 int hf_model_load(const char *dir, Model *m, int max_batch, int max_T, HfConfig *hc,
-                  SrError *err)
+                  int keep_stored, SrError *err)
 {
     memset(m, 0, sizeof *m);
     HfConfig local;
     if (!hc) hc = &local;
     if (hf_config_read(dir, hc, err)) return -1;
-    SrError why;
-    if (model_create(m, &hc->cfg, max_batch, max_T, &why))
-        return sr_fail(err, "%s: %s", dir, why.msg);
-    if (load_weights(dir, m, err)) {
-        model_free(m);
+    FolderFiles ff;
+    if (folder_files(dir, &ff, err)) {
+        free_paths(ff.files, ff.n_files);
         return -1;
     }
-    return 0;
+    StoredType type = keep_stored ? folder_type(ff.files[0]) : STORED_F32;
+    SrError why;
+    int rc = 0;
+    if (type != STORED_F32) {
+        StoredMatrices *stored = hf_mapped_new(&hc->cfg, type, ff.n_files);
+        if (!stored) rc = sr_fail(err, "%s: out of memory", dir);
+        else if (model_create_stored(m, &hc->cfg, stored, max_batch, max_T, &why))
+            rc = sr_fail(err, "%s: %s", dir, why.msg);
+    } else if (model_create(m, &hc->cfg, max_batch, max_T, &why)) {
+        rc = sr_fail(err, "%s: %s", dir, why.msg);
+    }
+    if (rc == 0 && load_weights(&ff, m, err)) {
+        model_free(m);
+        rc = -1;
+    }
+    free_paths(ff.files, ff.n_files);
+    return rc;
 }

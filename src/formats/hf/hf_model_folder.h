@@ -18,7 +18,9 @@
  *   lm_head.weight                                     (V, C), unless tied (then ignored)
  * stored as F32, BF16 or F16 and converted to float32 one tensor at a time
  * from a read-only memory map of just that tensor, unmapped right after, so
- * the peak memory is the float32 model plus the largest stored tensor.
+ * the peak memory is the float32 model plus the largest stored tensor; or,
+ * for a model that only reads its weights, BF16 and F16 matrices stay in
+ * the files, mapped (hf_mapped.h), and take the memory they take on disk.
  * "...rotary_emb.inv_freq" buffers of old exports are skipped; any other
  * tensor, a missing one, a wrong shape or dtype, a dtype that differs from
  * the folder's first tensor's, or a shard the index names but the folder
@@ -52,8 +54,12 @@ typedef struct {
 int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *out);
 
 /* Read dir's config (into *hc, may be NULL), create m for max_batch x max_T
- * and load the weights. On failure nothing is left allocated. */
+ * and load the weights: with keep_stored, a folder in BF16 or F16 keeps its
+ * big matrices as stored, mapped read-only (model_create_stored; norms and
+ * biases converted into params), for a model that only reads them; else
+ * every weight is converted to float32. On failure nothing is left
+ * allocated. */
 int hf_model_load(const char *dir, Model *m, int max_batch, int max_T, HfConfig *hc,
-                  SrError *err);
+                  int keep_stored, SrError *err);
 
 #endif

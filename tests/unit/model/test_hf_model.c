@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "engine/model.h"
+#include "formats/adapter.h"
 #include "formats/checkpoint.h"
 #include "formats/hf/hf_config.h"
 #include "formats/safetensors.h"
@@ -46,6 +47,10 @@ static void run_case(const char *name)
     const StTensor *logits = golden_find(&g, "logits", ST_F32, (size_t)T * V);
     const StTensor *hidden = golden_find(&g, "hidden", ST_F32, (size_t)(L + 1) * T * C);
 
+    /* BF16 and F16 folders keep their matrices as stored (mapped), F32 ones are in params */
+    int half = strstr(info.manifest_json, "\"torch_dtype\":\"bfloat16\"") ||
+               strstr(info.manifest_json, "\"torch_dtype\":\"float16\"");
+    assert_int_equal(m.stored != NULL, half);
     ModelInput in = {.B = 1, .T = T, .ids = ids_t->data, .want_logits = 1};
     if (model_forward(&m, &in, &err)) fail_msg("%s", err.msg);
     double worst = golden_compare(name, "logits", m.a.logits, logits->data, (size_t)T * V);
@@ -82,6 +87,38 @@ static void test_gemma_mqa(void **state) { (void)state; run_case("gemma_mqa"); }
 static void test_gemma2_window(void **state) { (void)state; run_case("gemma2_window"); }
 static void test_gemma3_local(void **state) { (void)state; run_case("gemma3_local"); }
 static void test_gemma3_tokenizer(void **state) { (void)state; run_case("gemma3_tokenizer"); }
+
+/* A folder loaded with its matrices kept as stored and loaded widened to
+ * float32 gives the same logits on a short input (within 0.05 of the golden
+ * tolerance; the widened values are the same, only sgemm's blocking may
+ * differ) and the same base checksum (the adapters' guard). */
+static void test_stored_equals_widened(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {"mistral", "llama3_rope", "gemma2_window"};
+    int ids[5] = {1, 4, 9, 3, 7};
+    for (int i = 0; i < 3; i++) {
+        char dir[128], a[17], b[17];
+        snprintf(dir, sizeof dir, "golden/hf/%s", cases[i]);
+        Model st, wide;
+        SrError err;
+        if (checkpoint_load(dir, &st, 1, 5, NULL, &err)) fail_msg("%s", err.msg);
+        if (checkpoint_load_trainable(dir, &wide, 1, 5, NULL, &err)) fail_msg("%s", err.msg);
+        assert_non_null(st.stored);
+        assert_null(wide.stored);
+        adapter_base_checksum(&st, a);
+        adapter_base_checksum(&wide, b);
+        assert_string_equal(a, b);
+        ModelInput in = {.B = 1, .T = 5, .ids = ids, .want_logits = 1};
+        assert_int_equal(model_forward(&st, &in, &err), 0);
+        assert_int_equal(model_forward(&wide, &in, &err), 0);
+        double w = golden_compare(cases[i], "stored", st.a.logits, wide.a.logits,
+                                  (size_t)5 * st.cfg.vocab_size);
+        assert_true(w <= 0.05);
+        model_free(&st);
+        model_free(&wide);
+    }
+}
 
 /* The configs come out as config.json says: heads, head size, features. */
 static void test_configs(void **state)
@@ -134,6 +171,7 @@ int main(void)
         cmocka_unit_test(test_llama3_rope),  cmocka_unit_test(test_llama_tokenizer),
         cmocka_unit_test(test_gemma_mqa),    cmocka_unit_test(test_gemma2_window),
         cmocka_unit_test(test_gemma3_local), cmocka_unit_test(test_gemma3_tokenizer),
+        cmocka_unit_test(test_stored_equals_widened),
         cmocka_unit_test(test_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,202 @@
+/* ops_stored.c — products on BF16 / F16 weights widened a block at a time
+ * (see ops_stored.h). */
+#include "engine/stored/ops_stored.h"
+
+#include <cblas.h>
+#include <omp.h>
+#include <string.h>
+
+#include "base/fnv1a.h"
+
+/* Floats of scratch one thread widens W into: blocks of rows x C. */
+enum { STORED_BLOCK_FLOATS = 256 * 1024 };
+
+float stored_bf16_to_f32(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+float stored_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = h >> 10 & 0x1f, man = h & 0x3ff, u;
+    if (exp == 0x1f) {
+        u = sign | 0x7f800000u | man << 13;
+    } else if (exp == 0) {
+        if (man == 0) {
+            u = sign;
+        } else { /* subnormal: normalise */
+            int e = -1;
+            do { man <<= 1; e++; } while (!(man & 0x400));
+            u = sign | (uint32_t)(127 - 15 - e) << 23 | (man & 0x3ff) << 13;
+        }
+    } else {
+        u = sign | (exp + 127 - 15) << 23 | man << 13;
+    }
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+void stored_widen(float *out, const void *w, StoredType t, size_t n)
+{
+    if (t == STORED_F32) {
+        memcpy(out, w, n * sizeof(float));
+        return;
+    }
+    const unsigned char *src = w;
+    if (t == STORED_BF16) {
+        for (size_t i = 0; i < n; i++) { /* a shift per value: the compiler vectorises it */
+            uint16_t h;
+            memcpy(&h, src + 2 * i, 2);
+            uint32_t u = (uint32_t)h << 16;
+            memcpy(out + i, &u, sizeof u);
+        }
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint16_t h;
+        memcpy(&h, src + 2 * i, 2);
+        out[i] = stored_f16_to_f32(h);
+    }
+}
+
+int stored_block_rows(int C)
+{
+    int rows = STORED_BLOCK_FLOATS / (C > 0 ? C : 1);
+    return rows < 1 ? 1 : rows > 256 ? 256 : rows;
+}
+
+size_t stored_scratch_floats(int max_C, int threads)
+{
+    size_t per_thread = (size_t)max_C > STORED_BLOCK_FLOATS ? (size_t)max_C : STORED_BLOCK_FLOATS;
+    return (size_t)(threads > 0 ? threads : 1) * per_thread;
+}
+
+/* Rows [*lo, *hi) of n that thread id of count handles (contiguous chunks). */
+static void chunk(int n, int id, int count, int *lo, int *hi)
+{
+    *lo = (int)((long)n * id / count);
+    *hi = (int)((long)n * (id + 1) / count);
+}
+
+/* The address of row r of W (C values of type t). */
+static const void *row_at(const void *w, StoredType t, int r, int C)
+{
+    return (const unsigned char *)w + (size_t)r * C * stored_bytes(t);
+}
+
+void stored_matmul_forward(float *out, int out_stride, const float *inp, const void *w,
+                           StoredType t, int N, int C, int OC, float *scratch, int threads)
+{
+    if (N <= 0 || OC <= 0) return;
+    int block = stored_block_rows(C);
+#pragma omp parallel num_threads(threads)
+    {
+        int lo, hi, id = omp_get_thread_num();
+        float *wf = scratch + (size_t)id * block * C;
+        chunk(OC, id, omp_get_num_threads(), &lo, &hi);
+        for (int o0 = lo; o0 < hi; o0 += block) {
+            int rows = hi - o0 < block ? hi - o0 : block;
+            stored_widen(wf, row_at(w, t, o0, C), t, (size_t)rows * C);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, N, rows, C, 1.0f, inp, C, wf, C,
+                        0.0f, out + o0, out_stride);
+        }
+    }
+}
+
+void stored_matmul_backward(float *dinp, const float *dout, int dout_stride, const void *w,
+                            StoredType t, int N, int C, int OC, float *scratch, int threads)
+{
+    if (N <= 0 || C <= 0 || OC <= 0) return;
+    int block = stored_block_rows(C);
+#pragma omp parallel num_threads(threads)
+    {
+        int lo, hi, id = omp_get_thread_num();
+        float *wf = scratch + (size_t)id * block * C;
+        chunk(C, id, omp_get_num_threads(), &lo, &hi);
+        int cols = hi - lo;
+        for (int o0 = 0; o0 < OC && cols > 0; o0 += block) {
+            int rows = OC - o0 < block ? OC - o0 : block;
+            for (int r = 0; r < rows; r++) { /* this thread's columns of the block's rows */
+                const unsigned char *row = row_at(w, t, o0 + r, C);
+                stored_widen(wf + (size_t)r * cols, row + (size_t)lo * stored_bytes(t), t,
+                             (size_t)cols);
+            }
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, cols, rows, 1.0f, dout + o0,
+                        dout_stride, wf, cols, 1.0f, dinp + lo, C);
+        }
+    }
+}
+
+void stored_embedding(float *out, const int *ids, const void *w, StoredType t, int N, int C)
+{
+#pragma omp parallel for schedule(static)
+    for (int n = 0; n < N; n++) stored_widen(out + (size_t)n * C, row_at(w, t, ids[n], C), t, (size_t)C);
+}
+
+/* The stored tensors product p of layer l is made of, in the order of its
+ * fused output columns (q, k, v; gate, up; one for o and down), with their
+ * rows each, and the product's input width; returns how many. */
+static int layer_parts(const StoredMatrices *s, int l, LayerProduct p, const void *parts[3],
+                       int rows[3], int *in)
+{
+    switch (p) {
+    case LAYER_QKV:
+        parts[0] = s->q[l], parts[1] = s->k[l], parts[2] = s->v[l];
+        rows[0] = s->Q, rows[1] = s->K, rows[2] = s->K, *in = s->C;
+        return 3;
+    case LAYER_GU:
+        parts[0] = s->gate[l], parts[1] = s->up[l];
+        rows[0] = s->F, rows[1] = s->F, *in = s->C;
+        return 2;
+    case LAYER_O:
+        parts[0] = s->o[l], rows[0] = s->C, *in = s->Q;
+        return 1;
+    default:
+        parts[0] = s->down[l], rows[0] = s->C, *in = s->F;
+        return 1;
+    }
+}
+
+void stored_layer_forward(const StoredMatrices *s, int l, LayerProduct p, float *out,
+                          const float *inp, int N, float *scratch, int threads)
+{
+    const void *parts[3];
+    int rows[3], in, n = layer_parts(s, l, p, parts, rows, &in), width = 0, at = 0;
+    for (int i = 0; i < n; i++) width += rows[i];
+    for (int i = 0; i < n; i++) {
+        stored_matmul_forward(out + at, width, inp, parts[i], s->type, N, in, rows[i], scratch,
+                              threads);
+        at += rows[i];
+    }
+}
+
+void stored_layer_backward(const StoredMatrices *s, int l, LayerProduct p, float *dinp,
+                           const float *dout, int N, float *scratch, int threads)
+{
+    const void *parts[3];
+    int rows[3], in, n = layer_parts(s, l, p, parts, rows, &in), width = 0, at = 0;
+    for (int i = 0; i < n; i++) width += rows[i];
+    for (int i = 0; i < n; i++) {
+        stored_matmul_backward(dinp, dout + at, width, parts[i], s->type, N, in, rows[i], scratch,
+                               threads);
+        at += rows[i];
+    }
+}
+
+uint64_t stored_fnv1a(uint64_t h, const void *w, StoredType t, size_t n)
+{
+    enum { BLOCK = 4096 };
+    float buf[BLOCK];
+    const unsigned char *at = w;
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < BLOCK ? n - done : BLOCK;
+        stored_widen(buf, at + done * stored_bytes(t), t, k);
+        h = fnv1a(h, buf, k * sizeof(float));
+        done += k;
+    }
+    return h;
+}

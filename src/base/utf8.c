@@ -2,6 +2,7 @@
  * for each maximal ill-formed subpart (see utf8.h). */
 #include "base/utf8.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,16 @@ size_t utf8_valid_prefix(const char *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
+        uint64_t word = 0x80; /* ASCII, most of most text: 8 bytes at a time, no decoder call */
+        if (n - i >= 8) memcpy(&word, s + i, 8);
+        if ((word & 0x8080808080808080ULL) == 0) {
+            i += 8;
+            continue;
+        }
+        if ((unsigned char)s[i] < 0x80) {
+            i++;
+            continue;
+        }
         size_t len = utf8_char_length(s + i, n - i);
         if (!len) return i;
         i += len;

@@ -34,6 +34,7 @@ reject "a BertNormalizer is refused" "{$bpe, \"normalizer\": {\"type\": \"BertNo
 reject "an unknown regex alternative is refused" "{$bpe, \"pre_tokenizer\": {\"type\": \"Split\", \"pattern\": {\"Regex\": \"\\\\w+\"}, \"behavior\": \"Isolated\"}}" "pre_tokenizer.pattern.Regex: the alternative '.w+' is not supported"
 reject "a merge out of the vocabulary is refused" '{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a b"]}}' "model.merges\[0\]"
 reject "not JSON" 'not json' "not a JSON object"
+reject "broken JSON inside the vocabulary" '{"model": {"type": "BPE", "vocab": {"a": 0,}, "merges": []}}' "not valid JSON (at byte 43)"
 expect_error "a missing tokenizer" "nowhere: cannot open" "$seqrep" tokenize nowhere --text x
 expect_error "--text and --words together" "exactly one" "$seqrep" tokenize "$tiny/tiny_spm" --text x --words y
 

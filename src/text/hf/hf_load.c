@@ -1,6 +1,7 @@
-/* hf_load.c — reading tokenizer.json and tokenizer_config.json (cJSON) into
- * an HfTokenizer; every unsupported kind is an error naming the file and the
- * JSON key. */
+/* hf_load.c — reading tokenizer.json (hf_json.h: cJSON for its small parts,
+ * hf_vocab.h for its vocabulary and merges) and tokenizer_config.json (cJSON)
+ * into an HfTokenizer; every unsupported kind is an error naming the file and
+ * the JSON key. */
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +10,9 @@
 
 #include "base/text_file.h"
 #include "base/utf8.h"
+#include "text/hf/hf_json.h"
+#include "text/hf/hf_vocab.h"
 #include "text/hf/tokenizer_json_parts.h"
-
-/* Ids of a tokenizer.json lie below this (real vocabularies have at most
- * some 260 thousand; every id costs memory up to the largest). */
-enum { HF_MAX_IDS = 1 << 22 };
 
 /* A string member of o, or NULL when absent or not a string. */
 static const char *str_of(const cJSON *o, const char *key)
@@ -40,61 +39,32 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
-/* Put spelling s as the text of id (the first one given stays). 0 or -1. */
-static int set_text(HfTokenizer *t, int id, const char *s)
+/* The largest id of the added tokens (-1 when none), each checked for an
+ * id and a content. 0 or -1. */
+static int added_max_id(const HfTokenizer *t, const cJSON *added, int *max_id, SrError *err)
 {
-    if (t->text[id]) return 0;
-    t->text_len[id] = strlen(s);
-    t->text[id] = dup_n(s, t->text_len[id]);
-    return t->text[id] ? 0 : -1;
-}
-
-/* Grow the id arrays to n ids. 0 or -1. */
-static int reserve_ids(HfTokenizer *t, int n)
-{
-    t->text = calloc((size_t)n, sizeof *t->text);
-    t->text_len = calloc((size_t)n, sizeof *t->text_len);
-    t->is_special = calloc((size_t)n, 1);
-    t->n_ids = n;
-    return t->text && t->text_len && t->is_special ? 0 : -1;
-}
-
-/* The vocabulary and added tokens: ids, spellings, the vocab table. */
-static int load_ids(HfTokenizer *t, const cJSON *model, const cJSON *added, SrError *err)
-{
-    const cJSON *vocab = cJSON_GetObjectItemCaseSensitive(model, "vocab");
-    if (!cJSON_IsObject(vocab)) return sr_fail(err, "%s: model.vocab is missing or not an object", t->path);
-    int max_id = -1;
     const cJSON *e;
-    cJSON_ArrayForEach(e, vocab) {
-        if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble >= HF_MAX_IDS)
-            return sr_fail(err, "%s: model.vocab['%s'] is not an id (0..%d)", t->path, e->string,
-                           HF_MAX_IDS - 1);
-        if (e->valueint > max_id) max_id = e->valueint;
-    }
     int i = 0;
+    *max_id = -1;
     cJSON_ArrayForEach(e, added) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
         if (!cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble >= HF_MAX_IDS || !str_of(e, "content"))
             return sr_fail(err, "%s: added_tokens[%d] has no id or content", t->path, i);
-        if (id->valueint > max_id) max_id = id->valueint;
+        if (id->valueint > *max_id) *max_id = id->valueint;
         i++;
     }
-    if (max_id < 0) return sr_fail(err, "%s: model.vocab and added_tokens are empty", t->path);
-    if (reserve_ids(t, max_id + 1)) return sr_fail(err, "%s: out of memory", t->path);
-    unsigned char *in_vocab = calloc((size_t)t->n_ids, 1);
-    if (!in_vocab) return sr_fail(err, "%s: out of memory", t->path);
-    cJSON_ArrayForEach(e, vocab) {
-        if (set_text(t, e->valueint, e->string)) return free(in_vocab), sr_fail(err, "%s: out of memory", t->path);
-        in_vocab[e->valueint] = 1;
-    }
-    int rc = hf_table_build(&t->vocab, t, in_vocab);
-    free(in_vocab);
-    if (rc) return sr_fail(err, "%s: out of memory", t->path);
+    return 0;
+}
+
+/* The added tokens (ids checked by added_max_id, within t->n_ids): their
+ * settings, and the spelling of an id the vocabulary has none for. */
+static int load_added(HfTokenizer *t, const cJSON *added, SrError *err)
+{
     t->n_added = cJSON_GetArraySize(added);
     t->added = calloc((size_t)(t->n_added > 0 ? t->n_added : 1), sizeof *t->added);
     if (!t->added) return sr_fail(err, "%s: out of memory", t->path);
-    i = 0;
+    int i = 0;
+    const cJSON *e;
     cJSON_ArrayForEach(e, added) {
         HfAdded *a = &t->added[i++];
         const char *content = str_of(e, "content");
@@ -106,33 +76,16 @@ static int load_ids(HfTokenizer *t, const cJSON *model, const cJSON *added, SrEr
         a->rstrip = bool_of(e, "rstrip", 0);
         a->single_word = bool_of(e, "single_word", 0);
         a->normalized = bool_of(e, "normalized", !a->special);
-        if (!a->content || set_text(t, a->id, content)) return sr_fail(err, "%s: out of memory", t->path);
+        if (!a->content) return sr_fail(err, "%s: out of memory", t->path);
         if (a->len == 0) return sr_fail(err, "%s: added_tokens[%d] is empty", t->path, i - 1);
+        if (!t->text[a->id]) t->text[a->id] = a->content, t->text_len[a->id] = a->len;
         if (a->special) t->is_special[a->id] = 1;
     }
     return 0;
 }
 
-/* The two sides of merge i: "a b" or ["a", "b"]. 0 or -1. */
-static int merge_sides(const cJSON *m, char **a, char **b)
-{
-    *a = *b = NULL;
-    if (cJSON_IsString(m)) {
-        const char *s = m->valuestring, *sp = strchr(s, ' ');
-        if (!sp || strchr(sp + 1, ' ')) return -1;
-        *a = dup_n(s, (size_t)(sp - s));
-        *b = dup_n(sp + 1, strlen(sp + 1));
-    } else if (cJSON_IsArray(m) && cJSON_GetArraySize(m) == 2 &&
-               cJSON_IsString(cJSON_GetArrayItem(m, 0)) && cJSON_IsString(cJSON_GetArrayItem(m, 1))) {
-        *a = strdup(cJSON_GetArrayItem(m, 0)->valuestring);
-        *b = strdup(cJSON_GetArrayItem(m, 1)->valuestring);
-    } else {
-        return -1;
-    }
-    return *a && *b ? 0 : -1;
-}
-
-/* The BPE model: merges, unk, flags, byte-fallback ids. */
+/* The BPE model's settings: unk, flags, byte-fallback ids (its merges are
+ * hf_merges_read's). */
 static int load_bpe(HfTokenizer *t, const cJSON *model, SrError *err)
 {
     const char *type = str_of(model, "type");
@@ -144,32 +97,6 @@ static int load_bpe(HfTokenizer *t, const cJSON *model, SrError *err)
     const cJSON *dropout = cJSON_GetObjectItemCaseSensitive(model, "dropout");
     if (cJSON_IsNumber(dropout) && dropout->valuedouble > 0)
         return sr_fail(err, "%s: model.dropout is not supported", t->path);
-    const cJSON *merges = cJSON_GetObjectItemCaseSensitive(model, "merges");
-    if (!cJSON_IsArray(merges)) return sr_fail(err, "%s: model.merges is missing or not an array", t->path);
-    if (hf_merges_init(&t->merges, cJSON_GetArraySize(merges))) return sr_fail(err, "%s: out of memory", t->path);
-    int rank = 0;
-    const cJSON *m;
-    cJSON_ArrayForEach(m, merges) {
-        char *a, *b;
-        if (merge_sides(m, &a, &b)) {
-            free(a), free(b);
-            return sr_fail(err, "%s: model.merges[%d] is not \"a b\" or [a, b]", t->path, rank);
-        }
-        size_t na = strlen(a), nb = strlen(b);
-        char *ab = malloc(na + nb + 1);
-        if (!ab) return free(a), free(b), sr_fail(err, "%s: out of memory", t->path);
-        memcpy(ab, a, na), memcpy(ab + na, b, nb + 1);
-        int ia = hf_table_find(&t->vocab, t, a, na), ib = hf_table_find(&t->vocab, t, b, nb);
-        int iab = hf_table_find(&t->vocab, t, ab, na + nb);
-        if (ia < 0 || ib < 0 || iab < 0) {
-            sr_fail(err, "%s: model.merges[%d]: '%s' is not in the vocabulary", t->path, rank,
-                    ia < 0 ? a : ib < 0 ? b : ab);
-            free(a), free(b), free(ab);
-            return -1;
-        }
-        hf_merges_add(&t->merges, ia, ib, rank++, iab);
-        free(a), free(b), free(ab);
-    }
     const char *unk = str_of(model, "unk_token");
     t->unk_id = unk ? hf_token_id(t, unk, strlen(unk)) : -1;
     if (unk && t->unk_id < 0) return sr_fail(err, "%s: model.unk_token '%s' is not a token", t->path, unk);
@@ -448,18 +375,25 @@ static int apply_config(HfTokenizer *t, const cJSON *cfg, const char *cfg_path, 
     return 0;
 }
 
+/* The file at path, which must be valid UTF-8 (as for the Hugging Face
+ * library, which reads JSON as UTF-8), into *text (caller frees). */
+static int read_utf8(const char *path, char **text, size_t *len, SrError *err)
+{
+    if (text_read_file(path, text, len, err)) return -1;
+    size_t valid = utf8_valid_prefix(*text, *len);
+    if (valid == *len) return 0;
+    free(*text);
+    *text = NULL;
+    return sr_fail(err, "%s: not valid UTF-8 (at byte %zu)", path, valid);
+}
+
 /* Parse the file at path into a cJSON tree (*root, caller deletes). */
 static int read_json(const char *path, cJSON **root, SrError *err)
 {
     char *text;
     size_t len;
-    if (text_read_file(path, &text, &len, err)) return -1;
-    size_t valid = utf8_valid_prefix(text, len);
-    if (valid < len) { /* as the Hugging Face library, which reads JSON as UTF-8 */
-        free(text);
-        *root = NULL;
-        return sr_fail(err, "%s: not valid UTF-8 (at byte %zu)", path, valid);
-    }
+    *root = NULL;
+    if (read_utf8(path, &text, &len, err)) return -1;
     *root = cJSON_ParseWithLength(text, len);
     free(text);
     if (!*root || !cJSON_IsObject(*root)) {
@@ -468,6 +402,51 @@ static int read_json(const char *path, cJSON **root, SrError *err)
         return sr_fail(err, "%s: not a JSON object", path);
     }
     return 0;
+}
+
+/* Every part of the tokenizer.json of t (t->path): the small ones through
+ * cJSON, the vocabulary and merges read in place (hf_vocab.h). 0 or -1. */
+static int load_tokenizer_json(HfTokenizer *t, SrError *err)
+{
+    char *text;
+    size_t len;
+    HfJsonParts parts = {0};
+    if (read_utf8(t->path, &text, &len, err)) return -1;
+    int rc = hf_json_split(t->path, text, len, &parts, err), max_added;
+    const cJSON *root = parts.root, *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const cJSON *added = cJSON_GetObjectItemCaseSensitive(root, "added_tokens");
+    const char *type = str_of(model, "type");
+    if (rc == 0 && !cJSON_IsObject(model)) rc = sr_fail(err, "%s: model is missing", t->path);
+    if (rc == 0 && type && strcmp(type, "BPE") != 0)
+        rc = sr_fail(err, "%s: model type '%s' is not supported (only BPE)", t->path, type);
+    if (rc == 0 &&
+        (added_max_id(t, added, &max_added, err) ||
+         hf_vocab_read(t, text, len, parts.vocab_at, max_added, err) || load_added(t, added, err) ||
+         hf_merges_read(t, text, len, parts.merges_at, err) || load_bpe(t, model, err) ||
+         load_norm(t, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), "normalizer", err) ||
+         load_pre(t, cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), "pre_tokenizer", err) ||
+         load_post(t, cJSON_GetObjectItemCaseSensitive(root, "post_processor"), "post_processor", err) ||
+         load_dec(t, cJSON_GetObjectItemCaseSensitive(root, "decoder"), "decoder", err)))
+        rc = -1;
+    cJSON_Delete(parts.root);
+    free(text);
+    return rc;
+}
+
+/* tokenizer_config.json beside t->path, when there is one. 0 or -1. */
+static int load_config(HfTokenizer *t, SrError *err)
+{
+    struct stat st;
+    size_t cap = strlen(t->path) + 32;
+    char *slash = strrchr(t->path, '/'), *cfg_path = malloc(cap);
+    if (!cfg_path) return sr_fail(err, "%s: out of memory", t->path);
+    if (slash) snprintf(cfg_path, cap, "%.*s/tokenizer_config.json", (int)(slash - t->path), t->path);
+    else strcpy(cfg_path, "tokenizer_config.json");
+    cJSON *cfg = NULL;
+    int rc = stat(cfg_path, &st) == 0 && (read_json(cfg_path, &cfg, err) || apply_config(t, cfg, cfg_path, err)) ? -1 : 0;
+    cJSON_Delete(cfg);
+    free(cfg_path);
+    return rc;
 }
 
 HfTokenizer *hf_tokenizer_load(const char *path, SrError *err)
@@ -485,43 +464,11 @@ HfTokenizer *hf_tokenizer_load(const char *path, SrError *err)
     t->words_take_space = 1;
     t->unk_id = -1;
     for (int k = 0; k < HF_N_NAMED; k++) t->named[k] = -1;
-    cJSON *root = NULL, *cfg = NULL;
-    if (read_json(t->path, &root, err)) goto fail;
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
-    const char *type = str_of(model, "type");
-    if (!cJSON_IsObject(model)) {
-        sr_fail(err, "%s: model is missing", t->path);
-        goto fail;
+    if (load_tokenizer_json(t, err) || load_config(t, err)) {
+        hf_free(t);
+        return NULL;
     }
-    if (type && strcmp(type, "BPE") != 0) {
-        sr_fail(err, "%s: model type '%s' is not supported (only BPE)", t->path, type);
-        goto fail;
-    }
-    if (load_ids(t, model, cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), err) ||
-        load_bpe(t, model, err) ||
-        load_norm(t, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), "normalizer", err) ||
-        load_pre(t, cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), "pre_tokenizer", err) ||
-        load_post(t, cJSON_GetObjectItemCaseSensitive(root, "post_processor"), "post_processor", err) ||
-        load_dec(t, cJSON_GetObjectItemCaseSensitive(root, "decoder"), "decoder", err))
-        goto fail;
-    char *slash = strrchr(t->path, '/');
-    char *cfg_path = malloc(strlen(t->path) + 32);
-    if (!cfg_path) goto fail;
-    if (slash) snprintf(cfg_path, strlen(t->path) + 32, "%.*s/tokenizer_config.json", (int)(slash - t->path), t->path);
-    else strcpy(cfg_path, "tokenizer_config.json");
-    if (stat(cfg_path, &st) == 0 && (read_json(cfg_path, &cfg, err) || apply_config(t, cfg, cfg_path, err))) {
-        free(cfg_path);
-        goto fail;
-    }
-    free(cfg_path);
-    cJSON_Delete(root);
-    cJSON_Delete(cfg);
     return t;
-fail:
-    cJSON_Delete(root);
-    cJSON_Delete(cfg);
-    hf_free(t);
-    return NULL;
 }
 
 /* Release the owned strings of one step (which ones its kind says). */
@@ -548,9 +495,8 @@ static void free_steps(HfStep *steps, int n)
 void hf_free(HfTokenizer *t)
 {
     if (!t) return;
-    for (int i = 0; i < t->n_ids; i++) free(t->text[i]);
     for (int i = 0; i < t->n_added; i++) free(t->added[i].content);
-    free(t->text), free(t->text_len), free(t->is_special), free(t->added);
+    free(t->text), free(t->text_len), free(t->is_special), free(t->added), free(t->spellings);
     hf_table_free(&t->vocab);
     hf_merges_free(&t->merges);
     free_steps(t->norm, t->n_norm), free_steps(t->pre, t->n_pre), free_steps(t->dec, t->n_dec);

@@ -1,6 +1,7 @@
 /* tokenizer_json_parts.h — the parts of a loaded tokenizer.json (internal
  * to src/text/hf/; users see tokenizer_json.h). hf_load.c fills them from
- * JSON, hf_encode.c and hf_decode.c run them, hf_table.c holds the tables. */
+ * JSON (hf_vocab.c the vocabulary and merges), hf_encode.c and hf_decode.c
+ * run them, hf_table.c holds the tables. */
 #ifndef SEQREP_TOKENIZER_JSON_PARTS_H
 #define SEQREP_TOKENIZER_JSON_PARTS_H
 
@@ -76,8 +77,10 @@ typedef struct {
 struct HfTokenizer {
     char *path;            /* the tokenizer.json read, for messages */
     int n_ids;             /* one more than the largest id */
-    char **text;           /* (n_ids) owned spellings, NULL = no token */
+    const char **text;     /* (n_ids) spellings, NULL = no token: into
+                              spellings, or an added token's content */
     size_t *text_len;      /* (n_ids) */
+    char *spellings;       /* the vocabulary's spellings, one block (hf_vocab.c) */
     unsigned char *is_special; /* (n_ids) */
     HfTable vocab;         /* model vocabulary: spelling -> id */
     HfMerges merges;

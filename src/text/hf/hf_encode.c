@@ -205,22 +205,23 @@ static int pre_step(const HfStep *st, const Pieces *in, int first, Pieces *out)
                 if (!tmp) return -1;
                 s = tmp, n = tn;
             }
-            size_t *ends;
-            long k = hf_pattern_split(&st->pattern, s, n, &ends);
+            size_t *spans;
+            long k = hf_cut(&st->cut, s, n, &spans);
             if (k < 0) return free(tmp), -1;
-            for (long j = 0, from = 0; j < k; from = (long)ends[j++]) {
+            for (long j = 0; j < k; j++) {
+                size_t from = spans[2 * j], to = spans[2 * j + 1];
                 out->start[out->n] = o;
                 if (st->kind == HF_PRE_SPLIT) {
-                    memcpy(out->buf + o, s + from, ends[j] - (size_t)from);
-                    o += ends[j] - (size_t)from;
+                    memcpy(out->buf + o, s + from, to - from);
+                    o += to - from;
                 } else {
-                    for (size_t b = (size_t)from; b < ends[j]; b++)
+                    for (size_t b = from; b < to; b++)
                         o += (size_t)utf8proc_encode_char(hf_byte_char((unsigned char)s[b]), (utf8proc_uint8_t *)out->buf + o);
                 }
                 out->len[out->n] = o - out->start[out->n];
                 out->n++;
             }
-            free(ends), free(tmp);
+            free(spans), free(tmp);
         } else if (st->kind == HF_PRE_BYTELEVEL) {
             out->start[out->n] = o;
             if (st->byte_level.add_prefix_space && (n == 0 || s[0] != ' ')) o += (size_t)utf8proc_encode_char(hf_byte_char(' '), (utf8proc_uint8_t *)out->buf + o);

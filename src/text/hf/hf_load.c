@@ -186,6 +186,29 @@ static int load_norm(HfTokenizer *t, const cJSON *o, const char *key, SrError *e
     return sr_fail(err, "%s: %s type '%s' is not supported", t->path, key, type);
 }
 
+/* A Split pre-tokenizer's pattern (Regex or String), behavior and invert
+ * into *cut. 0 or -1. */
+static int load_split(HfTokenizer *t, const cJSON *o, const char *key, HfCut *cut, SrError *err)
+{
+    const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(o, "pattern");
+    const char *regex = str_of(pattern, "Regex"), *literal = str_of(pattern, "String");
+    const char *behavior = str_of(o, "behavior");
+    char bad[128];
+    if (hf_cut_behavior(behavior) < 0)
+        return sr_fail(err, "%s: %s.behavior '%s' is not supported", t->path, key, behavior ? behavior : "(none)");
+    cut->behavior = (HfCutBehavior)hf_cut_behavior(behavior);
+    cut->invert = bool_of(o, "invert", 0);
+    if (literal && *literal) {
+        cut->literal_len = strlen(literal);
+        cut->literal = dup_n(literal, cut->literal_len);
+        return cut->literal ? 0 : sr_fail(err, "%s: out of memory", t->path);
+    }
+    if (!regex) return sr_fail(err, "%s: %s: Split is supported with a Regex or a non-empty String pattern only", t->path, key);
+    if (hf_pattern_parse(&cut->regex, regex, bad, sizeof bad))
+        return sr_fail(err, "%s: %s.pattern.Regex: the alternative '%s' is not supported", t->path, key, bad);
+    return 0;
+}
+
 /* One pre-tokenizer (or a Sequence), appended to t->pre. */
 static int load_pre(HfTokenizer *t, const cJSON *o, const char *key, SrError *err)
 {
@@ -199,7 +222,8 @@ static int load_pre(HfTokenizer *t, const cJSON *o, const char *key, SrError *er
         s->kind = HF_PRE_BYTELEVEL;
         s->byte_level.add_prefix_space = bool_of(o, "add_prefix_space", 1);
         s->byte_level.use_regex = bool_of(o, "use_regex", 1);
-        if (s->byte_level.use_regex) hf_pattern_parse(&s->pattern, HF_GPT2_PATTERN, NULL, 0);
+        s->cut.behavior = HF_CUT_ISOLATED;
+        if (s->byte_level.use_regex) hf_pattern_parse(&s->cut.regex, HF_GPT2_PATTERN, NULL, 0);
         return 0;
     }
     if (strcmp(type, "Metaspace") == 0) {
@@ -213,16 +237,8 @@ static int load_pre(HfTokenizer *t, const cJSON *o, const char *key, SrError *er
         return 0;
     }
     if (strcmp(type, "Split") == 0) {
-        const char *regex = str_of(cJSON_GetObjectItemCaseSensitive(o, "pattern"), "Regex");
-        const char *behavior = str_of(o, "behavior");
-        char bad[128];
         s->kind = HF_PRE_SPLIT;
-        if (!regex) return sr_fail(err, "%s: %s: Split is supported with a Regex pattern only", t->path, key);
-        if (!behavior || strcmp(behavior, "Isolated") != 0 || bool_of(o, "invert", 0))
-            return sr_fail(err, "%s: %s: Split is supported with behavior Isolated, invert false only", t->path, key);
-        if (hf_pattern_parse(&s->pattern, regex, bad, sizeof bad))
-            return sr_fail(err, "%s: %s.pattern.Regex: the alternative '%s' is not supported", t->path, key, bad);
-        return 0;
+        return load_split(t, o, key, &s->cut, err);
     }
     t->n_pre--;
     return sr_fail(err, "%s: %s type '%s' is not supported", t->path, key, type);
@@ -481,6 +497,7 @@ static void free_step(HfStep *s)
     case HF_PRE_METASPACE:
     case HF_DEC_METASPACE: free(s->metaspace.replacement); break;
     case HF_DEC_STRIP: free(s->strip.content); break;
+    case HF_PRE_SPLIT: free(s->cut.literal); break;
     default: break;
     }
 }

@@ -194,9 +194,9 @@ static int match_alt(int kind, int arg, const int *cp, const unsigned char *cls,
     }
 }
 
-long hf_pattern_split(const HfPattern *p, const char *s, size_t n, size_t **ends)
+long hf_pattern_matches(const HfPattern *p, const char *s, size_t n, size_t **spans)
 {
-    *ends = NULL;
+    *spans = NULL;
     int *cp = malloc(sizeof(int) * (n + 1));
     size_t *off = malloc(sizeof(size_t) * (n + 1));
     unsigned char *cls = malloc(n + 1);
@@ -216,8 +216,7 @@ long hf_pattern_split(const HfPattern *p, const char *s, size_t n, size_t **ends
         b += (size_t)k;
     }
     off[m] = n;
-    long n_out = 0;
-    int last = 0;
+    long n_matches = 0;
     for (int i = 0; i < m;) {
         int len = 0;
         for (int a = 0; a < p->n_alts && len == 0; a++) len = match_alt(p->kind[a], p->arg[a], cp, cls, m, i);
@@ -225,13 +224,11 @@ long hf_pattern_split(const HfPattern *p, const char *s, size_t n, size_t **ends
             i++;
             continue;
         }
-        if (i > last) out[n_out++] = off[i];
+        out[2 * n_matches] = off[i];
         i += len;
-        out[n_out++] = off[i];
-        last = i;
+        out[2 * n_matches++ + 1] = off[i];
     }
-    if (last < m) out[n_out++] = n;
     free(cp), free(off), free(cls);
-    *ends = out;
-    return n_out;
+    *spans = out;
+    return n_matches;
 }

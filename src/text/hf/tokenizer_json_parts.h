@@ -30,6 +30,17 @@ typedef struct {
     int id, special, lstrip, rstrip, single_word, normalized;
 } HfAdded;
 
+/* A byte trie of added tokens' contents (hf_trie.c): node k is reached by
+ * byte[k] from its parent, whose first child or whose next sibling it is. */
+typedef struct {
+    int root[256];         /* the node each first byte leads to, -1 = none */
+    int *child, *sibling;  /* (n) first child, next sibling, -1 = none */
+    unsigned char *byte;   /* (n) */
+    int *token;            /* (n) index in HfTokenizer.added of the token
+                              spelled by the path to the node, -1 = none */
+    int n, cap;
+} HfTrie;
+
 /* What a step of the normalizer (HF_NORM_*), pre-tokenizer (HF_PRE_*) or
  * decoder (HF_DEC_*) sequence does; the values differ across the three, so
  * a step's kind alone says which member of its union is in use. */
@@ -86,6 +97,8 @@ struct HfTokenizer {
     HfMerges merges;
     HfAdded *added;        /* (n_added) */
     int n_added;
+    HfTrie added_trie[2];  /* the added tokens matched on the raw text [0]
+                              and on the normalized text [1] */
     int unk_id;            /* -1: none */
     int fuse_unk, byte_fallback, ignore_merges;
     int byte_ids[256];     /* id of "<0xNN>", -1 if missing (byte fallback) */
@@ -140,5 +153,20 @@ void hf_merges_add(HfMerges *m, int left, int right, int rank, int merged);
 int hf_merges_find(const HfMerges *m, int left, int right, int *merged);
 
 void hf_merges_free(HfMerges *m);
+
+/* ---- hf_trie.c ------------------------------------------------------------- */
+
+/* Build the trie of the added tokens whose `normalized` flag is normalized
+ * (of two with the same content, the first stays). 0, or -1 when out of
+ * memory. */
+int hf_trie_build(HfTrie *trie, const HfTokenizer *t, int normalized);
+
+/* The node that byte b leads to from node (-1: from the root), or -1. */
+int hf_trie_next(const HfTrie *trie, int node, unsigned char b);
+
+/* Index in t->added of the token of the trie spelled exactly s[0..n), or -1. */
+int hf_trie_find(const HfTrie *trie, const char *s, size_t n);
+
+void hf_trie_free(HfTrie *trie);
 
 #endif

@@ -284,31 +284,8 @@ static void bpe_piece(const HfTokenizer *t, const char *s, size_t n, IdBuf *out)
             sym[m++] = t->unk_id;
         }
     }
-    /* merge the lowest-ranked pair, the leftmost of equals; rank[k] is the
-     * rank of the pair (sym[k], sym[k + 1]) and mid[k] its merged id, kept
-     * up to date so each round is one scan of an int array */
-    int *rank = malloc(sizeof(int) * 2 * (m > 0 ? (size_t)m : 1)), *mid = rank + (m > 0 ? m : 1);
-    if (!rank) {
-        free(sym);
-        out->oom = 1;
-        return;
-    }
-    for (long k = 0; k + 1 < m; k++) rank[k] = hf_merges_find(&t->merges, sym[k], sym[k + 1], &mid[k]);
-    for (;;) {
-        long best = -1;
-        for (long k = 0; k + 1 < m; k++)
-            if (rank[k] >= 0 && (best < 0 || rank[k] < rank[best])) best = k;
-        if (best < 0) break;
-        sym[best] = mid[best];
-        size_t tail = (size_t)(m - best - 2);
-        memmove(sym + best + 1, sym + best + 2, sizeof(int) * tail);
-        memmove(rank + best + 1, rank + best + 2, sizeof(int) * (tail > 0 ? tail - 1 : 0));
-        memmove(mid + best + 1, mid + best + 2, sizeof(int) * (tail > 0 ? tail - 1 : 0));
-        m--;
-        if (best > 0) rank[best - 1] = hf_merges_find(&t->merges, sym[best - 1], sym[best], &mid[best - 1]);
-        if (best + 1 < m) rank[best] = hf_merges_find(&t->merges, sym[best], sym[best + 1], &mid[best]);
-    }
-    free(rank);
+    m = hf_bpe_merge(&t->merges, sym, m);
+    if (m < 0) out->oom = 1;
     for (long k = 0; k < m; k++) push_id(out, sym[k]);
     free(sym);
 }

@@ -154,6 +154,14 @@ int hf_merges_find(const HfMerges *m, int left, int right, int *merged);
 
 void hf_merges_free(HfMerges *m);
 
+/* ---- hf_bpe.c -------------------------------------------------------------- */
+
+/* Merge the symbols (ids) sym[0..m) of one word as BPE does: the pair of the
+ * lowest rank first, the leftmost of equals, until no pair has a merge.
+ * Returns the new number of symbols (sym[0..) rewritten), or -1 when out of
+ * memory. */
+long hf_bpe_merge(const HfMerges *merges, int *sym, long m);
+
 /* ---- hf_trie.c ------------------------------------------------------------- */
 
 /* Build the trie of the added tokens whose `normalized` flag is normalized

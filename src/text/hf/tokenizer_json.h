@@ -85,8 +85,9 @@ char *hf_decode(const HfTokenizer *t, const int *ids, long n, int skip_special);
 /* ---- labelling ------------------------------------------------------------ */
 
 /* 1 when words of a sentence are encoded with a space before them (byte-level
- * BPE), 0 when each is encoded alone (SentencePiece style: a Prepend("▁")
- * normalizer or a Metaspace pre-tokenizer gives every word its own "▁"). */
+ * BPE, and Gemma 3, whose normalizer only replaces spaces by "▁"), 0 when
+ * each is encoded alone (SentencePiece style: a Prepend("▁") normalizer or a
+ * Metaspace pre-tokenizer gives every word its own "▁"). */
 int hf_words_take_space(const HfTokenizer *t);
 
 /* The pieces of word `index` (0 = first) of a pre-split sentence, encoded in

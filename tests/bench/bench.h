@@ -35,6 +35,10 @@ ModelConfig bench_house_shape(void);
  * heads, SwiGLU 1536, 49,152 ids, tied; bench_hf.c). */
 ModelConfig bench_smollm2_shape(void);
 
+/* The Qwen3-0.6B shape (28 layers, width 1024, 16 query and 8 key/value
+ * heads of 128, q/k norms, SwiGLU 3072, 151,936 ids, tied; bench_hf.c). */
+ModelConfig bench_qwen3_shape(void);
+
 /* ---- the parts, each printing its own table (tests/bench/bench_*.c) ------ */
 
 /* Widest-vector FMA peaks of `threads` threads in GFLOP/s: 8-lane AVX2 and,
@@ -56,6 +60,10 @@ int bench_exit_table(int reps, int threads);
 
 /* Forward tokens/s on the SmolLM2-135M and Qwen3-0.6B shapes against PyTorch. */
 int bench_hf_table(int reps, int threads, int with_torch);
+
+/* Weights kept as stored (BF16) against float32 on the two shapes of
+ * bench_hf.c, 64 and 512 tokens: tokens/s and peak RSS (bench_stored.c). */
+int bench_stored_table(int reps, int threads);
 
 /* The time and peak RSS of `seqrep heads`' measurement (head_roles_measure)
  * on 619 NLU++-length sentences at r = 1, on the house and SmolLM2-135M

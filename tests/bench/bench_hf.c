@@ -35,6 +35,12 @@ static const HfShape SHAPES[] = {
 };
 enum { N_SHAPES = (int)(sizeof SHAPES / sizeof SHAPES[0]) };
 
+/* The second shape, Qwen3-0.6B (see bench.h). */
+ModelConfig bench_qwen3_shape(void)
+{
+    return SHAPES[1].cfg;
+}
+
 /* The first shape, SmolLM2-135M (see bench.h). */
 ModelConfig bench_smollm2_shape(void)
 {

@@ -7,7 +7,7 @@
  * (bench_in_child).
  *
  * Usage: bench [--config tiny|small|base] [--reps N] [--threads N] [--no-torch]
- *              [--only train|finetune|exit|hf|heads]
+ *              [--only train|finetune|exit|hf|stored|heads]
  * Run from the repository root (it calls /usr/bin/python3 tests/reference/bench_torch.py). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +32,7 @@ static int peaks_in_child(const void *arg, void *result)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench [--config tiny|small|base] [--reps N] [--threads N] [--no-torch]"
-                    " [--only train|finetune|exit|hf|heads]\n");
+                    " [--only train|finetune|exit|hf|stored|heads]\n");
     return 2;
 }
 
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     if (config && strcmp(config, "tiny") && strcmp(config, "small") && strcmp(config, "base"))
         return usage();
     if (part && strcmp(part, "train") && strcmp(part, "finetune") && strcmp(part, "exit") &&
-        strcmp(part, "hf") && strcmp(part, "heads"))
+        strcmp(part, "hf") && strcmp(part, "stored") && strcmp(part, "heads"))
         return usage();
 
     char cpu[256];
@@ -86,6 +86,7 @@ int main(int argc, char **argv)
     if (!part || strcmp(part, "finetune") == 0) failed |= bench_finetune_table(threads);
     if (!part || strcmp(part, "exit") == 0) failed |= bench_exit_table(reps, threads);
     if (!part || strcmp(part, "hf") == 0) failed |= bench_hf_table(reps, threads, with_torch);
+    if (!part || strcmp(part, "stored") == 0) failed |= bench_stored_table(reps, threads);
     if (!part || strcmp(part, "heads") == 0) failed |= bench_heads_table(threads);
     FmaPeaks after = {0, 0};
     if (bench_in_child(peaks_in_child, &pj, &after, sizeof after, &rss) == 0) {

@@ -9,7 +9,7 @@
 #include "base/fnv1a.h"
 
 /* Floats of scratch one thread widens W into: blocks of rows x C. */
-enum { STORED_BLOCK_FLOATS = 256 * 1024 };
+enum { STORED_BLOCK_FLOATS = 1024 * 1024 };
 
 float stored_bf16_to_f32(uint16_t h)
 {
@@ -66,7 +66,7 @@ void stored_widen(float *out, const void *w, StoredType t, size_t n)
 int stored_block_rows(int C)
 {
     int rows = STORED_BLOCK_FLOATS / (C > 0 ? C : 1);
-    return rows < 1 ? 1 : rows > 256 ? 256 : rows;
+    return rows < 1 ? 1 : rows > 1024 ? 1024 : rows;
 }
 
 size_t stored_scratch_floats(int max_C, int threads)

@@ -71,7 +71,8 @@ uint64_t stored_fnv1a(uint64_t h, const void *w, StoredType t, size_t n);
 void stored_widen(float *out, const void *w, StoredType t, size_t n);
 
 /* Rows of W widened per block for products with C inputs (at most
- * 256 rows, about 256 Ki floats), and the scratch floats every product with
+ * 1,024 rows, about 1 Mi floats: wider blocks keep sgemm near its float32
+ * speed), and the scratch floats every product with
  * at most max_C inputs needs on `threads` threads. */
 int stored_block_rows(int C);
 size_t stored_scratch_floats(int max_C, int threads);

@@ -1,0 +1,198 @@
+/* bench_stored.c — weights kept as stored (BF16) against float32 on the
+ * shapes of bench_hf.c: the read-only forward that plot, explore, probe and
+ * attnflow run (an inference model on the weights), one sequence of 64 and
+ * of 512 tokens, logits included, each in its own process. The BF16 weights
+ * are random values rounded to BF16 and held in memory as a mapped folder
+ * holds them (two bytes a value); the float32 run gets the same values
+ * widened. Targets (issue 31): tokens/s at least 0.9x the float32 run's,
+ * peak RSS at most 0.55x the float32 run's (f32 weights + activations). */
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "bench.h"
+#include "engine/threads.h"
+
+typedef struct {
+    ModelConfig cfg;
+    int T, reps, threads, stored, logits;
+} StoredJob;
+
+typedef struct {
+    double tok_s;
+} StoredSpeed;
+
+/* n BF16 values of Normal(0, 0.02) (the high halves of float32s) from rng. */
+static uint16_t *random_bf16(size_t n, Rng *rng)
+{
+    uint16_t *w = malloc(n * sizeof(uint16_t));
+    for (size_t i = 0; w && i < n; i++) {
+        float x = 0.02f * rng_normal(rng);
+        uint32_t u;
+        memcpy(&u, &x, sizeof u);
+        w[i] = (uint16_t)(u >> 16);
+    }
+    return w;
+}
+
+/* The buffers behind a benchmark's StoredMatrices: one block per matrix. */
+typedef struct {
+    StoredMatrices s;
+    void *blocks[8];
+    const void *table[7 * 64];
+} BenchStored;
+
+static void bench_stored_release(void *owner)
+{
+    BenchStored *b = owner;
+    for (int i = 0; i < 8; i++) free(b->blocks[i]);
+    free(b);
+}
+
+/* Random BF16 matrices for cfg (at most 64 layers): one block per kind of
+ * matrix, the layers' pointers into it. NULL when out of memory. */
+static StoredMatrices *stored_random(const ModelConfig *c)
+{
+    BenchStored *b = calloc(1, sizeof *b);
+    if (!b || c->n_layers > 64) return free(b), NULL;
+    size_t L = (size_t)c->n_layers, C = (size_t)c->d_model, F = (size_t)c->d_ff, V = (size_t)c->vocab_size;
+    size_t Q = (size_t)model_q_dim(c), K = (size_t)model_kv_dim(c);
+    size_t per_layer[7] = {Q * C, K * C, K * C, C * Q, F * C, F * C, C * F};
+    Rng rng;
+    rng_seed(&rng, 1);
+    StoredMatrices *s = &b->s;
+    *s = (StoredMatrices){.type = STORED_BF16, .n_layers = c->n_layers, .C = c->d_model,
+                          .Q = (int)Q, .K = (int)K, .F = c->d_ff, .V = c->vocab_size, .owner = b,
+                          .release = bench_stored_release};
+    const void **lists[7] = {NULL};
+    for (int k = 0; k < 7; k++) {
+        uint16_t *block = random_bf16(L * per_layer[k], &rng);
+        b->blocks[k] = block;
+        if (!block) return bench_stored_release(b), NULL;
+        for (size_t l = 0; l < L; l++) b->table[k * 64 + l] = block + l * per_layer[k];
+        lists[k] = &b->table[k * 64];
+    }
+    s->q = lists[0], s->k = lists[1], s->v = lists[2], s->o = lists[3];
+    s->gate = lists[4], s->up = lists[5], s->down = lists[6];
+    b->blocks[7] = random_bf16(V * C, &rng);
+    if (!b->blocks[7]) return bench_stored_release(b), NULL;
+    s->embed = s->lm_head = b->blocks[7];
+    return s;
+}
+
+/* Where matrix kind k (q, k, v, o, gate, up, down; 7 = the embedding) of
+ * layer l starts in a float32 model's views. */
+static float *f32_matrix(Model *w, int k, int l)
+{
+    const ModelConfig *c = &w->cfg;
+    size_t C = (size_t)c->d_model, F = (size_t)c->d_ff, Q = (size_t)model_q_dim(c);
+    size_t K = (size_t)model_kv_dim(c), W = Q + 2 * K;
+    float *qkv = w->p.wqkv + (size_t)l * W * C, *gu = w->p.wgu + (size_t)l * 2 * F * C;
+    float *at[8] = {qkv, qkv + Q * C, qkv + (Q + K) * C, w->p.wo + (size_t)l * C * Q, gu,
+                    gu + F * C, w->p.wdown + (size_t)l * C * F, w->p.wte};
+    return at[k];
+}
+
+/* The weights model of a job: stored BF16 matrices, or the same values
+ * widened into a float32 model, made a matrix at a time so that its peak
+ * holds no BF16 copy (both sized for one token: the forward runs on an
+ * inference model beside them). */
+static int weights_model(const StoredJob *job, Model *w, SrError *err)
+{
+    if (job->stored) {
+        StoredMatrices *s = stored_random(&job->cfg);
+        if (!s) return sr_fail(err, "out of memory");
+        return model_create_stored(w, &job->cfg, s, 1, 1, err);
+    }
+    if (model_create(w, &job->cfg, 1, 1, err)) return -1;
+    const ModelConfig *c = &job->cfg;
+    size_t L = (size_t)c->n_layers, C = (size_t)c->d_model, F = (size_t)c->d_ff;
+    size_t Q = (size_t)model_q_dim(c), K = (size_t)model_kv_dim(c);
+    size_t per_layer[8] = {Q * C, K * C, K * C, C * Q, F * C, F * C, C * F, (size_t)c->vocab_size * C};
+    Rng rng;
+    rng_seed(&rng, 1); /* the order of stored_random: the same values */
+    for (int k = 0; k < 8; k++) {
+        uint16_t *block = random_bf16((k < 7 ? L : 1) * per_layer[k], &rng);
+        if (!block) return model_free(w), sr_fail(err, "out of memory");
+        for (size_t l = 0; l < (k < 7 ? L : 1); l++)
+            stored_widen(f32_matrix(w, k, (int)l), block + l * per_layer[k], STORED_BF16,
+                         per_layer[k]);
+        free(block);
+    }
+    return 0;
+}
+
+/* Every norm weight of m 1 (the shapes have no biases). */
+static void set_norms_to_one(Model *m)
+{
+    const ModelConfig *c = &m->cfg;
+    size_t L = (size_t)c->n_layers, C = (size_t)c->d_model, hd = (size_t)model_head_dim(c);
+    for (size_t i = 0; i < L * C; i++) m->p.ln1w[i] = m->p.ln2w[i] = 1.0f;
+    for (size_t i = 0; i < C; i++) m->p.lnfw[i] = 1.0f;
+    for (size_t i = 0; c->qk_norm && i < L * hd; i++) m->p.qnw[i] = m->p.knw[i] = 1.0f;
+}
+
+/* In the child: the median forward time of one sequence of job->T tokens on
+ * an inference model over the job's weights (norm weights 1). */
+static int time_stored_forward(const void *arg, void *result)
+{
+    const StoredJob *job = arg;
+    StoredSpeed *out = result;
+    threads_set(job->threads);
+    Model w, m;
+    SrError err;
+    if (weights_model(job, &w, &err) || model_create_inference(&m, &w, 1, job->T, &err)) {
+        fprintf(stderr, "bench: stored: %s\n", err.msg);
+        return -1;
+    }
+    set_norms_to_one(&w);
+    int *ids = malloc(sizeof(int) * (size_t)job->T);
+    double *times = malloc(sizeof(double) * (size_t)job->reps);
+    Rng rng;
+    rng_seed(&rng, 5);
+    for (int t = 0; t < job->T; t++) ids[t] = (int)(rng_u32(&rng) % (unsigned)job->cfg.vocab_size);
+    ModelInput in = {.B = 1, .T = job->T, .ids = ids, .want_logits = job->logits};
+    for (int r = 0; r < 1 + job->reps; r++) {
+        double start = bench_now();
+        if (model_forward(&m, &in, &err)) return fprintf(stderr, "bench: %s\n", err.msg), -1;
+        if (r >= 1) times[r - 1] = bench_now() - start;
+    }
+    out->tok_s = job->T / bench_median(times, job->reps);
+    free(ids), free(times), model_free(&m), model_free(&w);
+    return 0;
+}
+
+int bench_stored_table(int reps, int threads)
+{
+    static const int lengths[] = {64, 512};
+    ModelConfig shapes[2] = {bench_smollm2_shape(), bench_qwen3_shape()};
+    const char *names[2] = {"smollm2-135m", "qwen3-0.6b"};
+    printf("weights kept as stored (BF16) against float32, read-only forward (inference model), "
+           "hidden states only (as probe, plot, explore) and with the logits of every position:\n");
+    printf("%-13s %7s %6s %10s %10s %7s %9s %9s %7s\n", "shape", "tokens", "logits", "f32 tok/s",
+           "bf16 tok/s", "speed", "f32 MiB", "bf16 MiB", "memory");
+    int failed = 0;
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < 4; i++) {
+            int T = lengths[i / 2], logits = i % 2, n = T == 64 ? reps : (reps + 1) / 2;
+            ModelConfig cfg = shapes[s];
+            cfg.max_seq_len = T;
+            StoredJob f32 = {cfg, T, n, threads, 0, logits}, bf16 = {cfg, T, n, threads, 1, logits};
+            StoredSpeed a, b;
+            double rss_a, rss_b;
+            if (bench_in_child(time_stored_forward, &f32, &a, sizeof a, &rss_a) ||
+                bench_in_child(time_stored_forward, &bf16, &b, sizeof b, &rss_b)) {
+                failed = 1;
+                continue;
+            }
+            printf("%-13s %7d %6s %10.0f %10.0f %6.2fx %9.0f %9.0f %6.2fx\n", names[s], T,
+                   logits ? "yes" : "no", a.tok_s, b.tok_s, b.tok_s / a.tok_s, rss_a / 1048576.0,
+                   rss_b / 1048576.0, rss_b / rss_a);
+            fflush(stdout);
+        }
+    printf("speed: bf16 tok/s / f32 tok/s (target >= 0.90); memory: bf16 peak RSS / f32 peak RSS, "
+           "the f32 weights + activations (target <= 0.55)\n\n");
+    return failed;
+}

@@ -383,7 +383,7 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
                              RepeatSep sep, const char *mask_plan)
 {
     char heads[48], seed_text[32], sentence[120], what[96], adapters[480], adapted[80] = "", unknown[96] = "";
-    char windows[200];
+    char windows[64];
     window_words(d, windows, sizeof windows);
     int n_unknown, n_first;
     attention_data_unknown(d, &n_unknown, &n_first);
@@ -410,7 +410,7 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
                                                  : "each map's own range";
     snprintf(d->meta.caption, sizeof d->meta.caption,
              "Attention: %s of model %s (%d layers, %d heads; checksum %s; training seed %s)%s on "
-             "\"%s\" (%s%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%s%s; "
+             "\"%s\" (%s%s), repeated k = r + 1 = %d times (r = %d), bos %s, sep %s, mask %s%.60s%s; "
              "colour %s. Rows are queries, columns keys; white lines mark copy boundaries; hatched "
              "grey cells are masked%s.",
              what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, unknown, r + 1, r,

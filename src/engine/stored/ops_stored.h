@@ -78,7 +78,9 @@ int stored_block_rows(int C);
 size_t stored_scratch_floats(int max_C, int threads);
 
 /* out (N rows of stride out_stride; columns [0, OC) assigned) = inp (N, C) . W^T,
- * W (OC, C) of type t. */
+ * W (OC, C) of type t: a block of W's rows is widened and multiplied by
+ * sgemm, or, for BF16 with stored_bf16_kernel_set(1) on a build that has
+ * AVX-512 BF16, the kernel of stored/matmul_bf16.h multiplies them as stored. */
 void stored_matmul_forward(float *out, int out_stride, const float *inp, const void *w,
                            StoredType t, int N, int C, int OC, float *scratch, int threads);
 
@@ -87,6 +89,13 @@ void stored_matmul_forward(float *out, int out_stride, const float *inp, const v
  * of W. */
 void stored_matmul_backward(float *dinp, const float *dout, int dout_stride, const void *w,
                             StoredType t, int N, int C, int OC, float *scratch, int threads);
+
+/* Turn the AVX-512 BF16 kernel of stored_matmul_forward on or off (the
+ * default: widening was faster, docs/models.md), and whether it is used:
+ * on, and compiled in (a build with __AVX512BF16__, e.g. -march=native on a
+ * CPU that has it). Not thread-safe: set it before running a model. */
+void stored_bf16_kernel_set(int on);
+int stored_bf16_kernel_used(void);
 
 /* out (N, C) = rows ids[n] of the (V, C) matrix w of type t, widened. */
 void stored_embedding(float *out, const int *ids, const void *w, StoredType t, int N, int C);

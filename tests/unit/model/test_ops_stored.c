@@ -2,7 +2,8 @@
  * src/engine/stored/ops_stored.h) against the plain float32 products of ops.h on
  * the same weights widened: exactly the same numbers are multiplied, so the
  * results agree to sgemm's rounding; odd shapes, a strided output, more
- * rows of W than one block, every thread count; the conversions by hand. */
+ * rows of W than one block, every thread count, the AVX-512 BF16 kernel
+ * and the widening path; the conversions by hand. */
 #include "test_util.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "engine/ops.h"
+#include "engine/stored/matmul_bf16.h"
 #include "engine/stored/ops_stored.h"
 
 /* bfloat16 of x by truncation (exact when widened back: what is compared). */
@@ -60,13 +62,22 @@ static void check_shape(int N, int C, int OC, int threads)
     free(wf), free(x), free(wb), free(want), free(got), free(scratch), free(dwant), free(dgot);
 }
 
+/* Both BF16 paths (the AVX-512 BF16 kernel where the build has it, and the
+ * widening one) on shapes that cut the kernel's 12-row tiles, 32-row panels
+ * and 256-row blocks, odd C included. */
 static void test_products_against_float32(void **state)
 {
     (void)state;
-    static const int shapes[][3] = {{1, 7, 5}, {3, 16, 300}, {9, 1200, 33}, {40, 64, 1000}, {2, 3, 1}};
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-        for (int threads = 1; threads <= 3; threads++)
-            check_shape(shapes[s][0], shapes[s][1], shapes[s][2], threads);
+    static const int shapes[][3] = {{1, 7, 5},     {3, 16, 300},  {9, 1200, 33},
+                                    {40, 64, 1000}, {2, 3, 1},     {13, 1201, 70},
+                                    {25, 33, 290}};
+    for (int kernel = 1; kernel >= 0; kernel--) {
+        stored_bf16_kernel_set(kernel);
+        assert_int_equal(stored_bf16_kernel_used(), kernel && matmul_bf16_compiled());
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            for (int threads = 1; threads <= 3; threads++)
+                check_shape(shapes[s][0], shapes[s][1], shapes[s][2], threads);
+    }
 }
 
 /* F16 by hand: 1, -2, the smallest subnormal, the largest finite, infinity, NaN. */

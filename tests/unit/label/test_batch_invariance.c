@@ -11,7 +11,9 @@
  * (golden_compare.h) and its predictions (argmax) must be identical, for
  *   models:    the house LM's shape (4 layers, width 128, 4 heads, SwiGLU 352,
  *              8,000 pieces; random weights), the same with RePo layers from
- *              N/3 on, the Hugging Face folder qwen3_qknorm (q/k norms, GQA),
+ *              N/3 on, the house shape fine-tuned by finetune_run (all
+ *              weights, SR r = 1) to tag the sentences' people and places,
+ *              with the head its last epoch left, the Hugging Face folder qwen3_qknorm (q/k norms, GQA),
  *              mistral with a sliding window of 3 written into its config.json
  *              (a copy in a temporary folder), and gemma2_window when present;
  *   masks:     causal, full, middle (the model's own windows), causal and
@@ -57,6 +59,14 @@ static const char *SENTS[N_SENTS][8] = {
 };
 static const int SENT_WORDS[N_SENTS] = {3, 7, 6};
 
+/* A word's tag: names are people, the mill and the river places. */
+static const char *tag_of(const char *word)
+{
+    if (!strcmp(word, "ann") || !strcmp(word, "bob")) return "B-PER";
+    if (!strcmp(word, "mill") || !strcmp(word, "river")) return "B-LOC";
+    return "O";
+}
+
 typedef struct {
     Tokenizer tok;
     Dataset data;
@@ -73,7 +83,7 @@ static void sentences_make(Sentences *s)
     s->data.source = strdup("batch.conll");
     for (int i = 0; i < N_SENTS; i++) {
         const char *tags[8];
-        for (int w = 0; w < SENT_WORDS[i]; w++) tags[w] = "O";
+        for (int w = 0; w < SENT_WORDS[i]; w++) tags[w] = tag_of(SENTS[i][w]);
         assert_int_equal(dataset_add(&s->data, SENTS[i], tags, SENT_WORDS[i], 1 + 9 * i, &err), 0);
     }
     assert_int_equal(readout_prepare(&s->pd, &s->data, &s->tok, &err), 0);
@@ -328,9 +338,17 @@ static void bench_collect(Bench *bn)
     free(three);
 }
 
+/* A label head as fine-tuning left it. */
+typedef struct {
+    int K;
+    float W[K_TAGS * 128], b[K_TAGS];
+    double dev_f1; /* the dev F1 of the epoch it is from */
+} TrainedHead;
+
 /* The whole matrix on model m (named name): every mask plan under the first
- * n_pos position plans (none: 0), then readout_collect; prints the worst ratio. */
-static void run_matrix(const char *name, Model *m, int n_pos)
+ * n_pos position plans (none: 0), then readout_collect; prints the worst
+ * ratio. The label head is `trained`, or random when it is NULL. */
+static void run_matrix(const char *name, Model *m, int n_pos, const TrainedHead *trained)
 {
     const int C = m->cfg.d_model;
     assert_true(C <= 128 && m->cfg.n_layers <= MAX_L && m->max_T >= MAX_T);
@@ -342,7 +360,12 @@ static void run_matrix(const char *name, Model *m, int n_pos)
     *bn = (Bench){.name = name, .m = m, .s = &s};
     Rng rng;
     rng_seed(&rng, 7);
-    assert_int_equal(label_head_create(&bn->head, C, K_TAGS, MAX_WORDS, N_SENTS, MAX_T, &rng), 0);
+    int K = trained ? trained->K : K_TAGS;
+    assert_int_equal(label_head_create(&bn->head, C, K, MAX_WORDS, N_SENTS, MAX_T, &rng), 0);
+    if (trained) {
+        memcpy(bn->head.W, trained->W, sizeof(float) * (size_t)K * C);
+        memcpy(bn->head.b, trained->b, sizeof(float) * (size_t)K);
+    }
     for (int p = 0; p < n_pos; p++) bench_positions(bn, &POS_PLANS[p], running, r);
     bench_collect(bn);
     char cases[64] = "";
@@ -384,7 +407,7 @@ static void test_house(void **state)
     ModelConfig c = house_config(0);
     Model m;
     test_random_model_scaled(&m, &c, N_SENTS, MAX_T, 11, HOUSE_SCALE);
-    run_matrix("house", &m, 2);
+    run_matrix("house", &m, 2, NULL);
     model_free(&m);
 }
 
@@ -398,7 +421,7 @@ static void test_house_two_threads(void **state)
     ModelConfig c = house_config(0);
     Model m;
     test_random_model_scaled(&m, &c, N_SENTS, MAX_T, 11, HOUSE_SCALE);
-    run_matrix("house, 2 thr.", &m, 0);
+    run_matrix("house, 2 thr.", &m, 0, NULL);
     model_free(&m);
     threads_set(1);
 }
@@ -411,7 +434,60 @@ static void test_house_repo(void **state)
     Model m;
     test_random_model_scaled(&m, &c, N_SENTS, MAX_T, 12, HOUSE_SCALE);
     assert_int_equal(model_layer_pos_kind(&m, &(ModelInput){0}, 1), POS_REPO);
-    run_matrix("house+repo", &m, 4);
+    run_matrix("house+repo", &m, 4, NULL);
+    model_free(&m);
+}
+
+/* Fine-tuning's epoch hook: keep the head of the latest epoch. */
+static int keep_head(void *ctx, int epoch, const Model *m, const TrainedWeights *w,
+                     const FinetuneEpoch *e, SrError *err)
+{
+    (void)epoch, (void)m, (void)err;
+    TrainedHead *h = ctx;
+    assert_true(w->K <= K_TAGS && w->C <= 128);
+    h->K = w->K;
+    memcpy(h->W, w->W, sizeof(float) * (size_t)w->K * w->C);
+    memcpy(h->b, w->b, sizeof(float) * (size_t)w->K);
+    h->dev_f1 = e->dev.f1;
+    return 0;
+}
+
+/* The house shape fine-tuned as `finetune` does (all weights, SR with
+ * r = 1, 30 epochs) to tag the three sentences' people and places, then the
+ * matrix on the weights and head its last epoch left. */
+static void test_house_fine_tuned(void **state)
+{
+    (void)state;
+    ModelConfig c = house_config(0);
+    Model m;
+    test_random_model_scaled(&m, &c, N_SENTS, MAX_T, 13, HOUSE_SCALE);
+    Sentences s;
+    sentences_make(&s);
+    LabelSet ls;
+    SrError err;
+    int ids[MAX_WORDS];
+    long unknown = 0;
+    assert_int_equal(labels_build(&ls, &s.data, &err), 0);
+    assert_int_equal(labels_encode(&ls, &s.data, ids, &unknown, &err), 0);
+    LabelledSplit split = {.data = &s.data, .pieces = &s.pd, .labels = ids};
+    FinetuneConfig cfg = finetune_defaults();
+    cfg.method = METHOD_SR;
+    cfg.r = 1;
+    cfg.epochs = 30;
+    cfg.lr = 1e-2f;
+    cfg.batch = N_SENTS;
+    TrainedHead head = {0};
+    cfg.on_epoch = keep_head;
+    cfg.on_epoch_ctx = &head;
+    FinetuneResult res;
+    if (finetune_run(&m, &ls, &split, &split, &split, &cfg, &res, &err)) fail_msg("%s", err.msg);
+    printf("  fine-tuned: train loss %.3f -> %.3f, dev F1 %.1f at the last epoch\n",
+           res.epochs[0].train_loss, res.epochs[cfg.epochs - 1].train_loss, head.dev_f1);
+    assert_true(head.K == ls.n && head.dev_f1 >= 99.0); /* it has learnt the tags */
+    finetune_result_free(&res);
+    labels_free(&ls);
+    sentences_free(&s);
+    run_matrix("house, tuned", &m, 2, &head);
     model_free(&m);
 }
 
@@ -421,7 +497,7 @@ static void run_folder(const char *dir, const char *name)
     Model m;
     SrError err;
     if (checkpoint_load(dir, &m, N_SENTS, MAX_T, NULL, &err)) fail_msg("%s", err.msg);
-    run_matrix(name, &m, 2);
+    run_matrix(name, &m, 2, NULL);
     model_free(&m);
 }
 
@@ -481,7 +557,7 @@ static void test_mistral_window(void **state)
     test_remove_dir(dir);
     assert_int_equal(m.cfg.sliding_window, WINDOW);
     assert_int_equal(m.cfg.sliding_layers, (1ull << m.cfg.n_layers) - 1);
-    run_matrix("mistral+window", &m, 2);
+    run_matrix("mistral+window", &m, 2, NULL);
     model_free(&m);
 }
 
@@ -501,7 +577,7 @@ int main(void)
     threads_set(1); /* tiny shapes: one thread is fastest and immune to a busy machine */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_house),          cmocka_unit_test(test_house_two_threads),
-        cmocka_unit_test(test_house_repo),
+        cmocka_unit_test(test_house_repo),     cmocka_unit_test(test_house_fine_tuned),
         cmocka_unit_test(test_qwen3),          cmocka_unit_test(test_mistral_window),
         cmocka_unit_test(test_gemma2_window),
     };

@@ -49,8 +49,11 @@ typedef struct {
 FmaPeaks bench_fma_peaks(int threads);
 
 /* The training-step table (tiny, small, base; only `only` when not NULL)
- * against PyTorch (unless no_torch); widest_peak in GFLOP/s. 0 or 1 (failed). */
-int bench_train_table(const char *only, int reps, int threads, int with_torch, double widest_peak);
+ * against PyTorch (unless no_torch), `runs` times (1 to 16; with more than
+ * one, the medians of the runs follow); widest_peak in GFLOP/s. 0 or 1
+ * (failed). */
+int bench_train_table(const char *only, int reps, int runs, int threads, int with_torch,
+                      double widest_peak);
 
 /* Fine-tuning tokens/s at r = 0, 1, 4, 8 and probe feature extraction. */
 int bench_finetune_table(int threads);

@@ -31,7 +31,7 @@ static int peaks_in_child(const void *arg, void *result)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench [--config tiny|small|base] [--reps N] [--threads N] [--no-torch]"
+    fprintf(stderr, "usage: bench [--config tiny|small|base] [--reps N] [--runs N] [--threads N] [--no-torch]"
                     " [--only train|finetune|exit|hf|stored|heads]\n");
     return 2;
 }
@@ -39,16 +39,17 @@ static int usage(void)
 int main(int argc, char **argv)
 {
     const char *config = NULL, *part = NULL;
-    int reps = 7, threads = 2, with_torch = 1;
+    int reps = 7, runs = 1, threads = 2, with_torch = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) config = argv[++i];
         else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]);
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) part = argv[++i];
         else if (strcmp(argv[i], "--no-torch") == 0) with_torch = 0;
         else return usage();
     }
-    if (reps < 1 || threads < 1) return usage();
+    if (reps < 1 || threads < 1 || runs < 1 || runs > 16) return usage();
     if (config && strcmp(config, "tiny") && strcmp(config, "small") && strcmp(config, "base"))
         return usage();
     if (part && strcmp(part, "train") && strcmp(part, "finetune") && strcmp(part, "exit") &&
@@ -82,7 +83,7 @@ int main(int argc, char **argv)
 
     int failed = 0;
     if (!part || strcmp(part, "train") == 0)
-        failed |= bench_train_table(config, reps, threads, with_torch, widest);
+        failed |= bench_train_table(config, reps, runs, threads, with_torch, widest);
     if (!part || strcmp(part, "finetune") == 0) failed |= bench_finetune_table(threads);
     if (!part || strcmp(part, "exit") == 0) failed |= bench_exit_table(reps, threads);
     if (!part || strcmp(part, "hf") == 0) failed |= bench_hf_table(reps, threads, with_torch);

@@ -24,6 +24,7 @@
 #include "bench.h"
 #include "engine/adamw.h"
 #include "engine/memory_floor.h"
+#include "engine/ops.h"
 #include "engine/threads.h"
 
 enum { BENCH_VOCAB = 4096, BENCH_BATCH = 8, BENCH_SEQ = 128, BENCH_WARMUP = 3 };
@@ -158,43 +159,166 @@ static int bench_torch(const TrainConfig *tc, int reps, TorchResult *res)
     return 0;
 }
 
-int bench_train_table(const char *only, int reps, int threads, int with_torch, double widest_peak)
+/* The products of a training step, one kind per entry: inputs, outputs and
+ * how many of them (q/k/v, o, gate/up and down per layer; the tied LM head
+ * once), for the ceiling below. */
+typedef struct {
+    int in, out, count;
+} ProductShape;
+
+/* In the child: the step's projection and LM-head products alone, as the
+ * step runs them (matmul_forward of every layer and the head, then
+ * matmul_backward, input and weight gradients, in reverse), on inputs and
+ * weights of their own per layer; result: the median GFLOP/s (3x the
+ * forward products' FLOPs, as the step counts them). Attention's products
+ * and every other op are left out: this is the ceiling the step's matrix
+ * work reaches with OpenBLAS on these shapes. */
+static int time_products(const void *arg, void *result)
 {
-    printf("training step: B=%d T=%d V=%d, median of %d steps after %d warm-up, each config in its own process\n",
+    const TrainJob *job = arg;
+    double *gflops = result;
+    threads_set(job->threads);
+    const TrainConfig *tc = job->tc;
+    int C = tc->d_model, F = tc->d_ff, L = tc->n_layers, N = BENCH_BATCH * BENCH_SEQ;
+    ProductShape shapes[5] = {{C, 3 * C, L}, {C, C, L}, {C, 2 * F, L}, {F, C, L}, {C, BENCH_VOCAB, 1}};
+    float *buf[5][3 * 8 + 3]; /* per product kind: inputs, outputs, weights of each layer; dinp, dw */
+    double flops = 0.0;
+    Rng rng;
+    rng_seed(&rng, 3);
+    for (int k = 0; k < 5; k++) {
+        const ProductShape *ps = &shapes[k];
+        size_t sizes[3] = {(size_t)N * ps->in, (size_t)N * ps->out, (size_t)ps->in * ps->out};
+        for (int i = 0; i < 3 * ps->count + 2; i++) {
+            size_t n = i < 3 * ps->count ? sizes[i % 3] : i == 3 * ps->count ? sizes[0] : sizes[2];
+            buf[k][i] = malloc(n * sizeof(float));
+            if (!buf[k][i]) return fprintf(stderr, "bench: out of memory\n"), -1;
+            for (size_t j = 0; j < n; j++) buf[k][i][j] = 0.02f * rng_normal(&rng);
+        }
+        flops += 3.0 * 2.0 * N * ps->in * (double)ps->out * ps->count;
+    }
+    double *times = malloc(sizeof(double) * (size_t)job->reps);
+    for (int r = 0; r < BENCH_WARMUP + job->reps && times; r++) {
+        double start = bench_now();
+        for (int l = 0; l < L; l++)
+            for (int k = 0; k < 4; k++)
+                matmul_forward(buf[k][3 * l + 1], buf[k][3 * l], buf[k][3 * l + 2], N, shapes[k].in,
+                               shapes[k].out);
+        matmul_forward(buf[4][1], buf[4][0], buf[4][2], N, C, BENCH_VOCAB);
+        matmul_backward(buf[4][3], buf[4][4], buf[4][1], buf[4][0], buf[4][2], N, C, BENCH_VOCAB);
+        for (int l = L - 1; l >= 0; l--)
+            for (int k = 3; k >= 0; k--)
+                matmul_backward(buf[k][3 * L], buf[k][3 * L + 1], buf[k][3 * l + 1], buf[k][3 * l],
+                                buf[k][3 * l + 2], N, shapes[k].in, shapes[k].out);
+        if (r >= BENCH_WARMUP) times[r - BENCH_WARMUP] = bench_now() - start;
+    }
+    if (!times) return fprintf(stderr, "bench: out of memory\n"), -1;
+    *gflops = flops / bench_median(times, job->reps) * 1e-9;
+    free(times);
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 3 * shapes[k].count + 2; i++) free(buf[k][i]);
+    return 0;
+}
+
+/* One configuration's row of one run: seqrep's measurement and PyTorch's
+ * (torch_ok 0 when it was not run or failed). */
+typedef struct {
+    TrainResult r;
+    double rss, floor;
+    TorchResult t;
+    int ok, torch_ok;
+} TrainRow;
+
+/* Measure configuration tc once (seqrep in a child, then PyTorch) into row. */
+static void measure_row(const TrainConfig *tc, int reps, int threads, int with_torch, TrainRow *row)
+{
+    TrainJob job = {tc, reps, threads};
+    *row = (TrainRow){.ok = 0};
+    if (bench_in_child(time_train_step, &job, &row->r, sizeof row->r, &row->rss)) {
+        fprintf(stderr, "bench: %s: the measurement failed\n", tc->name);
+        return;
+    }
+    ModelConfig cfg = model_config_of(tc);
+    row->floor = memory_floor_training(&cfg, BENCH_BATCH, BENCH_SEQ, (size_t)row->r.params, 0, 1).total;
+    row->ok = 1;
+    row->torch_ok = with_torch && bench_torch(tc, reps, &row->t) == 0;
+}
+
+/* Print one row under the table's header; label is the config's name. */
+static void print_row(const char *label, const TrainRow *row, double widest_peak)
+{
+    const TrainResult *r = &row->r;
+    printf("%-6s %6.2fM %9.0f %11.0f %8.1f %6.1f%% %9.1f %9.1f %5.2fx", label, r->params / 1e6,
+           r->fwd_tok_s, r->train_tok_s, r->train_gflops,
+           widest_peak > 0 ? 100.0 * r->train_gflops / widest_peak : 0.0, bytes_to_mib(row->rss),
+           bytes_to_mib(row->floor), row->rss / row->floor);
+    if (row->torch_ok) {
+        char setup[32];
+        snprintf(setup, sizeof setup, "t%d/blas%d", row->t.torch_threads, row->t.openblas_threads);
+        printf(" %10.0f %11.0f %11s %5.2fx\n", row->t.fwd_tok_s, row->t.train_tok_s, setup,
+               r->train_tok_s / row->t.train_tok_s);
+    } else {
+        printf(" %10s %11s %11s %6s\n", "-", "-", "-", "-");
+    }
+    fflush(stdout);
+}
+
+/* The row of medians over n runs of one configuration (each quantity on its
+ * own; PyTorch's setup is the first run's); the ratio printed from it is
+ * then the median seqrep speed over the median PyTorch speed. */
+static TrainRow median_row(const TrainRow *rows, int n)
+{
+    double v[7][16];
+    for (int i = 0; i < n; i++) {
+        const TrainRow *w = &rows[i];
+        double q[7] = {w->r.fwd_tok_s, w->r.train_tok_s, w->r.train_gflops, w->rss,
+                       w->t.fwd_tok_s, w->t.train_tok_s, w->r.params};
+        for (int k = 0; k < 7; k++) v[k][i] = q[k];
+    }
+    TrainRow m = rows[0];
+    m.r.fwd_tok_s = bench_median(v[0], n), m.r.train_tok_s = bench_median(v[1], n);
+    m.r.train_gflops = bench_median(v[2], n), m.rss = bench_median(v[3], n);
+    m.t.fwd_tok_s = bench_median(v[4], n), m.t.train_tok_s = bench_median(v[5], n);
+    return m;
+}
+
+int bench_train_table(const char *only, int reps, int runs, int threads, int with_torch,
+                      double widest_peak)
+{
+    printf("training step: B=%d T=%d V=%d, median of %d steps after %d warm-up, each config in its own process",
            BENCH_BATCH, BENCH_SEQ, BENCH_VOCAB, reps, BENCH_WARMUP);
+    printf(runs > 1 ? ";\n%d runs, each measuring every config in turn, then the medians of the runs\n"
+                    : "\n", runs);
     printf("%-6s %7s %9s %11s %8s %7s %9s %9s %6s %10s %11s %11s %6s\n", "config", "params",
            "fwd tok/s", "train tok/s", "GFLOP/s", "% peak", "RSS MiB", "floor MiB", "xfloor",
            "torch fwd", "torch train", "torch setup", "ratio");
+    TrainRow rows[N_CONFIGS][16];
     int failed = 0;
+    for (int run = 0; run < runs; run++)
+        for (int c = 0; c < N_CONFIGS; c++) {
+            const TrainConfig *tc = &CONFIGS[c];
+            if (only && strcmp(only, tc->name) != 0) continue;
+            measure_row(tc, reps, threads, with_torch, &rows[c][run]);
+            failed |= !rows[c][run].ok || (with_torch && !rows[c][run].torch_ok);
+            if (!rows[c][run].ok) continue;
+            char label[16];
+            snprintf(label, sizeof label, runs > 1 ? "%.4s.%d" : "%s", tc->name, run + 1);
+            print_row(runs > 1 ? label : tc->name, &rows[c][run], widest_peak);
+        }
+    if (runs > 1 && !failed) printf("median of %d runs:\n", runs);
+    for (int c = 0; c < N_CONFIGS && runs > 1 && !failed; c++) {
+        if (only && strcmp(only, CONFIGS[c].name) != 0) continue;
+        TrainRow m = median_row(rows[c], runs);
+        print_row(CONFIGS[c].name, &m, widest_peak);
+    }
+    printf("the same steps' projection and LM-head products alone (matmul_forward and\n"
+           "matmul_backward on their shapes; attention and the other ops left out):");
     for (int c = 0; c < N_CONFIGS; c++) {
-        const TrainConfig *tc = &CONFIGS[c];
-        if (only && strcmp(only, tc->name) != 0) continue;
-        TrainJob job = {tc, reps, threads};
-        TrainResult r;
-        double rss = 0.0;
-        if (bench_in_child(time_train_step, &job, &r, sizeof r, &rss)) {
-            fprintf(stderr, "bench: %s: the measurement failed\n", tc->name);
-            failed = 1;
-            continue;
-        }
-        ModelConfig cfg = model_config_of(tc);
-        MemoryFloor floor = memory_floor_training(&cfg, BENCH_BATCH, BENCH_SEQ, (size_t)r.params, 0, 1);
-        printf("%-6s %6.2fM %9.0f %11.0f %8.1f %6.1f%% %9.1f %9.1f %5.2fx", tc->name, r.params / 1e6,
-               r.fwd_tok_s, r.train_tok_s, r.train_gflops,
-               widest_peak > 0 ? 100.0 * r.train_gflops / widest_peak : 0.0, bytes_to_mib(rss),
-               bytes_to_mib(floor.total), rss / floor.total);
-        fflush(stdout);
-        TorchResult t;
-        if (with_torch && bench_torch(tc, reps, &t) == 0) {
-            char setup[32];
-            snprintf(setup, sizeof setup, "t%d/blas%d", t.torch_threads, t.openblas_threads);
-            printf(" %10.0f %11.0f %11s %5.2fx\n", t.fwd_tok_s, t.train_tok_s, setup,
-                   r.train_tok_s / t.train_tok_s);
-        } else {
-            printf(" %10s %11s %11s %6s\n", "-", "-", "-", "-");
-            failed |= with_torch;
-        }
-        fflush(stdout);
+        if (only && strcmp(only, CONFIGS[c].name) != 0) continue;
+        TrainJob job = {&CONFIGS[c], reps, threads};
+        double gflops = 0.0, rss;
+        if (bench_in_child(time_products, &job, &gflops, sizeof gflops, &rss)) failed = 1;
+        printf(" %s %.1f GFLOP/s (%.1f%%)%s", CONFIGS[c].name, gflops,
+               widest_peak > 0 ? 100.0 * gflops / widest_peak : 0.0, c + 1 < N_CONFIGS && !only ? ";" : "\n");
     }
     printf("tok/s: tokens (B x T) per second, median step; GFLOP/s and %% peak: train step against\n"
            "the widest FMA peak; RSS: the child's peak resident memory; floor: parameters,\n"

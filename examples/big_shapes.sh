@@ -1,15 +1,16 @@
 #!/bin/sh
-# big_shapes.sh — a model too large for float32 on this 24 GB machine, run
-# with its BF16 weights kept as stored (docs/models.md, "Models: memory and
-# time measured"): a random folder of the Mistral-7B shape
-# (tests/reference/make_hf_golden.py --random mistral-7b, 14.5 GB in three
-# shards; reused when it exists in $HF_SHAPES_DIR, default
-# /tmp/seqrep-hf-shapes) with Llama 2's tokenizer (the same 32,000 ids; npm
-# cache of `make tokenizers`), then `plot attention` on one sentence and
-# `probe --r 0,1` on a small right-cue task, each under /usr/bin/time (peak
-# RSS, wall time). float32 weights alone would be 29 GB. BIG_SHAPES lists the
-# shapes (default mistral-7b). Keep its output with
-#   env -u OPENBLAS_CORETYPE sh examples/record_output.sh big-shapes sh examples/big_shapes.sh
+# big_shapes.sh — models too large for float32 on this 24 GB machine, run
+# with their BF16 weights kept as stored (docs/models.md, "Models: memory and
+# time measured"): random folders of real shapes
+# (tests/reference/make_hf_golden.py --random SHAPE; mistral-7b is 14.5 GB
+# in three shards, gemma-2-9b 18.5 GB in four; reused when they exist in
+# $HF_SHAPES_DIR, default /tmp/seqrep-hf-shapes) with Llama 2's tokenizer
+# (its 32,000 ids fit both vocabularies; npm cache of `make tokenizers`),
+# then `plot attention` on one sentence and `probe --r 0,1` on a small
+# right-cue task, each under /usr/bin/time (peak RSS, wall time). BIG_SHAPES
+# lists the shapes (default mistral-7b). Keep its output with
+#   BIG_SHAPES="mistral-7b gemma-2-9b" env -u OPENBLAS_CORETYPE \
+#       sh examples/record_output.sh big-shapes sh examples/big_shapes.sh
 set -eu
 cd "$(dirname "$0")/.."
 seqrep=${SEQREP:-build/seqrep}

@@ -102,7 +102,7 @@ static size_t work_layer(const Model *m, int l)
  * att, (B, H, T, T); res_out is the next layer's res; attn_o .. mlp_o_rstd
  * only with cfg.post_norms (else they point at empty slabs). */
 typedef struct {
-    float *res, *ln1, *ln1_rstd, *qkv, *qrot, *krot, *att, *atty, *res_mid, *ln2, *ln2_rstd, *gu,
+    float *res, *ln1, *ln1_rstd, *qkv, *att, *atty, *res_mid, *ln2, *ln2_rstd, *gu,
         *swi, *res_out, *attn_o, *attn_o_rstd, *mlp_o, *mlp_o_rstd;
 } LayerActs;
 
@@ -117,8 +117,6 @@ static LayerActs layer_acts(const Model *m, int l)
         .ln1 = a->ln1 + w * slab(m, C),
         .ln1_rstd = a->ln1_rstd + w * slab(m, 1),
         .qkv = a->qkv + w * slab(m, Q + 2 * K),
-        .qrot = a->qrot + w * slab(m, Q),
-        .krot = a->krot + w * slab(m, K),
         .att = a->att + w * att_slab(m),
         .atty = a->atty + w * slab(m, Q),
         .res_mid = a->res_mid + w * slab(m, C),
@@ -339,16 +337,16 @@ static const float *layer_inv_freq(const Model *m, int l)
     return NULL;
 }
 
-/* Rotate n_heads heads of hd values of the rows inp (stride in_stride) into
- * out (N, n_heads*hd) by pos (N, n_heads), with layer l's frequencies. */
-static void rope_rotate(const Model *m, int l, float *out, const float *inp, int in_stride,
-                        const float *pos, int N, int n_heads, int hd)
+/* Rotate n_heads heads of hd values of the rows x (stride `stride`) in
+ * place by pos (N, n_heads), with layer l's frequencies. */
+static void rope_rotate(const Model *m, int l, float *x, int stride, const float *pos, int N,
+                        int n_heads, int hd)
 {
     const float *freq = layer_inv_freq(m, l);
     if (freq)
-        rope_forward_freq(out, inp, in_stride, pos, freq, N, n_heads, hd);
+        rope_forward_freq(x, stride, x, stride, pos, freq, N, n_heads, hd);
     else
-        rope_forward(out, inp, in_stride, pos, m->cfg.rope_theta, N, n_heads, hd);
+        rope_forward(x, stride, x, stride, pos, m->cfg.rope_theta, N, n_heads, hd);
 }
 
 /* Backward of layer l's two rope_rotate calls: ga.dqrot (N, Q) and ga.dkrot
@@ -360,10 +358,10 @@ static void rope_rotate_back(Model *m, int l, float *dpos, const float *pos, int
     const ModelConfig *c = &m->cfg;
     int H = c->n_heads, KVH = model_kv_heads(c), hd = model_head_dim(c);
     int Q = model_q_dim(c), K = model_kv_dim(c);
-    const float *qrot = m->a.qrot + l * slab(m, Q), *krot = m->a.krot + l * slab(m, K);
+    const float *qrot = layer_acts(m, l).qkv, *krot = qrot + Q; /* rotated in place */
     const float *kpos = gqa_key_positions(m, pos);
     float *dq = m->ga.dqkv;
-    int stride = Q + 2 * K;
+    int stride = Q + 2 * K, W = Q + 2 * K;
     if (c->qk_norm) {
         dq = m->ga.dqk;
         stride = Q + K;
@@ -371,11 +369,12 @@ static void rope_rotate_back(Model *m, int l, float *dpos, const float *pos, int
     }
     const float *freq = layer_inv_freq(m, l);
     if (freq) {
-        rope_backward_freq(dq, stride, dpos, m->ga.dqrot, qrot, pos, freq, N, H, hd);
-        rope_backward_freq(dq + Q, stride, dpos, m->ga.dkrot, krot, kpos, freq, N, KVH, hd);
+        rope_backward_freq(dq, stride, dpos, m->ga.dqrot, qrot, W, pos, freq, N, H, hd);
+        rope_backward_freq(dq + Q, stride, dpos, m->ga.dkrot, krot, W, kpos, freq, N, KVH, hd);
     } else {
-        rope_backward(dq, stride, dpos, m->ga.dqrot, qrot, pos, c->rope_theta, N, H, hd);
-        rope_backward(dq + Q, stride, dpos, m->ga.dkrot, krot, kpos, c->rope_theta, N, KVH, hd);
+        rope_backward(dq, stride, dpos, m->ga.dqrot, qrot, W, pos, c->rope_theta, N, H, hd);
+        rope_backward(dq + Q, stride, dpos, m->ga.dkrot, krot, W, kpos, c->rope_theta, N, KVH,
+                      hd);
     }
 }
 
@@ -529,11 +528,11 @@ static void attention_of_layer(Model *m, int l, const LayerActs *x, int want_out
     if (m->lora) lora_qkv_forward(m, l, x->ln1, x->qkv, N);
     if (c->qkv_bias) qkv_bias_forward(m, l, x->qkv, N);
     if (c->qk_norm) qk_norm_forward(m, l, x->qkv, N);
-    rope_rotate(m, l, x->qrot, x->qkv, W, pos, N, H, hd);
-    rope_rotate(m, l, x->krot, x->qkv + Q, W, gqa_key_positions(m, pos), N, KVH, hd);
+    rope_rotate(m, l, x->qkv, W, pos, N, H, hd);
+    rope_rotate(m, l, x->qkv + Q, W, gqa_key_positions(m, pos), N, KVH, hd);
     AttentionRule rule = layer_rule(m, l);
-    attention_forward_gqa(want_output ? x->atty : NULL, x->att, x->qrot, x->krot, x->qkv + Q + K, W,
-                          in->lengths, &rule, B, T, H, KVH, hd);
+    attention_forward_gqa(want_output ? x->atty : NULL, x->att, x->qkv, W, x->qkv + Q, W,
+                          x->qkv + Q + K, W, in->lengths, &rule, B, T, H, KVH, hd);
 }
 
 const float *model_layer_attention(Model *m, int layer, float *out, SrError *err)
@@ -741,8 +740,8 @@ static void backward_layers(Model *m)
         memset(ga->dqkv, 0, (size_t)N * W * sizeof(float));
         AttentionRule rule = layer_rule(m, l);
         attention_backward_gqa(ga->dqrot, ga->dkrot, ga->dqkv + Q + K, W, ga->datt, ga->datty,
-                               x.qrot, x.krot, x.qkv + Q + K, x.att, in->lengths, &rule, B, T, H,
-                               KVH, hd);
+                               x.qkv, W, x.qkv + Q, W, x.qkv + Q + K, x.att, in->lengths, &rule,
+                               B, T, H, KVH, hd);
         rope_rotate_back(m, l, dpos, pos, N);
         if (c->qk_norm) qk_norm_backward(m, l, N);
         if (c->qkv_bias) qkv_bias_backward(m, l, N);

@@ -172,9 +172,8 @@ typedef struct {
     float *res;      /* (L+1, B, T, C) residual stream: res[0] embeddings, res[l+1] after layer l */
     float *ln1;      /* (L, B, T, C) */
     float *ln1_rstd; /* (L, B, T) */
-    float *qkv;      /* (L, B, T, Q+2K) projections before rotation (3C in seqrep models) */
-    float *qrot;     /* (L, B, T, Q) rotated queries */
-    float *krot;     /* (L, B, T, K) rotated keys */
+    float *qkv;      /* (L, B, T, Q+2K) projections (3C in seqrep models), q and k then
+                        rotated in place by RoPE */
     float *att;      /* (L, B, H, T, T) attention probabilities, 0 where masked */
     float *atty;     /* (L, B, T, Q) attention output before o_proj */
     float *res_mid;  /* (L, B, T, C) residual after the attention sublayer */

@@ -92,7 +92,7 @@ static void param_slots(const Dims *d, const ModelConfig *c, ParamViews *v,
 /* The activations for max_batch x max_T, in ActViews order: the residual
  * streams and RePo positions of every layer, the other per-layer tensors of
  * d->LS layers. */
-#define N_ACT 31
+#define N_ACT 29
 static void act_slots(const Dims *d, const ModelConfig *c, ActViews *a, Slot s[N_ACT])
 {
     size_t L = d->L, LS = d->LS, BT = d->BT, C = d->C, F = d->F, H = d->H, KVH = d->KVH;
@@ -105,8 +105,6 @@ static void act_slots(const Dims *d, const ModelConfig *c, ActViews *a, Slot s[N
     s[k++] = (Slot){&a->ln1, shape(LS, BT, C, 1)};
     s[k++] = (Slot){&a->ln1_rstd, shape(LS, BT, 1, 1)};
     s[k++] = (Slot){&a->qkv, shape(LS, BT, d->W, 1)};
-    s[k++] = (Slot){&a->qrot, shape(LS, BT, Q, 1)};
-    s[k++] = (Slot){&a->krot, shape(LS, BT, K, 1)};
     s[k++] = (Slot){&a->att, shape(LS, BT, H, d->T)};
     s[k++] = (Slot){&a->atty, shape(LS, BT, Q, 1)};
     s[k++] = (Slot){&a->res_mid, shape(LS, BT, C, 1)};

@@ -54,14 +54,15 @@ void rmsnorm_heads_backward(float *dinp, int dinp_stride, float *dw, const float
  * Hugging Face "rotate_half" layout: for i < hd/2, with a = pos * theta^(-2i/hd),
  *   out[i]      = x[i] cos a - x[i + hd/2] sin a
  *   out[i+hd/2] = x[i + hd/2] cos a + x[i] sin a
- * inp: N rows of H*hd values, row stride in_stride (so q and k can be read out
- * of a fused qkv buffer); out: (N, H*hd) contiguous; pos: (N, H).
+ * inp and out: N rows of H*hd values, row strides in_stride and out_stride
+ * (so q and k can be read out of a fused qkv buffer, and rotated in place:
+ * out == inp is allowed); pos: (N, H).
  * pos == NULL means no rotation (NoPE): out is a copy of inp. */
-void rope_forward(float *out, const float *inp, int in_stride, const float *pos, float theta,
-                  int N, int H, int hd);
+void rope_forward(float *out, int out_stride, const float *inp, int in_stride, const float *pos,
+                  float theta, int N, int H, int hd);
 /* rope_forward with the frequencies given: inv_freq (hd/2) replaces theta^(-2i/hd). */
-void rope_forward_freq(float *out, const float *inp, int in_stride, const float *pos,
-                       const float *inv_freq, int N, int H, int hd);
+void rope_forward_freq(float *out, int out_stride, const float *inp, int in_stride,
+                       const float *pos, const float *inv_freq, int N, int H, int hd);
 /* inv_freq (hd/2) = theta^(-2i/hd), rounded like PyTorch's float32 formula. */
 void rope_inv_freq(float *inv_freq, float theta, int hd);
 /* inv_freq (hd/2) with Llama 3.1's scaling (Hugging Face rope_type "llama3"):
@@ -70,15 +71,16 @@ void rope_inv_freq(float *inv_freq, float theta, int hd);
  * s = (orig / w - low) / (high - low). */
 void rope_inv_freq_llama3(float *inv_freq, float theta, int hd, float factor, float low,
                           float high, int orig_max_pos);
-/* dinp (rows of stride in_stride) += R^T dout ;
+/* dinp (rows of stride in_stride) += R^T dout, dout (N, H*hd);
  * dpos (N, H) += sum_i f_i (dout[i+hd/2] out[i] - dout[i] out[i+hd/2]), f_i = theta^(-2i/hd),
- * where out is the forward output. pos == NULL: dinp += dout, dpos untouched. */
+ * where out (rows of stride out_stride) is the forward output. pos == NULL:
+ * dinp += dout, dpos untouched. */
 void rope_backward(float *dinp, int in_stride, float *dpos, const float *dout, const float *out,
-                   const float *pos, float theta, int N, int H, int hd);
+                   int out_stride, const float *pos, float theta, int N, int H, int hd);
 /* rope_backward with the frequencies given: inv_freq (hd/2) replaces theta^(-2i/hd). */
 void rope_backward_freq(float *dinp, int in_stride, float *dpos, const float *dout,
-                        const float *out, const float *pos, const float *inv_freq, int N, int H,
-                        int hd);
+                        const float *out, int out_stride, const float *pos,
+                        const float *inv_freq, int N, int H, int hd);
 
 /* ---- multi-head scaled dot-product attention -------------------------------
  * q, k: (B, T, H*hd) contiguous (already rotated); v: B*T rows of H*hd with row
@@ -104,13 +106,15 @@ typedef struct {
 /* The rule of attention_forward: kind, no window, 1/sqrt(hd), no cap. */
 AttentionRule attention_rule_plain(MaskKind kind, int hd);
 
-/* Grouped-query attention_forward under a rule: k (B, T, KVH*hd) contiguous
- * and v (B*T rows of stride v_stride) hold KVH heads, KVH dividing H; query
- * head h reads key/value head h / (H / KVH). KVH == H with
- * attention_rule_plain is attention_forward exactly. out NULL: the
- * probabilities att only (for a reader of the maps). */
-void attention_forward_gqa(float *out, float *att, const float *q, const float *k,
-                           const float *v, int v_stride, const int *lengths,
+/* Grouped-query attention_forward under a rule: q (B*T rows of stride
+ * q_stride, H heads), k and v (rows of k_stride and v_stride) holding KVH
+ * heads, KVH dividing H (the strides let q, k and v be the column blocks of
+ * one fused (B, T, Q+2K) buffer); query head h reads key/value head
+ * h / (H / KVH). KVH == H, contiguous q and k and attention_rule_plain is
+ * attention_forward exactly. out NULL: the probabilities att only (for a
+ * reader of the maps). */
+void attention_forward_gqa(float *out, float *att, const float *q, int q_stride, const float *k,
+                           int k_stride, const float *v, int v_stride, const int *lengths,
                            const AttentionRule *rule, int B, int T, int H, int KVH, int hd);
 /* dq, dk (B, T, H*hd) += ; dv (rows of v_stride) += ; scratch: B*H*T*T floats. */
 void attention_backward(float *dq, float *dk, float *dv, int v_stride, float *scratch,
@@ -122,9 +126,9 @@ void attention_backward(float *dq, float *dk, float *dv, int v_stride, float *sc
  * query heads that read it. KVH == H with attention_rule_plain is
  * attention_backward exactly. */
 void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float *scratch,
-                            const float *dout, const float *q, const float *k, const float *v,
-                            const float *att, const int *lengths, const AttentionRule *rule,
-                            int B, int T, int H, int KVH, int hd);
+                            const float *dout, const float *q, int q_stride, const float *k,
+                            int k_stride, const float *v, const float *att, const int *lengths,
+                            const AttentionRule *rule, int B, int T, int H, int KVH, int hd);
 
 /* ---- SwiGLU -----------------------------------------------------------------
  * gu (N, 2F): gate in columns [0, F), up in [F, 2F).  out (N, F) = silu(gate) * up. */

@@ -69,22 +69,24 @@ void attention_forward(float *out, float *att, const float *q, const float *k, c
                        int hd)
 {
     AttentionRule rule = attention_rule_plain(kind, hd);
-    attention_forward_gqa(out, att, q, k, v, v_stride, lengths, &rule, B, T, H, H, hd);
+    attention_forward_gqa(out, att, q, H * hd, k, H * hd, v, v_stride, lengths, &rule, B, T, H, H,
+                          hd);
 }
 
-/* attention_forward with KVH key/value heads under rule: k (B, T, KVH*hd), v
- * rows of stride v_stride; query head h uses key/value head h / (H / KVH). */
-void attention_forward_gqa(float *out, float *att, const float *q, const float *k,
-                           const float *v, int v_stride, const int *lengths,
+/* attention_forward with KVH key/value heads under rule: q, k and v rows of
+ * stride q_stride, k_stride and v_stride (H*hd, KVH*hd and KVH*hd values
+ * used); query head h uses key/value head h / (H / KVH). */
+void attention_forward_gqa(float *out, float *att, const float *q, int q_stride, const float *k,
+                           int k_stride, const float *v, int v_stride, const int *lengths,
                            const AttentionRule *rule, int B, int T, int H, int KVH, int hd)
 {
-    int C = H * hd, KC = KVH * hd, group = H / KVH;
+    int C = H * hd, group = H / KVH;
 #pragma omp parallel for schedule(static)
     for (int bh = 0; bh < B * H; bh++) {
         int b = bh / H, h = bh % H, kvh = h / group;
         int len = lengths ? lengths[b] : T;
-        const float *q_bh = q + (size_t)b * T * C + (size_t)h * hd;     /* rows of stride C */
-        const float *k_bh = k + (size_t)b * T * KC + (size_t)kvh * hd;  /* rows of stride KC */
+        const float *q_bh = q + (size_t)b * T * q_stride + (size_t)h * hd;
+        const float *k_bh = k + (size_t)b * T * k_stride + (size_t)kvh * hd;
         const float *v_bh = v + (size_t)b * T * v_stride + (size_t)kvh * hd;
         float *out_bh = out ? out + (size_t)b * T * C + (size_t)h * hd : NULL;
         float *att_bh = att + (size_t)bh * T * T;                         /* (T, T) */
@@ -95,8 +97,8 @@ void attention_forward_gqa(float *out, float *att, const float *q, const float *
             float *att_blk = att_bh + (size_t)t0 * T;
             /* att_blk[:, ks:ke] = scale * Q_blk K[ks:ke]^T */
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, ke - ks, hd, rule->scale,
-                        q_bh + (size_t)t0 * C, C, k_bh + (size_t)ks * KC, KC, 0.0f, att_blk + ks,
-                        T);
+                        q_bh + (size_t)t0 * q_stride, q_stride, k_bh + (size_t)ks * k_stride,
+                        k_stride, 0.0f, att_blk + ks, T);
             for (int t = t0; t < t1; t++) {
                 int start, end;
                 mask_key_range(rule->kind, rule->window, t, len, &start, &end);
@@ -129,8 +131,8 @@ void attention_backward(float *dq, float *dk, float *dv, int v_stride, float *sc
                         int H, int hd)
 {
     AttentionRule rule = attention_rule_plain(kind, hd);
-    attention_backward_gqa(dq, dk, dv, v_stride, scratch, dout, q, k, v, att, lengths, &rule, B,
-                           T, H, H, hd);
+    attention_backward_gqa(dq, dk, dv, v_stride, scratch, dout, q, H * hd, k, H * hd, v, att,
+                           lengths, &rule, B, T, H, H, hd);
 }
 
 /* The softmax rule on one row: ds (T) holds datt on the row's block keys
@@ -152,15 +154,16 @@ static void dscore_row(float *ds, const float *att_row, int ks, int ke, int star
     for (int s = end; s < ke; s++) ds[s] = 0.0f;
 }
 
-/* attention_backward with KVH key/value heads under rule (k, dk: (B, T,
- * KVH*hd); v, dv: rows of v_stride): the gradient of a shared key/value head
+/* attention_backward with KVH key/value heads under rule (q, k: rows of
+ * q_stride and k_stride; dq (B, T, H*hd), dk (B, T, KVH*hd); v, dv: rows of
+ * v_stride): the gradient of a shared key/value head
  * is the sum over the H / KVH query heads of its group. Work is split over
  * (batch, key/value head) pairs, and the heads of a group are summed in
  * order inside a pair, so the result does not depend on the thread count. */
 void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float *scratch,
-                            const float *dout, const float *q, const float *k, const float *v,
-                            const float *att, const int *lengths, const AttentionRule *rule,
-                            int B, int T, int H, int KVH, int hd)
+                            const float *dout, const float *q, int q_stride, const float *k,
+                            int k_stride, const float *v, const float *att, const int *lengths,
+                            const AttentionRule *rule, int B, int T, int H, int KVH, int hd)
 {
     int C = H * hd, KC = KVH * hd, group = H / KVH;
     float scale = rule->scale;
@@ -168,11 +171,12 @@ void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float
     for (int bk = 0; bk < B * KVH; bk++) {
         int b = bk / KVH, kvh = bk % KVH;
         int len = lengths ? lengths[b] : T;
-        const float *k_h = k + (size_t)b * T * KC + (size_t)kvh * hd;
+        const float *k_h = k + (size_t)b * T * k_stride + (size_t)kvh * hd;
         const float *v_h = v + (size_t)b * T * v_stride + (size_t)kvh * hd;
         for (int h = kvh * group; h < (kvh + 1) * group; h++) {
             int bh = b * H + h;
             size_t head_off = (size_t)b * T * C + (size_t)h * hd;
+            const float *q_bh = q + (size_t)b * T * q_stride + (size_t)h * hd;
             const float *att_bh = att + (size_t)bh * T * T;
             float *ds_bh = scratch + (size_t)bh * T * T;
             for (int t0 = 0; t0 < T; t0 += ATT_QUERY_BLOCK) {
@@ -191,15 +195,15 @@ void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float
                         int start, end;
                         mask_key_range(rule->kind, rule->window, t, len, &start, &end);
                         dscore_row(ds_bh + (size_t)t * T, att_bh + (size_t)t * T, ks, ke, start,
-                                   end, rule, q + head_off + (size_t)t * C, k_h, KC, hd);
+                                   end, rule, q_bh + (size_t)t * q_stride, k_h, k_stride, hd);
                     }
                     if (dq)
                         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, hd, ke - ks,
-                                    scale, ds_blk, T, k_h + (size_t)ks * KC, KC, 1.0f,
+                                    scale, ds_blk, T, k_h + (size_t)ks * k_stride, k_stride, 1.0f,
                                     dq + head_off + (size_t)t0 * C, C);
                     if (dk)
                         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ke - ks, hd, rows,
-                                    scale, ds_blk, T, q + head_off + (size_t)t0 * C, C, 1.0f,
+                                    scale, ds_blk, T, q_bh + (size_t)t0 * q_stride, q_stride, 1.0f,
                                     dk + (size_t)b * T * KC + (size_t)kvh * hd + (size_t)ks * KC,
                                     KC);
                 }

@@ -78,25 +78,28 @@ static void rope_angles(float *cs, float *sn, float p, const float *inv_freq, in
     }
 }
 
-/* out (N, H*hd) = each head of inp (N rows, stride in_stride) rotated by
- * pos (N, H); pos == NULL copies inp. */
-void rope_forward(float *out, const float *inp, int in_stride, const float *pos, float theta,
-                  int N, int H, int hd)
+/* out (N rows, stride out_stride) = each head of inp (N rows, stride
+ * in_stride) rotated by pos (N, H); pos == NULL copies inp. In place when
+ * out == inp. */
+void rope_forward(float *out, int out_stride, const float *inp, int in_stride, const float *pos,
+                  float theta, int N, int H, int hd)
 {
     float inv_freq[hd / 2 > 0 ? hd / 2 : 1];
     if (pos) rope_inv_freq(inv_freq, theta, hd);
-    rope_forward_freq(out, inp, in_stride, pos, inv_freq, N, H, hd);
+    rope_forward_freq(out, out_stride, inp, in_stride, pos, inv_freq, N, H, hd);
 }
 
 /* rope_forward with the frequency table inv_freq (hd/2) given. */
-void rope_forward_freq(float *out, const float *inp, int in_stride, const float *pos,
-                       const float *inv_freq, int N, int H, int hd)
+void rope_forward_freq(float *out, int out_stride, const float *inp, int in_stride,
+                       const float *pos, const float *inv_freq, int N, int H, int hd)
 {
     int C = H * hd;
     if (!pos) {
+        if (out == inp) return;
 #pragma omp parallel for schedule(static)
         for (int n = 0; n < N; n++)
-            memcpy(out + (size_t)n * C, inp + (size_t)n * in_stride, (size_t)C * sizeof(float));
+            memcpy(out + (size_t)n * out_stride, inp + (size_t)n * in_stride,
+                   (size_t)C * sizeof(float));
         return;
     }
     int half = hd / 2;
@@ -106,7 +109,7 @@ void rope_forward_freq(float *out, const float *inp, int in_stride, const float 
         float table_pos = NAN; /* position the table holds; NaN = none yet */
         for (int h = 0; h < H; h++) {
             const float *x = inp + (size_t)n * in_stride + (size_t)h * hd;
-            float *y = out + (size_t)n * C + (size_t)h * hd;
+            float *y = out + (size_t)n * out_stride + (size_t)h * hd;
             float p = pos[(size_t)n * H + h];
             if (!(p == table_pos)) {
                 rope_angles(cs, sn, p, inv_freq, half);
@@ -123,21 +126,21 @@ void rope_forward_freq(float *out, const float *inp, int in_stride, const float 
 
 /* dinp (N rows, stride in_stride) += R^T dout (N, H*hd);
  * dpos (N, H) += sum_i f_i (dout[i+hd/2] out[i] - dout[i] out[i+hd/2]) using
- * the forward output out (N, H*hd). pos == NULL: dinp += dout only.
+ * the forward output out (N rows, stride out_stride). pos == NULL: dinp += dout only.
  * Either gradient may be NULL. */
 void rope_backward(float *dinp, int in_stride, float *dpos, const float *dout, const float *out,
-                   const float *pos, float theta, int N, int H, int hd)
+                   int out_stride, const float *pos, float theta, int N, int H, int hd)
 {
     float inv_freq[hd / 2 > 0 ? hd / 2 : 1];
     if (pos) rope_inv_freq(inv_freq, theta, hd);
-    rope_backward_freq(dinp, in_stride, dpos, dout, out, pos, inv_freq, N, H, hd);
+    rope_backward_freq(dinp, in_stride, dpos, dout, out, out_stride, pos, inv_freq, N, H, hd);
 }
 
 /* rope_backward with the frequency table inv_freq (hd/2) given (the scaled
  * Llama 3.1 frequencies, say). */
 void rope_backward_freq(float *dinp, int in_stride, float *dpos, const float *dout,
-                        const float *out, const float *pos, const float *inv_freq, int N, int H,
-                        int hd)
+                        const float *out, int out_stride, const float *pos,
+                        const float *inv_freq, int N, int H, int hd)
 {
     int C = H * hd;
     if (!pos) {
@@ -157,7 +160,7 @@ void rope_backward_freq(float *dinp, int in_stride, float *dpos, const float *do
         float table_pos = NAN; /* position the table holds; NaN = none yet */
         for (int h = 0; h < H; h++) {
             const float *g = dout + (size_t)n * C + (size_t)h * hd;
-            const float *y = out + (size_t)n * C + (size_t)h * hd;
+            const float *y = out + (size_t)n * out_stride + (size_t)h * hd;
             float p = pos[(size_t)n * H + h];
             if (dinp) {
                 float *dx = dinp + (size_t)n * in_stride + (size_t)h * hd;

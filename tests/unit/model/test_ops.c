@@ -231,7 +231,7 @@ typedef struct {
 static double rope_loss(void *ctx)
 {
     RopeCase *m = ctx;
-    rope_forward(m->out, m->inp, m->in_stride, m->pos, ROPE_THETA, m->N, m->H, m->hd);
+    rope_forward(m->out, m->H * m->hd, m->inp, m->in_stride, m->pos, ROPE_THETA, m->N, m->H, m->hd);
     return weighted_sum(m->out, m->r, (long)m->N * m->H * m->hd);
 }
 
@@ -253,7 +253,7 @@ static void test_rope_gradients(void **state)
     rope_loss(&m);
 
     float *dinp = zeros((long)m.N * m.in_stride), *dpos = zeros((long)m.N * m.H);
-    rope_backward(dinp, m.in_stride, dpos, m.r, m.out, m.pos, ROPE_THETA, m.N, m.H, m.hd);
+    rope_backward(dinp, m.in_stride, dpos, m.r, m.out, m.H * m.hd, m.pos, ROPE_THETA, m.N, m.H, m.hd);
     check_gradient("rope dinp", rope_loss, &m, m.inp, dinp, (long)m.N * m.in_stride);
     check_gradient("rope dpos", rope_loss, &m, m.pos, dpos, (long)m.N * m.H);
     for (int n = 0; n < m.N; n++)
@@ -280,7 +280,7 @@ static void test_rope_without_positions(void **state)
 
     float *dinp = zeros((long)m.N * m.in_stride);
     float dpos[6] = {7, 7, 7, 7, 7, 7};
-    rope_backward(dinp, m.in_stride, dpos, m.r, m.out, NULL, ROPE_THETA, m.N, m.H, m.hd);
+    rope_backward(dinp, m.in_stride, dpos, m.r, m.out, m.H * m.hd, NULL, ROPE_THETA, m.N, m.H, m.hd);
     check_gradient("rope (no positions) dinp", rope_loss, &m, m.inp, dinp,
                    (long)m.N * m.in_stride);
     for (int i = 0; i < 6; i++) assert_true(dpos[i] == 7.0f);
@@ -295,7 +295,7 @@ static void test_rope_zero_is_identity(void **state)
     int N = 5, H = 3, hd = 8, C = H * hd;
     float *inp = randoms((long)N * C, &rng, 1.0f), *out = zeros((long)N * C);
     float *pos = zeros((long)N * H);
-    rope_forward(out, inp, C, pos, ROPE_THETA, N, H, hd);
+    rope_forward(out, C, inp, C, pos, ROPE_THETA, N, H, hd);
     for (long i = 0; i < (long)N * C; i++) assert_true(out[i] == inp[i]);
     free(inp), free(out), free(pos);
 }
@@ -311,9 +311,9 @@ static void test_rope_composes(void **state)
     float *psum = zeros((long)N * H);
     for (int i = 0; i < N * H; i++) psum[i] = p1[i] + p2[i];
     float *once = zeros((long)N * C), *twice = zeros((long)N * C), *direct = zeros((long)N * C);
-    rope_forward(once, inp, C, p1, ROPE_THETA, N, H, hd);
-    rope_forward(twice, once, C, p2, ROPE_THETA, N, H, hd);
-    rope_forward(direct, inp, C, psum, ROPE_THETA, N, H, hd);
+    rope_forward(once, C, inp, C, p1, ROPE_THETA, N, H, hd);
+    rope_forward(twice, C, once, C, p2, ROPE_THETA, N, H, hd);
+    rope_forward(direct, C, inp, C, psum, ROPE_THETA, N, H, hd);
     for (long i = 0; i < (long)N * C; i++)
         assert_true(test_rel_diff(twice[i], direct[i], 1.0) < 1e-5);
     free(inp), free(p1), free(p2), free(psum), free(once), free(twice), free(direct);
@@ -334,8 +334,8 @@ static void test_rope_relative_positions(void **state)
     for (int a = 0; a < 4; a++) {
         float qpos[2] = {p + shifts[a], p + shifts[a]};
         float kpos[2] = {s + shifts[a], s + shifts[a]};
-        rope_forward(qr, q, C, qpos, ROPE_THETA, 1, H, hd);
-        rope_forward(kr, k, C, kpos, ROPE_THETA, 1, H, hd);
+        rope_forward(qr, C, q, C, qpos, ROPE_THETA, 1, H, hd);
+        rope_forward(kr, C, k, C, kpos, ROPE_THETA, 1, H, hd);
         for (int h = 0; h < H; h++) {
             double dot = 0.0;
             for (int i = 0; i < hd; i++) dot += (double)qr[h * hd + i] * kr[h * hd + i];

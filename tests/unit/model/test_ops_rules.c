@@ -34,7 +34,7 @@ static void test_window_pattern(void **state)
         for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
             AttentionRule rule = attention_rule_plain((MaskKind)kind, hd);
             rule.window = windows[w];
-            attention_forward_gqa(out, att, q, k, v, KVH * hd, lengths, &rule, B, T, H, KVH, hd);
+            attention_forward_gqa(out, att, q, H * hd, k, KVH * hd, v, KVH * hd, lengths, &rule, B, T, H, KVH, hd);
             for (int b = 0; b < B; b++) {
                 mask_build_window((MaskKind)kind, windows[w], T, lengths[b], mask);
                 for (int h = 0; h < H; h++)
@@ -81,8 +81,8 @@ typedef struct {
 static double rule_loss(void *ctx)
 {
     RuleCase *m = ctx;
-    attention_forward_gqa(m->out, m->att, m->q, m->k, m->v, m->KVH * m->hd, m->lengths, &m->rule,
-                          m->B, m->T, m->H, m->KVH, m->hd);
+    attention_forward_gqa(m->out, m->att, m->q, m->H * m->hd, m->k, m->KVH * m->hd, m->v,
+                          m->KVH * m->hd, m->lengths, &m->rule, m->B, m->T, m->H, m->KVH, m->hd);
     return weighted_sum(m->out, m->r, (long)m->B * m->T * m->H * m->hd);
 }
 
@@ -104,8 +104,8 @@ static void check_rule_gradients(MaskKind kind, int window, float scale, float s
     rule_loss(&m);
     float *dq = zeros(rows * C), *dk = zeros(rows * KC), *dv = zeros(rows * KC);
     float *scratch = zeros((long)m.B * m.H * m.T * m.T);
-    attention_backward_gqa(dq, dk, dv, (int)KC, scratch, m.r, m.q, m.k, m.v, m.att, lengths,
-                           &m.rule, m.B, m.T, m.H, m.KVH, m.hd);
+    attention_backward_gqa(dq, dk, dv, (int)KC, scratch, m.r, m.q, (int)C, m.k, (int)KC, m.v,
+                           m.att, lengths, &m.rule, m.B, m.T, m.H, m.KVH, m.hd);
     check_gradient("rule dq", rule_loss, &m, m.q, dq, rows * C);
     check_gradient("rule dk", rule_loss, &m, m.k, dk, rows * KC);
     check_gradient("rule dv", rule_loss, &m, m.v, dv, rows * KC);
@@ -133,14 +133,14 @@ static void test_softcap_limits(void **state)
     float *v = randoms(T * hd, &rng, 1.0f), *out = zeros(T * hd);
     float *plain = zeros(T * T), *capped = zeros(T * T);
     AttentionRule rule = attention_rule_plain(MASK_CAUSAL, hd);
-    attention_forward_gqa(out, plain, q, k, v, hd, NULL, &rule, 1, T, H, H, hd);
+    attention_forward_gqa(out, plain, q, H * hd, k, H * hd, v, hd, NULL, &rule, 1, T, H, H, hd);
     rule.softcap = 1e6f;
-    attention_forward_gqa(out, capped, q, k, v, hd, NULL, &rule, 1, T, H, H, hd);
+    attention_forward_gqa(out, capped, q, H * hd, k, H * hd, v, hd, NULL, &rule, 1, T, H, H, hd);
     double worst = 0.0;
     for (int i = 0; i < T * T; i++) worst = fmax(worst, fabs(plain[i] - capped[i]));
     assert_true(worst < 1e-6);
     rule.softcap = 0.5f;
-    attention_forward_gqa(out, capped, q, k, v, hd, NULL, &rule, 1, T, H, H, hd);
+    attention_forward_gqa(out, capped, q, H * hd, k, H * hd, v, hd, NULL, &rule, 1, T, H, H, hd);
     worst = 0.0;
     for (int i = 0; i < T * T; i++) worst = fmax(worst, fabs(plain[i] - capped[i]));
     assert_true(worst > 1e-2);

@@ -65,8 +65,9 @@ int bench_exit_table(int reps, int threads);
 int bench_hf_table(int reps, int threads, int with_torch);
 
 /* Weights kept as stored (BF16) against float32 on the two shapes of
- * bench_hf.c, 64 and 512 tokens: tokens/s and peak RSS (bench_stored.c). */
-int bench_stored_table(int reps, int threads);
+ * bench_hf.c, 64 and 512 tokens: tokens/s and peak RSS, the medians of
+ * `runs` runs (1 to 16) of every way in turn (bench_stored.c). */
+int bench_stored_table(int reps, int runs, int threads);
 
 /* The time and peak RSS of `seqrep heads`' measurement (head_roles_measure)
  * on 619 NLU++-length sentences at r = 1, on the house and SmolLM2-135M

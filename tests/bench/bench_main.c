@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     if (!part || strcmp(part, "finetune") == 0) failed |= bench_finetune_table(threads);
     if (!part || strcmp(part, "exit") == 0) failed |= bench_exit_table(reps, threads);
     if (!part || strcmp(part, "hf") == 0) failed |= bench_hf_table(reps, threads, with_torch);
-    if (!part || strcmp(part, "stored") == 0) failed |= bench_stored_table(reps, threads);
+    if (!part || strcmp(part, "stored") == 0) failed |= bench_stored_table(reps, runs, threads);
     if (!part || strcmp(part, "heads") == 0) failed |= bench_heads_table(threads);
     FmaPeaks after = {0, 0};
     if (bench_in_child(peaks_in_child, &pj, &after, sizeof after, &rss) == 0) {

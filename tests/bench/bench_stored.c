@@ -169,7 +169,30 @@ static int time_stored_forward(const void *arg, void *result)
     return 0;
 }
 
-int bench_stored_table(int reps, int threads)
+/* One row's three ways (float32, BF16 widened, BF16 by the kernel when
+ * built), each `runs` times in turn; the medians of tok/s and peak RSS into
+ * tok[3] and rss[3]. 0, or -1 when a child failed. */
+static int measure_ways(const StoredJob *f32, int kernel, int runs, double tok[3], double rss[3])
+{
+    double t[3][16], r[3][16];
+    for (int run = 0; run < runs; run++)
+        for (int way = 0; way < 2 + kernel; way++) {
+            StoredJob job = *f32;
+            job.stored = way > 0;
+            job.kernel = way == 2;
+            StoredSpeed speed;
+            if (bench_in_child(time_stored_forward, &job, &speed, sizeof speed, &r[way][run]))
+                return -1;
+            t[way][run] = speed.tok_s;
+        }
+    for (int way = 0; way < 3; way++) {
+        tok[way] = way < 2 + kernel ? bench_median(t[way], runs) : 0.0;
+        rss[way] = way < 2 + kernel ? bench_median(r[way], runs) : 0.0;
+    }
+    return 0;
+}
+
+int bench_stored_table(int reps, int runs, int threads)
 {
     static const int lengths[] = {64, 512};
     ModelConfig shapes[2] = {bench_smollm2_shape(), bench_qwen3_shape()};
@@ -179,9 +202,11 @@ int bench_stored_table(int reps, int threads)
     stored_bf16_kernel_set(0);
     printf("weights kept as stored (BF16) against float32, read-only forward (inference model), "
            "hidden states only (as probe, plot, explore) and with the logits of every position;\n"
-           "BF16 products by widening a block of rows for sgemm, and %s:\n",
+           "BF16 products by widening a block of rows for sgemm, and %s;\n"
+           "each row the medians of %d run%s of every way in turn:\n",
            kernel ? "by the AVX-512 BF16 kernel (off by default)"
-                  : "no AVX-512 BF16 kernel in this build (it needs __AVX512BF16__)");
+                  : "no AVX-512 BF16 kernel in this build (it needs __AVX512BF16__)",
+           runs, runs > 1 ? "s" : "");
     printf("%-13s %6s %6s %9s %9s %7s %9s %7s %8s %8s %7s\n", "shape", "tokens", "logits",
            "f32 tok/s", "widen", "speed", "kernel", "speed", "f32 MiB", "bf16 MiB", "memory");
     int failed = 0;
@@ -191,22 +216,18 @@ int bench_stored_table(int reps, int threads)
             ModelConfig cfg = shapes[s];
             cfg.max_seq_len = T;
             StoredJob f32 = {cfg, T, n, threads, 0, logits, 0};
-            StoredJob widen = {cfg, T, n, threads, 1, logits, 0}, bf16 = widen;
-            bf16.kernel = 1;
-            StoredSpeed a, b, k = {0};
-            double rss_a, rss_b, rss_k = 0.0;
-            if (bench_in_child(time_stored_forward, &f32, &a, sizeof a, &rss_a) ||
-                bench_in_child(time_stored_forward, &widen, &b, sizeof b, &rss_b) ||
-                (kernel && bench_in_child(time_stored_forward, &bf16, &k, sizeof k, &rss_k))) {
+            double tok[3], rss[3];
+            if (measure_ways(&f32, kernel, runs, tok, rss)) {
                 failed = 1;
                 continue;
             }
-            double rss = rss_k > rss_b ? rss_k : rss_b;
+            double bf16_rss = rss[2] > rss[1] ? rss[2] : rss[1];
             printf("%-13s %6d %6s %9.0f %9.0f %6.2fx ", names[s], T, logits ? "yes" : "no",
-                   a.tok_s, b.tok_s, b.tok_s / a.tok_s);
-            if (kernel) printf("%9.0f %6.2fx", k.tok_s, k.tok_s / a.tok_s);
+                   tok[0], tok[1], tok[1] / tok[0]);
+            if (kernel) printf("%9.0f %6.2fx", tok[2], tok[2] / tok[0]);
             else printf("%9s %7s", "-", "-");
-            printf(" %8.0f %8.0f %6.2fx\n", rss_a / 1048576.0, rss / 1048576.0, rss / rss_a);
+            printf(" %8.0f %8.0f %6.2fx\n", rss[0] / 1048576.0, bf16_rss / 1048576.0,
+                   bf16_rss / rss[0]);
             fflush(stdout);
         }
     printf("speed: bf16 tok/s / f32 tok/s (target >= 0.90); memory: the larger bf16 peak RSS / f32 "

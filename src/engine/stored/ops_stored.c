@@ -91,7 +91,7 @@ static const void *row_at(const void *w, StoredType t, int r, int C)
 
 /* Whether products on BF16 weights use the AVX-512 BF16 kernel where the
  * build has it (stored_bf16_kernel_set). Off by default: in the forward of
- * whole models it ran 0.72x-1.02x the float32 path against 0.87x-1.20x for
+ * whole models it ran 0.76x-0.93x the float32 path against 0.93x-1.13x for
  * widening (results/bench/bench-stored.txt). */
 static int bf16_kernel_on = 0;
 

@@ -13,9 +13,15 @@
  *              8,000 pieces; random weights), the same with RePo layers from
  *              N/3 on, the house shape fine-tuned by finetune_run (all
  *              weights, SR r = 1) to tag the sentences' people and places,
- *              with the head its last epoch left, the Hugging Face folder qwen3_qknorm (q/k norms, GQA),
- *              mistral with a sliding window of 3 written into its config.json
- *              (a copy in a temporary folder), and gemma2_window when present;
+ *              with the head its last epoch left, both in memory and saved
+ *              as a checkpoint and loaded again, the Hugging Face folder
+ *              qwen3_qknorm (q/k norms, GQA), mistral with a sliding window
+ *              of 3 written into its config.json (a copy in a temporary
+ *              folder), gemma2_window (BF16 kept as stored), and
+ *              gemma2_window fine-tuned with LoRA on its frozen base, with
+ *              the last epoch's head and adapters: the adapters attached (as
+ *              fine-tuning predicts) and merged into the weights (as probe,
+ *              plot and explore --adapter read them);
  *   masks:     causal, full, middle (the model's own windows), causal and
  *              full with a window of 3 keys on every layer, causal and middle
  *              with windows on alternating layers;
@@ -36,6 +42,8 @@
 
 #include "base/rng.h"
 #include "data/dataset.h"
+#include "engine/lora.h"
+#include "engine/lora_merge.h"
 #include "engine/model.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
@@ -338,12 +346,39 @@ static void bench_collect(Bench *bn)
     free(three);
 }
 
-/* A label head as fine-tuning left it. */
+/* A label head (and adapters) as fine-tuning left it. */
 typedef struct {
     int K;
     float W[K_TAGS * 128], b[K_TAGS];
-    double dev_f1; /* the dev F1 of the epoch it is from */
+    LoraConfig lora;  /* the adapters' settings (rank 0: none) */
+    size_t n_lora;    /* floats in lora_w */
+    float *lora_w;    /* (n_lora) adapter weights, Lora.params layout; NULL: none */
+    double dev_f1;    /* the dev F1 of the epoch it is from */
+    int gold[8];      /* sentence 0's tags as the head's ids */
 } TrainedHead;
+
+/* Under the plans fine-tuning used (causal with the model's own windows,
+ * running positions) the tuned model tags sentence 0 as taught, and adapters
+ * attached to it (m->lora) change its last hidden states: the matrix runs the
+ * weights, head and adapters that learnt the task. */
+static void bench_tags_taught(Bench *bn, const TrainedHead *trained)
+{
+    Reading *r = calloc(2, sizeof *r);
+    assert_non_null(r);
+    bench_plans(bn, &MASK_PLANS[0], &POS_PLANS[0]);
+    int only = 0;
+    bench_read(bn, &only, 1, 0, &r[0]);
+    assert_memory_equal(r[0].pred, trained->gold, sizeof(int) * r[0].n_words);
+    struct Lora *adapters = bn->m->lora;
+    if (adapters) {
+        bn->m->lora = NULL;
+        bench_read(bn, &only, 1, 0, &r[1]);
+        bn->m->lora = adapters;
+        if (!last_layer_differs(bn->m, &r[0], &r[1]))
+            fail_msg("%s: the adapters change nothing", bn->name);
+    }
+    free(r);
+}
 
 /* The whole matrix on model m (named name): every mask plan under the first
  * n_pos position plans (none: 0), then readout_collect; prints the worst
@@ -366,6 +401,7 @@ static void run_matrix(const char *name, Model *m, int n_pos, const TrainedHead 
         memcpy(bn->head.W, trained->W, sizeof(float) * (size_t)K * C);
         memcpy(bn->head.b, trained->b, sizeof(float) * (size_t)K);
     }
+    if (trained) bench_tags_taught(bn, trained);
     for (int p = 0; p < n_pos; p++) bench_positions(bn, &POS_PLANS[p], running, r);
     bench_collect(bn);
     char cases[64] = "";
@@ -438,7 +474,7 @@ static void test_house_repo(void **state)
     model_free(&m);
 }
 
-/* Fine-tuning's epoch hook: keep the head of the latest epoch. */
+/* Fine-tuning's epoch hook: keep the head (and adapters) of the latest epoch. */
 static int keep_head(void *ctx, int epoch, const Model *m, const TrainedWeights *w,
                      const FinetuneEpoch *e, SrError *err)
 {
@@ -448,19 +484,52 @@ static int keep_head(void *ctx, int epoch, const Model *m, const TrainedWeights 
     h->K = w->K;
     memcpy(h->W, w->W, sizeof(float) * (size_t)w->K * w->C);
     memcpy(h->b, w->b, sizeof(float) * (size_t)w->K);
+    if (w->n_lora) {
+        if (!h->lora_w) h->lora_w = malloc(sizeof(float) * w->n_lora);
+        assert_non_null(h->lora_w);
+        memcpy(h->lora_w, w->lora_w, sizeof(float) * w->n_lora);
+        h->lora = w->lora;
+        h->n_lora = w->n_lora;
+    }
     h->dev_f1 = e->dev.f1;
     return 0;
 }
 
-/* The house shape fine-tuned as `finetune` does (all weights, SR with
- * r = 1, 30 epochs) to tag the three sentences' people and places, then the
- * matrix on the weights and head its last epoch left. */
-static void test_house_fine_tuned(void **state)
+/* m saved with checkpoint_save (a vocabulary of VOCAB's words, then p16,
+ * p17, ...) into a temporary folder and loaded back into *loaded, whose
+ * weights must be m's. */
+static void saved_and_loaded(const Model *m, Model *loaded)
 {
-    (void)state;
-    ModelConfig c = house_config(0);
-    Model m;
-    test_random_model_scaled(&m, &c, N_SENTS, MAX_T, 13, HOUSE_SCALE);
+    const int V = m->cfg.vocab_size, n_named = (int)(sizeof VOCAB / sizeof VOCAB[0]);
+    char **words = calloc((size_t)V, sizeof *words);
+    assert_non_null(words);
+    for (int i = 0; i < V; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        words[i] = strdup(i < n_named ? VOCAB[i] : name);
+        assert_non_null(words[i]);
+    }
+    char dir[] = "/tmp/seqrep_batchinv_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/house.ckpt", dir);
+    SrError err;
+    if (checkpoint_save(path, m, (const char *const *)words, V, NULL, &err))
+        fail_msg("%s", err.msg);
+    if (checkpoint_load(path, loaded, m->max_batch, m->max_T, NULL, &err)) fail_msg("%s", err.msg);
+    test_remove_dir(dir);
+    assert_int_equal(loaded->n_params, m->n_params);
+    assert_memory_equal(loaded->params, m->params, sizeof(float) * m->n_params);
+    for (int i = 0; i < V; i++) free(words[i]);
+    free(words);
+}
+
+/* The three sentences' tags taught to m as `finetune` does (SR with r = 1,
+ * 30 epochs, lr 1e-2, the three as one batch): every weight, or LoRA
+ * adapters on its frozen base when lora is not NULL. *head receives the head
+ * (and adapters) of the last epoch, which must have learnt the tags (dev
+ * F1 >= 99 on the same sentences). */
+static void fine_tune(Model *m, const char *name, const LoraConfig *lora, TrainedHead *head)
+{
     Sentences s;
     sentences_make(&s);
     LabelSet ls;
@@ -476,18 +545,36 @@ static void test_house_fine_tuned(void **state)
     cfg.epochs = 30;
     cfg.lr = 1e-2f;
     cfg.batch = N_SENTS;
-    TrainedHead head = {0};
+    if (lora) cfg.adapter = ADAPTER_LORA, cfg.lora = *lora;
+    *head = (TrainedHead){0};
+    memcpy(head->gold, ids, sizeof(int) * SENT_WORDS[0]);
     cfg.on_epoch = keep_head;
-    cfg.on_epoch_ctx = &head;
+    cfg.on_epoch_ctx = head;
     FinetuneResult res;
-    if (finetune_run(&m, &ls, &split, &split, &split, &cfg, &res, &err)) fail_msg("%s", err.msg);
-    printf("  fine-tuned: train loss %.3f -> %.3f, dev F1 %.1f at the last epoch\n",
-           res.epochs[0].train_loss, res.epochs[cfg.epochs - 1].train_loss, head.dev_f1);
-    assert_true(head.K == ls.n && head.dev_f1 >= 99.0); /* it has learnt the tags */
+    if (finetune_run(m, &ls, &split, &split, &split, &cfg, &res, &err)) fail_msg("%s", err.msg);
+    printf("  %-14s fine-tuned: train loss %.3f -> %.3f, dev F1 %.1f at the last epoch\n", name,
+           res.epochs[0].train_loss, res.epochs[cfg.epochs - 1].train_loss, head->dev_f1);
+    assert_true(head->K == ls.n && head->dev_f1 >= 99.0); /* it has learnt the tags */
+    assert_true(lora ? head->n_lora > 0 : head->lora_w == NULL);
     finetune_result_free(&res);
     labels_free(&ls);
     sentences_free(&s);
+}
+
+/* The house shape fine-tuned (all weights), then the matrix on the weights
+ * and head its last epoch left, in memory and as a checkpoint loaded again. */
+static void test_house_fine_tuned(void **state)
+{
+    (void)state;
+    ModelConfig c = house_config(0);
+    Model m, loaded;
+    test_random_model_scaled(&m, &c, N_SENTS, MAX_T, 13, HOUSE_SCALE);
+    TrainedHead head;
+    fine_tune(&m, "house", NULL, &head);
     run_matrix("house, tuned", &m, 2, &head);
+    saved_and_loaded(&m, &loaded);
+    run_matrix("its checkpoint", &loaded, 2, &head);
+    model_free(&loaded);
     model_free(&m);
 }
 
@@ -572,6 +659,41 @@ static void test_gemma2_window(void **state)
     run_folder("golden/hf/gemma2_window", "gemma2_window");
 }
 
+/* gemma2_window (BF16 kept as stored) fine-tuned with LoRA as `finetune
+ * --adapter lora` does (base frozen), then the matrix with the last epoch's
+ * head and adapters: attached to the stored base (dropout off, the path of
+ * fine-tuning's own predictions) and merged into a float32 copy of the
+ * weights (the path of probe, plot and explore --adapter). */
+static void test_gemma2_lora_tuned(void **state)
+{
+    (void)state;
+    const char *dir = "golden/hf/gemma2_window";
+    Model m, merged;
+    SrError err;
+    if (checkpoint_load(dir, &m, N_SENTS, MAX_T, NULL, &err)) fail_msg("%s", err.msg);
+    TrainedHead head;
+    fine_tune(&m, "gemma2 + LoRA", &(LoraConfig){.rank = 4, .alpha = 8.0f, .dropout = 0.1f,
+                                                 .targets = 0xFu}, &head);
+    Lora lo;
+    if (lora_create_dims(&lo, &head.lora, m.cfg.n_layers, m.cfg.d_model, model_q_dim(&m.cfg),
+                         model_kv_dim(&m.cfg), m.max_batch * m.max_T, 1, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(lo.n_params, head.n_lora);
+    memcpy(lo.params, head.lora_w, sizeof(float) * lo.n_params);
+    lo.training = 0;
+    m.lora = &lo;
+    run_matrix("gemma2 + LoRA", &m, 2, &head);
+    m.lora = NULL;
+    if (checkpoint_load_trainable(dir, &merged, N_SENTS, MAX_T, NULL, &err) ||
+        lora_merge(&merged, &lo, &err))
+        fail_msg("%s", err.msg);
+    run_matrix("LoRA merged", &merged, 2, &head);
+    model_free(&merged);
+    lora_free(&lo);
+    free(head.lora_w);
+    model_free(&m);
+}
+
 int main(void)
 {
     threads_set(1); /* tiny shapes: one thread is fastest and immune to a busy machine */
@@ -579,7 +701,7 @@ int main(void)
         cmocka_unit_test(test_house),          cmocka_unit_test(test_house_two_threads),
         cmocka_unit_test(test_house_repo),     cmocka_unit_test(test_house_fine_tuned),
         cmocka_unit_test(test_qwen3),          cmocka_unit_test(test_mistral_window),
-        cmocka_unit_test(test_gemma2_window),
+        cmocka_unit_test(test_gemma2_window),  cmocka_unit_test(test_gemma2_lora_tuned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

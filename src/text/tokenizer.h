@@ -151,6 +151,10 @@ typedef struct {
 /* The special ids of tok (see TokenizerSpecials). */
 TokenizerSpecials tokenizer_specials(const Tokenizer *tok);
 
+/* 1 if id is an added token a Hugging Face tokenizer marks special
+ * (tokenizer.json's added_tokens); 0 for other ids and house tokenizers. */
+int tokenizer_is_special(const Tokenizer *tok, int id);
+
 /* ---- encoding ------------------------------------------------------------- */
 
 /* Encode a NUL-terminated text into ids[0..max_ids): <bos> first if add_bos,

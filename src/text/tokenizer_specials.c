@@ -1,6 +1,7 @@
 /* tokenizer_specials.c — the special ids of a tokenizer (tokenizer.h
  * tokenizer_specials): the house tokenizers' fixed ids, or those a Hugging
- * Face tokenizer's post-processor and tokenizer_config.json name. */
+ * Face tokenizer's post-processor and tokenizer_config.json name; and whether
+ * an id is one of its special added tokens. */
 #include "text/tokenizer.h"
 
 #include "text/hf/tokenizer_json.h"
@@ -16,4 +17,9 @@ TokenizerSpecials tokenizer_specials(const Tokenizer *tok)
     if (s.sep < 0) s.sep = s.eos;
     if (s.pad < 0) s.pad = s.eos >= 0 ? s.eos : 0;
     return s;
+}
+
+int tokenizer_is_special(const Tokenizer *tok, int id)
+{
+    return tok->hf ? hf_is_special(tok->hf, id) : 0;
 }

@@ -8,7 +8,8 @@
 # fine-tuning refused; and bad folders — no config.json, an unknown
 # architecture or field value, a shard missing from the index, a tensor of
 # the wrong shape or dtype, a missing tensor, no tokenizer.json, an
-# unsupported tokenizer.json, a tokenizer larger than the embedding, a
+# unsupported tokenizer.json, a tokenizer with a plain token past the
+# embedding (special ones past it load; a prompt spelling one out is refused), a
 # sentence longer than the context — each one error line naming the file,
 # option or sentence, exit 2.
 # Usage: sh tests/e2e/e2e_hf_model.sh path/to/seqrep
@@ -114,7 +115,22 @@ expect_error "a folder without tokenizer.json" "llama_gqa/tokenizer.json: missin
 expect_error "attnflow on a folder without tokenizer.json" "llama_gqa/tokenizer.json: missing" "$seqrep" attnflow --model "$golden/llama_gqa" --data text.txt --text --r 1
 cp -r "$golden/llama_gqa" big
 cp "$tok/tokenizer.json" "$tok/tokenizer_config.json" big/
-expect_error "tokenizer larger than the embedding" "big/tokenizer.json: 278 token ids, but config.json's vocab_size is 128" "$seqrep" generate big
+expect_error "tokenizer larger than the embedding" "big/tokenizer.json: 278 token ids, but config.json's vocab_size is 128 and id 128 '.*' is not a special token" "$seqrep" generate big
+# special tokens past the embedding are allowed (Gemma 3's text models: 262,144
+# rows, <image_soft_token> = id 262,144): ids 278..287 fill the gap, 288 is past it
+cp -r "$tok" image
+python3 - "$tok/tokenizer.json" image/tokenizer.json <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+for i in range(278, 289):
+    name = "<image_soft_token>" if i == 288 else "<extra_%d>" % i
+    t["added_tokens"].append({"id": i, "content": name, "single_word": False, "lstrip": False,
+                              "rstrip": False, "normalized": False, "special": True})
+json.dump(t, open(sys.argv[2], "w"))
+PY
+expect_ok "a special token past the embedding" "$seqrep" generate image --prompt "hello world" --greedy --max-tokens 8 --lines 1
+check "its greedy continuation is still PyTorch's" cmp -s out.txt "$tok/greedy.txt"
+expect_error "a prompt spelling that token" "--prompt: token '<image_soft_token>' (id 288) has no row in the model's embedding (vocab_size 288)" "$seqrep" generate image --prompt "hello <image_soft_token>" --greedy --lines 1
 cp -r "$tok" wordpiece
 printf '{"model": {"type": "WordPiece", "vocab": {}}}\n' >wordpiece/tokenizer.json
 expect_error "an unsupported tokenizer.json" "wordpiece/tokenizer.json: model type 'WordPiece' is not supported" "$seqrep" probe --model wordpiece --train train.conll --dev dev.conll --test test.conll --out w.csv

@@ -22,10 +22,15 @@ int hf_load_tokenizer(const char *dir, int vocab_size, Tokenizer *out, SrError *
                      "of the Hugging Face model)", path);
     else if (tokenizer_from_hf(out, path, err))
         rc = -1;
-    else if (out->n_words > vocab_size) {
-        rc = sr_fail(err, "%s: %d token ids, but config.json's vocab_size is %d (ids beyond the "
-                     "embedding)", path, out->n_words, vocab_size);
-        tokenizer_free(out);
+    else {
+        int plain = vocab_size; /* the first id past the embedding that is not special */
+        while (plain < out->n_words && tokenizer_is_special(out, plain)) plain++;
+        if (plain < out->n_words) {
+            rc = sr_fail(err, "%s: %d token ids, but config.json's vocab_size is %d and id %d "
+                         "'%s' is not a special token (ids beyond the embedding)", path,
+                         out->n_words, vocab_size, plain, tokenizer_word(out, plain));
+            tokenizer_free(out);
+        }
     }
     free(path);
     return rc;

@@ -13,10 +13,14 @@
 /* Build *out from dir/tokenizer.json (and tokenizer_config.json beside it)
  * for a model of vocab_size embedding rows. Fails with one line naming the
  * file: no tokenizer.json ("DIR/tokenizer.json: missing ..."), an
- * unsupported or bad one (text/hf/tokenizer_json.h), or one whose ids reach past
- * the embedding ("DIR/tokenizer.json: 300 token ids, but config.json's
- * vocab_size is 128"). Fewer ids than vocab_size is fine (real models pad
- * their embedding). 0, or -1 with *out empty. */
+ * unsupported or bad one (text/hf/tokenizer_json.h), or one with a plain
+ * token past the embedding ("DIR/tokenizer.json: 300 token ids, but
+ * config.json's vocab_size is 128 and id 128 'x' is not a special token").
+ * Fewer ids than vocab_size is fine (real models pad their embedding), and
+ * so are special added tokens past it: Gemma 3's text models have 262,144
+ * rows and their tokenizer adds <image_soft_token> as id 262,144 for the
+ * multimodal ones. Text that spells such a token out is refused by
+ * model_forward (an id outside the vocabulary). 0, or -1 with *out empty. */
 int hf_load_tokenizer(const char *dir, int vocab_size, Tokenizer *out, SrError *err);
 
 #endif

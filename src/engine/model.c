@@ -491,6 +491,8 @@ static int check_input(const Model *m, const ModelInput *in, SrError *err)
         for (int l = 0; l < c->n_layers; l++)
             if (in->window[l] < 0)
                 return sr_fail(err, "layer %d: window %d is negative", l, in->window[l]);
+    if (in->want_logits < LOGITS_NONE || in->want_logits > LOGITS_LAST)
+        return sr_fail(err, "want_logits %d is not one of 0, 1, 2", in->want_logits);
     if (in->lengths)
         for (int b = 0; b < in->B; b++)
             if (in->lengths[b] < 1 || in->lengths[b] > in->T)
@@ -613,10 +615,16 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
         mlp_sublayer(m, l, &x, N);
     }
     if (in->want_logits) {
-        long NV = (long)N * c->vocab_size;
+        int rows = in->want_logits == LOGITS_LAST ? in->B : N;
+        long NV = (long)rows * c->vocab_size;
         const float *top = model_hidden(m, m->n_run);
-        rmsnorm_forward(m->a.lnf, m->a.lnf_rstd, top, m->p.lnfw, c->norm_eps, N, C);
-        lm_head(m, m->a.logits, m->a.lnf, N);
+        if (rows == N) rmsnorm_forward(m->a.lnf, m->a.lnf_rstd, top, m->p.lnfw, c->norm_eps, N, C);
+        for (int b = 0; rows < N && b < in->B; b++) { /* each row's last position alone */
+            size_t t = (size_t)b * in->T + (in->lengths ? in->lengths[b] : in->T) - 1;
+            rmsnorm_forward(m->a.lnf + (size_t)b * C, m->a.lnf_rstd + b, top + t * C, m->p.lnfw,
+                            c->norm_eps, 1, C);
+        }
+        lm_head(m, m->a.logits, m->a.lnf, rows);
         if (c->logit_softcap > 0.0f) {
             softcap_forward(m->a.logits, c->logit_softcap, NV);
             if (!m->inference) memcpy(m->a.capped, m->a.logits, (size_t)NV * sizeof(float));

@@ -147,6 +147,9 @@ typedef enum {
 } PosKind;
 
 /* One forward call's inputs. Pointers the caller does not need may be NULL. */
+/* Which logits a forward computes (ModelInput.want_logits). */
+enum { LOGITS_NONE = 0, LOGITS_ALL = 1, LOGITS_LAST = 2 };
+
 typedef struct {
     int B, T;                 /* batch rows and sequence length (T <= max_seq_len) */
     const int *ids;           /* (B, T) token ids */
@@ -160,7 +163,11 @@ typedef struct {
     const int *window;        /* (N) window plan: layer l sees the last window[l] keys
                                  (0 = no window); NULL = the model's own (cfg.sliding_*) */
     int n_run;                /* run only layers 0..n_run-1 (early exit); 0 = all */
-    int want_logits;          /* 1: final norm + LM head into acts.logits */
+    int want_logits;          /* LOGITS_NONE (0); LOGITS_ALL (1): final norm + LM head of
+                                 every position into acts.logits (B, T, V); LOGITS_LAST:
+                                 of each row's last position (lengths[b] - 1) alone, into
+                                 acts.logits (B, V), as generation needs (forward only:
+                                 no model_lm_loss or backward after it) */
     int repo_force_index;     /* check only: POS_REPO layers rotate by the integer
                                  positions instead of z (z is still computed) */
 } ModelInput;

@@ -314,6 +314,37 @@ static void test_inference_model(void **s)
     model_free(&m);
 }
 
+/* LOGITS_LAST (generation): each row's last position's logits alone, as
+ * the forward of every position gives them, after the final soft cap too;
+ * a padded batch on the Hugging Face features' model. */
+static void test_last_logits(void **s)
+{
+    (void)s;
+    Model w, inf;
+    Batch b;
+    SrError err;
+    make_hf_model(&w);
+    w.cfg.logit_softcap = 0.5f; /* copied by the inference model, which keeps no capped copy */
+    make_batch(&b, "causal", NULL);
+    assert_int_equal(model_create_inference(&inf, &w, TB, TT, &err), 0);
+    float all[TB * TT * TV];
+    assert_int_equal(model_forward(&inf, &b.in, &err), 0);
+    memcpy(all, inf.a.logits, sizeof all);
+    b.in.want_logits = LOGITS_LAST;
+    assert_int_equal(model_forward(&inf, &b.in, &err), 0);
+    for (int r = 0; r < TB; r++)
+        for (int v = 0; v < TV; v++) {
+            float want = all[((size_t)r * TT + b.lengths[r] - 1) * TV + v];
+            assert_true(fabsf(want) <= 0.5f); /* capped */
+            assert_true(fabsf(inf.a.logits[r * TV + v] - want) <= 1e-5f * (1.0f + fabsf(want)));
+        }
+    b.in.want_logits = LOGITS_LAST + 1;
+    assert_int_equal(model_forward(&inf, &b.in, &err), -1);
+    assert_non_null(strstr(err.msg, "want_logits"));
+    model_free(&inf);
+    model_free(&w);
+}
+
 /* Batch invariance (LLM2Vec's users found bidirectional attention silently
  * off at batch size 1): a sentence's hidden states at every layer are the
  * same alone (B = 1, T = its length) and as the shortest row of a right-padded
@@ -644,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_grad_hf_features),
         cmocka_unit_test(test_repo_equals_rope_at_index),
         cmocka_unit_test(test_inference_model),
+        cmocka_unit_test(test_last_logits),
         cmocka_unit_test(test_batch_invariance),
         cmocka_unit_test(test_middle_plan),
         cmocka_unit_test(test_padding_isolated),

@@ -14,6 +14,7 @@
 
 #include "base/rng.h"
 #include "cli/commands.h"
+#include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
 #include "options/args.h"
@@ -147,13 +148,8 @@ static int load(const GenerateOptions *o, GenerateRun *run)
                           o->path);
     long cap = run->n_start + run->n_prompt + o->max_tokens;
     run->T_max = cap < run->info.cfg.max_seq_len ? (int)cap : run->info.cfg.max_seq_len;
-    checkpoint_info_free(&run->info);
-    if (checkpoint_load(o->path, &run->weights, 1, 1, &run->info, &err))
+    if (adapter_load_inference(o->path, NULL, &run->weights, &run->model, 1, run->T_max, &err))
         return args_error(CMD, "%s", err.msg);
-    if (model_create_inference(&run->model, &run->weights, 1, run->T_max, &err)) {
-        model_free(&run->weights);
-        return args_error(CMD, "%s", err.msg);
-    }
     run->V = run->info.cfg.vocab_size;
     run->ctx = malloc((size_t)cap * sizeof(int));
     run->scratch = malloc((size_t)run->V * sizeof(float));

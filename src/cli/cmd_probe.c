@@ -146,11 +146,12 @@ typedef struct {
     float *first;
 } SplitFeatures;
 
-/* Everything a probe run holds: the task, the model sized for it, the table
- * of scores and the probe chosen on dev (its cell and test predictions). */
+/* Everything a probe run holds: the task, the weights and a forward-only
+ * model on them sized for it, the table of scores and the probe chosen on
+ * dev (its cell and test predictions). */
 typedef struct {
     LabelTask task;
-    Model model;
+    Model weights, model;
     MaskKind *plan;          /* (n_layers of the model) */
     ProbeTable table;
     SplitFeatures feats[3];  /* train, dev, test */
@@ -243,7 +244,8 @@ static int load_task_and_model(ProbeOptions *o, ProbeRun *run)
     if (cli_task_max_length(CMD, &run->task, o->r_values, o->n_r, o->bos, o->sep, cfg.max_seq_len,
                             &max_T))
         return 2;
-    if (adapter_load_model(o->model, o->adapter, &run->model, o->batch, max_T, &err))
+    if (adapter_load_inference(o->model, o->adapter, &run->weights, &run->model, o->batch, max_T,
+                               &err))
         return args_error(CMD, "%s", err.msg);
     return 0;
 }
@@ -449,7 +451,8 @@ static void free_run(ProbeRun *run)
     free(run->test_pred);
     free(run->best_pred);
     free(run->plan);
-    model_free(&run->model);
+    model_free(&run->model); /* before the weights it borrows */
+    model_free(&run->weights);
     label_task_free(&run->task);
 }
 

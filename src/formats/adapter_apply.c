@@ -35,3 +35,12 @@ int adapter_load_model(const char *model_path, const char *adapter_path, Model *
     model_free(m);
     return sr_fail(err, "--adapter %s", inner.msg);
 }
+
+int adapter_load_inference(const char *model_path, const char *adapter_path, Model *weights,
+                           Model *m, int max_batch, int max_T, SrError *err)
+{
+    if (adapter_load_model(model_path, adapter_path, weights, 1, 1, err)) return -1;
+    if (model_create_inference(m, weights, max_batch, max_T, err) == 0) return 0;
+    model_free(weights);
+    return -1;
+}

@@ -1,7 +1,7 @@
 /* adapter_apply.h — a base model with the LoRA adapters of a fine-tuning run
  * (the file `seqrep finetune --save` wrote, formats/adapter.h) applied, for
  * the commands that look inside a model: probe, attnflow, plot and explore
- * (their --adapter FILE).
+ * (their --adapter FILE); a forward-only model on such weights.
  *
  * The adapters are merged into the loaded copy of the base weights
  * (engine/lora_merge.h): every adapted projection computes
@@ -26,5 +26,13 @@ int adapter_apply(const char *path, Model *m, LoraConfig *applied, SrError *err)
  * "--adapter PATH: ...". On failure nothing is left allocated. */
 int adapter_load_model(const char *model_path, const char *adapter_path, Model *m, int max_batch,
                        int max_T, SrError *err);
+
+/* For commands that only read a forward (probe, generate, plot): the weights
+ * loaded as adapter_load_model does, sized for one token, into *weights and
+ * a forward-only model on them (model_create_inference: every layer's
+ * residual stream, one layer's working buffers) for max_batch x max_T into
+ * *m. Free m before weights. On failure nothing is left allocated. */
+int adapter_load_inference(const char *model_path, const char *adapter_path, Model *weights,
+                           Model *m, int max_batch, int max_T, SrError *err);
 
 #endif

@@ -274,14 +274,16 @@ static int run_on_demand(AttentionData *d, const char *model_path, const char *a
         free(inference);
         return sr_fail(err, "out of memory");
     }
-    int loaded = adapter_load_model(model_path, adapter_path, weights, 1, 1, err) == 0;
-    int made = loaded && model_create_inference(inference, weights, 1, lay->T, err) == 0;
+    int made = adapter_load_inference(model_path, adapter_path, weights, inference, 1, lay->T,
+                                      err) == 0;
     ModelInput in = {.B = 1, .T = lay->T, .ids = lay->ids, .positions = lay->positions, .mask = plan};
     if (made && model_forward(inference, &in, err) == 0 &&
         attention_data_from_inference(d, inference, weights, lay, tok, plan, err) == 0)
         return 0;
-    if (made) model_free(inference);
-    if (loaded) model_free(weights);
+    if (made) {
+        model_free(inference); /* before the weights it borrows */
+        model_free(weights);
+    }
     free(inference);
     free(weights);
     return -1;

@@ -100,8 +100,7 @@ int cli_load_checkpoint(const char *command, const char *model, const char *bos_
 void cli_report_memory(const char *command, const Model *m, size_t n_trained, int n_run,
                        int with_lm_head)
 {
-    MemoryFloor floor = memory_floor_training(&m->cfg, m->max_batch, m->max_T, n_trained, n_run,
-                                              with_lm_head);
+    MemoryFloor floor = memory_floor_of_model(m, n_trained, n_run, with_lm_head);
     double rss = rss_peak_bytes();
     fprintf(stderr, "seqrep %s: peak RSS %.1f MiB; floor %.1f MiB (weights %.1f, trained state %.1f, "
                     "activations %.1f, gradients %.1f): %.2fx\n",

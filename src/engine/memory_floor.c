@@ -25,3 +25,15 @@ MemoryFloor memory_floor_training(const ModelConfig *c, int B, int T, size_t n_t
     f.total = f.weights + f.trained + f.activations + f.gradient;
     return f;
 }
+
+MemoryFloor memory_floor_of_model(const Model *m, size_t n_trained, int n_run, int with_lm_head)
+{
+    MemoryFloor f = memory_floor_training(&m->cfg, m->max_batch, m->max_T, n_trained, n_run,
+                                          with_lm_head);
+    if (m->stored) {
+        double in_params = (double)m->n_params, kept = (double)model_param_count(&m->cfg) - in_params;
+        f.weights = 4.0 * in_params + (double)stored_bytes(m->stored->type) * kept;
+        f.total = f.weights + f.trained + f.activations + f.gradient;
+    }
+    return f;
+}

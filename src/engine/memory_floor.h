@@ -2,7 +2,8 @@
  * computed from its configuration, to hold a measured peak RSS against.
  *
  * Counted (4-byte floats):
- *   weights      every parameter of the model, trained or frozen;
+ *   weights      every parameter of the model, trained or frozen (a
+ *                stored model's big matrices at their own width: below);
  *   trained      for each trained float its gradient and both AdamW moments
  *                (3 x); n_trained = all parameters for full training, the
  *                adapters and the head for LoRA;
@@ -38,6 +39,12 @@ typedef struct {
  * over the vocabulary) and 0 for a head on the hidden states. */
 MemoryFloor memory_floor_training(const ModelConfig *c, int B, int T, size_t n_trained, int n_run,
                                   int with_lm_head);
+
+/* memory_floor_training for model m as it holds its weights: a stored
+ * model's big matrices (model_create_stored) at their stored width, 2 bytes
+ * a value for BF16 and F16, the rest in float32; B x T is m's max_batch x
+ * max_T. */
+MemoryFloor memory_floor_of_model(const Model *m, size_t n_trained, int n_run, int with_lm_head);
 
 /* Bytes as mebibytes, for messages. */
 static inline double bytes_to_mib(double bytes) { return bytes / (1024.0 * 1024.0); }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/memory_floor.h"
 #include "engine/model.h"
 #include "formats/adapter.h"
 #include "formats/checkpoint.h"
@@ -91,7 +92,8 @@ static void test_gemma3_tokenizer(void **state) { (void)state; run_case("gemma3_
 /* A folder loaded with its matrices kept as stored and loaded widened to
  * float32 gives the same logits on a short input (within 0.05 of the golden
  * tolerance; the widened values are the same, only sgemm's blocking may
- * differ) and the same base checksum (the adapters' guard). */
+ * differ) and the same base checksum (the adapters' guard); their memory
+ * floors count the stored matrices at 2 bytes a value. */
 static void test_stored_equals_widened(void **state)
 {
     (void)state;
@@ -115,6 +117,14 @@ static void test_stored_equals_widened(void **state)
         double w = golden_compare(cases[i], "stored", st.a.logits, wide.a.logits,
                                   (size_t)5 * st.cfg.vocab_size);
         assert_true(w <= 0.05);
+        /* the memory floor counts the weights as each holds them: the
+           stored matrices at 2 bytes a value (all three folders are BF16) */
+        size_t all = model_param_count(&st.cfg), floats = st.n_params;
+        assert_true(floats < all && wide.n_params == all);
+        assert_true(memory_floor_of_model(&wide, 0, 0, 0).weights == 4.0 * (double)all);
+        MemoryFloor f = memory_floor_of_model(&st, 0, 0, 0);
+        assert_true(f.weights == 4.0 * (double)floats + 2.0 * (double)(all - floats));
+        assert_true(f.total == f.weights + f.trained + f.activations + f.gradient);
         model_free(&st);
         model_free(&wide);
     }

@@ -146,10 +146,10 @@ typedef enum {
     POS_REPO = 3   /* positions the layer computes from its own input (RePo weights) */
 } PosKind;
 
-/* One forward call's inputs. Pointers the caller does not need may be NULL. */
 /* Which logits a forward computes (ModelInput.want_logits). */
 enum { LOGITS_NONE = 0, LOGITS_ALL = 1, LOGITS_LAST = 2 };
 
+/* One forward call's inputs. Pointers the caller does not need may be NULL. */
 typedef struct {
     int B, T;                 /* batch rows and sequence length (T <= max_seq_len) */
     const int *ids;           /* (B, T) token ids */

@@ -252,7 +252,7 @@ static int tokenize_sentences(const AttnflowOptions *o, AttnflowRun *run)
     SrError err;
     if (o->with_cues ? read_cue_sentences(o, run, &err)
                      : piece_sentences_read(o->data, o->as_text, o->max_sentences, &run->sentences, &err) ||
-                           piece_sentences_tokenize(&run->sentences, &run->tok, &err))
+                           piece_sentences_tokenize(&run->sentences, &run->tok, o->data, &err))
         return args_error(CMD, "%s", err.msg);
     run->setup = (RepeatedForward){.r = o->r, .bos = o->bos, .sep = o->sep,
                                    .copy_positions = o->copy_positions,

@@ -169,11 +169,8 @@ static int sample_line(const GenerateOptions *o, GenerateRun *run, Rng *rng)
     if (run->n_start) run->ctx[0] = run->specials.bos;
     tokenizer_encode(&run->tok, o->prompt, 0, run->ctx + run->n_start, run->n_prompt);
     long n = run->n_start + run->n_prompt;
-    for (long i = run->n_start; i < n; i++)
-        if (run->ctx[i] >= V) /* a special token past the embedding (Gemma 3's image token) */
-            return args_error(CMD, "--prompt: token '%s' (id %d) has no row in the model's "
-                              "embedding (vocab_size %d)", tokenizer_word(&run->tok, run->ctx[i]),
-                              run->ctx[i], V);
+    if (tokenizer_check_embedded(&run->tok, run->ctx, n, "--prompt", &err))
+        return args_error(CMD, "%s", err.msg);
     for (int step = 0; step < o->max_tokens; step++) {
         long T = n < run->T_max ? n : run->T_max; /* the most recent window the model can see */
         ModelInput in = {.B = 1, .T = (int)T, .ids = run->ctx + n - T, .want_logits = LOGITS_LAST};

@@ -213,7 +213,7 @@ static int gather_sentences(const HeadsOptions *o, HeadsRun *run)
                               o->r + 1, (long long)T, max_seq_len);
         if (draw_random(o, run)) return 2;
     } else if (piece_sentences_read(o->data, o->as_text, o->max_sentences, &run->sentences, &err) ||
-               piece_sentences_tokenize(&run->sentences, &run->tok, &err)) {
+               piece_sentences_tokenize(&run->sentences, &run->tok, o->data, &err)) {
         return args_error(CMD, "%s", err.msg);
     }
     const RepeatedFit *fit = &run->fit;

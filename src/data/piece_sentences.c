@@ -2,6 +2,7 @@
  * cutting them into pieces (see piece_sentences.h). */
 #include "data/piece_sentences.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,7 +120,8 @@ int piece_sentences_read(const char *path, int as_text, int max_sentences, Piece
     return rc;
 }
 
-int piece_sentences_tokenize(PieceSentences *s, const Tokenizer *tok, SrError *err)
+int piece_sentences_tokenize(PieceSentences *s, const Tokenizer *tok, const char *source,
+                             SrError *err)
 {
     for (int i = 0; i < s->n; i++) {
         PieceSentence *one = &s->items[i];
@@ -130,6 +132,9 @@ int piece_sentences_tokenize(PieceSentences *s, const Tokenizer *tok, SrError *e
         if (!one->ids) return sr_fail(err, "out of memory");
         if (n > 0) tokenizer_encode(tok, one->text, 0, one->ids, n);
         one->n = (int)n;
+        char at[1100];
+        snprintf(at, sizeof at, "%.1024s:%d", source, one->line);
+        if (tokenizer_check_embedded(tok, one->ids, n, at, err)) return -1;
     }
     return 0;
 }

@@ -39,8 +39,10 @@ int piece_sentences_read(const char *path, int as_text, int max_sentences, Piece
                          SrError *err);
 
 /* Encode every sentence's text with tok into its ids (no <bos>). -1 with err
- * when out of memory. */
-int piece_sentences_tokenize(PieceSentences *s, const Tokenizer *tok, SrError *err);
+ * when out of memory, or naming source:line when a sentence spells out a
+ * token the model has no embedding row for (tokenizer_check_embedded). */
+int piece_sentences_tokenize(PieceSentences *s, const Tokenizer *tok, const char *source,
+                             SrError *err);
 
 /* Append a sentence of the n ids (copied) numbered line, without text. 0 or
  * -1 when out of memory. */

@@ -114,6 +114,12 @@ int readout_prepare(PiecedData *out, const Dataset *d, const Tokenizer *tok, SrE
             pieced_data_free(out);
             return sr_fail(err, "%s: out of memory", src);
         }
+        char at[256];
+        if (tokenizer_check_embedded(tok, out->sents[s].pieces, out->sents[s].n_pieces,
+                                     where(out, s, at, sizeof at), err)) {
+            pieced_data_free(out);
+            return -1;
+        }
         out->word_start[s] = out->n_words;
         out->n_words += sent->n_words;
         if (out->sents[s].n_pieces > out->max_pieces) out->max_pieces = out->sents[s].n_pieces;

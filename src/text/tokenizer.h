@@ -60,6 +60,8 @@ typedef struct {
     int max_len;   /* length in bytes of the longest word; internal */
     struct HfTokenizer *hf; /* non-NULL: a Hugging Face tokenizer does the work
                                (see "Hugging Face" below) */
+    int embedded;  /* ids below it have a row in the model's embedding; 0 = all
+                      (set by a model folder whose special tokens reach past it) */
 } Tokenizer;
 
 /* ---- making a tokenizer (each fills *tok; on failure *tok is empty) -------- */
@@ -154,6 +156,13 @@ TokenizerSpecials tokenizer_specials(const Tokenizer *tok);
 /* 1 if id is an added token a Hugging Face tokenizer marks special
  * (tokenizer.json's added_tokens); 0 for other ids and house tokenizers. */
 int tokenizer_is_special(const Tokenizer *tok, int id);
+
+/* Check that every id of ids[0..n) has a row in the model's embedding
+ * (tok->embedded): 0, or -1 with "WHERE: token 'X' (id N) has no row in the
+ * model's embedding (vocab_size V)" (Gemma 3's <image_soft_token> spelled
+ * out in a text for a text-only model). */
+int tokenizer_check_embedded(const Tokenizer *tok, const int *ids, long n, const char *where,
+                             SrError *err);
 
 /* ---- encoding ------------------------------------------------------------- */
 

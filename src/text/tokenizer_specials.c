@@ -1,7 +1,7 @@
 /* tokenizer_specials.c — the special ids of a tokenizer (tokenizer.h
  * tokenizer_specials): the house tokenizers' fixed ids, or those a Hugging
- * Face tokenizer's post-processor and tokenizer_config.json name; and whether
- * an id is one of its special added tokens. */
+ * Face tokenizer's post-processor and tokenizer_config.json name; whether an
+ * id is one of its special added tokens, and ids past a model's embedding. */
 #include "text/tokenizer.h"
 
 #include "text/hf/tokenizer_json.h"
@@ -22,4 +22,15 @@ TokenizerSpecials tokenizer_specials(const Tokenizer *tok)
 int tokenizer_is_special(const Tokenizer *tok, int id)
 {
     return tok->hf ? hf_is_special(tok->hf, id) : 0;
+}
+
+int tokenizer_check_embedded(const Tokenizer *tok, const int *ids, long n, const char *where,
+                             SrError *err)
+{
+    for (long i = 0; tok->embedded > 0 && i < n; i++)
+        if (ids[i] >= tok->embedded)
+            return sr_fail(err, "%s: token '%s' (id %d) has no row in the model's embedding "
+                           "(vocab_size %d)", where, tokenizer_word(tok, ids[i]), ids[i],
+                           tok->embedded);
+    return 0;
 }

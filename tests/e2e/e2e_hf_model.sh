@@ -9,7 +9,8 @@
 # architecture or field value, a shard missing from the index, a tensor of
 # the wrong shape or dtype, a missing tensor, no tokenizer.json, an
 # unsupported tokenizer.json, a tokenizer with a plain token past the
-# embedding (special ones past it load; a prompt spelling one out is refused), a
+# embedding (special ones past it load; a prompt, --text or data file spelling
+# one out is refused, naming where), a
 # sentence longer than the context — each one error line naming the file,
 # option or sentence, exit 2.
 # Usage: sh tests/e2e/e2e_hf_model.sh path/to/seqrep
@@ -131,6 +132,10 @@ PY
 expect_ok "a special token past the embedding" "$seqrep" generate image --prompt "hello world" --greedy --max-tokens 8 --lines 1
 check "its greedy continuation is still PyTorch's" cmp -s out.txt "$tok/greedy.txt"
 expect_error "a prompt spelling that token" "--prompt: token '<image_soft_token>' (id 288) has no row in the model's embedding (vocab_size 288)" "$seqrep" generate image --prompt "hello <image_soft_token>" --greedy --lines 1
+expect_error "plot --text spelling it" "--text: token '<image_soft_token>' (id 288) has no row" "$seqrep" plot attention --model image --text "hello <image_soft_token>" --r 1 --out img.png
+printf 'hello O\nworld B-LOC\n\nhello O\n<image_soft_token> B-LOC\n\n' >image.conll
+expect_error "a data file spelling it (probe)" "image.conll:4: token '<image_soft_token>' (id 288) has no row" "$seqrep" probe --model image --train image.conll --dev dev.conll --test test.conll --r 1 --out img.csv
+expect_error "a data file spelling it (attnflow)" "image.conll:4: token '<image_soft_token>' (id 288) has no row" "$seqrep" attnflow --model image --data image.conll --r 1 --out img-flow.csv
 cp -r "$tok" wordpiece
 printf '{"model": {"type": "WordPiece", "vocab": {}}}\n' >wordpiece/tokenizer.json
 expect_error "an unsupported tokenizer.json" "wordpiece/tokenizer.json: model type 'WordPiece' is not supported" "$seqrep" probe --model wordpiece --train train.conll --dev dev.conll --test test.conll --out w.csv

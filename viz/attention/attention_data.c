@@ -333,6 +333,7 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
         goto done;
     }
     tokenizer_encode(&tok, text, 0, ids, n);
+    if (tokenizer_check_embedded(&tok, ids, n, "--text", err)) goto done;
     if (repeat_build_ids(ids, (int)n, r, *bos, sep, readout_repeat_ids(&tok), ATTENTION_MAX_T, &lay, err))
         goto done;
     if (positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);

@@ -47,6 +47,7 @@ static int tokenize(ExplorerInput *in, int i, SrError *err)
     if (!in->ids[i]) return sr_fail(err, "out of memory");
     tokenizer_encode(&in->tok, in->texts[i], 0, in->ids[i], n);
     in->n_tokens[i] = (int)n;
+    if (tokenizer_check_embedded(&in->tok, in->ids[i], n, in->sources[i], err)) return -1;
     for (long t = 0; t < n; t++) in->n_unknown[i] += tokenizer_is_unknown_label(tokenizer_word(&in->tok, in->ids[i][t]));
     return 0;
 }

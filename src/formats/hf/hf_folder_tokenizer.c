@@ -30,6 +30,8 @@ int hf_load_tokenizer(const char *dir, int vocab_size, Tokenizer *out, SrError *
                          "'%s' is not a special token (ids beyond the embedding)", path,
                          out->n_words, vocab_size, plain, tokenizer_word(out, plain));
             tokenizer_free(out);
+        } else if (out->n_words > vocab_size) {
+            out->embedded = vocab_size; /* the special ones past it must not reach the model */
         }
     }
     free(path);

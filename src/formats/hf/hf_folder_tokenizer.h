@@ -19,8 +19,9 @@
  * Fewer ids than vocab_size is fine (real models pad their embedding), and
  * so are special added tokens past it: Gemma 3's text models have 262,144
  * rows and their tokenizer adds <image_soft_token> as id 262,144 for the
- * multimodal ones. Text that spells such a token out is refused by
- * model_forward (an id outside the vocabulary). 0, or -1 with *out empty. */
+ * multimodal ones: out->embedded then holds vocab_size, and the commands
+ * refuse a text that spells such a token out (tokenizer_check_embedded).
+ * 0, or -1 with *out empty. */
 int hf_load_tokenizer(const char *dir, int vocab_size, Tokenizer *out, SrError *err);
 
 #endif

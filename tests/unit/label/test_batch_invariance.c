@@ -545,7 +545,10 @@ static void fine_tune(Model *m, const char *name, const LoraConfig *lora, Traine
     cfg.epochs = 30;
     cfg.lr = 1e-2f;
     cfg.batch = N_SENTS;
-    if (lora) cfg.adapter = ADAPTER_LORA, cfg.lora = *lora;
+    if (lora) {
+        cfg.adapter = ADAPTER_LORA;
+        cfg.lora = *lora;
+    }
     *head = (TrainedHead){0};
     memcpy(head->gold, ids, sizeof(int) * SENT_WORDS[0]);
     cfg.on_epoch = keep_head;

@@ -10,7 +10,7 @@
 #include <cJSON.h>
 
 #include "base/status.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/model.h"
 #include "formats/checkpoint.h"
 #include "label/task.h"

@@ -32,7 +32,7 @@
 #include "data/conll.h"
 #include "data/piece_sentences.h"
 #include "data/task_cues.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/threads.h"
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"

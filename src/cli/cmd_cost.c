@@ -8,7 +8,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"
 #include "label/cost.h"

@@ -26,7 +26,7 @@
 #include "base/progress.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/threads.h"
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 static const char TARGET_LETTERS[LORA_N_TARGETS] = {'q', 'k', 'v', 'o'};
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "engine/lora.h"
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 int model_config_check(const ModelConfig *c, SrError *err)
 {

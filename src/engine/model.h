@@ -18,8 +18,8 @@
 #include <stddef.h>
 
 #include "base/status.h"
-#include "engine/mask.h"
-#include "engine/stored/ops_stored.h"
+#include "engine/ops/mask.h"
+#include "engine/serving/ops_stored.h"
 
 typedef struct {
     int vocab_size;

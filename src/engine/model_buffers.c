@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 #include "engine/threads.h"
 
 /* The dimensions every buffer is sized by, exact in size_t (each is a

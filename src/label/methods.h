@@ -17,7 +17,7 @@
 #define SEQREP_METHODS_H
 
 #include "base/status.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 
 typedef enum {
     METHOD_CAUSAL = 0,

@@ -9,7 +9,7 @@
 #ifndef SEQREP_OPTION_ROWS_H
 #define SEQREP_OPTION_ROWS_H
 
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "options/args.h"
 #include "repeat/repeat.h"
 

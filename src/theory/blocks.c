@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 
 int blocks_check_size(int64_t T, SrError *err)
 {

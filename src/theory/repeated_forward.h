@@ -13,7 +13,7 @@
 
 #include "base/status.h"
 #include "data/piece_sentences.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/model.h"
 #include "repeat/repeat.h"
 

@@ -8,7 +8,7 @@
 #include "base/progress.h"
 #include "base/rng.h"
 #include "engine/adamw.h"
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 #include "formats/finite.h"
 
 FinetuneConfig finetune_defaults(void)

@@ -24,7 +24,7 @@
 #include "bench.h"
 #include "engine/adamw.h"
 #include "engine/memory_floor.h"
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 #include "engine/threads.h"
 
 enum { BENCH_VOCAB = 4096, BENCH_BATCH = 8, BENCH_SEQ = 128, BENCH_WARMUP = 3 };

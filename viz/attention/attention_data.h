@@ -17,7 +17,7 @@
 
 #include "attention/attention_maps.h"
 #include "draw/figure.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/model.h"
 #include "repeat/repeat.h"
 #include "text/tokenizer.h"

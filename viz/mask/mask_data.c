@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "mask/mask_data.h"
 
 const char *block_kind_name(BlockKind kind)

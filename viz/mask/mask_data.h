@@ -1,7 +1,7 @@
 /* mask_data.h — the numbers of figure 1, the kn x kn causal mask over a
  * repeated sentence.
  *
- * The T x T mask of the model (mask_build_window from src/engine/mask.h,
+ * The T x T mask of the model (mask_build_window from src/engine/ops/mask.h,
  * causal, with a sliding window when asked)
  * over one sentence of n tokens repeated k = r + 1 times (layout from
  * src/repeat/repeat.h, with the chosen <bos>/<sep> options), rows = queries,

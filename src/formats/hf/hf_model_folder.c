@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/text_file.h"
-#include "engine/stored/ops_stored.h"
+#include "engine/serving/ops_stored.h"
 #include "formats/hf/hf_mapped.h"
 
 /* Elements of a tensor mapped and converted at a time (16 Mi: 32 MiB of

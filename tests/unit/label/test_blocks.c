@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/mask.h"
-#include "engine/ops.h"
+#include "engine/ops/mask.h"
+#include "engine/ops/ops.h"
 #include "repeat/repeat.h"
 #include "theory/blocks.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/model.h"
 #include "label/cost.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "data/piece_sentences.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/model.h"
 #include "random_model.h"
 #include "repeat/repeat.h"

@@ -22,7 +22,7 @@
 
 #include "engine/adamw.h"
 #include "engine/lora.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/model.h"
 #include "formats/checkpoint.h"
 #include "formats/safetensors.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "engine/adamw.h"
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 #include "engine/model.h"
 
 enum { TB = 2, TT = 6, TV = 13, TC = 8, TL = 3, TH = 2, TF = 12 };

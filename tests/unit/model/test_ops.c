@@ -1,4 +1,4 @@
-/* test_ops.c — the numerical building blocks of src/engine/ops.h.
+/* test_ops.c — the numerical building blocks of src/engine/ops/ops.h.
  *
  * Every backward is checked against central finite differences of the scalar
  * loss L = sum(out * R) for a fixed random R (R is then exactly dL/dout). The
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/mask.h"
-#include "engine/ops.h"
+#include "engine/ops/mask.h"
+#include "engine/ops/ops.h"
 
 /* ---- matmul ----------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* test_ops_rules.c — the ops the Gemma family and sliding windows added to
- * src/engine/ops.h: attention under a rule (a sliding window of keys, a
+ * src/engine/ops/ops.h: attention under a rule (a sliding window of keys, a
  * score scale other than 1/sqrt(hd), Gemma 2's soft cap on the scores), the
  * GeGLU gate and the soft cap of the final logits. Backwards against central
  * finite differences (gradient_check.h); the window against the mask rule
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/mask.h"
-#include "engine/ops.h"
+#include "engine/ops/mask.h"
+#include "engine/ops/ops.h"
 
 /* Probabilities are exactly 0 where mask_build_window masks a key and sum to
  * 1 over the rest, for both kinds, several windows and a padded row, over

@@ -1,5 +1,5 @@
 /* test_ops_stored.c — the products on weights kept as stored (BF16, F16;
- * src/engine/stored/ops_stored.h) against the plain float32 products of ops.h on
+ * src/engine/serving/ops_stored.h) against the plain float32 products of ops.h on
  * the same weights widened: exactly the same numbers are multiplied, so the
  * results agree to sgemm's rounding; odd shapes, a strided output, more
  * rows of W than one block, every thread count, the AVX-512 BF16 kernel
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/ops.h"
-#include "engine/stored/matmul_bf16.h"
-#include "engine/stored/ops_stored.h"
+#include "engine/ops/ops.h"
+#include "engine/serving/matmul_bf16.h"
+#include "engine/serving/ops_stored.h"
 
 /* bfloat16 of x by truncation (exact when widened back: what is compared). */
 static uint16_t to_bf16(float x)

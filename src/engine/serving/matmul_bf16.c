@@ -10,7 +10,7 @@
  * the panel: TILE_ROWS x 32 sums kept in 24 registers. Each output is summed
  * over its parts and pairs in order in one lane, whatever the block, so the
  * result does not depend on how threads split the work. */
-#include "engine/stored/matmul_bf16.h"
+#include "engine/serving/matmul_bf16.h"
 
 #ifdef __AVX512BF16__
 

@@ -1,11 +1,11 @@
 /* ops_swiglu.c — the gate of the MLP: SwiGLU, silu(gate) * up, and Gemma's
  * GeGLU, gelu_tanh(gate) * up (tanhf is libm's: it runs once per unit). */
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "engine/simd_math.h"
+#include "engine/ops/simd_math.h"
 
 /* sigmoid(g) = 1 / (1 + e^-g), with the vectorisable exponential. */
 static inline float sigmoid(float g)

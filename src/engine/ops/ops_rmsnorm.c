@@ -1,11 +1,11 @@
 /* ops_rmsnorm.c — RMSNorm: out = x / sqrt(mean(x^2) + eps) * w, no bias, no
  * mean subtraction (Llama). */
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "engine/simd_math.h"
+#include "engine/ops/simd_math.h"
 
 /* Width of the column blocks that split the dw reduction between threads
  * (small enough that d_model 64 still gives every thread a block). */

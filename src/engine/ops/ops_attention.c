@@ -19,13 +19,13 @@
  * T x T work instead of 50%), and a sliding window skips the keys behind it;
  * sgemm does the rest fast enough that the op is about 3x faster than the
  * former pair-by-pair loops (docs/performance.md). */
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 #include <cblas.h>
 #include <math.h>
 #include <stddef.h>
 
-#include "engine/simd_math.h"
+#include "engine/ops/simd_math.h"
 
 /* Query rows per block. */
 enum { ATT_QUERY_BLOCK = 32 };

@@ -1,5 +1,5 @@
 /* ops_residual.c — the residual connection, out = a + b. */
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 /* out (n) = a (n) + b (n). */
 void residual_forward(float *out, const float *a, const float *b, long n)

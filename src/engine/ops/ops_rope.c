@@ -6,7 +6,7 @@
  * vectorisable sincos, below) and reused by the next head of the same token
  * when its position is the same (always so for integer RoPE); the rotation
  * loops over the table then vectorise. */
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 #include <math.h>
 #include <stddef.h>

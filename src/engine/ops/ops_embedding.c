@@ -1,5 +1,5 @@
 /* ops_embedding.c — token embedding lookup and its scatter-add backward. */
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /* ops_stored.c — products on BF16 / F16 weights widened a block at a time
  * (see ops_stored.h). */
-#include "engine/stored/ops_stored.h"
+#include "engine/serving/ops_stored.h"
 
 #include <cblas.h>
 #include <omp.h>
 #include <string.h>
 
 #include "base/fnv1a.h"
-#include "engine/stored/matmul_bf16.h"
+#include "engine/serving/matmul_bf16.h"
 
 /* Floats of scratch one thread widens W into: blocks of rows x C. */
 enum { STORED_BLOCK_FLOATS = 1024 * 1024 };

@@ -1,12 +1,12 @@
 /* ops_crossentropy.c — softmax cross-entropy of logits against target ids,
  * skipping positions whose target is the ignore label; and the soft cap
  * Gemma 2 puts on the logits before it. */
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "engine/simd_math.h"
+#include "engine/ops/simd_math.h"
 
 /* probs (N, V) = softmax(logits (N, V)) (max-subtracted; probs may alias
  * logits); losses (N) = -log probs[target], 0 where targets[n] == ignore.

@@ -13,7 +13,7 @@
 #ifndef SEQREP_OPS_H
 #define SEQREP_OPS_H
 
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 
 /* ---- matrix product -------------------------------------------------------
  * out (N, OC) = inp (N, C) . W^T, with W (OC, C). No bias. */

@@ -1,7 +1,7 @@
 /* ops_matmul.c — the linear layer without bias, y = x W^T (PyTorch nn.Linear).
  * Two versions: plain loops (the readable reference) and OpenBLAS sgemm (the
  * fast path the model uses). Tests check that they agree. */
-#include "engine/ops.h"
+#include "engine/ops/ops.h"
 
 #include <cblas.h>
 #include <omp.h>

@@ -1,5 +1,5 @@
 /* mask.c — materialising and naming mask plans. */
-#include "engine/mask.h"
+#include "engine/ops/mask.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -56,10 +56,7 @@ static int read_report(const char *path, InfoReport *rep)
     rep->folder = hf_is_model_dir(path);
     if (checkpoint_read_info(path, &rep->info, &err) || model_checksum(path, rep->checksum, &err))
         return args_error(CMD, "%s", err.msg);
-    size_t sizes[MODEL_N_PARAM_TENSORS];
-    model_param_sizes(&rep->info.cfg, sizes);
-    rep->n_params = 0;
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) rep->n_params += sizes[i];
+    rep->n_params = model_param_count(&rep->info.cfg);
     return 0;
 }
 

@@ -63,14 +63,14 @@ float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
     float norm = model_grad_norm(m);
     if (!isfinite(norm)) return norm; /* a NaN or an infinity would spread to every weight */
     float clip = clip_factor(cfg, norm);
-    size_t sizes[MODEL_N_PARAM_TENSORS];
-    model_param_sizes(&m->cfg, sizes);
     size_t start = 0;
-    for (int t = 0; t < MODEL_N_PARAM_TENSORS; t++) {
-        float wd = model_param_is_decayed(t) ? cfg->weight_decay : 0.0f; /* not norms, biases */
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        size_t n = param_floats(&m->cfg, (ParamId)id, 0);
+        /* no decay for norms and biases */
+        float wd = param_spec((ParamId)id)->decay ? cfg->weight_decay : 0.0f;
         adamw_update_tensor(cfg, m->params + start, m->grads + start, m->m1 + start, m->m2 + start,
-                      (long)sizes[t], clip, lr, wd, step);
-        start += sizes[t];
+                            (long)n, clip, lr, wd, step);
+        start += n;
     }
     return norm;
 }

@@ -225,6 +225,27 @@ void lora_backward(Lora *lo, int layer, LoraTarget t, const float *dy, int dy_st
     }
 }
 
+/* Column where the q, k or v projection starts in a fused q/k/v row. */
+static size_t qkv_column(const Lora *lo, LoraTarget t)
+{
+    size_t q = (size_t)lo->q_dim, kv = (size_t)lo->kv_dim;
+    return t == LORA_Q ? 0 : t == LORA_K ? q : q + kv;
+}
+
+void lora_forward_qkv(Lora *lo, int layer, const float *x, float *qkv, int N)
+{
+    int W = lo->q_dim + 2 * lo->kv_dim;
+    for (int t = LORA_Q; t <= LORA_V; t++)
+        lora_forward(lo, layer, (LoraTarget)t, x, qkv + qkv_column(lo, (LoraTarget)t), W, N);
+}
+
+void lora_backward_qkv(Lora *lo, int layer, const float *dqkv, float *dx, int N)
+{
+    int W = lo->q_dim + 2 * lo->kv_dim;
+    for (int t = LORA_Q; t <= LORA_V; t++)
+        lora_backward(lo, layer, (LoraTarget)t, dqkv + qkv_column(lo, (LoraTarget)t), W, dx, N);
+}
+
 void lora_zero_grad(Lora *lo)
 {
     memset(lo->grads, 0, lo->n_params * sizeof(float));

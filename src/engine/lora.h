@@ -93,6 +93,13 @@ void lora_forward(Lora *lo, int layer, LoraTarget t, const float *x, float *y, i
 void lora_backward(Lora *lo, int layer, LoraTarget t, const float *dy, int dy_stride, float *dx,
                    int N);
 
+/* The adapters of q, k and v of a layer on a fused q/k/v row of
+ * q_dim + 2 kv_dim columns: each one's update of x (N, C) added to its
+ * columns of qkv (N, q_dim + 2 kv_dim); the backward from dqkv (same
+ * shape) into the adapters' gradients and dx (N, C). */
+void lora_forward_qkv(Lora *lo, int layer, const float *x, float *qkv, int N);
+void lora_backward_qkv(Lora *lo, int layer, const float *dqkv, float *dx, int N);
+
 /* Zero the adapter gradients. */
 void lora_zero_grad(Lora *lo);
 

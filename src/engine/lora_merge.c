@@ -20,7 +20,7 @@ int lora_merge(Model *m, const Lora *lo, SrError *err)
                             "of width %d (query width %d, key/value width %d; the adapters': %d, "
                             "%d)", lo->n_layers, lo->d_model, m->cfg.n_layers, C,
                        model_q_dim(&m->cfg), model_kv_dim(&m->cfg), lo->q_dim, lo->kv_dim);
-    if (m->stored)
+    if (m->matrices)
         return sr_fail(err, "adapters cannot be merged into weights kept as stored (BF16 or F16); "
                        "load the model widened to float32 for that");
     const float s = lo->cfg.alpha / (float)R;

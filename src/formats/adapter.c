@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/serving/model_stored.h"
 #include "formats/finite.h"
 #include "formats/safetensors.h"
 
@@ -22,46 +23,20 @@ typedef struct {
     float *data;
 } AdapterTensor;
 
-/* h extended by the stored matrices of parameter view i of m (0 wte, 2 wqkv,
- * 3 wo, 5 wgu, 6 wdown, 8 wlm: those a stored model keeps out of params),
- * widened and layer by layer as the float32 views lay them out. */
-static uint64_t hash_stored_view(const Model *m, int i, uint64_t h)
-{
-    const StoredMatrices *s = m->stored;
-    size_t V = (size_t)s->V, C = (size_t)s->C, F = (size_t)s->F, Q = (size_t)s->Q, K = (size_t)s->K;
-    if (i == 0) return stored_fnv1a(h, s->embed, s->type, V * C);
-    if (i == 8) return m->cfg.tied ? h : stored_fnv1a(h, s->lm_head, s->type, V * C);
-    for (int l = 0; l < s->n_layers; l++) {
-        if (i == 2) {
-            h = stored_fnv1a(h, s->q[l], s->type, Q * C);
-            h = stored_fnv1a(h, s->k[l], s->type, K * C);
-            h = stored_fnv1a(h, s->v[l], s->type, K * C);
-        } else if (i == 3) {
-            h = stored_fnv1a(h, s->o[l], s->type, C * Q);
-        } else if (i == 5) {
-            h = stored_fnv1a(h, s->gate[l], s->type, F * C);
-            h = stored_fnv1a(h, s->up[l], s->type, F * C);
-        } else {
-            h = stored_fnv1a(h, s->down[l], s->type, C * F);
-        }
-    }
-    return h;
-}
-
-/* FNV-1a of every parameter as float32 in ParamViews order: the same
+/* FNV-1a of every parameter as float32 in ParamId order: the same
  * number whether the big matrices are in params or kept as stored. */
 static uint64_t weights_fnv1a(const Model *m, uint64_t h)
 {
-    if (!m->stored) return fnv1a(h, m->params, m->n_params * sizeof(float));
-    size_t sizes[MODEL_N_PARAM_TENSORS];
-    model_param_sizes(&m->cfg, sizes);
+    const StoredMatrices *stored = model_stored_matrices(m);
+    if (!stored) return fnv1a(h, m->params, m->n_params * sizeof(float));
     const float *own = m->params; /* the tensors params does hold, in order */
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++) {
-        if (i == 0 || i == 2 || i == 3 || i == 5 || i == 6 || i == 8) {
-            h = hash_stored_view(m, i, h);
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        if (param_spec((ParamId)id)->matrix) {
+            h = stored_param_fnv1a(stored, (ParamId)id, m->cfg.tied, h);
         } else {
-            h = fnv1a(h, own, sizes[i] * sizeof(float));
-            own += sizes[i];
+            size_t n = param_floats(&m->cfg, (ParamId)id, 1);
+            h = fnv1a(h, own, n * sizeof(float));
+            own += n;
         }
     }
     return h;

@@ -3,6 +3,7 @@
 #include "formats/adapter_apply.h"
 
 #include "engine/lora_merge.h"
+#include "engine/serving/model_inference.h"
 #include "formats/adapter.h"
 #include "formats/checkpoint.h"
 

@@ -45,61 +45,65 @@ static void add_param(ParamList *list, const char *fmt, int layer, int64_t rows,
     slot->data = base ? base + offset : NULL;
 }
 
+/* Append the file tensors of parameter id of layer l (its stack index k:
+ * l, or l - repo_from for RePo's) to list, split into the row blocks the
+ * table gives; v NULL: names and shapes only. */
+static void add_param_parts(ParamList *list, const Dims *d, ParamId id, int l, int k, ParamViews *v)
+{
+    const ParamSpec *s = param_spec(id);
+    size_t rows = dim_value(d, s->rows), cols = dim_value(d, s->cols);
+    size_t at = (size_t)k * rows * cols;
+    float *base = v ? *param_view(v, id) : NULL;
+    for (int i = 0; i < 3 && s->file[i].name; i++) {
+        size_t part = dim_value(d, s->file[i].rows);
+        add_param(list, s->file[i].name, l, (int64_t)part, s->cols == DIM_ONE ? 0 : (int64_t)cols,
+                  base, at);
+        at += part * (s->cols == DIM_ONE ? 1 : cols);
+    }
+}
+
 /* How many tensors the file of a model of config c holds. */
 static int64_t param_tensor_count(const ModelConfig *c)
 {
-    const int64_t L = c->n_layers, first_repo = c->repo ? c->repo_from : c->n_layers;
-    return 2 + 9 * L + (c->tied ? 0 : 1) + 3 * (L - first_repo);
+    int64_t n = 0;
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        const ParamSpec *s = param_spec((ParamId)id);
+        if (!tensor_present(c, s->has)) continue;
+        int64_t parts = 0;
+        while (parts < 3 && s->file[parts].name) parts++;
+        int64_t stack = s->stack == DIM_L ? c->n_layers
+                        : s->stack == DIM_R ? c->n_layers - c->repo_from : 1;
+        n += parts * stack;
+    }
+    return n;
 }
 
 /* The first `limit` tensors (all, if fewer) the file holds for config c, in
- * file order (embedding, layer by layer, final norm, untied head), split out
- * of the fused views p; with p NULL only names and shapes (a check before
- * any model exists). Returns the count, or -1 when out of memory; the
- * caller frees *out. */
+ * file order (the embedding, layer by layer each tensor of the table that
+ * the layer has, the final norm, an untied head), split out of the fused
+ * views p; with p NULL only names and shapes (a check before any model
+ * exists). Returns the count, or -1 when out of memory; the caller frees
+ * *out. */
 static int list_param_tensors(const ModelConfig *c, const ParamViews *p, int64_t limit,
                               ParamTensor **out)
 {
-    const int64_t V = c->vocab_size, C = c->d_model, F = c->d_ff;
-    const int L = c->n_layers;
-    const int64_t H = c->n_heads, P = model_repo_dim(c);
-    const int first_repo = c->repo ? c->repo_from : L;
     int64_t n = param_tensor_count(c);
     if (n > limit) n = limit;
     if (n > INT_MAX) n = INT_MAX; /* no real model; list_checked then fails */
     ParamList list = {.t = calloc((size_t)(n > 0 ? n : 1), sizeof *list.t), .k = 0, .limit = (int)n};
     if (!list.t) return -1;
-    const ParamViews none = {0}, *v = p ? p : &none;
-    add_param(&list, "model.embed_tokens.weight", 0, V, C, v->wte, 0);
-    for (int l = 0; l < L && list.k < list.limit; l++) {
-        size_t qkv = (size_t)l * 3 * C * C; /* rows [0,C) q, [C,2C) k, [2C,3C) v */
-        size_t gu = (size_t)l * 2 * F * C;  /* rows [0,F) gate, [F,2F) up */
-        add_param(&list, "model.layers.%d.input_layernorm.weight", l, C, 0, v->ln1w,
-                  (size_t)(l * C));
-        add_param(&list, "model.layers.%d.self_attn.q_proj.weight", l, C, C, v->wqkv, qkv);
-        add_param(&list, "model.layers.%d.self_attn.k_proj.weight", l, C, C, v->wqkv, qkv + C * C);
-        add_param(&list, "model.layers.%d.self_attn.v_proj.weight", l, C, C, v->wqkv,
-                  qkv + 2 * C * C);
-        add_param(&list, "model.layers.%d.self_attn.o_proj.weight", l, C, C, v->wo,
-                  (size_t)l * C * C);
-        add_param(&list, "model.layers.%d.post_attention_layernorm.weight", l, C, 0, v->ln2w,
-                  (size_t)(l * C));
-        add_param(&list, "model.layers.%d.mlp.gate_proj.weight", l, F, C, v->wgu, gu);
-        add_param(&list, "model.layers.%d.mlp.up_proj.weight", l, F, C, v->wgu, gu + F * C);
-        add_param(&list, "model.layers.%d.mlp.down_proj.weight", l, C, F, v->wdown,
-                  (size_t)l * C * F);
-        if (l >= first_repo) { /* RePo: rows [0,P) gate, [P,2P) content */
-            size_t gc = (size_t)(l - first_repo) * 2 * P * C;
-            add_param(&list, "model.layers.%d.self_attn.repo.gate_proj.weight", l, P, C, v->wgc,
-                      gc);
-            add_param(&list, "model.layers.%d.self_attn.repo.content_proj.weight", l, P, C, v->wgc,
-                      gc + P * C);
-            add_param(&list, "model.layers.%d.self_attn.repo.z_proj.weight", l, H, P, v->wz,
-                      (size_t)(l - first_repo) * H * P);
+    ParamViews v = p ? *p : (ParamViews){0};
+    Dims d = tensor_dims(c, 0);
+    add_param_parts(&list, &d, PARAM_WTE, 0, 0, p ? &v : NULL);
+    for (int l = 0; l < c->n_layers && list.k < list.limit; l++)
+        for (int id = 0; id < PARAM_COUNT; id++) {
+            const ParamSpec *s = param_spec((ParamId)id);
+            int repo = s->stack == DIM_R, from = c->repo ? c->repo_from : c->n_layers;
+            if (s->stack == DIM_ONE || !tensor_present(c, s->has) || (repo && l < from)) continue;
+            add_param_parts(&list, &d, (ParamId)id, l, repo ? l - from : l, p ? &v : NULL);
         }
-    }
-    add_param(&list, "model.norm.weight", 0, C, 0, v->lnfw, 0);
-    if (!c->tied) add_param(&list, "lm_head.weight", 0, V, C, v->wlm, 0);
+    add_param_parts(&list, &d, PARAM_LNFW, 0, 0, p ? &v : NULL);
+    if (tensor_present(c, HAS_UNTIED)) add_param_parts(&list, &d, PARAM_WLM, 0, 0, p ? &v : NULL);
     *out = list.t;
     return list.k;
 }

@@ -30,7 +30,7 @@ double cost_forward_flops(const ModelConfig *cfg, int T, int n_layers, const Mas
     double per_token = cost_projection_flops_per_token(cfg), total = 0.0;
     for (int l = 0; l < n_layers; l++) {
         MaskKind kind = plan ? plan[l] : MASK_CAUSAL;
-        int window = model_layer_slides(cfg, l) ? cfg->sliding_window : 0;
+        int window = model_layer_window(cfg, l);
         total += (double)T * per_token + 4.0 * model_q_dim(cfg) * cost_attention_pairs(kind, window, T);
     }
     return total;

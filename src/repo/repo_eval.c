@@ -136,13 +136,13 @@ int repo_copy_shared_weights(Model *dst, const Model *src, SrError *err)
                        "layers %d vs %d, heads %d vs %d, d_ff %d vs %d, tied %d vs %d)",
                        a->vocab_size, b->vocab_size, a->d_model, b->d_model, a->n_layers,
                        b->n_layers, a->n_heads, b->n_heads, a->d_ff, b->d_ff, a->tied, b->tied);
-    size_t sizes[MODEL_N_PARAM_TENSORS], shared = 0, repo = 0;
-    model_param_sizes(a, sizes);
-    for (int i = 0; i < 9; i++) shared += sizes[i]; /* wte .. wlm: all before wgc, wz */
-    repo = sizes[9] + sizes[10];                    /* wgc, wz (ParamViews order) */
-    memcpy(dst->params, src->params, shared * sizeof(float));
-    if (a->repo && b->repo && a->repo_from == b->repo_from)
-        memcpy(dst->params + shared, src->params + shared, repo * sizeof(float));
+    int same_repo = a->repo && b->repo && a->repo_from == b->repo_from;
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        if (param_spec((ParamId)id)->has == HAS_REPO && !same_repo) continue;
+        ParamViews from = src->p; /* a copy: param_view points into views it may write */
+        memcpy(*param_view(&dst->p, (ParamId)id), *param_view(&from, (ParamId)id),
+               param_floats(a, (ParamId)id, 0) * sizeof(float));
+    }
     return 0;
 }
 

@@ -166,51 +166,6 @@ int blocks_count(const RepeatLayout *lay, int window, BlockFigures *out, SrError
     return 0;
 }
 
-int blocks_closed_form(int n, int r, RepeatBos bos, RepeatSep sep, BlockFigures *out,
-                       SrError *err)
-{
-    memset(out, 0, sizeof *out);
-    int64_t T = repeat_length(n, r, bos, sep);
-    if (T < 0) return sr_fail(err, "blocks: need n >= 1 and r >= 0 (n = %d, r = %d)", n, r);
-    if (blocks_check_size(T, err)) return -1;
-    int64_t k = (int64_t)r + 1, N = n, W = k * N, S = T - W;
-    int64_t pairs_of_copies = k * (k - 1) / 2;
-    int per_copy_bos = bos == REPEAT_BOS_PER_COPY, has_sep = sep == REPEAT_SEP_TOKEN;
-    out->seen_whole = malloc(sizeof(int64_t) * (size_t)k);
-    if (!out->seen_whole) return sr_fail(err, "blocks: out of memory");
-    out->n = n;
-    out->r = r;
-    out->k = (int)k;
-    out->T = (int)T;
-    out->n_special = (int)S;
-    out->full_blocks = pairs_of_copies;
-    out->causal_blocks = k;
-    out->masked_blocks = pairs_of_copies;
-    out->other_blocks = 0;
-    out->visible_pairs = T * (T + 1) / 2;
-    out->word_pairs = W * (W + 1) / 2;
-    out->right_pairs = pairs_of_copies * (N * (N - 1) / 2);
-    out->full_block_pairs = N * N * pairs_of_copies;
-    /* Specials in front of copy c's words: <bos> 0 | 1 | c+1, plus c <sep>. */
-    int64_t bos_before = bos == REPEAT_BOS_ONCE ? k : per_copy_bos ? k * (k + 1) / 2 : 0;
-    out->sink_pairs = N * (bos_before + has_sep * pairs_of_copies);
-    /* Specials see each other (S(S+1)/2) and the words of the copies before
-     * them: a per-copy <bos> or a <sep> in front of copy c sees c n words. */
-    out->special_query_pairs = S * (S + 1) / 2 + N * pairs_of_copies * (per_copy_bos + has_sep);
-    for (int64_t c = 0; c < k; c++) out->seen_whole[c] = c == 0 ? 1 : N;
-    out->last_right_seen = blocks_last_right_closed(n, r, bos, sep, 0);
-    return 0;
-}
-
-int64_t blocks_last_right_closed(int n, int r, RepeatBos bos, RepeatSep sep, int window)
-{
-    if (r < 1 || n < 2) return 0;
-    int64_t s = (bos == REPEAT_BOS_PER_COPY) + (sep == REPEAT_SEP_TOKEN);
-    int64_t m = n - 1;
-    if (window > 0 && window - s - 1 < m) m = window - s - 1;
-    return m > 0 ? m * (m + 1) / 2 : 0;
-}
-
 Share blocks_full_share(const BlockFigures *f)
 {
     return (Share){f->full_blocks, f->full_blocks + f->causal_blocks};
@@ -229,53 +184,4 @@ Share blocks_full_entry_share(const BlockFigures *f)
 Share blocks_seen_whole_share(const BlockFigures *f, int copy)
 {
     return (Share){f->seen_whole[copy], f->n};
-}
-
-Share blocks_full_share_closed(int k)
-{
-    return (Share){(int64_t)k - 1, (int64_t)k + 1};
-}
-
-Share blocks_right_share_closed(int n, int k)
-{
-    return (Share){((int64_t)k - 1) * (n - 1), 2 * ((int64_t)k * n + 1)};
-}
-
-Share blocks_full_entry_share_closed(int n, int k, int T)
-{
-    return (Share){(int64_t)n * n * k * (k - 1), (int64_t)T * (T + 1)};
-}
-
-/* Greatest common divisor of two non-negative numbers (gcd(0, 0) = 0). */
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-Share share_reduce(Share a)
-{
-    int64_t g = gcd64(a.num < 0 ? -a.num : a.num, a.den < 0 ? -a.den : a.den);
-    if (g > 1) {
-        a.num /= g;
-        a.den /= g;
-    }
-    return a;
-}
-
-int share_equal(Share a, Share b)
-{
-    /* Reduce first so that the cross products stay far from overflow. */
-    a = share_reduce(a);
-    b = share_reduce(b);
-    return a.num * b.den == b.num * a.den;
-}
-
-double share_value(Share a)
-{
-    return a.den ? (double)a.num / (double)a.den : 0.0;
 }

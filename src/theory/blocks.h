@@ -33,14 +33,10 @@
 
 #include "base/status.h"
 #include "repeat/repeat.h"
+#include "theory/share.h"
 
 /* The largest mask blocks_count materialises: T * T bytes. */
 #define BLOCKS_MAX_MASK_BYTES (256LL * 1024 * 1024)
-
-/* A share kept exact: num / den. */
-typedef struct {
-    int64_t num, den;
-} Share;
 
 typedef struct {
     int n, r, k, T;
@@ -70,7 +66,8 @@ int blocks_check_size(int64_t T, SrError *err);
  * T x T bytes). Allocates out->seen_whole; free with blocks_free. */
 int blocks_count(const RepeatLayout *lay, int window, BlockFigures *out, SrError *err);
 
-/* The same figures from the closed forms (no mask involved), without a window. */
+/* The same figures from the closed forms (no mask involved), without a
+ * window (blocks_closed.c, as every closed form below). */
 int blocks_closed_form(int n, int r, RepeatBos bos, RepeatSep sep, BlockFigures *out,
                        SrError *err);
 
@@ -94,12 +91,5 @@ Share blocks_seen_whole_share(const BlockFigures *f, int copy); /* seen_whole[c]
 Share blocks_full_share_closed(int k);                  /* (k-1)/(k+1)              */
 Share blocks_right_share_closed(int n, int k);          /* (k-1)(n-1)/(2(kn+1))     */
 Share blocks_full_entry_share_closed(int n, int k, int T); /* n^2 k(k-1)/(T(T+1))   */
-
-/* 1 if a and b are the same number (a.num * b.den == b.num * a.den). */
-int share_equal(Share a, Share b);
-/* a as a double (0 when den == 0). */
-double share_value(Share a);
-/* a in lowest terms. */
-Share share_reduce(Share a);
 
 #endif

@@ -27,10 +27,10 @@ typedef struct {
 
 static const HfShape SHAPES[] = {
     {"smollm2-135m", {.vocab_size = 49152, .d_model = 576, .n_layers = 30, .n_heads = 9,
-                      .n_kv_heads = 3, .d_ff = 1536, .max_seq_len = 8192, .rope_theta = 100000.0f,
+                      .family.n_kv_heads = 3, .d_ff = 1536, .max_seq_len = 8192, .rope_theta = 100000.0f,
                       .norm_eps = 1e-5f, .tied = 1}},
     {"qwen3-0.6b", {.vocab_size = 151936, .d_model = 1024, .n_layers = 28, .n_heads = 16,
-                    .n_kv_heads = 8, .head_dim = 128, .qk_norm = 1, .d_ff = 3072,
+                    .family.n_kv_heads = 8, .family.head_dim = 128, .family.qk_norm = 1, .d_ff = 3072,
                     .max_seq_len = 40960, .rope_theta = 1000000.0f, .norm_eps = 1e-6f, .tied = 1}},
 };
 enum { N_SHAPES = (int)(sizeof SHAPES / sizeof SHAPES[0]) };

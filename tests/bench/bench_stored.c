@@ -14,6 +14,8 @@
 
 #include "base/rng.h"
 #include "bench.h"
+#include "engine/serving/model_inference.h"
+#include "engine/serving/model_stored.h"
 #include "engine/threads.h"
 
 typedef struct {
@@ -136,7 +138,7 @@ static void set_norms_to_one(Model *m)
     size_t L = (size_t)c->n_layers, C = (size_t)c->d_model, hd = (size_t)model_head_dim(c);
     for (size_t i = 0; i < L * C; i++) m->p.ln1w[i] = m->p.ln2w[i] = 1.0f;
     for (size_t i = 0; i < C; i++) m->p.lnfw[i] = 1.0f;
-    for (size_t i = 0; c->qk_norm && i < L * hd; i++) m->p.qnw[i] = m->p.knw[i] = 1.0f;
+    for (size_t i = 0; c->family.qk_norm && i < L * hd; i++) m->p.family.qnw[i] = m->p.family.knw[i] = 1.0f;
 }
 
 /* In the child: the median forward time of one sequence of job->T tokens on

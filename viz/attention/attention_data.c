@@ -69,7 +69,7 @@ static int build_visible(AttentionData *d, const MaskKind *plan, const ModelConf
     d->n_visible = 0;
     for (int l = 0; l < d->n_layers; l++) {
         MaskKind kind = plan ? plan[l] : MASK_CAUSAL;
-        int window = cfg && model_layer_slides(cfg, l) ? cfg->sliding_window : 0;
+        int window = cfg && model_layer_slides(cfg, l) ? cfg->family.sliding_window : 0;
         int i = 0;
         while (i < d->n_visible && !(kinds[i] == kind && windows[i] == window)) i++;
         if (i == d->n_visible) kinds[i] = kind, windows[i] = window, d->n_visible++;
@@ -245,8 +245,8 @@ int attention_data_from_inference(AttentionData *d, Model *inference, Model *wei
                             : tokenizer_word(tok, lay->ids[t]);
     int rc = init_layout(d, inference->cfg.n_layers, inference->cfg.n_heads, lay, tokens, plan,
                          &inference->cfg, err);
-    d->window = inference->cfg.sliding_window;
-    d->sliding_layers = inference->cfg.sliding_layers;
+    d->window = inference->cfg.family.sliding_window;
+    d->sliding_layers = inference->cfg.family.sliding_layers;
     free(tokens);
     free(labels);
     if (rc) return -1;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/model.h"
+#include "engine/serving/model_inference.h"
 #include "engine/threads.h"
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"

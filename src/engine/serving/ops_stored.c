@@ -163,56 +163,6 @@ void stored_embedding(float *out, const int *ids, const void *w, StoredType t, i
     for (int n = 0; n < N; n++) stored_widen(out + (size_t)n * C, row_at(w, t, ids[n], C), t, (size_t)C);
 }
 
-/* The stored tensors product p of layer l is made of, in the order of its
- * fused output columns (q, k, v; gate, up; one for o and down), with their
- * rows each, and the product's input width; returns how many. */
-static int layer_parts(const StoredMatrices *s, int l, LayerProduct p, const void *parts[3],
-                       int rows[3], int *in)
-{
-    switch (p) {
-    case LAYER_QKV:
-        parts[0] = s->q[l], parts[1] = s->k[l], parts[2] = s->v[l];
-        rows[0] = s->Q, rows[1] = s->K, rows[2] = s->K, *in = s->C;
-        return 3;
-    case LAYER_GU:
-        parts[0] = s->gate[l], parts[1] = s->up[l];
-        rows[0] = s->F, rows[1] = s->F, *in = s->C;
-        return 2;
-    case LAYER_O:
-        parts[0] = s->o[l], rows[0] = s->C, *in = s->Q;
-        return 1;
-    default:
-        parts[0] = s->down[l], rows[0] = s->C, *in = s->F;
-        return 1;
-    }
-}
-
-void stored_layer_forward(const StoredMatrices *s, int l, LayerProduct p, float *out,
-                          const float *inp, int N, float *scratch, int threads)
-{
-    const void *parts[3];
-    int rows[3], in, n = layer_parts(s, l, p, parts, rows, &in), width = 0, at = 0;
-    for (int i = 0; i < n; i++) width += rows[i];
-    for (int i = 0; i < n; i++) {
-        stored_matmul_forward(out + at, width, inp, parts[i], s->type, N, in, rows[i], scratch,
-                              threads);
-        at += rows[i];
-    }
-}
-
-void stored_layer_backward(const StoredMatrices *s, int l, LayerProduct p, float *dinp,
-                           const float *dout, int N, float *scratch, int threads)
-{
-    const void *parts[3];
-    int rows[3], in, n = layer_parts(s, l, p, parts, rows, &in), width = 0, at = 0;
-    for (int i = 0; i < n; i++) width += rows[i];
-    for (int i = 0; i < n; i++) {
-        stored_matmul_backward(dinp, dout + at, width, parts[i], s->type, N, in, rows[i], scratch,
-                               threads);
-        at += rows[i];
-    }
-}
-
 uint64_t stored_fnv1a(uint64_t h, const void *w, StoredType t, size_t n)
 {
     enum { BLOCK = 4096 };

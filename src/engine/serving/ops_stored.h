@@ -31,7 +31,7 @@ float stored_f16_to_f32(uint16_t h);
 /* The big matrices of a model kept as its files store them (BF16 or F16,
  * memory-mapped) instead of in the model's float32 parameters, for a model
  * that only reads its weights (inference, LoRA on a frozen base;
- * engine/model.h, model_create_stored). Each pointer is the start of a
+ * model_stored.h). Each pointer is the start of a
  * row-major tensor of the Hugging Face layout, with the widths below (C the
  * model's width, Q = H*hd and K = KVH*hd the query and key/value widths, F
  * the MLP's, V the vocabulary); owner holds the maps and release(owner)
@@ -48,20 +48,6 @@ typedef struct StoredMatrices {
     void *owner;
     void (*release)(void *owner);
 } StoredMatrices;
-
-/* The products of a layer, as the model fuses them: q/k/v (N, Q+2K) from
- * (N, C); o_proj (N, C) from (N, Q); gate/up (N, 2F) from (N, C); down
- * (N, C) from (N, F). */
-typedef enum { LAYER_QKV = 0, LAYER_O = 1, LAYER_GU = 2, LAYER_DOWN = 3 } LayerProduct;
-
-/* out = inp . W^T for product p of layer l on the stored matrices: one
- * product per Hugging Face tensor, each into its block of the fused row. */
-void stored_layer_forward(const StoredMatrices *s, int l, LayerProduct p, float *out,
-                          const float *inp, int N, float *scratch, int threads);
-
-/* Its backward: dinp += dout . W (the stored weights get no gradient). */
-void stored_layer_backward(const StoredMatrices *s, int l, LayerProduct p, float *dinp,
-                           const float *dout, int N, float *scratch, int threads);
 
 /* FNV-1a 64 (base/fnv1a.h) from h over the n values at w widened to float32
  * (the bytes a float32 copy of them would hash to). */

@@ -33,23 +33,23 @@ static int get_rope_scaling(const char *file, const cJSON *o, ModelConfig *c, Sr
         return sr_fail(err, "%s: 'rope_scaling' has no rope_type", file);
     if (strcmp(type->valuestring, "default") == 0) return 0;
     if (strcmp(type->valuestring, "linear") == 0) {
-        int rc = hf_get_float(file, rs, "factor", NAN, &c->rope_linear_factor, err);
-        if (rc == 0 && !(c->rope_linear_factor > 0))
+        int rc = hf_get_float(file, rs, "factor", NAN, &c->family.rope_linear_factor, err);
+        if (rc == 0 && !(c->family.rope_linear_factor > 0))
             rc = sr_fail(err, "%s: rope_scaling 'factor' must be positive", file);
         return rc;
     }
     if (strcmp(type->valuestring, "llama3") != 0)
         return sr_fail(err, "%s: rope_scaling type '%s' is not supported (llama3, linear)", file,
                        type->valuestring);
-    c->rope_llama3 = 1;
-    int rc = hf_get_float(file, rs, "factor", NAN, &c->rope_factor, err);
-    if (rc == 0) rc = hf_get_float(file, rs, "low_freq_factor", NAN, &c->rope_low_freq_factor, err);
-    if (rc == 0) rc = hf_get_float(file, rs, "high_freq_factor", NAN, &c->rope_high_freq_factor, err);
+    c->family.rope_llama3 = 1;
+    int rc = hf_get_float(file, rs, "factor", NAN, &c->family.rope_factor, err);
+    if (rc == 0) rc = hf_get_float(file, rs, "low_freq_factor", NAN, &c->family.rope_low_freq_factor, err);
+    if (rc == 0) rc = hf_get_float(file, rs, "high_freq_factor", NAN, &c->family.rope_high_freq_factor, err);
     if (rc == 0)
-        rc = hf_get_int(file, rs, "original_max_position_embeddings", -1, &c->rope_original_max_pos,
+        rc = hf_get_int(file, rs, "original_max_position_embeddings", -1, &c->family.rope_original_max_pos,
                      err);
-    if (rc == 0 && !(c->rope_factor > 0 && c->rope_low_freq_factor > 0 &&
-                     c->rope_high_freq_factor > c->rope_low_freq_factor))
+    if (rc == 0 && !(c->family.rope_factor > 0 && c->family.rope_low_freq_factor > 0 &&
+                     c->family.rope_high_freq_factor > c->family.rope_low_freq_factor))
         rc = sr_fail(err, "%s: rope_scaling needs factor > 0 and 0 < low_freq_factor < "
                      "high_freq_factor", file);
     return rc;
@@ -71,8 +71,8 @@ static int get_architecture(const char *file, const cJSON *o, HfConfig *hc, int 
     const char *a = first->valuestring;
     if (strcmp(a, "LlamaForCausalLM") == 0) *default_max_pos = 2048;
     else if (strcmp(a, "MistralForCausalLM") == 0) *default_max_pos = 4096 * 32;
-    else if (strcmp(a, "Qwen2ForCausalLM") == 0) hc->cfg.qkv_bias = 1, *default_max_pos = 32768;
-    else if (strcmp(a, "Qwen3ForCausalLM") == 0) hc->cfg.qk_norm = 1, *default_max_pos = 32768;
+    else if (strcmp(a, "Qwen2ForCausalLM") == 0) hc->cfg.family.qkv_bias = 1, *default_max_pos = 32768;
+    else if (strcmp(a, "Qwen3ForCausalLM") == 0) hc->cfg.family.qk_norm = 1, *default_max_pos = 32768;
     else if (strcmp(a, "GemmaForCausalLM") == 0) hc->gemma = 1, *default_max_pos = 8192;
     else if (strcmp(a, "Gemma2ForCausalLM") == 0) hc->gemma = 2, *default_max_pos = 8192;
     else if (strcmp(a, "Gemma3ForCausalLM") == 0) hc->gemma = 3, *default_max_pos = 131072;
@@ -117,8 +117,8 @@ static int get_fields(const char *file, const cJSON *o, HfConfig *hc, int defaul
     if (!hc->gemma && act && !(cJSON_IsString(act) && strcmp(act->valuestring, "silu") == 0))
         return sr_fail(err, "%s: 'hidden_act' %s is not supported (only \"silu\")", file,
                        cJSON_IsString(act) ? act->valuestring : "(not a string)");
-    c->n_kv_heads = kv == c->n_heads ? 0 : kv;
-    c->head_dim = (long long)hd * c->n_heads == c->d_model ? 0 : hd;
+    c->family.n_kv_heads = kv == c->n_heads ? 0 : kv;
+    c->family.head_dim = (long long)hd * c->n_heads == c->d_model ? 0 : hd;
     if (kv == 0) return sr_fail(err, "%s: 'num_key_value_heads' is 0", file);
     return 0;
 }
@@ -136,13 +136,13 @@ static int get_window(const char *file, const cJSON *o, HfConfig *hc, SrError *e
     if (!use || !hf_field(o, "sliding_window")) return 0;
     if (hf_get_int(file, o, "sliding_window", 0, &hc->sliding_window, err)) return -1;
     if (hc->sliding_window == 0) return sr_fail(err, "%s: 'sliding_window' is 0", file);
-    int listed = hf_get_layer_types(file, o, c->n_layers, &c->sliding_layers, err);
+    int listed = hf_get_layer_types(file, o, c->n_layers, &c->family.sliding_layers, err);
     if (listed < 0) return -1;
-    if (c->n_layers > 64 && (listed ? c->sliding_layers != 0 : from < c->n_layers))
+    if (c->n_layers > 64 && (listed ? c->family.sliding_layers != 0 : from < c->n_layers))
         return sr_fail(err, "%s: a sliding window on a model of %d layers (at most 64 supported)",
                        file, c->n_layers);
-    for (int l = from; !listed && l < c->n_layers; l++) c->sliding_layers |= 1ull << l;
-    c->sliding_window = c->sliding_layers ? hc->sliding_window : 0;
+    for (int l = from; !listed && l < c->n_layers; l++) c->family.sliding_layers |= 1ull << l;
+    c->family.sliding_window = c->family.sliding_layers ? hc->sliding_window : 0;
     return 0;
 }
 
@@ -191,23 +191,23 @@ char *hf_config_manifest(const HfConfig *hc)
     if (hc->torch_dtype[0]) cJSON_AddStringToObject(o, "torch_dtype", hc->torch_dtype);
     cJSON_AddNumberToObject(o, "kv_heads", model_kv_heads(c));
     cJSON_AddNumberToObject(o, "head_dim", model_head_dim(c));
-    cJSON_AddBoolToObject(o, "qkv_bias", c->qkv_bias);
-    cJSON_AddBoolToObject(o, "qk_norm", c->qk_norm);
+    cJSON_AddBoolToObject(o, "qkv_bias", c->family.qkv_bias);
+    cJSON_AddBoolToObject(o, "qk_norm", c->family.qk_norm);
     cJSON_AddNumberToObject(o, "max_position_embeddings", hc->max_position_embeddings);
     if (hc->sliding_window) cJSON_AddNumberToObject(o, "sliding_window", hc->sliding_window);
-    if (c->sliding_layers) {
+    if (c->family.sliding_layers) {
         cJSON *layers = cJSON_AddArrayToObject(o, "sliding_layers");
         for (int l = 0; l < c->n_layers; l++)
             if (model_layer_slides(c, l)) cJSON_AddItemToArray(layers, cJSON_CreateNumber(l));
     }
     if (hc->gemma) hf_config_gemma_manifest(c, hc->gemma, o);
-    if (c->rope_llama3) {
+    if (c->family.rope_llama3) {
         cJSON *rs = cJSON_AddObjectToObject(o, "rope_scaling");
         cJSON_AddStringToObject(rs, "rope_type", "llama3");
-        cJSON_AddNumberToObject(rs, "factor", c->rope_factor);
-        cJSON_AddNumberToObject(rs, "low_freq_factor", c->rope_low_freq_factor);
-        cJSON_AddNumberToObject(rs, "high_freq_factor", c->rope_high_freq_factor);
-        cJSON_AddNumberToObject(rs, "original_max_position_embeddings", c->rope_original_max_pos);
+        cJSON_AddNumberToObject(rs, "factor", c->family.rope_factor);
+        cJSON_AddNumberToObject(rs, "low_freq_factor", c->family.rope_low_freq_factor);
+        cJSON_AddNumberToObject(rs, "high_freq_factor", c->family.rope_high_freq_factor);
+        cJSON_AddNumberToObject(rs, "original_max_position_embeddings", c->family.rope_original_max_pos);
     }
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);

@@ -102,13 +102,13 @@ static int get_gemma_window(const char *file, const cJSON *o, int generation, Mo
     if (c->n_layers > 64)
         return sr_fail(err, "%s: a sliding window on a model of %d layers (at most 64 supported)",
                        file, c->n_layers);
-    int listed = hf_get_layer_types(file, o, c->n_layers, &c->sliding_layers, err);
+    int listed = hf_get_layer_types(file, o, c->n_layers, &c->family.sliding_layers, err);
     if (listed < 0) return -1;
     for (int l = 0; !listed && l < c->n_layers; l++) {
         int sliding = generation == 2 ? l % 2 == 0 : (l + 1) % pattern != 0;
-        if (sliding) c->sliding_layers |= 1ull << l;
+        if (sliding) c->family.sliding_layers |= 1ull << l;
     }
-    c->sliding_window = c->sliding_layers ? *sliding_window : 0;
+    c->family.sliding_window = c->family.sliding_layers ? *sliding_window : 0;
     return 0;
 }
 
@@ -117,23 +117,23 @@ int hf_config_gemma(const char *file, const cJSON *o, int generation, ModelConfi
 {
     int g = generation;
     if (get_activation(file, o, err)) return -1;
-    c->gelu_mlp = 1;
-    c->norm_plus_one = 1;
-    c->embed_scale = (float)sqrt((double)c->d_model);
+    c->family.gelu_mlp = 1;
+    c->family.norm_plus_one = 1;
+    c->family.embed_scale = (float)sqrt((double)c->d_model);
     if (g == 1) return 0;
-    c->post_norms = 1;
+    c->family.post_norms = 1;
     float scalar;
     if (hf_get_float(file, o, "query_pre_attn_scalar", 256.0, &scalar, err)) return -1;
     if (!(scalar > 0.0f)) return sr_fail(err, "%s: 'query_pre_attn_scalar' must be positive", file);
-    c->attn_scale = (float)(1.0 / sqrt((double)scalar));
-    if (get_cap(file, o, "attn_logit_softcapping", g == 2 ? 50.0 : 0.0, &c->attn_softcap, err) ||
-        get_cap(file, o, "final_logit_softcapping", g == 2 ? 30.0 : 0.0, &c->logit_softcap, err))
+    c->family.attn_scale = (float)(1.0 / sqrt((double)scalar));
+    if (get_cap(file, o, "attn_logit_softcapping", g == 2 ? 50.0 : 0.0, &c->family.attn_softcap, err) ||
+        get_cap(file, o, "final_logit_softcapping", g == 2 ? 30.0 : 0.0, &c->family.logit_softcap, err))
         return -1;
     if (g == 3) {
-        c->qk_norm = 1;
-        if (hf_get_float(file, o, "rope_local_base_freq", 10000.0, &c->rope_local_theta, err))
+        c->family.qk_norm = 1;
+        if (hf_get_float(file, o, "rope_local_base_freq", 10000.0, &c->family.rope_local_theta, err))
             return -1;
-        if (!(c->rope_local_theta > 0.0f))
+        if (!(c->family.rope_local_theta > 0.0f))
             return sr_fail(err, "%s: 'rope_local_base_freq' must be positive", file);
     }
     return get_gemma_window(file, o, g, c, sliding_window, err);
@@ -142,13 +142,13 @@ int hf_config_gemma(const char *file, const cJSON *o, int generation, ModelConfi
 void hf_config_gemma_manifest(const ModelConfig *c, int generation, cJSON *o)
 {
     cJSON_AddNumberToObject(o, "gemma", generation);
-    cJSON_AddNumberToObject(o, "embed_scale", c->embed_scale);
-    if (c->attn_scale > 0.0f) cJSON_AddNumberToObject(o, "attn_scale", c->attn_scale);
-    if (c->attn_softcap > 0.0f) cJSON_AddNumberToObject(o, "attn_logit_softcapping", c->attn_softcap);
-    if (c->logit_softcap > 0.0f)
-        cJSON_AddNumberToObject(o, "final_logit_softcapping", c->logit_softcap);
-    if (c->rope_local_theta > 0.0f)
-        cJSON_AddNumberToObject(o, "rope_local_base_freq", c->rope_local_theta);
-    if (c->rope_linear_factor > 0.0f)
-        cJSON_AddNumberToObject(o, "rope_linear_factor", c->rope_linear_factor);
+    cJSON_AddNumberToObject(o, "embed_scale", c->family.embed_scale);
+    if (c->family.attn_scale > 0.0f) cJSON_AddNumberToObject(o, "attn_scale", c->family.attn_scale);
+    if (c->family.attn_softcap > 0.0f) cJSON_AddNumberToObject(o, "attn_logit_softcapping", c->family.attn_softcap);
+    if (c->family.logit_softcap > 0.0f)
+        cJSON_AddNumberToObject(o, "final_logit_softcapping", c->family.logit_softcap);
+    if (c->family.rope_local_theta > 0.0f)
+        cJSON_AddNumberToObject(o, "rope_local_base_freq", c->family.rope_local_theta);
+    if (c->family.rope_linear_factor > 0.0f)
+        cJSON_AddNumberToObject(o, "rope_linear_factor", c->family.rope_linear_factor);
 }

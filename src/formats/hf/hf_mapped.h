@@ -9,6 +9,7 @@
 
 #include "base/status.h"
 #include "engine/model.h"
+#include "engine/serving/ops_stored.h"
 
 /* A StoredMatrices of type t for a model of cfg over n_files files, every
  * pointer still NULL (owner and release set); NULL when out of memory. */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/text_file.h"
-#include "engine/serving/ops_stored.h"
+#include "engine/serving/model_stored.h"
 #include "formats/hf/hf_mapped.h"
 
 /* Elements of a tensor mapped and converted at a time (16 Mi: 32 MiB of
@@ -50,7 +50,7 @@ static void want_norm(const ModelConfig *c, HfTensorView *w, int *n, const char 
                       int64_t size, float *dest)
 {
     want(w, n, fmt, layer, size, 0, dest);
-    w[*n - 1].offset = c->norm_plus_one ? 1.0f : 0.0f;
+    w[*n - 1].offset = c->family.norm_plus_one ? 1.0f : 0.0f;
 }
 
 /* Every tensor of m's configuration, in file order, pointing into p (see
@@ -76,24 +76,24 @@ int hf_tensor_views(const Model *m, const ParamViews *p, HfTensorView *w)
         want(w, n, "model.layers.%d.self_attn.q_proj.weight", l, Q, C, qkv);
         want(w, n, "model.layers.%d.self_attn.k_proj.weight", l, K, C, at_offset(qkv, Q * C));
         want(w, n, "model.layers.%d.self_attn.v_proj.weight", l, K, C, at_offset(qkv, (Q + K) * C));
-        if (c->qkv_bias) {
-            float *b = p->bqkv + (size_t)(l * W);
+        if (c->family.qkv_bias) {
+            float *b = p->family.bqkv + (size_t)(l * W);
             want(w, n, "model.layers.%d.self_attn.q_proj.bias", l, Q, 0, b);
             want(w, n, "model.layers.%d.self_attn.k_proj.bias", l, K, 0, b + Q);
             want(w, n, "model.layers.%d.self_attn.v_proj.bias", l, K, 0, b + Q + K);
         }
-        if (c->qk_norm) {
-            want_norm(c, w, n, "model.layers.%d.self_attn.q_norm.weight", l, hd, p->qnw + l * hd);
-            want_norm(c, w, n, "model.layers.%d.self_attn.k_norm.weight", l, hd, p->knw + l * hd);
+        if (c->family.qk_norm) {
+            want_norm(c, w, n, "model.layers.%d.self_attn.q_norm.weight", l, hd, p->family.qnw + l * hd);
+            want_norm(c, w, n, "model.layers.%d.self_attn.k_norm.weight", l, hd, p->family.knw + l * hd);
         }
         want(w, n, "model.layers.%d.self_attn.o_proj.weight", l, C, Q, at_offset(p->wo, l * C * Q));
-        if (c->post_norms) {
+        if (c->family.post_norms) {
             want_norm(c, w, n, "model.layers.%d.post_attention_layernorm.weight", l, C,
-                      p->panw + l * C);
+                      p->family.panw + l * C);
             want_norm(c, w, n, "model.layers.%d.pre_feedforward_layernorm.weight", l, C,
                       p->ln2w + l * C);
             want_norm(c, w, n, "model.layers.%d.post_feedforward_layernorm.weight", l, C,
-                      p->pfnw + l * C);
+                      p->family.pfnw + l * C);
         } else {
             want_norm(c, w, n, "model.layers.%d.post_attention_layernorm.weight", l, C,
                       p->ln2w + l * C);
@@ -404,13 +404,14 @@ static StoredType folder_type(const char *path)
  * places load_file recorded (w, n wanted tensors). */
 static int point_stored(const FolderFiles *ff, Model *m, const Want *w, int n, SrError *err)
 {
+    StoredMatrices *stored = model_stored_matrices(m);
     for (int i = 0; i < ff->n_files; i++)
-        if (hf_mapped_map(m->stored, i, ff->files[i], err)) return -1;
+        if (hf_mapped_map(stored, i, ff->files[i], err)) return -1;
     for (int i = 0; i < n; i++)
-        if (!w[i].view.dest && hf_mapped_point(m->stored, w[i].view.name, w[i].file, w[i].at))
+        if (!w[i].view.dest && hf_mapped_point(stored, w[i].view.name, w[i].file, w[i].at))
             return sr_fail(err, "%s: tensor '%s' cannot stay as stored", ff->listed_in,
                            w[i].view.name);
-    if (!hf_mapped_complete(m->stored, &m->cfg))
+    if (!hf_mapped_complete(stored, &m->cfg))
         return sr_fail(err, "%s: a matrix of the model was not found", ff->listed_in);
     return 0;
 }
@@ -426,7 +427,7 @@ static int load_weights(const FolderFiles *ff, Model *m, SrError *err)
         rc = load_file(ff->files[i], i, w, n, m->cfg.tied, &folder_dtype, err);
     for (int i = 0; i < n && rc == 0; i++)
         if (!w[i].found) rc = sr_fail(err, "%s: missing tensor '%s'", ff->listed_in, w[i].view.name);
-    if (rc == 0 && m->stored) rc = point_stored(ff, m, w, n, err);
+    if (rc == 0 && model_stored_matrices(m)) rc = point_stored(ff, m, w, n, err);
     free(w);
     return rc;
 }

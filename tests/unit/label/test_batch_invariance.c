@@ -280,7 +280,7 @@ static int plan_is_plain_causal(const Bench *bn, const MaskPlan *mp)
     const ModelConfig *c = &bn->m->cfg;
     if (strcmp(mp->mask, "causal") != 0) return 0;
     if (mp->window != WIN_OWN) return 0;
-    return c->sliding_window == 0 || c->sliding_layers == 0;
+    return c->family.sliding_window == 0 || c->family.sliding_layers == 0;
 }
 
 /* ---- the matrix ------------------------------------------------------------ */
@@ -645,8 +645,8 @@ static void test_mistral_window(void **state)
     SrError err;
     if (checkpoint_load(dir, &m, N_SENTS, MAX_T, NULL, &err)) fail_msg("%s", err.msg);
     test_remove_dir(dir);
-    assert_int_equal(m.cfg.sliding_window, WINDOW);
-    assert_int_equal(m.cfg.sliding_layers, (1ull << m.cfg.n_layers) - 1);
+    assert_int_equal(m.cfg.family.sliding_window, WINDOW);
+    assert_int_equal(m.cfg.family.sliding_layers, (1ull << m.cfg.n_layers) - 1);
     run_matrix("mistral+window", &m, 2, NULL);
     model_free(&m);
 }

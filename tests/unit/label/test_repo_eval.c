@@ -67,13 +67,10 @@ static void test_count_correct_on_hand_made_logits(void **state)
 static void fixed_answer_model(Model *m, RepoMethod method, int v, int w)
 {
     tiny_model(m, method, 2, 4, 48, 1);
-    size_t sizes[MODEL_N_PARAM_TENSORS];
-    model_param_sizes(&m->cfg, sizes);
-    float *views[MODEL_N_PARAM_TENSORS] = {m->p.wte, m->p.ln1w, m->p.wqkv, m->p.wo, m->p.ln2w,
-                                           m->p.wgu, m->p.wdown, m->p.lnfw, m->p.wlm, m->p.wgc,
-                                           m->p.wz, m->p.bqkv, m->p.qnw, m->p.knw};
-    for (int i = 0; i < MODEL_N_PARAM_TENSORS; i++)
-        if (!model_param_is_norm(i) && i != 8 && sizes[i]) memset(views[i], 0, sizes[i] * sizeof(float));
+    for (int id = 0; id < PARAM_COUNT; id++) /* every weight zero but the norms */
+        if (!param_spec((ParamId)id)->norm && id != PARAM_WLM)
+            memset(*param_view(&m->p, (ParamId)id), 0,
+                   param_floats(&m->cfg, (ParamId)id, 0) * sizeof(float));
     int C = m->cfg.d_model;
     m->p.wte[(size_t)REPO_TOK_EQ * C] = 1.0f;
     m->p.wte[(size_t)(REPO_VALUE0 + v) * C] = 2.0f;

@@ -30,7 +30,7 @@ static void make_model_shaped(Model *m, unsigned long long seed, int hf)
 {
     ModelConfig c = {.vocab_size = TV, .d_model = TC, .n_layers = TL, .n_heads = TH, .d_ff = TF,
                      .max_seq_len = 16, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = 1};
-    if (hf) c.n_kv_heads = 1, c.head_dim = 6, c.qkv_bias = 1, c.qk_norm = 1;
+    if (hf) c.family.n_kv_heads = 1, c.family.head_dim = 6, c.family.qkv_bias = 1, c.family.qk_norm = 1;
     test_random_model(m, &c, TB, TT, seed);
 }
 

@@ -51,7 +51,7 @@ static void run_case(const char *name)
     /* BF16 and F16 folders keep their matrices as stored (mapped), F32 ones are in params */
     int half = strstr(info.manifest_json, "\"torch_dtype\":\"bfloat16\"") ||
                strstr(info.manifest_json, "\"torch_dtype\":\"float16\"");
-    assert_int_equal(m.stored != NULL, half);
+    assert_int_equal((m.matrices != NULL), half);
     ModelInput in = {.B = 1, .T = T, .ids = ids_t->data, .want_logits = 1};
     if (model_forward(&m, &in, &err)) fail_msg("%s", err.msg);
     double worst = golden_compare(name, "logits", m.a.logits, logits->data, (size_t)T * V);
@@ -106,8 +106,8 @@ static void test_stored_equals_widened(void **state)
         SrError err;
         if (checkpoint_load(dir, &st, 1, 5, NULL, &err)) fail_msg("%s", err.msg);
         if (checkpoint_load_trainable(dir, &wide, 1, 5, NULL, &err)) fail_msg("%s", err.msg);
-        assert_non_null(st.stored);
-        assert_null(wide.stored);
+        assert_non_null(st.matrices);
+        assert_null(wide.matrices);
         adapter_base_checksum(&st, a);
         adapter_base_checksum(&wide, b);
         assert_string_equal(a, b);
@@ -140,35 +140,35 @@ static void test_configs(void **state)
     assert_string_equal(hc.architecture, "Qwen3ForCausalLM");
     assert_int_equal(model_head_dim(&hc.cfg), 16);
     assert_int_equal(model_kv_heads(&hc.cfg), 2);
-    assert_int_equal(hc.cfg.qk_norm, 1);
+    assert_int_equal(hc.cfg.family.qk_norm, 1);
     assert_int_equal(hc.cfg.tied, 1);
     if (hf_config_read("golden/hf/qwen2_bias", &hc, &err)) fail_msg("%s", err.msg);
-    assert_int_equal(hc.cfg.qkv_bias, 1);
+    assert_int_equal(hc.cfg.family.qkv_bias, 1);
     assert_int_equal(hc.sliding_window, 0); /* use_sliding_window false */
     if (hf_config_read("golden/hf/mistral", &hc, &err)) fail_msg("%s", err.msg);
     assert_int_equal(hc.sliding_window, 4096);
     assert_int_equal(hc.cfg.max_seq_len, 256); /* max_position_embeddings < window */
     if (hf_config_read("golden/hf/llama3_rope", &hc, &err)) fail_msg("%s", err.msg);
-    assert_int_equal(hc.cfg.rope_llama3, 1);
-    assert_int_equal(hc.cfg.rope_original_max_pos, 64);
+    assert_int_equal(hc.cfg.family.rope_llama3, 1);
+    assert_int_equal(hc.cfg.family.rope_original_max_pos, 64);
     assert_true(model_hf_features(&hc.cfg));
     /* Gemma: tied by default, the (1 + w) norms, scaled embeddings, the windows' layers */
     if (hf_config_read("golden/hf/gemma_mqa", &hc, &err)) fail_msg("%s", err.msg);
     assert_int_equal(hc.gemma, 1);
     assert_int_equal(hc.cfg.tied, 1);
     assert_int_equal(model_kv_heads(&hc.cfg), 1);
-    assert_true(hc.cfg.norm_plus_one && hc.cfg.gelu_mlp && !hc.cfg.post_norms);
-    assert_true(fabsf(hc.cfg.embed_scale - sqrtf(48.0f)) < 1e-6f);
+    assert_true(hc.cfg.family.norm_plus_one && hc.cfg.family.gelu_mlp && !hc.cfg.family.post_norms);
+    assert_true(fabsf(hc.cfg.family.embed_scale - sqrtf(48.0f)) < 1e-6f);
     if (hf_config_read("golden/hf/gemma2_window", &hc, &err)) fail_msg("%s", err.msg);
-    assert_true(hc.cfg.sliding_layers == 0x5 && hc.cfg.sliding_window == 4); /* layers 0, 2 */
-    assert_true(hc.cfg.post_norms && hc.cfg.attn_softcap == 3.0f && hc.cfg.logit_softcap == 3.0f);
-    assert_true(fabsf(hc.cfg.attn_scale - 1.0f / sqrtf(24.0f)) < 1e-7f);
+    assert_true(hc.cfg.family.sliding_layers == 0x5 && hc.cfg.family.sliding_window == 4); /* layers 0, 2 */
+    assert_true(hc.cfg.family.post_norms && hc.cfg.family.attn_softcap == 3.0f && hc.cfg.family.logit_softcap == 3.0f);
+    assert_true(fabsf(hc.cfg.family.attn_scale - 1.0f / sqrtf(24.0f)) < 1e-7f);
     if (hf_config_read("golden/hf/gemma3_local", &hc, &err)) fail_msg("%s", err.msg);
-    assert_true(hc.cfg.sliding_layers == 0x5); /* pattern 2: layers 0 and 2 slide */
-    assert_true(hc.cfg.qk_norm && hc.cfg.rope_local_theta == 10000.0f &&
-                hc.cfg.rope_linear_factor == 8.0f && hc.cfg.attn_softcap == 0.0f);
+    assert_true(hc.cfg.family.sliding_layers == 0x5); /* pattern 2: layers 0 and 2 slide */
+    assert_true(hc.cfg.family.qk_norm && hc.cfg.family.rope_local_theta == 10000.0f &&
+                hc.cfg.family.rope_linear_factor == 8.0f && hc.cfg.family.attn_softcap == 0.0f);
     if (hf_config_read("golden/hf/gemma3_tokenizer", &hc, &err)) fail_msg("%s", err.msg);
-    assert_true(hc.cfg.sliding_layers == 0x6); /* layer_types: 1 and 2 slide */
+    assert_true(hc.cfg.family.sliding_layers == 0x6); /* layer_types: 1 and 2 slide */
     assert_false(hf_is_model_dir("golden/hf/llama_gqa/config.json"));
     assert_true(hf_is_model_dir("golden/hf/llama_gqa"));
 }

@@ -14,6 +14,7 @@
 #include "engine/adamw.h"
 #include "engine/ops/mask.h"
 #include "engine/model.h"
+#include "engine/serving/model_inference.h"
 
 enum { TB = 2, TT = 6, TV = 13, TC = 8, TL = 3, TH = 2, TF = 12 };
 
@@ -162,21 +163,21 @@ static void test_grad_repo_mixed(void **s) { (void)s; gradient_check_repo("middl
 static void make_hf_model(Model *m)
 {
     ModelConfig c = small_config(0);
-    c.n_kv_heads = 1;
-    c.head_dim = 6;
-    c.qkv_bias = 1;
-    c.qk_norm = 1;
-    c.rope_llama3 = 1;
-    c.rope_factor = 4.0f;
-    c.rope_low_freq_factor = 1.0f;
-    c.rope_high_freq_factor = 4.0f;
-    c.rope_original_max_pos = 16;
+    c.family.n_kv_heads = 1;
+    c.family.head_dim = 6;
+    c.family.qkv_bias = 1;
+    c.family.qk_norm = 1;
+    c.family.rope_llama3 = 1;
+    c.family.rope_factor = 4.0f;
+    c.family.rope_low_freq_factor = 1.0f;
+    c.family.rope_high_freq_factor = 4.0f;
+    c.family.rope_original_max_pos = 16;
     SrError err;
     assert_int_equal(model_create(m, &c, TB, TT, &err), 0);
     unsigned long long st = 4321;
     test_fill_random(m->params, (long)m->n_params, &st, 0.5f);
-    for (int i = 0; i < TL * 6; i++) m->p.qnw[i] = 1.0f + 0.3f * m->p.qnw[i];
-    for (int i = 0; i < TL * 6; i++) m->p.knw[i] = 1.0f + 0.3f * m->p.knw[i];
+    for (int i = 0; i < TL * 6; i++) m->p.family.qnw[i] = 1.0f + 0.3f * m->p.family.qnw[i];
+    for (int i = 0; i < TL * 6; i++) m->p.family.knw[i] = 1.0f + 0.3f * m->p.family.knw[i];
 }
 
 /* Finite differences of every bias, q_norm and k_norm weight, every shared
@@ -195,11 +196,11 @@ static void test_grad_hf_features(void **s)
     memcpy(grads, m.grads, m.n_params * sizeof(float));
     size_t Q = 12, K = 6, W = Q + 2 * K;
     for (size_t i = 0; i < TL * W; i++) {
-        size_t k = (size_t)(m.p.bqkv - m.params) + i;
+        size_t k = (size_t)(m.p.family.bqkv - m.params) + i;
         check_one(&m, &b, &m.params[k], grads[k], "bqkv", (long)i);
     }
     for (size_t i = 0; i < TL * 6; i++) {
-        size_t kq = (size_t)(m.p.qnw - m.params) + i, kk = (size_t)(m.p.knw - m.params) + i;
+        size_t kq = (size_t)(m.p.family.qnw - m.params) + i, kk = (size_t)(m.p.family.knw - m.params) + i;
         check_one(&m, &b, &m.params[kq], grads[kq], "q_norm", (long)i);
         check_one(&m, &b, &m.params[kk], grads[kk], "k_norm", (long)i);
     }
@@ -324,7 +325,7 @@ static void test_last_logits(void **s)
     Batch b;
     SrError err;
     make_hf_model(&w);
-    w.cfg.logit_softcap = 0.5f; /* copied by the inference model, which keeps no capped copy */
+    w.cfg.family.logit_softcap = 0.5f; /* copied by the inference model, which keeps no capped copy */
     make_batch(&b, "causal", NULL);
     assert_int_equal(model_create_inference(&inf, &w, TB, TT, &err), 0);
     float all[TB * TT * TV];
@@ -519,7 +520,7 @@ static void test_sizes_overflow(void **s)
     c.vocab_size = INT_MAX;           /* V x C x 4 bytes, twice (untied): past 2^64 */
     c.d_model = INT_MAX - 3;         /* head size 2^30 - 2, even */
     c.n_heads = 2;
-    c.head_dim = 0;
+    c.family.head_dim = 0;
     c.d_ff = 8;
     assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
     assert_non_null(strstr(err.msg, "too large"));
@@ -527,8 +528,8 @@ static void test_sizes_overflow(void **s)
 
     c = small_config(1);
     c.n_heads = 1 << 16;              /* Q = n_heads x head_dim = 2^32: past INT_MAX */
-    c.n_kv_heads = 1 << 16;
-    c.head_dim = 1 << 16;
+    c.family.n_kv_heads = 1 << 16;
+    c.family.head_dim = 1 << 16;
     assert_int_equal(model_create(&m, &c, 1, 4, &err), -1);
     assert_non_null(strstr(err.msg, "too large"));
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """check_layout.py — the house rules of src/, viz/ and tests/, checked on the code.
 
-Usage: python3 tests/checks/check_layout.py [ROOT] [OBJ_DIR]
+Usage: python3 tests/checks/check_layout.py [ROOT] [OBJ_DIR] [--fix-reading]
 
 ROOT is the checkout (default: two folders above this file). A room is a
 folder of src/ or viz/ that holds source files: `engine`, `text/hf` (named
@@ -19,14 +19,26 @@ from src/), `viz/draw`, `viz/figures` (named from the checkout). The rules:
      obj/ folder) is given, calls (which object file uses a symbol another
      one defines, read with nm), or both together: a module that includes
      another may not be called by it.
-  5. No source file of src/ or viz/ is longer than 800 lines, no room holds
-     more than 25 source files, and no function is longer than 80 lines but
-     those named in LONG_FUNCTIONS, each with its reason.
+  5. Headroom: no source file of src/ or viz/ is longer than 700 lines (of
+     tests/, 800), no folder of src/, viz/ or tests/ holds more than 20
+     source files, and no function, in tests/ too, is longer than 80 lines
+     but those named in LONG_FUNCTIONS, each with its reason.
   6. tests/ keeps its files in rooms (unit/, e2e/, golden/, reference/,
      fuzz/, fault/, soak/, bench/, checks/), each with a README.md.
   7. docs/reading.md, the reading path, names files that exist, each with
-     its size in lines within a tenth (or 15 lines) of the file's; README.md's
-     Layout block names every top-level folder of the checkout.
+     its size in lines exactly, and its total; README.md's Layout section
+     gives the same number of files and total, at most 2,500 lines, and the
+     path holds the idea (the copies, the mask, the forward, the read-out,
+     the probe, fine-tuning, the metric, the block count: READING_IDEAS).
+     `--fix-reading` writes the sizes and totals instead of checking them.
+     README.md's Layout block names every top-level folder of the checkout.
+  8. The teaching model: src/engine/model.c has at most 500 lines and names
+     no field of a family's configuration (engine/families/family.h's
+     ModelFamily) and nothing of weights kept as stored; ModelConfig holds
+     the plain fields and the family's nested.
+  9. One table of tensors: no parameter tensor picked by a bare number
+     (`sizes[9]`), and only engine/tensors.c lays views out (offsetof on
+     ParamViews, ActViews, LayerActs).
 
 Prints one line per broken rule and a closing "N passed, N failed" line;
 exit status 1 when anything failed.
@@ -36,12 +48,27 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
-                       os.path.join(os.path.dirname(__file__), "..", ".."))
-OBJ_DIR = sys.argv[2] if len(sys.argv) > 2 else None
-MAX_LINES = 800
-MAX_ROOM_FILES = 25
+FIX_READING = "--fix-reading" in sys.argv
+ARGS = [a for a in sys.argv[1:] if a != "--fix-reading"]
+ROOT = os.path.abspath(ARGS[0] if ARGS else os.path.join(os.path.dirname(__file__), "..", ".."))
+OBJ_DIR = ARGS[1] if len(ARGS) > 1 else None
+MAX_LINES = 700
+MAX_TEST_LINES = 800
+MAX_ROOM_FILES = 20
 MAX_FUNCTION_LINES = 80
+MAX_MODEL_LINES = 500
+MAX_READING_LINES = 2500
+# the ideas the reading path must hold, each by the file that holds it
+READING_IDEAS = {
+    "the copies": "src/repeat/repeat.c",
+    "the mask": "src/engine/ops/mask.h",
+    "the forward": "src/engine/model.c",
+    "the read-out": "src/label/readout.c",
+    "the probe": "src/label/probe.c",
+    "fine-tuning": "src/train/finetune.c",
+    "the metric": "src/label/metrics.c",
+    "the block count": "src/theory/blocks.c",
+}
 # functions allowed past MAX_FUNCTION_LINES: "path:function" -> the reason
 LONG_FUNCTIONS = {}
 TEST_ROOMS = ["unit", "e2e", "golden", "reference", "fuzz", "fault", "soak", "bench", "checks"]
@@ -214,6 +241,13 @@ for f in files:
     # rule 5
     n_lines = text.count("\n")
     check(n_lines <= MAX_LINES, "%s has %d lines (more than %d)" % (f, n_lines, MAX_LINES))
+    # rule 9
+    for bare in re.findall(r"\w*sizes\[\d+\]", blank_comments_and_strings(text)):
+        check(False, "%s picks a tensor by a bare number (%s): use engine/tensors.h's table"
+              % (f, bare))
+    if f != os.path.join("src", "engine", "tensors.c"):
+        check(not re.search(r"offsetof\s*\(\s*(ParamViews|ActViews|LayerActs)\b", text),
+              "%s lays out the model's views (only engine/tensors.c may)" % f)
     if f.endswith(".c"):
         for name, first, last in functions(text):
             key = "%s:%s" % (f, name)
@@ -309,22 +343,77 @@ for entry in sorted(os.listdir(tests)):
 for room in TEST_ROOMS:
     check(os.path.exists(os.path.join(tests, room, "README.md")), "tests/%s/ has no README.md" % room)
 
+# ---- rule 5 in tests/: file and function length, files per folder ----
+test_files = sources("tests")
+for f in test_files:
+    text = open(os.path.join(ROOT, f), encoding="utf-8", errors="replace").read()
+    n_lines = text.count("\n")
+    check(n_lines <= MAX_TEST_LINES, "%s has %d lines (more than %d)" % (f, n_lines, MAX_TEST_LINES))
+    if f.endswith(".c"):
+        for name, first, last in functions(text):
+            key = "%s:%s" % (f, name)
+            length = last - first + 1
+            check(length <= MAX_FUNCTION_LINES or key in LONG_FUNCTIONS,
+                  "%s is %d lines long (more than %d)" % (key, length, MAX_FUNCTION_LINES))
+for folder in sorted({os.path.dirname(f) for f in test_files}):
+    count = len([f for f in test_files if os.path.dirname(f) == folder])
+    check(count <= MAX_ROOM_FILES, "%s holds %d source files (more than %d)" % (folder, count, MAX_ROOM_FILES))
+
 # ---- rule 7: the reading path and the README's layout ----
+def lines_of(path):
+    """The number of lines of the file at path (relative to ROOT)."""
+    return open(os.path.join(ROOT, path), encoding="utf-8", errors="replace").read().count("\n")
+
+
+def number(n):
+    """n as the docs write it: 2,445."""
+    return "{:,}".format(n)
+
+
+SIZE = re.compile(r"\((\d[\d,]*) lines\)")
+WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen", "fourteen", "fifteen"]
 reading = os.path.join(ROOT, "docs", "reading.md")
 text = open(reading, encoding="utf-8").read() if os.path.exists(reading) else ""
-items = re.split(r"^\d+\.\s+", text, flags=re.M)[1:]  # one numbered item each, over its lines
-listed = [(m.group(1), m.group(2)) for m in
-          (re.match(r"`([^`]+)`.*?\((\d[\d,]*) lines\)", item, re.S) for item in items) if m]
+pieces = re.split(r"(^\d+\.\s+)", text, flags=re.M)  # [head, "1. ", item, "2. ", item, ...]
+listed, fixed = [], [pieces[0]]
+for marker, item in zip(pieces[1::2], pieces[2::2]):
+    m = re.match(r"`([^`]+)`", item)
+    size = SIZE.search(item)
+    if m and size:
+        path = m.group(1)
+        lines = lines_of(path) if os.path.isfile(os.path.join(ROOT, path)) else None
+        listed.append((path, int(size.group(1).replace(",", "")), lines))
+        if lines is not None:
+            item = item[:size.start()] + "(%s lines)" % number(lines) + item[size.end():]
+    fixed += [marker, item]
+total = sum(lines or 0 for _, _, lines in listed)
+SUMMARY = re.compile(r"lives in (\w+) files, ([\d,]+) lines")
+README_SUMMARY = re.compile(r"the (\w+) files that\s+hold the paper's idea, in order, ([\d,]+) lines")
+readme_path = os.path.join(ROOT, "README.md")
+readme = open(readme_path, encoding="utf-8").read()
+if FIX_READING:
+    new = SUMMARY.sub("lives in %s files, %s lines" % (WORDS[len(listed)], number(total)), "".join(fixed))
+    open(reading, "w", encoding="utf-8").write(new)
+    readme = README_SUMMARY.sub(lambda m: m.group(0).replace(m.group(1), WORDS[len(listed)], 1)
+                                .replace(m.group(2), number(total)), readme)
+    open(readme_path, "w", encoding="utf-8").write(readme)
+    text = new
 check(len(listed) >= 8, "docs/reading.md lists %d files with their sizes (wanted about ten)" % len(listed))
-for path, size in listed:
-    full = os.path.join(ROOT, path)
-    check(os.path.isfile(full), "docs/reading.md lists %s, which is gone" % path)
-    if os.path.isfile(full):
-        lines = open(full, encoding="utf-8", errors="replace").read().count("\n")
-        said = int(size.replace(",", ""))
-        check(abs(lines - said) <= max(15, lines // 10),
-              "docs/reading.md says %s has %d lines; it has %d" % (path, said, lines))
-readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+for path, said, lines in listed:
+    check(lines is not None, "docs/reading.md lists %s, which is gone" % path)
+    check(lines is None or said == lines or FIX_READING,
+          "docs/reading.md says %s has %d lines; it has %s (--fix-reading writes it)" % (path, said, lines))
+for idea, path in READING_IDEAS.items():
+    check(path in [p for p, _, _ in listed], "docs/reading.md no longer holds %s (%s)" % (idea, path))
+check(total <= MAX_READING_LINES, "the reading path has %d lines (more than %d)" % (total, MAX_READING_LINES))
+for name, where, pattern in (("docs/reading.md", text, SUMMARY), ("README.md", readme, README_SUMMARY)):
+    m = pattern.search(where)
+    check(m is not None, "%s does not say how many files and lines the reading path has" % name)
+    if m:
+        check(m.group(1) == WORDS[len(listed)] and m.group(2) == number(total),
+              "%s says the reading path is %s files, %s lines; it is %s, %s (--fix-reading writes it)"
+              % (name, m.group(1), m.group(2), WORDS[len(listed)], number(total)))
 layout = re.search(r"^## Layout\n+```\n(.*?)```", readme, re.M | re.S)
 check(layout is not None, "README.md has no Layout block")
 tracked = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True).stdout.split()
@@ -332,6 +421,34 @@ top = sorted({t.split("/")[0] for t in tracked if "/" in t and not t.startswith(
 for folder in top:
     check(layout is not None and re.search(r"^%s/" % re.escape(folder), layout.group(1), re.M) is not None,
           "README.md's Layout does not show %s/" % folder)
+
+# ---- rule 8: the teaching model ----
+model_c = open(os.path.join(ROOT, "src", "engine", "model.c"), encoding="utf-8").read()
+check(model_c.count("\n") <= MAX_MODEL_LINES,
+      "src/engine/model.c has %d lines (more than %d)" % (model_c.count("\n"), MAX_MODEL_LINES))
+family_h = open(os.path.join(ROOT, "src", "engine", "families", "family.h"), encoding="utf-8").read()
+family_struct = re.search(r"typedef struct \{(.*?)\} ModelFamily;", family_h, re.S)
+check(family_struct is not None, "engine/families/family.h declares no ModelFamily")
+family_fields = set()
+if family_struct:
+    body = re.sub(r"/\*.*?\*/", "", family_struct.group(1), flags=re.S)
+    for decl in body.split(";"):
+        family_fields.update(n for n in re.findall(r"\b([a-z_][a-z0-9_]*)\b", decl)
+                             if n not in ("int", "float", "unsigned", "long", "double"))
+check(len(family_fields) >= 10, "ModelFamily has %d fields (the check expects the family's)" % len(family_fields))
+model_code = blank_comments_and_strings(model_c)
+for field in sorted(family_fields):
+    check(not re.search(r"\b%s\b" % field, model_code), "src/engine/model.c names the family field %s" % field)
+for word in ("Stored", "stored", "serving"):
+    check(word not in model_c, "src/engine/model.c names weights kept as stored (%s)" % word)
+tensors_h = open(os.path.join(ROOT, "src", "engine", "tensors.h"), encoding="utf-8").read()
+config = re.search(r"typedef struct \{(.*?)\} ModelConfig;", tensors_h, re.S)
+check(config is not None and re.search(r"\bModelFamily family;", config.group(1)) is not None,
+      "ModelConfig (engine/tensors.h) does not nest the family's fields as ModelFamily family")
+if config:
+    body = re.sub(r"/\*.*?\*/", "", config.group(1), flags=re.S)
+    for field in sorted(family_fields):
+        check(not re.search(r"\b%s\b" % field, body), "ModelConfig holds the family field %s itself" % field)
 
 for message in failed:
     print("layout: " + message)

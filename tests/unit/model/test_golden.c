@@ -298,126 +298,149 @@ static void read_inputs(const char *name, const StFile *io, const Model *m, Gold
 }
 
 
-/* Run golden case `name` and assert that every compared tensor matches. */
-static void run_golden_case(const char *name)
+/* One golden case being run: its files, the model, the inputs read from
+ * them, the LoRA adapters of the LoRA case, and the worst difference so far
+ * as a share of the tolerance. */
+typedef struct {
+    const char *name;
+    StFile io;
+    Model m;
+    CheckpointInfo info;
+    GoldenInputs gi;
+    int with_lora;
+    Lora lo;
+    double worst;
+} GoldenRun;
+
+/* Keep the worst of the differences seen. */
+static void note(GoldenRun *g, double w)
+{
+    if (w > g->worst) g->worst = w;
+}
+
+/* Open golden case `name`: its inputs and outputs, and its model with the
+ * vocabulary and manifest that came through the checkpoint. */
+static void open_case(GoldenRun *g, const char *name)
 {
     char model_path[256], io_path[256];
     snprintf(model_path, sizeof model_path, "golden/%s.model.safetensors", name);
     snprintf(io_path, sizeof io_path, "golden/%s.io.safetensors", name);
     SrError err;
-    StFile io;
-    if (st_read(io_path, &io, &err) != 0) fail_msg("%s", err.msg);
-
-    const StTensor *ids_t = st_find(&io, "ids");
+    memset(g, 0, sizeof *g);
+    g->name = name;
+    if (st_read(io_path, &g->io, &err) != 0) fail_msg("%s", err.msg);
+    const StTensor *ids_t = st_find(&g->io, "ids");
     if (!ids_t || ids_t->ndim != 2) fail_msg("%s: no (B, T) tensor ids", io_path);
     int B = (int)ids_t->shape[0], T = (int)ids_t->shape[1];
-
-    Model m;
-    CheckpointInfo info;
-    if (checkpoint_load(model_path, &m, B, T, &info, &err) != 0) fail_msg("%s", err.msg);
-    const ModelConfig *c = &m.cfg;
-    int L = c->n_layers, H = c->n_heads, V = c->vocab_size;
-    size_t BT = (size_t)B * T;
-    assert_true(L <= MAX_LAYERS);
-
-    /* the checkpoint's vocabulary and manifest came through */
-    assert_int_equal(info.n_vocab, V);
-    assert_string_equal(info.vocab[0], "<pad>");
-    assert_string_equal(info.vocab[5], "<mask>");
+    if (checkpoint_load(model_path, &g->m, B, T, &g->info, &err) != 0) fail_msg("%s", err.msg);
+    int V = g->m.cfg.vocab_size;
+    assert_true(g->m.cfg.n_layers <= MAX_LAYERS);
+    assert_int_equal(g->info.n_vocab, V);
+    assert_string_equal(g->info.vocab[0], "<pad>");
+    assert_string_equal(g->info.vocab[5], "<mask>");
     char last[16];
     snprintf(last, sizeof last, "w%d", V - 1);
-    assert_string_equal(info.vocab[V - 1], last);
-    assert_non_null(strstr(info.manifest_json, "make_golden.py"));
-
-    GoldenInputs gi;
-    read_inputs(name, &io, &m, &gi);
-    ModelInput in = gi.in;
-    const MaskKind *mask = gi.mask;
-    const PosKind *pos_kind = gi.pos_kind;
-    const int *targets = gi.targets;
-    int ignore = gi.ignore;
-    AdamWConfig opt = gi.opt;
-    float lr = gi.lr;
-    (void)mask;
+    assert_string_equal(g->info.vocab[V - 1], last);
+    assert_non_null(strstr(g->info.manifest_json, "make_golden.py"));
+    read_inputs(name, &g->io, &g->m, &g->gi);
     /* the LoRA case: the base frozen, adapters trained (tests/reference/make_golden.py) */
-    int with_lora = st_meta(&io, "lora_rank") != NULL;
-    Lora lo = {0};
-    float *base = NULL;
-    if (with_lora) {
-        lora_from_golden(&lo, &io, &m, B * T);
-        m.lora = &lo;
-        base = malloc(m.n_params * sizeof(float));
-        memcpy(base, m.params, m.n_params * sizeof(float));
+    g->with_lora = st_meta(&g->io, "lora_rank") != NULL;
+    if (g->with_lora) {
+        lora_from_golden(&g->lo, &g->io, &g->m, B * T);
+        g->m.lora = &g->lo;
     }
+}
 
-    double worst = 0.0, w;
-    /* forward and loss */
-    if (model_forward(&m, &in, &err) != 0) fail_msg("%s", err.msg);
-    w = compare_floats(name, "logits", m.a.logits,
-                       golden_tensor(&io, "logits", ST_F32, BT * V)->data, BT * V);
-    worst = w > worst ? w : worst;
-    float loss = model_lm_loss(&m, targets, ignore);
-    w = compare_floats(name, "loss", &loss, golden_tensor(&io, "loss", ST_F32, 1)->data, 1);
-    worst = w > worst ? w : worst;
+/* Forward and loss against the golden logits, loss and RePo positions. */
+static void check_forward(GoldenRun *g)
+{
+    SrError err;
+    const ModelConfig *c = &g->m.cfg;
+    size_t BT = (size_t)g->gi.in.B * g->gi.in.T, V = (size_t)c->vocab_size, H = (size_t)c->n_heads;
+    int L = c->n_layers;
+    if (model_forward(&g->m, &g->gi.in, &err) != 0) fail_msg("%s", err.msg);
+    note(g, compare_floats(g->name, "logits", g->m.a.logits,
+                           golden_tensor(&g->io, "logits", ST_F32, BT * V)->data, BT * V));
+    float loss = model_lm_loss(&g->m, g->gi.targets, g->gi.ignore);
+    note(g, compare_floats(g->name, "loss", &loss, golden_tensor(&g->io, "loss", ST_F32, 1)->data, 1));
     int n_repo = 0;
     for (int l = 0; l < L; l++) {
-        if (pos_kind[l] != POS_REPO) continue;
-        const float *want_z = golden_tensor(&io, "repo_z", ST_F32, (size_t)L * BT * H)->data;
+        if (g->gi.pos_kind[l] != POS_REPO) continue;
+        const float *want_z = golden_tensor(&g->io, "repo_z", ST_F32, (size_t)L * BT * H)->data;
         char what[64];
         snprintf(what, sizeof what, "repo_z[layer %d]", l);
-        assert_non_null(model_repo_positions(&m, l));
-        w = compare_floats(name, what, model_repo_positions(&m, l), want_z + (size_t)l * BT * H,
-                           BT * H);
-        worst = w > worst ? w : worst;
+        assert_non_null(model_repo_positions(&g->m, l));
+        note(g, compare_floats(g->name, what, model_repo_positions(&g->m, l),
+                               want_z + (size_t)l * BT * H, BT * H));
         n_repo++;
     }
-    if (st_find(&io, "repo_z")) assert_true(n_repo > 0); /* a RePo case ran RePo layers */
+    if (st_find(&g->io, "repo_z")) assert_true(n_repo > 0); /* a RePo case ran RePo layers */
+}
 
-    /* backward */
-    model_zero_grad(&m);
-    if (with_lora) lora_zero_grad(&lo);
-    model_backward(&m, targets, ignore);
-    w = with_lora ? compare_lora(name, &io, &lo, "grad.", 1) : compare_params(name, &io, &m, m.grads, "grad.");
-    worst = w > worst ? w : worst;
-    const float *want_dpos = golden_tensor(&io, "grad.real_pos", ST_F32, (size_t)L * BT * H)->data;
-    for (int l = 0; l < L && !with_lora; l++) {
-        if (pos_kind[l] != POS_REAL) continue;
+/* Backward against the golden gradients of the parameters (or of the
+ * adapters) and of the real-valued positions. */
+static void check_backward(GoldenRun *g)
+{
+    const ModelConfig *c = &g->m.cfg;
+    size_t BT = (size_t)g->gi.in.B * g->gi.in.T, H = (size_t)c->n_heads;
+    int L = c->n_layers;
+    model_zero_grad(&g->m);
+    if (g->with_lora) lora_zero_grad(&g->lo);
+    model_backward(&g->m, g->gi.targets, g->gi.ignore);
+    note(g, g->with_lora ? compare_lora(g->name, &g->io, &g->lo, "grad.", 1)
+                         : compare_params(g->name, &g->io, &g->m, g->m.grads, "grad."));
+    const float *want_dpos = golden_tensor(&g->io, "grad.real_pos", ST_F32, (size_t)L * BT * H)->data;
+    for (int l = 0; l < L && !g->with_lora; l++) {
+        if (g->gi.pos_kind[l] != POS_REAL) continue;
         char what[64];
         snprintf(what, sizeof what, "grad.real_pos[layer %d]", l);
         size_t off = (size_t)l * BT * H;
-        w = compare_floats(name, what, m.ga.dreal_pos + off, want_dpos + off, BT * H);
-        worst = w > worst ? w : worst;
+        note(g, compare_floats(g->name, what, g->m.ga.dreal_pos + off, want_dpos + off, BT * H));
     }
+}
 
-    /* two AdamW steps on the same batch (on the adapters alone in the LoRA case) */
-    assert_int_equal(adamw_create(&m, &err), 0);
+/* Two AdamW steps on the same batch (on the adapters alone in the LoRA
+ * case): the loss after one, the weights after two; in the LoRA case the
+ * base weights did not move, bit for bit. */
+static void check_two_steps(GoldenRun *g)
+{
+    SrError err;
+    float *base = malloc(g->m.n_params * sizeof(float));
+    memcpy(base, g->m.params, g->m.n_params * sizeof(float));
+    assert_int_equal(adamw_create(&g->m, &err), 0);
     for (int step = 1; step <= 2; step++) {
-        if (with_lora) adamw_step_lora(&lo, &opt, lr, step);
-        else adamw_step(&m, &opt, lr, step);
+        if (g->with_lora) adamw_step_lora(&g->lo, &g->gi.opt, g->gi.lr, step);
+        else adamw_step(&g->m, &g->gi.opt, g->gi.lr, step);
         if (step == 2) break;
-        if (model_forward(&m, &in, &err) != 0) fail_msg("%s", err.msg);
-        float loss2 = model_lm_loss(&m, targets, ignore);
-        float want_loss2 = (float)golden_number(&io, "loss_step2");
-        w = compare_floats(name, "loss after one step", &loss2, &want_loss2, 1);
-        worst = w > worst ? w : worst;
-        model_zero_grad(&m);
-        if (with_lora) lora_zero_grad(&lo);
-        model_backward(&m, targets, ignore);
+        if (model_forward(&g->m, &g->gi.in, &err) != 0) fail_msg("%s", err.msg);
+        float loss2 = model_lm_loss(&g->m, g->gi.targets, g->gi.ignore);
+        float want_loss2 = (float)golden_number(&g->io, "loss_step2");
+        note(g, compare_floats(g->name, "loss after one step", &loss2, &want_loss2, 1));
+        model_zero_grad(&g->m);
+        if (g->with_lora) lora_zero_grad(&g->lo);
+        model_backward(&g->m, g->gi.targets, g->gi.ignore);
     }
-    w = with_lora ? compare_lora(name, &io, &lo, "after2.", 0) : compare_params(name, &io, &m, m.params, "after2.");
-    worst = w > worst ? w : worst;
-    if (with_lora) { /* the base weights did not move, bit for bit */
-        assert_memory_equal(base, m.params, m.n_params * sizeof(float));
-        free(base);
-        lora_free(&lo);
-    }
+    note(g, g->with_lora ? compare_lora(g->name, &g->io, &g->lo, "after2.", 0)
+                         : compare_params(g->name, &g->io, &g->m, g->m.params, "after2."));
+    if (g->with_lora) assert_memory_equal(base, g->m.params, g->m.n_params * sizeof(float));
+    free(base);
+}
 
-    printf("  golden %-13s worst difference %.3f of the tolerance\n", name, worst);
+/* Run golden case `name` and assert that every compared tensor matches. */
+static void run_golden_case(const char *name)
+{
+    GoldenRun g;
+    open_case(&g, name);
+    check_forward(&g);
+    check_backward(&g);
+    check_two_steps(&g);
+    printf("  golden %-13s worst difference %.3f of the tolerance\n", name, g.worst);
     fflush(stdout);
-    checkpoint_info_free(&info);
-    model_free(&m);
-    st_free(&io);
-    assert_true(worst <= 1.0);
+    if (g.with_lora) lora_free(&g.lo);
+    checkpoint_info_free(&g.info);
+    model_free(&g.m);
+    st_free(&g.io);
+    assert_true(g.worst <= 1.0);
 }
 
 static void test_golden_causal(void **state)

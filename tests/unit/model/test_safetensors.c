@@ -126,6 +126,71 @@ static void expect_header_error(const char *name, const char *header, size_t n_d
 
 /* ---- good files ---------------------------------------------------------- */
 
+/* The data section of the safetensors file at path starts 8-byte aligned. */
+static void assert_data_aligned(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    unsigned char len[8];
+    assert_int_equal(fread(len, 1, 8, fp), 8);
+    fclose(fp);
+    uint64_t n = 0;
+    for (int i = 0; i < 8; i++) n |= (uint64_t)len[i] << (8 * i);
+    assert_int_equal((8 + n) % 8, 0);
+}
+
+/* Read back the file test_round_trip_bit_exact wrote: every tensor (w (2,
+ * 3), ids (4), an empty (0, 5), a scalar with an odd name) and the
+ * metadata, bit for bit; st_free empties the file. */
+static void check_round_trip(const char *path, const float *w, const int32_t *ids,
+                             const float *scalar, const char *note)
+{
+    SrError err = {{0}};
+    StFile f;
+    assert_int_equal(st_read(path, &f, &err), 0);
+    assert_int_equal(f.n_tensors, 4);
+    assert_int_equal(f.n_meta, 2);
+
+    const StTensor *rw = st_find(&f, "weights");
+    assert_non_null(rw);
+    assert_int_equal(rw->dtype, ST_F32);
+    assert_int_equal(rw->ndim, 2);
+    assert_int_equal(rw->shape[0], 2);
+    assert_int_equal(rw->shape[1], 3);
+    assert_int_equal(rw->nbytes, 6 * sizeof(float));
+    assert_memory_equal(rw->data, w, 6 * sizeof(float));
+    assert_int_equal((uintptr_t)rw->data % 8, 0);
+
+    const StTensor *ri = st_find(&f, "ids");
+    assert_non_null(ri);
+    assert_int_equal(ri->dtype, ST_I32);
+    assert_int_equal(ri->ndim, 1);
+    assert_int_equal(ri->shape[0], 4);
+    assert_memory_equal(ri->data, ids, 4 * sizeof(int32_t));
+    assert_int_equal(((const int32_t *)ri->data)[0], -2147483647 - 1);
+
+    const StTensor *re = st_find(&f, "empty");
+    assert_non_null(re);
+    assert_int_equal(re->ndim, 2);
+    assert_int_equal(re->shape[0], 0);
+    assert_int_equal(re->shape[1], 5);
+    assert_int_equal(re->nbytes, 0);
+
+    const StTensor *rs = st_find(&f, "scalar \"odd\" name");
+    assert_non_null(rs);
+    assert_int_equal(rs->ndim, 0);
+    assert_int_equal(rs->nbytes, 4);
+    assert_memory_equal(rs->data, scalar, 4);
+
+    assert_null(st_find(&f, "missing"));
+    assert_string_equal(st_meta(&f, "format"), "pt");
+    assert_string_equal(st_meta(&f, "note"), note);
+    assert_null(st_meta(&f, "absent"));
+    st_free(&f);
+    assert_null(f.blob);
+    assert_int_equal(f.n_tensors, 0);
+}
+
 static void test_round_trip_bit_exact(void **state)
 {
     (void)state;
@@ -159,59 +224,8 @@ static void test_round_trip_bit_exact(void **state)
     assert_int_equal(st_write(path, t, 4, meta, 2, &err), 0);
     assert_int_equal(count_tmp_dir(), 1); /* no temporary file left behind */
 
-    /* the data section starts 8-byte aligned */
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    unsigned char len[8];
-    assert_int_equal(fread(len, 1, 8, fp), 8);
-    fclose(fp);
-    uint64_t n = 0;
-    for (int i = 0; i < 8; i++) n |= (uint64_t)len[i] << (8 * i);
-    assert_int_equal((8 + n) % 8, 0);
-
-    StFile f;
-    assert_int_equal(st_read(path, &f, &err), 0);
-    assert_int_equal(f.n_tensors, 4);
-    assert_int_equal(f.n_meta, 2);
-
-    const StTensor *rw = st_find(&f, "weights");
-    assert_non_null(rw);
-    assert_int_equal(rw->dtype, ST_F32);
-    assert_int_equal(rw->ndim, 2);
-    assert_int_equal(rw->shape[0], 2);
-    assert_int_equal(rw->shape[1], 3);
-    assert_int_equal(rw->nbytes, sizeof w);
-    assert_memory_equal(rw->data, w, sizeof w);
-    assert_int_equal((uintptr_t)rw->data % 8, 0);
-
-    const StTensor *ri = st_find(&f, "ids");
-    assert_non_null(ri);
-    assert_int_equal(ri->dtype, ST_I32);
-    assert_int_equal(ri->ndim, 1);
-    assert_int_equal(ri->shape[0], 4);
-    assert_memory_equal(ri->data, ids, sizeof ids);
-    assert_int_equal(((const int32_t *)ri->data)[0], -2147483647 - 1);
-
-    const StTensor *re = st_find(&f, "empty");
-    assert_non_null(re);
-    assert_int_equal(re->ndim, 2);
-    assert_int_equal(re->shape[0], 0);
-    assert_int_equal(re->shape[1], 5);
-    assert_int_equal(re->nbytes, 0);
-
-    const StTensor *rs = st_find(&f, "scalar \"odd\" name");
-    assert_non_null(rs);
-    assert_int_equal(rs->ndim, 0);
-    assert_int_equal(rs->nbytes, 4);
-    assert_memory_equal(rs->data, &scalar, 4);
-
-    assert_null(st_find(&f, "missing"));
-    assert_string_equal(st_meta(&f, "format"), "pt");
-    assert_string_equal(st_meta(&f, "note"), meta[1].value);
-    assert_null(st_meta(&f, "absent"));
-    st_free(&f);
-    assert_null(f.blob);
-    assert_int_equal(f.n_tensors, 0);
+    assert_data_aligned(path);
+    check_round_trip(path, w, ids, &scalar, meta[1].value);
 }
 
 static void test_round_trip_no_tensors(void **state)

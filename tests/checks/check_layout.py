@@ -206,6 +206,17 @@ def functions(text):
     return found
 
 
+def check_function_lengths(path, text):
+    """Rule 5 on every function of the C file at path (text: its contents)."""
+    if not path.endswith(".c"):
+        return
+    for name, first, last in functions(text):
+        key = "%s:%s" % (path, name)
+        length = last - first + 1
+        check(length <= MAX_FUNCTION_LINES or key in LONG_FUNCTIONS,
+              "%s is %d lines long (more than %d)" % (key, length, MAX_FUNCTION_LINES))
+
+
 files = sources("src") + sources("viz")
 rooms = sorted({room_of(f) for f in files if room_of(f) not in ("src",)})
 check(not [f for f in files if room_of(f) == "src"], "src/ holds source files outside its stage folders")
@@ -248,12 +259,7 @@ for f in files:
     if f != os.path.join("src", "engine", "tensors.c"):
         check(not re.search(r"offsetof\s*\(\s*(ParamViews|ActViews|LayerActs)\b", text),
               "%s lays out the model's views (only engine/tensors.c may)" % f)
-    if f.endswith(".c"):
-        for name, first, last in functions(text):
-            key = "%s:%s" % (f, name)
-            length = last - first + 1
-            check(length <= MAX_FUNCTION_LINES or key in LONG_FUNCTIONS,
-                  "%s is %d lines long (more than %d)" % (key, length, MAX_FUNCTION_LINES))
+    check_function_lengths(f, text)
     for name in QUOTED.findall(text):
         target = headers.get(name)
         if target is None:
@@ -349,12 +355,7 @@ for f in test_files:
     text = open(os.path.join(ROOT, f), encoding="utf-8", errors="replace").read()
     n_lines = text.count("\n")
     check(n_lines <= MAX_TEST_LINES, "%s has %d lines (more than %d)" % (f, n_lines, MAX_TEST_LINES))
-    if f.endswith(".c"):
-        for name, first, last in functions(text):
-            key = "%s:%s" % (f, name)
-            length = last - first + 1
-            check(length <= MAX_FUNCTION_LINES or key in LONG_FUNCTIONS,
-                  "%s is %d lines long (more than %d)" % (key, length, MAX_FUNCTION_LINES))
+    check_function_lengths(f, text)
 for folder in sorted({os.path.dirname(f) for f in test_files}):
     count = len([f for f in test_files if os.path.dirname(f) == folder])
     check(count <= MAX_ROOM_FILES, "%s holds %d source files (more than %d)" % (folder, count, MAX_ROOM_FILES))

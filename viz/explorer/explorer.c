@@ -49,6 +49,7 @@ static int resize_layers(Explorer *e, int w, int h)
     e->width = w;
     e->height = h;
     e->figure_stale = e->frame_stale = 1;
+    e->figure_drawn = 0;
     return cairo_surface_status(e->figure) == CAIRO_STATUS_SUCCESS &&
                    cairo_surface_status(e->frame) == CAIRO_STATUS_SUCCESS
                ? 0
@@ -64,14 +65,16 @@ static int render(Explorer *e, SrError *err)
     if (e->figure_height != explorer_figure_height(&e->st, e->width, e->height) ||
         e->figure_width != explorer_figure_width(&e->st, e->width, e->height))
         e->figure_stale = 1; /* the status line's strip or the pinned panel's came or went */
-    if (e->figure_stale) {
+    /* while the maps of the view are computed, the last drawing stays */
+    if (e->figure_stale && !(explorer_prepare_figure(e) && e->maps_computing && e->figure_drawn)) {
         cairo_t *cr = cairo_create(e->figure);
         e->figure_height = explorer_figure_height(&e->st, e->width, e->height);
         e->figure_width = explorer_figure_width(&e->st, e->width, e->height);
         int rc = explorer_paint_view(e, cr, e->figure_width, e->figure_height);
         cairo_destroy(cr);
         if (rc) return sr_fail(err, "drawing the %s view failed", explorer_view_name(e->st.view));
-        e->figure_stale = 0;
+        e->figure_stale = e->maps_computing; /* painted again when they are ready */
+        e->figure_drawn = !e->maps_computing;
         e->frame_stale = 1;
     }
     if (!e->frame_stale) return 0;
@@ -103,9 +106,9 @@ static int render_timed(Explorer *e, SrError *err)
     if (!e->o->frame_times || !(e->figure_stale || e->frame_stale)) return render(e, err);
     double began = frame_times_now();
     if (render(e, err)) return -1;
-    if (frame_times_add(&e->times, began, e->key_to_answer))
-        return sr_fail(err, "%s: out of memory", e->o->frame_times);
-    e->key_to_answer = -1;
+    int answer = e->maps_computing ? -1 : e->key_to_answer; /* a key's answer draws its view */
+    if (frame_times_add(&e->times, began, answer)) return sr_fail(err, "%s: out of memory", e->o->frame_times);
+    if (answer >= 0) e->key_to_answer = -1;
     return 0;
 }
 
@@ -340,7 +343,7 @@ static int event_loop(Explorer *e, const ScriptEvent *script, int n_script, SrEr
         explorer_take_maps(e);
         if (explorer_worker_pending(e->worker)) e->frame_stale = 1; /* keep the badge */
         if (render_timed(e, err)) return -1;
-        if (!scripted || explorer_worker_pending(e->worker)) continue;
+        if (!scripted || explorer_worker_pending(e->worker) || e->maps_computing) continue;
         explorer_take_maps(e); /* a result published since the look above */
         if (render_timed(e, err)) return -1;
         if (next == n_script) return 0;

@@ -136,11 +136,24 @@ static int update_repo_z(Explorer *e)
     return 0;
 }
 
+/* Ask the maps' thread for the layer on screen (every layer for the
+ * overview): 0 when they are ready, -1 while they are computed
+ * (maps_computing) or when they cannot be (compute_error). */
+static int want_maps(Explorer *e, AttentionData *d, int overview)
+{
+    SrError err;
+    int ready = overview ? attention_maps_want_all(d->maps, &err) : attention_maps_want(d->maps, d->layer, &err);
+    e->maps_computing = ready == 0;
+    if (ready < 0) snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
+    return ready == 1 ? 0 : -1;
+}
+
 int explorer_prepare_figure(Explorer *e)
 {
     const ExplorerState *s = &e->st;
     Figure *f = &e->fig;
     f->overview = s->view == VIEW_OVERVIEW;
+    e->maps_computing = 0;
     switch (s->view) {
     case VIEW_MASK:
         if (update_mask(e)) return -1;
@@ -162,6 +175,7 @@ int explorer_prepare_figure(Explorer *e)
             snprintf(d->meta.title + used, sizeof d->meta.title - used, ", %s %d", e->series.epochs ? "epoch" : "step",
                      e->series.e[s->snapshot].step);
         }
+        if (want_maps(e, d, f->overview)) return -1;
         break;
     }
     case VIEW_LAYERS: f->kind = FIGURE_LAYERS; break;
@@ -191,6 +205,7 @@ const ExplorerRoles *explorer_shown_roles(Explorer *e)
     if (!e->st.show_roles || e->st.view != VIEW_OVERVIEW || !e->has_attention) return NULL;
     if (e->has_roles) return &e->roles;
     SrError err;
+    if (attention_maps_want_all(e->fig.attention.maps, &err) != 1) return NULL; /* the scores read every layer */
     if (explorer_roles_compute(&e->roles, &e->fig.attention, e->in.n_tokens[e->shown_sentence], e->shown_r,
                                e->st.bos, e->st.sep, &err)) {
         snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);

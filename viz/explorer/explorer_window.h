@@ -40,6 +40,7 @@ typedef struct {
     ExplorerRoles roles;        /* head roles of fig.attention, when has_roles    */
     int has_roles;
     char compute_error[700];    /* the last failed recompute, "" if none          */
+    int maps_computing;         /* the view waits for the maps' thread            */
     ExplorerWorker *worker;
 
     SDL_Window *window;
@@ -51,6 +52,7 @@ typedef struct {
     int figure_height;          /* the figure layer's figure: height less the status line's strip */
     int figure_width;           /* and width less the pinned panel's strip                       */
     int figure_stale;           /* repaint the figure layer before showing        */
+    int figure_drawn;           /* the figure layer holds a view's drawing        */
     int frame_stale;            /* redraw the overlays and show                   */
     int mouse_x, mouse_y, mouse_in;
     FrameTimes times;           /* --frame-times: the frames drawn so far         */

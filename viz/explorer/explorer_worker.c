@@ -60,8 +60,10 @@ static int compute(ExplorerWorker *w, const int *ids, int n, int r, AttentionDat
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions, .mask = w->plan};
     if (made && model_forward(inference, &in, err) == 0)
         rc = attention_data_from_inference(d, inference, NULL, &lay, w->tok, w->plan, err);
-    if (rc == 0) d->copy_positions = w->copy_positions;
-    else {
+    if (rc == 0) {
+        d->copy_positions = w->copy_positions;
+        attention_maps_on_ready(d->maps, w->notify, w->notify_arg); /* a layer the window waits for is ready */
+    } else {
         if (made) model_free(inference);
         free(inference);
     }

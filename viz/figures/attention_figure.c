@@ -53,6 +53,9 @@ int attention_figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, lo
         int layer = q->layer >= 0 ? q->layer : d->n_layers - 1;
         rc = attention_select(d, layer, head, err);
     }
+    /* the maps the painter and the numbers read, computed here */
+    if (rc == 0)
+        rc = f->overview ? attention_maps_compute_all(d->maps, err) : attention_maps_compute(d->maps, d->layer, err);
     /* the explorer's `b` filter, so its saved frame and this figure agree */
     if (rc == 0 && q->last_copy_only) attention_last_copy_visible(d, d->visible);
     if (rc) {

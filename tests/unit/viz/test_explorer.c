@@ -633,6 +633,43 @@ static void count_result(void *arg)
     (*(int *)arg)++;
 }
 
+/* Take the worker's results until the one of r = 2 is there (that of r = 1
+ * may come first: it is freed); its sentence into *sentence. */
+static void take_r2(ExplorerWorker *w, AttentionData *d, int *sentence)
+{
+    SrError err;
+    int r = -1, got = 0;
+    for (int i = 0; i < 5000 && (explorer_worker_pending(w) || got == 0); i++) {
+        int take = explorer_worker_take(w, d, sentence, &r, &err);
+        assert_true(take >= 0);
+        if (take == 1 && r == 1) attention_data_free(d);
+        if (take == 1 && r == 2) got = 1;
+        if (!got) sleep_1ms();
+    }
+    assert_int_equal(got, 1);
+}
+
+/* The maps of d (the sentence ids[0..3) at r = 2 through the model at
+ * path, layers made ready here) are those the whole forward of a
+ * training-sized model keeps. */
+static void assert_maps_of_whole_forward(AttentionData *d, const char *path, const ExplorerInput *in)
+{
+    SrError err;
+    Model full;
+    assert_int_equal(checkpoint_load(path, &full, 1, 12, NULL, &err), 0);
+    RepeatLayout lay;
+    assert_int_equal(repeat_build_ids(in->ids[0], 3, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
+                                      readout_repeat_ids(&in->tok), 32, &lay, &err), 0);
+    ModelInput fin = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions};
+    assert_int_equal(model_forward(&full, &fin, &err), 0);
+    for (int l = 0; l < 2; l++) {
+        assert_int_equal(attention_maps_compute(d->maps, l, &err), 0);
+        assert_memory_equal(attention_maps_layer(d->maps, l), model_attention(&full, l), sizeof(float) * 2 * 12 * 12);
+    }
+    repeat_free(&lay);
+    model_free(&full);
+}
+
 static void test_worker_matches_plot_path(void **unused)
 {
     (void)unused;
@@ -652,7 +689,7 @@ static void test_worker_matches_plot_path(void **unused)
     assert_string_equal(in.sources[0], "given with --text");
 
     ExplorerWorker *w;
-    int results = 0;
+    int results = 0, sentence = -1, r = -1;
     assert_int_equal(explorer_worker_start(&w, path, NULL, &in.tok, NULL, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
                                            REPEAT_POSITIONS_RUN, ATTENTION_MAX_T, 0, count_result, &results, &err),
                      0);
@@ -660,41 +697,24 @@ static void test_worker_matches_plot_path(void **unused)
     /* two requests in a row: the worker may skip the first, never the last */
     assert_int_equal(explorer_worker_request(w, in.ids[0], 3, 0, 1), 0);
     assert_int_equal(explorer_worker_request(w, in.ids[0], 3, 0, 2), 0);
-    AttentionData d;
-    int sentence = -1, r = -1, got = 0;
-    for (int i = 0; i < 5000 && (explorer_worker_pending(w) || got == 0); i++) {
-        int take = explorer_worker_take(w, &d, &sentence, &r, &err);
-        assert_true(take >= 0);
-        if (take == 1 && r == 1) attention_data_free(&d);
-        if (take == 1 && r == 2) got = 1;
-        if (!got) sleep_1ms();
-    }
-    assert_int_equal(got, 1);
+    AttentionData d, want;
+    take_r2(w, &d, &sentence);
     assert_int_equal(sentence, 0);
     assert_true(results >= 1);
     /* exactly the maps `seqrep plot attention` computes for the same input */
-    AttentionData want;
     RepeatBos bos = REPEAT_BOS_PER_COPY;
     assert_int_equal(attention_data_from_model(&want, path, NULL, "the red fox", 2, &bos, 1,
                                                REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN, NULL, NULL, &err),
                      0);
     assert_int_equal(d.T, 12);
     assert_int_equal(want.T, d.T);
-    for (int l = 1; l >= 0; l--) /* computed on demand, in any order */
+    for (int l = 1; l >= 0; l--) { /* computed on demand, in any order */
+        assert_int_equal(attention_maps_compute(d.maps, l, &err), 0);
+        assert_int_equal(attention_maps_compute(want.maps, l, &err), 0);
         assert_memory_equal(attention_maps_layer(d.maps, l), attention_maps_layer(want.maps, l),
                             sizeof(float) * 2 * 12 * 12);
-    /* and those are the maps the whole forward of a training-sized model keeps */
-    Model full;
-    assert_int_equal(checkpoint_load(path, &full, 1, 12, NULL, &err), 0);
-    RepeatLayout lay;
-    assert_int_equal(repeat_build_ids(in.ids[0], 3, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
-                                      readout_repeat_ids(&in.tok), 32, &lay, &err), 0);
-    ModelInput fin = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions};
-    assert_int_equal(model_forward(&full, &fin, &err), 0);
-    for (int l = 0; l < 2; l++)
-        assert_memory_equal(attention_maps_layer(d.maps, l), model_attention(&full, l), sizeof(float) * 2 * 12 * 12);
-    repeat_free(&lay);
-    model_free(&full);
+    }
+    assert_maps_of_whole_forward(&d, path, &in);
     for (int l = 0; l < 2; l++)
         assert_memory_equal(attention_visible_map(&d, l), attention_visible_map(&want, l), 12 * 12);
     assert_int_equal(d.n_visible, 1); /* both layers causal: one map */

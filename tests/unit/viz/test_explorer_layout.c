@@ -117,6 +117,19 @@ static void close_explorer(Explorer *e)
     explorer_input_free(&e->in);
 }
 
+/* Wait until the data of e's view is ready (the maps' thread computes the
+ * layers it shows); returns what explorer_prepare_figure returns then. */
+static int prepare_ready(Explorer *e)
+{
+    struct timespec ms = {0, 1000000};
+    int rc = explorer_prepare_figure(e);
+    for (int i = 0; i < 20000 && rc != 0 && e->maps_computing; i++) {
+        nanosleep(&ms, NULL);
+        rc = explorer_prepare_figure(e);
+    }
+    return rc;
+}
+
 /* Paint the figure of e's view in a w x h window, as the window does (its
  * boxes recorded into e->figure_boxes). */
 static void paint_figure(Explorer *e, int w, int h)
@@ -125,6 +138,7 @@ static void paint_figure(Explorer *e, int w, int h)
     cairo_t *cr = cairo_create(s);
     e->width = w;
     e->height = h;
+    assert_int_equal(prepare_ready(e), 0);
     assert_int_equal(explorer_paint_view(e, cr, explorer_figure_width(&e->st, w, h), explorer_figure_height(&e->st, w, h)),
                      0);
     assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
@@ -167,7 +181,7 @@ static int hover_points(Explorer *e, int w, int h, double xy[][2])
     }
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
     cairo_t *cr = cairo_create(s);
-    assert_int_equal(explorer_prepare_figure(e), 0);
+    assert_int_equal(prepare_ready(e), 0);
     AttentionLayout L;
     attention_layout(cr, &e->fig.attention, explorer_figure_width(&e->st, w, h), explorer_figure_height(&e->st, w, h),
                      &L);
@@ -328,7 +342,7 @@ static void test_hover_names_every_word(void **unused)
     cairo_t *cr = cairo_create(s);
     e->width = w;
     e->height = h;
-    assert_int_equal(explorer_prepare_figure(e), 0);
+    assert_int_equal(prepare_ready(e), 0);
     AttentionLayout L;
     const AttentionData *d = &e->fig.attention;
     attention_layout(cr, d, w, h, &L);

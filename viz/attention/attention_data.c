@@ -481,3 +481,23 @@ void attention_last_copy_visible(const AttentionData *d, uint8_t *out)
                 else out[i] = keep ? ATTENTION_SHOWN : ATTENTION_FILTERED;
             }
 }
+
+/* "7 'word' (copy c)" or "0 '<bos>' (no copy)" for position t, copies counted from 1. */
+static void describe_token(const AttentionData *d, int t, char *out, size_t cap)
+{
+    if (d->copy[t] >= 0) snprintf(out, cap, "%d '%.40s' (copy %d)", t, d->tokens[t], d->copy[t] + 1);
+    else snprintf(out, cap, "%d '%.40s' (no copy)", t, d->tokens[t]);
+}
+
+void attention_tooltip(const AttentionData *d, int layer, int head, int query, int key, char *out, size_t cap)
+{
+    char q[80], k[80];
+    describe_token(d, query, q, sizeof q);
+    describe_token(d, key, k, sizeof k);
+    if (attention_filtered(d, layer, query, key))
+        snprintf(out, cap, "query %s\nkey %s\nhidden by the b filter", q, k);
+    else if (!attention_visible(d, layer, query, key))
+        snprintf(out, cap, "query %s\nkey %s\nmasked", q, k);
+    else
+        snprintf(out, cap, "query %s\nkey %s\np = %.4f", q, k, attention_value(d, layer, head, query, key));
+}

@@ -58,6 +58,8 @@ typedef struct {
     float *repo_z;      /* (L, T, H) RePo positions z of the same forward, NaN
                            in layers without RePo; NULL when the model has none */
     RepeatPositions copy_positions; /* how the forward numbered the copies (the caption says) */
+    int overview;       /* draw the layer x head grid (paint_attention_overview)
+                           rather than the one map (paint_attention)           */
 } AttentionData;
 
 /* Fill d from arrays the caller computed: a layout, its token labels (T
@@ -145,6 +147,11 @@ void attention_data_write_csv(const AttentionData *d, FILE *out, int all_maps);
 /* The visibility map (T, T) of layer l (d->visible, shared by the layers of
  * one mask kind). */
 const uint8_t *attention_visible_map(const AttentionData *d, int layer);
+
+/* The hover text of cell (query, key) of the map (layer, head):
+ * "query 7 'cat' (copy 2)\nkey 3 'dog' (copy 1)\np = 0.1234", or "masked",
+ * or "hidden by the b filter" in place of the value. */
+void attention_tooltip(const AttentionData *d, int layer, int head, int query, int key, char *out, size_t cap);
 
 /* The `b` filter: out (n_visible, T, T) = d's visible cells whose query is a word of
  * the last copy and whose key a word of an earlier copy; the other visible

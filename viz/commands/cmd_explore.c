@@ -9,7 +9,7 @@
 #include "commands/size_option.h"
 #include "commands/viz_commands.h"
 #include "explorer/explorer.h"
-#include "figures/figure_request.h"
+#include "figure_row/figure_request.h"
 #include "options/args.h"
 #include "options/rows.h"
 

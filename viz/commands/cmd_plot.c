@@ -17,20 +17,16 @@
 #include "commands/size_option.h"
 #include "commands/viz_commands.h"
 #include "draw/export.h"
-#include "figures/attention_figure.h"
+#include "figures/figure_options.h"
 #include "figures/figures.h"
-#include "figures/timeline_figure.h"
 #include "options/args.h"
-#include "options/help_text.h"
-#include "options/rows.h"
 #include "runs/manifest.h"
 
 static const char *CMD = "plot";
 
-/* Every option's value: the look of the figure and what its data is. */
+/* The values of the options that choose the look of the figure. */
 typedef struct {
     const char *out, *size, *theme, *font, *title, *caption;
-    FigureRequest q;
 } PlotOptions;
 
 /* Split "W" "x" "H" into two sizes; 0 or -1. */
@@ -113,20 +109,18 @@ static int write_outputs(Figure *f, const char *out, double w, double h, cJSON *
     return rc;
 }
 
-/* The figure named by the one positional word, and the check that every
- * option given applies to it. 0, or 2 after the error line. */
-static int check_figure(const ArgSpec *specs, int n_specs, const char *const *positional, int n_positional,
-                        FigureKind *kind)
+/* The row of the figure named by the one positional word, and the check
+ * that every option given applies to it. 0, or 2 after the error line. */
+static int check_figure(const FigureOptionTable *t, const char *const *positional, int n_positional,
+                        const FigureRow **row)
 {
     char figures[256];
-    figure_kind_list(figures, sizeof figures);
+    figure_names(figures, sizeof figures);
     if (n_positional != 1) return args_error(CMD, "which figure? give one of: %s", figures);
-    if (figure_kind_parse(positional[0], kind))
-        return args_error(CMD, "unknown figure '%s' (figures: %s)", positional[0], figures);
-    for (int i = 0; i < n_specs; i++)
-        if (specs[i].set && !figure_takes_option(*kind, specs[i].name))
-            return args_error(CMD, "--%s does not apply to figure '%s' (see --help)", specs[i].name,
-                              figure_kind_name(*kind));
+    *row = figure_find(positional[0]);
+    if (!*row) return args_error(CMD, "unknown figure '%s' (figures: %s)", positional[0], figures);
+    const ArgSpec *foreign = figure_options_foreign(t, *row);
+    if (foreign) return args_error(CMD, "--%s does not apply to figure '%s' (see --help)", foreign->name, (*row)->name);
     return 0;
 }
 
@@ -134,18 +128,17 @@ static int check_figure(const ArgSpec *specs, int n_specs, const char *const *po
 static void plot_usage(char *usage, size_t cap)
 {
     char figures[256];
-    figure_kind_list(figures, sizeof figures);
+    figure_names(figures, sizeof figures);
     snprintf(usage, cap, "FIGURE --out FILE.{png,svg,pdf} [options]\n\nfigures: %s", figures);
 }
 
-/* Read the command line into o and the figure's kind, and refuse an option
- * given to a figure it does not apply to. 0, 1 after --help, or 2 after the
- * error line. */
-static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind)
+/* Read the command line into o (the look), t (the figure's options, those
+ * of every row gathered) and the figure's row, and refuse an option given
+ * to a figure it does not apply to. 0, 1 after --help, or 2 after the error
+ * line. */
+static int parse_options(int argc, char **argv, PlotOptions *o, FigureOptionTable *t, const FigureRow **row)
 {
-    FigureRequest *q = &o->q;
-    HelpText h = {0};
-    ArgSpec specs[] = {
+    const ArgSpec look[] = {
         {.name = "out", .type = ARG_STRING, .value = &o->out, .required = 1,
          .help = "figure file: .png, .svg or .pdf (numbers go to .csv, provenance to .manifest.json beside it)"},
         {.name = "size", .type = ARG_STRING, .value = &o->size,
@@ -155,71 +148,16 @@ static int parse_options(int argc, char **argv, PlotOptions *o, FigureKind *kind
          .help = "font family (default " FIGURE_DEFAULT_FONT ")"},
         {.name = "title", .type = ARG_STRING, .value = &o->title, .help = "replace the title"},
         {.name = "caption", .type = ARG_STRING, .value = &o->caption, .help = "replace the caption"},
-        {.name = "n", .type = ARG_INT, .value = &q->n, .min_int = 1,
-         .help = "mask, proportion: tokens in the sentence"},
-        {.name = "window", .type = ARG_INT, .value = &q->window, .min_int = 1, .help = "mask: a sliding window of N keys"},
-        {.name = "r", .type = ARG_STRING, .value = &q->r,
-         .help = "mask, attention, repo-z, repo-repeat: repetitions R; proportion: a list such as 0..8"},
-        option_bos(&q->bos, "none | once | per-copy (mask, proportion: none; attention: per-copy, none when the "
-                            "tokenizer adds no BOS)"),
-        option_sep(&q->sep, "none | token (default none)"),
-        option_copy_positions(&q->copy_positions),
-        {.name = "model", .type = ARG_STRING, .value = &q->model,
-         .help = "attention, repo-z, repo-repeat: checkpoint (.safetensors) or (attention) Hugging Face model "
-                 "folder"},
-        option_adapter_file(&q->adapter, "attention, repo-z, repo-repeat: file of finetune --save whose LoRA "
-                                         "adapters are merged into --model (its head is not used)"),
-        {.name = "text", .type = ARG_STRING, .value = &q->text,
-         .help = "attention, repo-z, repo-repeat: the sentence"},
-        {.name = "data", .type = ARG_STRING, .value = &q->data,
-         .help = "attention, repo-z, repo-repeat: a CoNLL file to take the sentence from"},
-        {.name = "sentence", .type = ARG_INT, .value = &q->sentence,
-         .help = "attention, repo-z, repo-repeat: index of the sentence in --data (default 0)"},
-        option_mask(&q->mask, "attention, repo-z, repo-repeat: mask plan causal | middle | full | layer list "
-                              "(default causal)"),
-        {.name = "layer", .type = ARG_INT, .value = &q->layer,
-         .help = "attention, repo-z, repo-repeat: layer to draw (default the last)"},
-        {.name = "head", .type = ARG_STRING, .value = &q->head,
-         .help = "attention, flow: head number or mean (default mean); repo-z, repo-repeat: head number (default 0)"},
-        {.name = "overview", .type = ARG_FLAG, .value = &q->overview, .help = "attention: the layer x head grid"},
-        {.name = "last-copy-only", .type = ARG_FLAG, .value = &q->last_copy_only,
-         .help = "attention: only what the last copy sends into earlier copies (explorer key b)"},
-        {.name = "scale", .type = ARG_STRING, .value = &q->scale,
-         .help = "attention: fixed (0..1) | per-head | log (default fixed)"},
-        {.name = "results", .type = ARG_STRING, .value = &q->results,
-         .help = "proportion: blocks CSV; layers: probe CSV(s), comma-separated; exit: finetune/sweep CSV(s); flow: "
-                 "attnflow CSV; repo-z, repo-repeat: z CSV (repo-positions, repo-eval --figures) instead of --model; "
-                 "repo-range, repo-needle: repo-eval --figures CSV; heads: the CSV of seqrep heads"},
-        {.name = "split", .type = ARG_STRING, .value = &q->split,
-         .help = "layers, exit, timeline --what probe: the split to draw (default test)"},
-        {.name = "baselines", .type = ARG_STRING, .value = &q->baselines,
-         .help = "layers: finetune/sweep CSV(s), comma-separated, drawn as horizontal references"},
-        {.name = "cost", .type = ARG_STRING, .value = &q->cost, .help = "exit: flops | seconds (default flops)"},
-        {.name = "dataset", .type = ARG_STRING, .value = &q->dataset, .help = "exit: the dataset of a sweep CSV"},
-        {.name = "length", .type = ARG_INT, .value = &q->length, .min_int = 1,
-         .help = "repo-needle: the context length to draw (default the longest)"},
-        {.name = "scores", .type = ARG_STRING, .value = &q->scores,
-         .help = "heads: the scores to draw, one panel each in the order given: a comma list of copy, induction, "
-                 "previous, sink, own_copy (default all five)"},
-        {.name = "series", .type = ARG_STRING, .value = &q->series,
-         .help = "timeline: a folder of train-lm --snapshots or finetune --save-epochs (its series.json)"},
-        {.name = "what", .type = ARG_STRING, .value = &q->what, .help = "timeline: heads (score per head, ICL below) | "
-         "loss | f1 (by epoch) | flow (attnflow share per layer) | probe (F1 per layer) (default " TIMELINE_DEFAULT_WHAT ")"},
-        {.name = "measure", .type = ARG_STRING, .value = &q->measure,
-         .help = "timeline --what heads: heads-random | heads-data (default " TIMELINE_DEFAULT_MEASURE ")"},
-        {.name = "score", .type = ARG_STRING, .value = &q->score, .help = "timeline --what heads: copy | induction | "
-         "previous | sink | own_copy (default " TIMELINE_DEFAULT_SCORE "); flow: an attnflow share, cue or non_cue"},
-        {.name = "top", .type = ARG_INT, .value = &q->top, .min_int = 1, .help = help_text(&h, "timeline --what "
-         "heads: heads coloured, the largest last (default %d, 1..%d)", TIMELINE_DEFAULT_TOP, TIMELINE_MAX_TOP)},
     };
+    SrError err;
+    if (figure_options_gather(t, look, ARGS_COUNT(look), &err)) return args_error(CMD, "%s", err.msg);
     const char *positional[1];
     int n_positional = 0;
     char usage[320];
     plot_usage(usage, sizeof usage);
-    int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, positional, ARGS_COUNT(positional),
-                        &n_positional);
+    int rc = args_parse(CMD, usage, t->spec, t->n, argc, argv, positional, ARGS_COUNT(positional), &n_positional);
     if (rc) return rc;
-    return check_figure(specs, ARGS_COUNT(specs), positional, n_positional, kind);
+    return check_figure(t, positional, n_positional, row);
 }
 
 /* How the figure is drawn: from --theme, --size (0 x 0 = the figure's
@@ -231,8 +169,9 @@ typedef struct {
 } PlotLook;
 
 /* Check --theme, --size, the format of --out, --font, and that --out would
- * overwrite no input; fill look. 0, or 2 after the error line. */
-static int check_look(const PlotOptions *o, PlotLook *look)
+ * overwrite none of the inputs given in t; fill look. 0, or 2 after the
+ * error line. */
+static int check_look(const PlotOptions *o, const FigureOptionTable *t, PlotLook *look)
 {
     SrError err;
     ExportFormat format;
@@ -248,9 +187,11 @@ static int check_look(const PlotOptions *o, PlotLook *look)
     if (strlen(look->font) >= sizeof style_size.font)
         return args_error(CMD, "--font: name too long");
     if (figure_check_font(look->font, &err)) return args_error(CMD, "%s", err.msg);
-    const char *inputs[] = {o->q.results, o->q.baselines, o->q.model, o->q.adapter, o->q.data};
-    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
-        if (check_not_input(o->out, inputs[i], &err)) return args_error(CMD, "%s", err.msg);
+    int more = 1;
+    for (int order = 1; more; order++) {
+        const char *input = figure_options_input(t, order, &more);
+        if (check_not_input(o->out, input, &err)) return args_error(CMD, "%s", err.msg);
+    }
     return 0;
 }
 
@@ -275,31 +216,40 @@ static void apply_look(Figure *f, const PlotOptions *o, PlotLook *look, long lon
     cJSON_AddStringToObject(manifest, "font", look->font);
 }
 
-int cmd_plot(int argc, char **argv)
+/* Load the figure of row from its options (its inputs recorded in the
+ * manifest), give it its look and write it. 0, or 2 after the error line. */
+static int plot(Figure *f, const void *options, const PlotOptions *o, PlotLook *look, cJSON *manifest)
 {
-    PlotOptions o = {.q = {.layer = -1, .sentence = 0}};
-    Figure f;
-    memset(&f, 0, sizeof f);
-    int rc = parse_options(argc, argv, &o, &f.kind);
-    if (rc) return rc == 1 ? 0 : rc;
-    PlotLook look;
-    if (check_look(&o, &look)) return 2;
-
     SrError err;
     long long seed = -1;
-    cJSON *manifest = manifest_begin(argc, argv, 0);
-    cJSON_AddStringToObject(manifest, "figure", figure_kind_name(f.kind));
-    if (figure_load(&f, &o.q, manifest, &seed, &err)) {
-        cJSON_Delete(manifest);
-        figure_free(&f); /* a loader may have filled the data before a later check failed */
+    cJSON_AddStringToObject(manifest, "figure", f->row->name);
+    if (f->row->load(f->data, options, manifest, &seed, &err)) return args_error(CMD, "%s", err.msg);
+    apply_look(f, o, look, seed, manifest);
+    if (write_outputs(f, o->out, look->w, look->h, manifest, &err)) return args_error(CMD, "%s", err.msg);
+    fprintf(stderr, "wrote %s\n", o->out);
+    return 0;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    PlotOptions o = {0};
+    FigureOptionTable t;
+    const FigureRow *row = NULL;
+    int rc = parse_options(argc, argv, &o, &t, &row);
+    if (rc) return rc == 1 ? 0 : rc;
+    PlotLook look;
+    if (check_look(&o, &t, &look)) return 2;
+    SrError err;
+    Figure f = {.row = row, .data = NULL};
+    void *options = figure_options_fill(&t, row, &err);
+    if (!options || figure_new(&f, row, &err)) {
+        free(options);
         return args_error(CMD, "%s", err.msg);
     }
-    if (f.kind == FIGURE_ATTENTION) attention_figure_warn_unknown(&f, CMD, o.q.model);
-    apply_look(&f, &o, &look, seed, manifest);
-    rc = write_outputs(&f, o.out, look.w, look.h, manifest, &err);
+    cJSON *manifest = manifest_begin(argc, argv, 0);
+    rc = plot(&f, options, &o, &look, manifest);
     cJSON_Delete(manifest);
-    figure_free(&f);
-    if (rc) return args_error(CMD, "%s", err.msg);
-    fprintf(stderr, "wrote %s\n", o.out);
-    return 0;
+    figure_free(&f); /* a loader may have filled the data before a later check failed */
+    free(options);
+    return rc;
 }

@@ -26,7 +26,7 @@
 #include "explorer_state/explorer_keys.h"
 #include "explorer_state/explorer_script.h"
 #include "explorer_state/explorer_script_file.h"
-#include "figures/figure_request.h"
+#include "figure_row/figure_request.h"
 
 /* Called on the worker thread: wake the event loop. */
 static void wake_event_loop(void *arg)

@@ -19,13 +19,4 @@ void explorer_describe_attention(AttentionData *d, int overview, const char *mod
                                  const char *adapter_path, const ExplorerInput *in, int sentence, int r, RepeatBos bos,
                                  RepeatSep sep, const char *mask_plan);
 
-/* The hover text of attention cell (query, key) of the map (layer, head):
- * "query 7 'cat' (copy 2)\nkey 3 'dog' (copy 1)\np = 0.1234". */
-void explorer_attention_tooltip(const AttentionData *d, int layer, int head, int query, int key,
-                                char *out, size_t cap);
-
-/* The hover text of point i of a z figure: "token 7 'cat' (copy 2, word 3)\n
- * z = 0.1234", plus "(drawn at the fence 0.5)" when it is clipped. */
-void explorer_z_tooltip(const RepoZData *d, int i, char *out, size_t cap);
-
 #endif

@@ -11,7 +11,7 @@
 #include <cJSON.h>
 
 #include "data/conll.h"
-#include "figures/figure_request.h"
+#include "figure_row/figure_request.h"
 #include "runs/manifest.h"
 
 /* A new copy of text (NULL when out of memory). */

@@ -5,7 +5,7 @@
 #define SEQREP_VIZ_EXPLORER_INPUT_H
 
 #include "base/status.h"
-#include "explorer_state/explorer_sources.h"
+#include "figure_row/explorer_sources.h"
 #include "formats/checkpoint.h"
 #include "text/tokenizer.h"
 

@@ -6,7 +6,7 @@
 
 #include "attention/attention_data.h"
 #include "draw/figure.h"
-#include "explorer_state/explorer_sources.h"
+#include "figure_row/explorer_sources.h"
 #include "explorer_state/explorer_state.h"
 #include "repeat/repeat.h"
 

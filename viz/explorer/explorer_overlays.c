@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "attention/paint_attention.h"
@@ -139,26 +140,20 @@ static void draw_pinned(Explorer *e, cairo_t *cr, OverlayRoom *room, double size
     text_box(e, cr, room, BOX_PANEL, text, wish, 3, size, 1);
 }
 
-/* The hover text of the mask view's cell (q, k) into out. */
-static void mask_tooltip(const Explorer *e, int q, int k, char *out, size_t cap)
+/* The hover text of the mask view's cell (q, k) into out: the tokens of
+ * the mask's layout named by the vocabulary. */
+static void mask_view_tooltip(const Explorer *e, int q, int k, char *out, size_t cap)
 {
-    const MaskData *m = &e->fig.mask;
     const RepeatLayout *lay = &e->mask_layout;
-    char tq[80], tk[80], label[64];
+    const MaskData *m = &e->fig.mask;
+    const char **labels = calloc((size_t)m->T, sizeof *labels);
+    char words[2][64];
     int pos[2] = {q, k};
-    char *dst[2] = {tq, tk};
-    for (int i = 0; i < 2; i++) {
-        int t = pos[i];
-        const char *word = e->in.tok.hf ? tokenizer_piece_label(&e->in.tok, lay->ids[t], label, sizeof label)
-                                        : tokenizer_word(&e->in.tok, lay->ids[t]);
-        if (lay->copy[t] >= 0) snprintf(dst[i], 80, "%d '%.30s' (copy %d)", t, word ? word : "?", lay->copy[t] + 1);
-        else snprintf(dst[i], 80, "%d '%.30s' (no copy)", t, word ? word : "?");
-    }
-    int visible = m->visible[(size_t)q * m->T + k];
-    const char *block = "";
-    if (m->copy[q] >= 0 && m->copy[k] >= 0) block = block_kind_name(m->blocks[m->copy[q] * m->k + m->copy[k]]);
-    snprintf(out, cap, "query %s\nkey %s\n%s%s%s%s", tq, tk, visible ? "visible" : "masked",
-             *block ? " (" : "", block, *block ? " block)" : "");
+    for (int i = 0; labels && i < 2; i++)
+        labels[pos[i]] = e->in.tok.hf ? tokenizer_piece_label(&e->in.tok, lay->ids[pos[i]], words[i], sizeof words[i])
+                                      : tokenizer_word(&e->in.tok, lay->ids[pos[i]]);
+    mask_tooltip(m, labels, q, k, out, cap);
+    free(labels);
 }
 
 /* The text size of the overlays in a w x h window: the figures' smallest
@@ -184,12 +179,12 @@ static void draw_hover(Explorer *e, cairo_t *cr, OverlayRoom *room, double size,
     around_mouse(e, wish);
     if (e->st.hover_query >= 0) {
         if (e->st.view == VIEW_ATTENTION)
-            explorer_attention_tooltip(&e->fig.attention, e->fig.attention.layer, e->fig.attention.head,
+            attention_tooltip(&e->fig.attention, e->fig.attention.layer, e->fig.attention.head,
                                        e->st.hover_query, e->st.hover_key, text, cap);
         else if (e->st.view == VIEW_REPO_Z)
-            explorer_z_tooltip(&e->fig.repo_z, e->st.hover_query, text, cap);
+            repo_z_tooltip(&e->fig.repo_z, e->st.hover_query, text, cap);
         else
-            mask_tooltip(e, e->st.hover_query, e->st.hover_key, text, cap);
+            mask_view_tooltip(e, e->st.hover_query, e->st.hover_key, text, cap);
         text_box(e, cr, room, BOX_HOVER, text, wish, 4, size, 1);
     }
     if (e->st.view != VIEW_OVERVIEW) return;

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "draw/layout_boxes.h"
 
@@ -188,7 +189,7 @@ int explorer_paint_roles(cairo_t *cr, const AttentionData *d, const ExplorerRole
 
 int explorer_paint_figure(cairo_t *cr, const Figure *fig, const ExplorerRoles *roles, double w, double h)
 {
-    if (roles && fig->kind == FIGURE_ATTENTION && fig->overview)
-        return explorer_paint_roles(cr, &fig->attention, roles, w, h);
+    if (roles && strcmp(fig->row->name, "attention") == 0 && ((const AttentionData *)fig->data)->overview)
+        return explorer_paint_roles(cr, fig->data, roles, w, h);
     return figure_paint(cr, fig, w, h);
 }

@@ -148,52 +148,59 @@ static int want_maps(Explorer *e, AttentionData *d, int overview)
     return ready == 1 ? 0 : -1;
 }
 
+/* e->shown = the figure of row `name` on data. */
+static void show(Explorer *e, const char *name, void *data)
+{
+    e->shown = (Figure){.row = figure_find(name), .data = data};
+}
+
 int explorer_prepare_figure(Explorer *e)
 {
     const ExplorerState *s = &e->st;
-    Figure *f = &e->fig;
-    f->overview = s->view == VIEW_OVERVIEW;
+    ExplorerData *f = &e->fig;
+    int overview = s->view == VIEW_OVERVIEW;
     e->maps_computing = 0;
     switch (s->view) {
     case VIEW_MASK:
         if (update_mask(e)) return -1;
-        f->kind = FIGURE_MASK;
+        show(e, "mask", &f->mask);
         break;
     case VIEW_ATTENTION:
     case VIEW_OVERVIEW: {
         if (!e->has_attention) return -1;
         AttentionData *d = &f->attention;
-        f->kind = FIGURE_ATTENTION;
+        d->overview = overview;
+        show(e, "attention", d);
         d->layer = s->layer < d->n_layers ? s->layer : d->n_layers - 1;
         d->head = s->head < d->n_heads ? s->head : -1;
         d->scale = s->scale;
         d->visible = s->last_copy_only ? e->visible_last : e->visible_all;
-        explorer_describe_attention(d, f->overview, e->src.model, e->src.adapter, &e->in, e->shown_sentence,
+        explorer_describe_attention(d, overview, e->src.model, e->src.adapter, &e->in, e->shown_sentence,
                                     e->shown_r, s->bos, s->sep, e->src.mask);
         if (e->series.n) { /* --series: the snapshot in the title */
             size_t used = strlen(d->meta.title);
             snprintf(d->meta.title + used, sizeof d->meta.title - used, ", %s %d", e->series.epochs ? "epoch" : "step",
                      e->series.e[s->snapshot].step);
         }
-        if (want_maps(e, d, f->overview)) return -1;
+        if (want_maps(e, d, overview)) return -1;
         break;
     }
-    case VIEW_LAYERS: f->kind = FIGURE_LAYERS; break;
-    case VIEW_EXIT: f->kind = FIGURE_EXIT; break;
+    case VIEW_LAYERS: show(e, "layers", &f->layers); break;
+    case VIEW_EXIT: show(e, "exit", &f->exit); break;
     case VIEW_REPO_Z:
     case VIEW_REPO_REPEAT:
         if (update_repo_z(e)) return -1;
-        f->kind = s->view == VIEW_REPO_Z ? FIGURE_REPO_Z : FIGURE_REPO_REPEAT;
+        show(e, s->view == VIEW_REPO_Z ? "repo-z" : "repo-repeat", &f->repo_z);
         break;
-    case VIEW_REPO_RANGE: f->kind = FIGURE_REPO_RANGE; break;
-    case VIEW_REPO_NEEDLE: f->kind = FIGURE_REPO_NEEDLE; break;
+    case VIEW_REPO_RANGE: show(e, "repo-range", &f->repo_range); break;
+    case VIEW_REPO_NEEDLE: show(e, "repo-needle", &f->repo_needle); break;
     case VIEW_FLOW:
         update_flow(e);
-        f->kind = FIGURE_FLOW;
+        show(e, "flow", &f->flow);
         break;
     default: return -1; /* no view of that number: nothing to draw */
     }
-    FigureMeta *meta = figure_meta(f);
+    FigureMeta *meta = figure_meta(&e->shown);
     meta->style.theme = s->theme;
     snprintf(meta->style.font, sizeof meta->style.font, "%s",
              e->src.font ? e->src.font : FIGURE_DEFAULT_FONT);
@@ -232,7 +239,7 @@ int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
     if (explorer_prepare_figure(e) == 0) { /* recording where it draws what, for the overlays */
         LayoutBoxes *before = layout_boxes_of(cr);
         layout_boxes_attach(cr, &e->figure_boxes);
-        int rc = explorer_paint_figure(cr, &e->fig, explorer_shown_roles(e), w, h);
+        int rc = explorer_paint_figure(cr, &e->shown, explorer_shown_roles(e), w, h);
         layout_boxes_attach(cr, before);
         if (before && layout_boxes_append(before, &e->figure_boxes)) return -1;
         return rc;

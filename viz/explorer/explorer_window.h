@@ -18,8 +18,27 @@
 #include "explorer_state/explorer_roles.h"
 #include "explorer_state/explorer_state.h"
 #include "figures/figures.h"
+#include "mask/mask_data.h"
+#include "repo/repo_needle_data.h"
+#include "repo/repo_range_data.h"
+#include "repo/repo_z_data.h"
+#include "results/exit_data.h"
+#include "results/flow_data.h"
+#include "results/layers_data.h"
 #include "repeat/repeat.h"
 #include "runs/snapshot_series.h"
+
+/* The data of every view. */
+typedef struct {
+    MaskData mask;
+    AttentionData attention;
+    LayersData layers;
+    ExitData exit;
+    FlowData flow;
+    RepoZData repo_z;
+    RepoRangeData repo_range;
+    RepoNeedleData repo_needle;
+} ExplorerData;
 
 typedef struct {
     const ExplorerOptions *o;
@@ -27,7 +46,8 @@ typedef struct {
     SnapshotList series;        /* --series: its snapshots (n 0 without)           */
     ExplorerState st;
     ExplorerInput in;
-    Figure fig;                 /* data of every view; fig.kind is the one shown  */
+    ExplorerData fig;           /* data of every view                             */
+    Figure shown;               /* the view's figure: its row and fig's member    */
     int has_attention;          /* fig.attention holds maps                       */
     int shown_sentence, shown_r;/* what fig.attention was computed for            */
     uint8_t *visible_all;       /* (L, T, T) the attention data's own mask        */

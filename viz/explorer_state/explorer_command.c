@@ -2,36 +2,8 @@
  * the frame on screen, each word quoted for a POSIX shell. Pure. */
 #include "explorer_state/explorer_command.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Write ch at out[*n] if it fits before the NUL, and count it either way. */
-static void put_char(char *out, size_t cap, size_t *n, char ch)
-{
-    if (*n + 1 < cap) out[*n] = ch;
-    (*n)++;
-}
-
-size_t explorer_shell_quote(const char *word, char *out, size_t cap)
-{
-    int safe = *word != 0;
-    for (const char *p = word; *p && safe; p++)
-        if (!isalnum((unsigned char)*p) && !strchr("_-./=:,+@%", *p)) safe = 0;
-    size_t n = 0;
-    if (!safe) put_char(out, cap, &n, '\'');
-    for (const char *p = word; *p; p++) {
-        if (!safe && *p == '\'') {  /* close the quote, an escaped ', open again */
-            put_char(out, cap, &n, '\'');
-            put_char(out, cap, &n, '\\');
-            put_char(out, cap, &n, '\'');
-        }
-        put_char(out, cap, &n, *p);
-    }
-    if (!safe) put_char(out, cap, &n, '\'');
-    if (cap) out[n < cap ? n : cap - 1] = 0;
-    return n;
-}
 
 /* A command being written into out[0..cap): words are appended quoted. */
 typedef struct {
@@ -51,7 +23,7 @@ static void add_word(CommandText *c, const char *word)
         c->out[c->len++] = ' ';
         c->out[c->len] = 0;
     }
-    size_t need = explorer_shell_quote(word, c->out + c->len, c->cap - c->len);
+    size_t need = plot_words_quote(word, c->out + c->len, c->cap - c->len);
     if (c->len + need >= c->cap) {
         c->overflow = 1;
         c->len = c->cap - 1;

@@ -6,13 +6,9 @@
 #include <stddef.h>
 
 #include "base/status.h"
-#include "explorer_state/explorer_sources.h"
+#include "figure_row/explorer_sources.h"
+#include "figure_row/plot_words.h"
 #include "explorer_state/explorer_state.h"
-
-/* Quote one shell word: as is when it is made only of safe characters
- * (letters, digits, and _-./=:,+@%), otherwise in single quotes with each '
- * written as '\''. Returns the length the quoted word needs (like snprintf). */
-size_t explorer_shell_quote(const char *word, char *out, size_t cap);
 
 /* The `seqrep plot ...` command that renders the frame of state s at
  * width x height into out_path. `sentence` and `r` are those of the

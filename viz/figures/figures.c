@@ -1,239 +1,135 @@
-/* figures.c — the table of figures, one row per figure, and the functions
- * that read it. */
+/* figures.c — the table of figures: the built-in rows, each defined in its
+ * figure file, the rows added to them, their views, and a figure's data
+ * handled through its row. */
 #include "figures/figures.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "figures/attention_figure.h"
-#include "figures/mask_figures.h"
-#include "figures/repo_figures.h"
-#include "figures/result_figures.h"
-#include "figures/timeline_figure.h"
-
-/* The options every figure takes. */
-static const char *const COMMON_OPTIONS = "out size theme font title caption";
-
-static const FigureRow ROWS[FIGURE_COUNT] = {
-    [FIGURE_MASK] = {
-        .name = "mask",
-        .options = "n r bos sep window",
-        .load = mask_figure_load,
-        .paint = mask_figure_paint,
-        .write_csv = mask_figure_write_csv,
-        .free = mask_figure_free,
-        .meta = mask_figure_meta,
-        .width = 1500,
-        .height = 1150,
-    },
-    [FIGURE_PROPORTION] = {
-        .name = "proportion",
-        .options = "n r bos sep results",
-        .load = proportion_figure_load,
-        .paint = proportion_figure_paint,
-        .write_csv = proportion_figure_write_csv,
-        .free = proportion_figure_free,
-        .meta = proportion_figure_meta,
-        .width = 1600,
-        .height = 1000,
-    },
-    [FIGURE_ATTENTION] = {
-        .name = "attention",
-        .options = "r bos sep copy-positions model adapter text data sentence mask layer head overview "
-                   "last-copy-only scale",
-        .load = attention_figure_load,
-        .paint = attention_figure_paint,
-        .write_csv = attention_figure_write_csv,
-        .free = attention_figure_free,
-        .meta = attention_figure_meta,
-        .width = 1500,
-        .height = 1300,
-        .overview_height = 1200,
-    },
-    [FIGURE_LAYERS] = {
-        .name = "layers",
-        .options = "results split baselines",
-        .load = layers_figure_load,
-        .paint = layers_figure_paint,
-        .write_csv = layers_figure_write_csv,
-        .free = layers_figure_free,
-        .meta = layers_figure_meta,
-        .width = 1600,
-        .height = 1000,
-    },
-    [FIGURE_EXIT] = {
-        .name = "exit",
-        .options = "results split cost dataset",
-        .load = exit_figure_load,
-        .paint = exit_figure_paint,
-        .write_csv = exit_figure_write_csv,
-        .free = exit_figure_free,
-        .meta = exit_figure_meta,
-        .width = 1600,
-        .height = 1000,
-    },
-    [FIGURE_FLOW] = {
-        .name = "flow",
-        .options = "results head",
-        .load = flow_figure_load,
-        .paint = flow_figure_paint,
-        .write_csv = flow_figure_write_csv,
-        .free = flow_figure_free,
-        .meta = flow_figure_meta,
-        .width = 1600,
-        .height = 1000,
-    },
-    [FIGURE_REPO_Z] = {
-        .name = "repo-z",
-        .options = "r bos sep copy-positions model adapter text data sentence mask layer head results",
-        .load = repo_z_figure_load,
-        .paint = repo_z_figure_paint,
-        .write_csv = repo_z_figure_write_csv,
-        .free = repo_z_figure_free,
-        .meta = repo_z_figure_meta,
-        .width = 1600,
-        .height = 1000,
-    },
-    [FIGURE_REPO_REPEAT] = {
-        .name = "repo-repeat",
-        .options = "r bos sep copy-positions model adapter text data sentence mask layer head results",
-        .load = repo_repeat_figure_load,
-        .paint = repo_repeat_figure_paint,
-        .write_csv = repo_z_figure_write_csv,
-        .free = repo_z_figure_free,
-        .meta = repo_z_figure_meta,
-        .width = 1600,
-        .height = 1000,
-    },
-    [FIGURE_REPO_RANGE] = {
-        .name = "repo-range",
-        .options = "results",
-        .load = repo_range_figure_load,
-        .paint = repo_range_figure_paint,
-        .write_csv = repo_range_figure_write_csv,
-        .free = repo_range_figure_free,
-        .meta = repo_range_figure_meta,
-        .width = 1600,
-        .height = 1000,
-    },
-    [FIGURE_REPO_NEEDLE] = {
-        .name = "repo-needle",
-        .options = "results length",
-        .load = repo_needle_figure_load,
-        .paint = repo_needle_figure_paint,
-        .write_csv = repo_needle_figure_write_csv,
-        .free = repo_needle_figure_free,
-        .meta = repo_needle_figure_meta,
-        .width = 1600,
-        .height = 1000,
-    },
-    [FIGURE_HEADS] = {
-        .name = "heads",
-        .options = "results scores",
-        .load = heads_figure_load,
-        .paint = heads_figure_paint,
-        .write_csv = heads_figure_write_csv,
-        .free = heads_figure_free,
-        .meta = heads_figure_meta,
-        .width = 2400,
-        .height = 1000,
-    },
-    [FIGURE_TIMELINE] = {
-        .name = "timeline",
-        .options = "series what measure score top split",
-        .load = timeline_figure_load,
-        .paint = timeline_figure_paint,
-        .write_csv = timeline_figure_write_csv,
-        .free = timeline_figure_free,
-        .meta = timeline_figure_meta,
-        .width = 1600,
-        .height = 1100,
-    },
+/* The built-in rows, in the order of `seqrep plot --help`. A new figure is
+ * its data/painter pair, its figure file with the row, and a line here. */
+extern const FigureRow MASK_FIGURE, PROPORTION_FIGURE, ATTENTION_FIGURE, LAYERS_FIGURE, EXIT_FIGURE, FLOW_FIGURE,
+    REPO_Z_FIGURE, REPO_REPEAT_FIGURE, REPO_RANGE_FIGURE, REPO_NEEDLE_FIGURE, HEADS_FIGURE, TIMELINE_FIGURE;
+static const FigureRow *const BUILT_IN[] = {
+    &MASK_FIGURE,   &PROPORTION_FIGURE,  &ATTENTION_FIGURE,   &LAYERS_FIGURE,      &EXIT_FIGURE,  &FLOW_FIGURE,
+    &REPO_Z_FIGURE, &REPO_REPEAT_FIGURE, &REPO_RANGE_FIGURE,  &REPO_NEEDLE_FIGURE, &HEADS_FIGURE, &TIMELINE_FIGURE,
 };
+enum { N_BUILT_IN = (int)(sizeof BUILT_IN / sizeof BUILT_IN[0]) };
 
-const FigureRow *figure_row(FigureKind kind)
+/* The rows added by figures_register, after the built-in ones. */
+static const FigureRow *added[FIGURE_MAX_ROWS];
+static int n_added;
+
+int figure_count(void)
 {
-    return kind >= 0 && kind < FIGURE_COUNT ? &ROWS[kind] : NULL;
+    return N_BUILT_IN + n_added;
 }
 
-int figure_kind_parse(const char *name, FigureKind *out)
+const FigureRow *figure_at(int i)
 {
-    for (int i = 0; i < FIGURE_COUNT; i++)
-        if (strcmp(name, ROWS[i].name) == 0) {
-            *out = (FigureKind)i;
-            return 0;
-        }
-    return -1;
+    if (i < 0 || i >= figure_count()) return NULL;
+    return i < N_BUILT_IN ? BUILT_IN[i] : added[i - N_BUILT_IN];
 }
 
-const char *figure_kind_name(FigureKind kind)
+const FigureRow *figure_find(const char *name)
 {
-    const FigureRow *row = figure_row(kind);
-    return row ? row->name : "?";
+    for (int i = 0; i < figure_count(); i++)
+        if (strcmp(figure_at(i)->name, name) == 0) return figure_at(i);
+    return NULL;
 }
 
-void figure_kind_list(char *out, size_t cap)
+int figures_register(const FigureRow *row, SrError *err)
 {
-    size_t used = 0;
-    if (cap) out[0] = 0;
-    for (int i = 0; i < FIGURE_COUNT && used < cap; i++)
-        used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", ROWS[i].name);
-}
-
-/* 1 if the space-separated list holds the word `name`. */
-static int list_has(const char *list, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t word = strcspn(p, " ");
-        if (word == len && strncmp(p, name, len) == 0) return 1;
-        p += word;
-        p += strspn(p, " ");
-    }
+    if (figure_count() >= FIGURE_MAX_ROWS) return sr_fail(err, "the table of figures holds %d rows", FIGURE_MAX_ROWS);
+    if (figure_find(row->name)) return sr_fail(err, "a figure called '%s' is in the table", row->name);
+    for (int v = 0; v < row->n_views; v++)
+        if (figure_view_find(row->views[v].name) >= 0)
+            return sr_fail(err, "a view called '%s' is in the table", row->views[v].name);
+    added[n_added++] = row;
     return 0;
 }
 
-int figure_takes_option(FigureKind kind, const char *name)
+void figure_names(char *out, size_t cap)
 {
-    const FigureRow *row = figure_row(kind);
-    return row && (list_has(COMMON_OPTIONS, name) || list_has(row->options, name));
+    size_t used = 0;
+    if (cap) out[0] = 0;
+    for (int i = 0; i < figure_count() && used < cap; i++)
+        used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? ", " : "", figure_at(i)->name);
 }
 
-int figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, long long *seed, SrError *err)
+int figure_view_count(void)
 {
-    const FigureRow *row = figure_row(f->kind);
-    if (!row) return sr_fail(err, "unknown figure kind %d", (int)f->kind);
-    return row->load(f, q, manifest, seed, err);
+    int n = 0;
+    for (int i = 0; i < figure_count(); i++) n += figure_at(i)->n_views;
+    return n;
 }
 
-FigureMeta *figure_meta(Figure *f)
+/* The row of view number v and the view's place in it (*at); NULL when
+ * there is no view v. */
+static const FigureRow *row_of_view(int v, int *at)
 {
-    const FigureRow *row = figure_row(f->kind);
-    return row ? row->meta(f) : NULL;
+    for (int i = 0; i < figure_count() && v >= 0; i++) {
+        const FigureRow *row = figure_at(i);
+        if (v < row->n_views) {
+            *at = v;
+            return row;
+        }
+        v -= row->n_views;
+    }
+    return NULL;
 }
 
-int figure_paint(cairo_t *cr, const Figure *f, double w, double h)
+const FigureView *figure_view(int i)
 {
-    const FigureRow *row = figure_row(f->kind);
-    return row ? row->paint(cr, f, w, h) : -1;
+    int at;
+    const FigureRow *row = row_of_view(i, &at);
+    return row ? &row->views[at] : NULL;
 }
 
-void figure_write_numbers(const Figure *f, FILE *out)
+const FigureRow *figure_view_row(int i)
 {
-    const FigureRow *row = figure_row(f->kind);
-    if (row) row->write_csv(f, out);
+    int at;
+    return row_of_view(i, &at);
 }
 
-void figure_default_size(const Figure *f, double *w, double *h)
+int figure_view_find(const char *name)
 {
-    const FigureRow *row = figure_row(f->kind);
-    *w = *h = 0;
-    if (!row) return;
-    *w = row->width;
-    *h = f->overview && row->overview_height > 0 ? row->overview_height : row->height;
+    for (int i = 0; i < figure_view_count(); i++)
+        if (strcmp(figure_view(i)->name, name) == 0) return i;
+    return -1;
+}
+
+int figure_new(Figure *f, const FigureRow *row, SrError *err)
+{
+    f->row = row;
+    f->data = calloc(1, row->data_size);
+    return f->data ? 0 : sr_fail(err, "out of memory");
 }
 
 void figure_free(Figure *f)
 {
-    const FigureRow *row = figure_row(f->kind);
-    if (row) row->free(f);
+    if (f->data) f->row->free(f->data);
+    free(f->data);
+    f->data = NULL;
+}
+
+FigureMeta *figure_meta(const Figure *f)
+{
+    return (FigureMeta *)((char *)f->data + f->row->meta_offset);
+}
+
+int figure_paint(cairo_t *cr, const Figure *f, double w, double h)
+{
+    return f->row->paint(cr, f->data, w, h);
+}
+
+void figure_write_numbers(const Figure *f, FILE *out)
+{
+    f->row->write_csv(f->data, out);
+}
+
+void figure_default_size(const Figure *f, double *w, double *h)
+{
+    *w = f->row->width ? f->row->width : FIGURE_WIDTH;
+    *h = f->row->height_of ? f->row->height_of(f->data) : f->row->height ? f->row->height : FIGURE_HEIGHT;
 }

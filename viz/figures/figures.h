@@ -1,8 +1,7 @@
-/* figures.h — the table of figures: for every figure its name, the options
- * of `seqrep plot` it takes, how plot loads its data from them, its painter,
- * its numbers, how it is released and its default size. `seqrep plot`, the
- * explorer and its saves handle figures only through this table, so a new
- * figure is a data/painter pair, its entry functions and one row.
+/* figures.h — the table of figures: one row per figure (figure_row/figure_row.h),
+ * the built-in rows in the order of `seqrep plot --help`, and any row a
+ * program adds (a test's figure). `seqrep plot`, the explorer's views and
+ * their saves reach every figure through it and name none:
  *
  *   mask        mask/paint_mask.h              the kn x kn causal mask
  *   proportion  mask/paint_proportion.h        share of full blocks against r
@@ -15,7 +14,9 @@
  *   repo-range  repo/paint_repo_range.h        max z - min z per layer against length
  *   repo-needle repo/paint_repo_needle.h       attention on the needle and next to it
  *   heads       results/paint_heads.h          head role scores, a layer x head grid per score
- *   timeline    series/paint_timeline.h        head scores or losses against the pre-training step */
+ *   timeline    series/paint_timeline.h        head scores or losses against the pre-training step
+ *
+ * A figure (Figure) is a row and that row's data. */
 #ifndef SEQREP_VIZ_FIGURES_H
 #define SEQREP_VIZ_FIGURES_H
 
@@ -23,63 +24,57 @@
 #include <stdio.h>
 
 #include <cairo.h>
-#include <cJSON.h>
 
-#include "figures/figure_data.h"
-#include "figures/figure_request.h"
+#include "draw/figure.h"
+#include "figure_row/figure_row.h"
 
-/* One row of the table: a figure of one kind. */
-typedef struct {
-    const char *name;     /* as `seqrep plot NAME` takes it                            */
-    const char *options;  /* the plot options it takes besides --out, --size, --theme,
-                           * --font, --title and --caption, separated by spaces        */
-    /* Load f's data from the options in q, recording its inputs in the
-     * manifest and a model's training seed in *seed. 0 or -1 with err. */
-    int (*load)(Figure *f, const FigureRequest *q, cJSON *manifest, long long *seed, SrError *err);
-    /* Draw f on cr, w x h (the painter contract of draw/figure.h). 0 or -1. */
-    int (*paint)(cairo_t *cr, const Figure *f, double w, double h);
-    /* Write the numbers behind f as CSV. */
-    void (*write_csv)(const Figure *f, FILE *out);
-    /* Release f's data. */
-    void (*free)(Figure *f);
-    /* The meta (style, title, caption) of f's data. */
-    FigureMeta *(*meta)(Figure *f);
-    double width, height;    /* default size: pixels (PNG) or points (SVG, PDF)     */
-    double overview_height;  /* default height of the overview (attention); 0: none */
-} FigureRow;
+/* The most rows the table holds, built-in and added. */
+#define FIGURE_MAX_ROWS 24
 
-/* The row of a kind, or NULL for a kind outside the table. */
-const FigureRow *figure_row(FigureKind kind);
+/* The rows: how many, row i (0 .. count-1), the row called name (NULL when
+ * none is). */
+int figure_count(void);
+const FigureRow *figure_at(int i);
+const FigureRow *figure_find(const char *name);
 
-/* Parse a figure name ("mask", ...); 0, or -1 when no figure has it. The
- * name of a kind ("?" outside the table). */
-int figure_kind_parse(const char *name, FigureKind *out);
-const char *figure_kind_name(FigureKind kind);
+/* Add a row after the others: its figure can be plotted, and its views are
+ * the explorer's, from then on. 0, or -1 with err when the table is full or
+ * a figure or view of that name is in it. */
+int figures_register(const FigureRow *row, SrError *err);
 
 /* The names of all figures joined by ", " into out (cap bytes), for
  * messages and the usage line. */
-void figure_kind_list(char *out, size_t cap);
+void figure_names(char *out, size_t cap);
 
-/* 1 if `seqrep plot` takes the option `name` (without "--") for a figure of
- * this kind, else 0. */
-int figure_takes_option(FigureKind kind, const char *name);
+/* The views of every row, in table order: how many, view i and its row,
+ * and the number of the view called name (-1 when none is). */
+int figure_view_count(void);
+const FigureView *figure_view(int i);
+const FigureRow *figure_view_row(int i);
+int figure_view_find(const char *name);
 
-/* Load, through the row of f->kind: see FigureRow.load. */
-int figure_load(Figure *f, const FigureRequest *q, cJSON *manifest, long long *seed, SrError *err);
+/* One figure: a row and its data (row->data_size bytes, owned). */
+typedef struct {
+    const FigureRow *row;
+    void *data;
+} Figure;
 
-/* The meta (style, title, caption) of the figure's data. */
-FigureMeta *figure_meta(Figure *f);
+/* A figure of row with its data zeroed. 0, or -1 with err when out of memory. */
+int figure_new(Figure *f, const FigureRow *row, SrError *err);
 
-/* Draw f on cr (the painter of its kind). 0 or -1. */
+/* Release f's data (what it holds, then the data itself); f is then empty. */
+void figure_free(Figure *f);
+
+/* The meta (style, title, caption) of f's data. */
+FigureMeta *figure_meta(const Figure *f);
+
+/* Draw f on cr, w x h, with its row's painter. 0 or -1. */
 int figure_paint(cairo_t *cr, const Figure *f, double w, double h);
 
 /* Write the numbers behind f as CSV. */
 void figure_write_numbers(const Figure *f, FILE *out);
 
-/* Default size (pixels / points) of a figure of this kind. */
+/* The default size of f (pixels / points). */
 void figure_default_size(const Figure *f, double *w, double *h);
-
-/* Release the data of f's kind. */
-void figure_free(Figure *f);
 
 #endif

@@ -155,3 +155,21 @@ void mask_data_write_csv(const MaskData *d, FILE *out)
                     (long)d->n * d->n);
         }
 }
+
+void mask_tooltip(const MaskData *d, const char *const *labels, int query, int key, char *out, size_t cap)
+{
+    char tq[80], tk[80];
+    int pos[2] = {query, key};
+    char *dst[2] = {tq, tk};
+    for (int i = 0; i < 2; i++) {
+        int t = pos[i];
+        const char *word = labels && labels[t] ? labels[t] : "?";
+        if (d->copy[t] >= 0) snprintf(dst[i], 80, "%d '%.30s' (copy %d)", t, word, d->copy[t] + 1);
+        else snprintf(dst[i], 80, "%d '%.30s' (no copy)", t, word);
+    }
+    int visible = d->visible[(size_t)query * d->T + key];
+    const char *block = "";
+    if (d->copy[query] >= 0 && d->copy[key] >= 0) block = block_kind_name(d->blocks[d->copy[query] * d->k + d->copy[key]]);
+    snprintf(out, cap, "query %s\nkey %s\n%s%s%s%s", tq, tk, visible ? "visible" : "masked", *block ? " (" : "", block,
+             *block ? " block)" : "");
+}

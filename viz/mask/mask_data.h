@@ -58,6 +58,11 @@ void mask_data_free(MaskData *d);
  * (query_copy,key_copy,kind,visible,entries). */
 void mask_data_write_csv(const MaskData *d, FILE *out);
 
+/* The hover text of cell (query, key): "query 3 'cat' (copy 1)\nkey 1 'the'
+ * (copy 1)\nvisible (causal block)", with labels[t] the token at position t
+ * (NULL: "?"). */
+void mask_tooltip(const MaskData *d, const char *const *labels, int query, int key, char *out, size_t cap);
+
 /* Name of a block kind: "full", "causal", "masked", "other". */
 const char *block_kind_name(BlockKind kind);
 

@@ -172,3 +172,17 @@ void repo_z_data_write_csv(const RepoZData *d, FILE *out)
                 d->shown[i] != d->z[i]);
     }
 }
+
+void repo_z_tooltip(const RepoZData *d, int i, char *out, size_t cap)
+{
+    if (i < 0 || i >= d->n) {
+        if (cap) out[0] = 0;
+        return;
+    }
+    char where[48];
+    if (d->copy[i] >= 0) snprintf(where, sizeof where, "copy %d, word %d", d->copy[i] + 1, d->word[i]);
+    else snprintf(where, sizeof where, "no copy");
+    int len = snprintf(out, cap, "token %d '%.30s' (%s)\nz = %.4g", d->index[i], d->token[i], where, d->z[i]);
+    if (d->shown[i] != d->z[i] && len >= 0 && (size_t)len < cap)
+        snprintf(out + len, cap - (size_t)len, " (drawn at the fence %.4g)", d->shown[i]);
+}

@@ -50,4 +50,8 @@ void repo_quartiles(const double *v, int n, double *q1, double *q3);
 /* CSV of the drawn numbers: index,token,copy,word,z,shown,clipped. */
 void repo_z_data_write_csv(const RepoZData *d, FILE *out);
 
+/* The hover text of point i: "token 7 'cat' (copy 2, word 3)\nz = 0.1234",
+ * plus "(drawn at the fence 0.5)" when it is clipped; "" for no point. */
+void repo_z_tooltip(const RepoZData *d, int i, char *out, size_t cap);
+
 #endif

@@ -269,11 +269,11 @@ static void test_z_tooltip(void **unused)
     d.token[0] = strdup("<bos>");
     d.token[1] = strdup("cat");
     char text[200];
-    explorer_z_tooltip(&d, 0, text, sizeof text);
+    repo_z_tooltip(&d, 0, text, sizeof text);
     assert_string_equal(text, "token 0 '<bos>' (no copy)\nz = 0.25");
-    explorer_z_tooltip(&d, 1, text, sizeof text);
+    repo_z_tooltip(&d, 1, text, sizeof text);
     assert_string_equal(text, "token 1 'cat' (copy 2, word 3)\nz = 40 (drawn at the fence 2.5)");
-    explorer_z_tooltip(&d, 7, text, sizeof text);
+    repo_z_tooltip(&d, 7, text, sizeof text);
     assert_string_equal(text, "");
     repo_z_data_free(&d);
 }
@@ -411,18 +411,18 @@ static void test_shell_quote(void **unused)
 {
     (void)unused;
     char out[64];
-    assert_int_equal(explorer_shell_quote("m.safetensors", out, sizeof out), 13);
+    assert_int_equal(plot_words_quote("m.safetensors", out, sizeof out), 13);
     assert_string_equal(out, "m.safetensors");
-    explorer_shell_quote("the cat", out, sizeof out);
+    plot_words_quote("the cat", out, sizeof out);
     assert_string_equal(out, "'the cat'");
-    explorer_shell_quote("don't", out, sizeof out);
+    plot_words_quote("don't", out, sizeof out);
     assert_string_equal(out, "'don'\\''t'");
-    explorer_shell_quote("", out, sizeof out);
+    plot_words_quote("", out, sizeof out);
     assert_string_equal(out, "''");
-    explorer_shell_quote("$HOME", out, sizeof out);
+    plot_words_quote("$HOME", out, sizeof out);
     assert_string_equal(out, "'$HOME'");
     /* too small: truncated but NUL-terminated, and the needed length returned */
-    assert_int_equal(explorer_shell_quote("the cat", out, 4), 9);
+    assert_int_equal(plot_words_quote("the cat", out, 4), 9);
     assert_string_equal(out, "'th");
 }
 
@@ -555,9 +555,9 @@ static void test_last_copy_filter(void **unused)
     attention_last_copy_visible(&d, d.visible);
     assert_memory_equal(d.visible, out, sizeof out);
     char text[256];
-    explorer_attention_tooltip(&d, 0, 0, 4, 4, text, sizeof text);
+    attention_tooltip(&d, 0, 0, 4, 4, text, sizeof text);
     assert_string_equal(text, "query 4 'red' (copy 2)\nkey 4 'red' (copy 2)\nhidden by the b filter");
-    explorer_attention_tooltip(&d, 0, 0, 4, 5, text, sizeof text);
+    attention_tooltip(&d, 0, 0, 4, 5, text, sizeof text);
     assert_string_equal(text, "query 4 'red' (copy 2)\nkey 5 'fox' (copy 2)\nmasked");
     attention_data_free(&d);
 }
@@ -568,11 +568,11 @@ static void test_tooltip(void **unused)
     AttentionData d;
     make_attention(&d);
     char text[256];
-    explorer_attention_tooltip(&d, 0, 0, 5, 1, text, sizeof text);
+    attention_tooltip(&d, 0, 0, 5, 1, text, sizeof text);
     assert_string_equal(text, "query 5 'fox' (copy 2)\nkey 1 'red' (copy 1)\np = 0.5100");
-    explorer_attention_tooltip(&d, 0, -1, 3, 0, text, sizeof text);
+    attention_tooltip(&d, 0, -1, 3, 0, text, sizeof text);
     assert_string_equal(text, "query 3 '<bos>' (no copy)\nkey 0 '<bos>' (no copy)\np = 0.3000");
-    explorer_attention_tooltip(&d, 0, 0, 1, 4, text, sizeof text);
+    attention_tooltip(&d, 0, 0, 1, 4, text, sizeof text);
     assert_string_equal(text, "query 1 'red' (copy 1)\nkey 4 'red' (copy 2)\nmasked");
     attention_data_free(&d);
 }

@@ -354,7 +354,7 @@ static void test_hover_names_every_word(void **unused)
         e->mouse_y = (int)(L.map.y + (q + 0.5) * L.cell);
         explorer_update_hover(e, cr);
         assert_int_equal(e->st.hover_query, q);
-        explorer_attention_tooltip(d, d->layer, d->head, e->st.hover_query, e->st.hover_key, text, sizeof text);
+        attention_tooltip(d, d->layer, d->head, e->st.hover_query, e->st.hover_key, text, sizeof text);
         snprintf(want, sizeof want, "query %d '%s'", q, d->tokens[q]);
         assert_non_null(strstr(text, want));
     }

@@ -185,13 +185,13 @@ static void test_painting(void **unused)
 {
     (void)unused;
     Figure f;
-    memset(&f, 0, sizeof f);
-    f.kind = FIGURE_ATTENTION;
-    f.overview = 1;
-    make_role_maps(&f.attention);
+    new_figure(&f, "attention");
+    AttentionData *d = f.data;
+    make_role_maps(d);
+    d->overview = 1;
     ExplorerRoles roles;
     SrError err;
-    assert_int_equal(explorer_roles_compute(&roles, &f.attention, N_PIECES, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
+    assert_int_equal(explorer_roles_compute(&roles, d, N_PIECES, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE,
                                             &err), 0);
     const int w = 900, h = 640;
     cairo_surface_t *plain = render(&f, w, h), *off = render_roles(&f, NULL, w, h);
@@ -201,9 +201,9 @@ static void test_painting(void **unused)
     /* the ring of the induction head: orange just outside its panel's left edge */
     cairo_t *cr = cairo_create(on);
     AttentionOverviewLayout L;
-    attention_overview_layout_room(cr, &f.attention, w, h, explorer_roles_room(cr, &f.attention, &roles, w, h), &L);
+    attention_overview_layout_room(cr, d, w, h, explorer_roles_room(cr, d, &roles, w, h), &L);
     cairo_destroy(cr);
-    FigureRect p0 = attention_overview_panel(&L, &f.attention, 0, 0), p1 = attention_overview_panel(&L, &f.attention, 0, 1);
+    FigureRect p0 = attention_overview_panel(&L, d, 0, 0), p1 = attention_overview_panel(&L, d, 0, 1);
     double u = figure_unit(w, h), ring = explorer_role_ring_width(u);
     assert_colour(on, p0.x - ring / 2, p0.y + p0.h / 2, explorer_role_colour(HEAD_INDUCTION));
     assert_colour(on, p1.x - ring / 2, p1.y + p1.h / 2, explorer_role_colour(HEAD_PREVIOUS));

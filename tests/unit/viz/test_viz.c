@@ -33,66 +33,113 @@ static int teardown(void **state)
     return viz_work_teardown();
 }
 
-/* Build figure `kind` from fixtures into f. */
-static void make_figure(Figure *f, FigureKind kind, int overview)
+/* The figures made from the fixtures, loaded from plot's options where they
+ * read result files. */
+static void make_proportion(Figure *f)
 {
-    if (kind == FIGURE_MASK || kind == FIGURE_ATTENTION) {
-        make_basic_figure(f, kind, overview);
-        return;
-    }
+    load_figure(f, "proportion", 4, (const char *[]){"--n", "5", "--r", "0..4"});
+}
+
+static void make_attention_map(Figure *f)
+{
+    make_attention_figure(f, 0);
+}
+
+static void make_overview(Figure *f)
+{
+    make_attention_figure(f, 1);
+}
+
+static void make_layers(Figure *f)
+{
+    char probes[1100];
+    snprintf(probes, sizeof probes, "%s,%s", in_work("probe1.csv"), in_work("probe2.csv"));
+    load_figure(f, "layers", 4, (const char *[]){"--results", probes, "--baselines", in_work("finetune.csv")});
+}
+
+static void make_exit(Figure *f)
+{
+    load_figure(f, "exit", 2, (const char *[]){"--results", in_work("finetune.csv")});
+}
+
+static void make_flow(Figure *f)
+{
+    load_figure(f, "flow", 2, (const char *[]){"--results", in_work("flow.csv")});
+}
+
+static void make_repo_z(Figure *f)
+{
+    load_figure(f, "repo-z", 6, (const char *[]){"--results", in_work("z.csv"), "--layer", "1", "--head", "0"});
+}
+
+/* repo-repeat straight from a forward: "a b c" twice, z = 10 c + w per head. */
+static void make_repo_repeat(Figure *f)
+{
     SrError err;
-    memset(f, 0, sizeof *f);
-    f->kind = kind;
-    f->overview = overview;
-    const char *probes[2] = {in_work("probe1.csv"), in_work("probe2.csv")};
-    const char *finetune[1] = {in_work("finetune.csv")};
-    int rs[5] = {0, 1, 2, 3, 4};
-    switch (kind) {
-    case FIGURE_PROPORTION:
-        assert_int_equal(proportion_data_count(&f->proportion, 5, rs, 5, REPEAT_BOS_NONE, REPEAT_SEP_NONE, &err), 0);
-        break;
-    case FIGURE_LAYERS:
-        assert_int_equal(layers_data_load(&f->layers, probes, 2, "test", finetune, 1, &err), 0);
-        break;
-    case FIGURE_EXIT:
-        assert_int_equal(exit_data_load(&f->exit, finetune, 1, "flops", "test", NULL, &err), 0);
-        break;
-    case FIGURE_REPO_Z:
-        assert_int_equal(repo_z_data_load(&f->repo_z, in_work("z.csv"), 1, 0, &err), 0);
-        break;
-    case FIGURE_REPO_REPEAT: { /* straight from a forward: "a b c" twice, z = 10 c + w per head */
-        AttentionData a;
-        make_attention(&a);
-        a.repo_z = malloc(sizeof(float) * (size_t)a.n_layers * a.T * a.n_heads);
-        for (int l = 0; l < a.n_layers; l++)
-            for (int t = 0; t < a.T; t++)
-                for (int h = 0; h < a.n_heads; h++)
-                    a.repo_z[((size_t)l * a.T + t) * a.n_heads + h] = l == 0 ? NAN : (float)(10 * a.copy[t] + t % 4 + h);
-        assert_int_equal(repo_z_data_from_attention(&f->repo_z, &a, 1, 1, "TEST FIXTURE", &err), 0);
-        attention_data_free(&a);
-        break;
-    }
-    case FIGURE_REPO_RANGE:
-        assert_int_equal(repo_range_data_load(&f->repo_range, in_work("range.csv"), &err), 0);
-        break;
-    case FIGURE_REPO_NEEDLE:
-        assert_int_equal(repo_needle_data_load(&f->repo_needle, in_work("needle.csv"), 0, &err), 0);
-        break;
-    case FIGURE_HEADS: {
-        const HeadScore all[HEAD_N_SCORES] = {HEAD_COPY, HEAD_INDUCTION, HEAD_PREVIOUS, HEAD_SINK, HEAD_OWN_COPY};
-        assert_int_equal(heads_data_load(&f->heads, in_work("heads.csv"), all, HEAD_N_SCORES, NULL, &err), 0);
-        break;
-    }
-    case FIGURE_TIMELINE: {
-        TimelineRequest q = {.dir = in_work("series"), .what = TIMELINE_HEADS, .measure = "heads-random",
-                             .score = HEAD_INDUCTION, .top = 3};
-        assert_int_equal(timeline_data_load(&f->timeline, &q, &err), 0);
-        break;
-    }
-    default: assert_int_equal(flow_data_load(&f->flow, in_work("flow.csv"), -1, &err), 0); break;
-    }
-    snprintf(figure_meta(f)->caption, sizeof figure_meta(f)->caption, "TEST FIXTURE caption for %s",
-             figure_kind_name(kind));
+    AttentionData a;
+    make_attention(&a);
+    a.repo_z = malloc(sizeof(float) * (size_t)a.n_layers * a.T * a.n_heads);
+    for (int l = 0; l < a.n_layers; l++)
+        for (int t = 0; t < a.T; t++)
+            for (int h = 0; h < a.n_heads; h++)
+                a.repo_z[((size_t)l * a.T + t) * a.n_heads + h] = l == 0 ? NAN : (float)(10 * a.copy[t] + t % 4 + h);
+    new_figure(f, "repo-repeat");
+    assert_int_equal(repo_z_data_from_attention(f->data, &a, 1, 1, "TEST FIXTURE", &err), 0);
+    attention_data_free(&a);
+}
+
+static void make_repo_range(Figure *f)
+{
+    load_figure(f, "repo-range", 2, (const char *[]){"--results", in_work("range.csv")});
+}
+
+static void make_repo_needle(Figure *f)
+{
+    load_figure(f, "repo-needle", 2, (const char *[]){"--results", in_work("needle.csv")});
+}
+
+static void make_heads(Figure *f)
+{
+    load_figure(f, "heads", 2, (const char *[]){"--results", in_work("heads.csv")});
+}
+
+static void make_timeline(Figure *f)
+{
+    load_figure(f, "timeline", 2, (const char *[]){"--series", in_work("series")});
+}
+
+/* A fixture of a figure of the table: its row's name and how it is made. */
+typedef struct {
+    const char *name;
+    void (*make)(Figure *f);
+} FigureFixture;
+
+static const FigureFixture FIXTURES[] = {
+    {"mask", make_mask_figure},     {"proportion", make_proportion},   {"attention", make_attention_map},
+    {"attention", make_overview},   {"layers", make_layers},           {"exit", make_exit},
+    {"flow", make_flow},            {"repo-z", make_repo_z},           {"repo-repeat", make_repo_repeat},
+    {"repo-range", make_repo_range}, {"repo-needle", make_repo_needle}, {"heads", make_heads},
+    {"timeline", make_timeline},
+};
+enum { N_FIXTURES = sizeof FIXTURES / sizeof FIXTURES[0] };
+
+/* Figure i of the fixtures, with the caption "TEST FIXTURE caption for NAME". */
+static void make_fixture(Figure *f, int i)
+{
+    FIXTURES[i].make(f);
+    assert_string_equal(f->row->name, FIXTURES[i].name);
+    fixture_caption(f);
+}
+
+/* The first fixture of the row called name, made into f. */
+static void make_figure(Figure *f, const char *name)
+{
+    for (int i = 0; i < N_FIXTURES; i++)
+        if (strcmp(FIXTURES[i].name, name) == 0) {
+            make_fixture(f, i);
+            return;
+        }
+    fail_msg("no fixture of figure %s", name);
 }
 
 /* Not blank: many pixels differ from the corner's background and there are
@@ -147,26 +194,36 @@ static int file_starts_with(const char *path, const char *magic)
 
 /* ---- every figure, every format, two sizes ------------------------------ */
 
+/* Every figure of the table has a fixture. */
+static void test_every_figure_has_a_fixture(void **state)
+{
+    (void)state;
+    for (int r = 0; r < figure_count(); r++) {
+        int found = 0;
+        for (int i = 0; i < N_FIXTURES; i++) found += strcmp(FIXTURES[i].name, figure_at(r)->name) == 0;
+        if (!found) fail_msg("figure %s has no fixture in test_viz.c", figure_at(r)->name);
+    }
+}
+
 static void test_every_figure_exports(void **state)
 {
     (void)state;
     static const int sizes[2][2] = {{1200, 750}, {640, 480}};
-    for (int kind = 0; kind < FIGURE_COUNT; kind++)
-        for (int overview = 0; overview <= (kind == FIGURE_ATTENTION); overview++) {
+    for (int i = 0; i < N_FIXTURES; i++) {
             Figure f;
-            make_figure(&f, kind, overview);
+            make_fixture(&f, i);
             for (int s = 0; s < 2; s++) {
                 int w = sizes[s][0], h = sizes[s][1], pw, ph;
                 char name[64];
-                snprintf(name, sizeof name, "%s%d_%d.png", figure_kind_name(kind), overview, s);
+                snprintf(name, sizeof name, "%s%d_%d.png", FIXTURES[i].name, i, s);
                 export_figure(&f, in_work(name), w, h);
                 assert_int_equal(png_size(in_work(name), &pw, &ph), 0);
                 assert_int_equal(pw, w);
                 assert_int_equal(ph, h);
-                snprintf(name, sizeof name, "%s%d_%d.svg", figure_kind_name(kind), overview, s);
+                snprintf(name, sizeof name, "%s%d_%d.svg", FIXTURES[i].name, i, s);
                 export_figure(&f, in_work(name), w, h);
                 assert_true(file_starts_with(in_work(name), "<?xml"));
-                snprintf(name, sizeof name, "%s%d_%d.pdf", figure_kind_name(kind), overview, s);
+                snprintf(name, sizeof name, "%s%d_%d.pdf", FIXTURES[i].name, i, s);
                 export_figure(&f, in_work(name), w, h);
                 assert_true(file_starts_with(in_work(name), "%PDF-"));
                 cairo_surface_t *img = render(&f, w, h);
@@ -188,15 +245,14 @@ static void test_every_figure_exports(void **state)
 
 /* ---- text large enough to read when projected ------------------------ */
 
-/* Draw every figure kind (and the attention overview) at w x h and return
- * the smallest font size any of them asked figure_font() for. */
+/* Draw every figure of the fixtures (the attention overview among them) at
+ * w x h and return the smallest font size any of them asked figure_font() for. */
 static double smallest_text_of_every_figure(int w, int h)
 {
     figure_font_smallest_reset();
-    for (int kind = 0; kind < FIGURE_COUNT; kind++)
-        for (int overview = 0; overview <= (kind == FIGURE_ATTENTION); overview++) {
+    for (int i = 0; i < N_FIXTURES; i++) {
             Figure f;
-            make_figure(&f, kind, overview);
+            make_fixture(&f, i);
             cairo_surface_t *img = render(&f, w, h);
             cairo_surface_destroy(img);
             figure_free(&f);
@@ -218,9 +274,8 @@ static void test_text_floor(void **state)
     if (at_full < FIGURE_SMALLEST_TEXT - 1e-9) fail_msg("smallest text at 1600x1000 is %.2f px", at_full);
     /* a long sentence: thinned labels, not smaller ones */
     Figure f;
-    memset(&f, 0, sizeof f);
-    f.kind = FIGURE_ATTENTION;
-    make_attention_sized(&f.attention, 30, 3);
+    new_figure(&f, "attention");
+    make_attention_sized(f.data, 30, 3);
     figure_font_smallest_reset();
     cairo_surface_t *img = render(&f, 1280, 720);
     cairo_surface_destroy(img);
@@ -228,7 +283,7 @@ static void test_text_floor(void **state)
     AttentionLayout L;
     img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 720);
     cairo_t *cr = cairo_create(img);
-    attention_layout(cr, &f.attention, 1280, 720, &L);
+    attention_layout(cr, f.data, 1280, 720, &L);
     cairo_destroy(cr);
     cairo_surface_destroy(img);
     assert_true(L.label_font >= 18.0 - 1e-9);
@@ -245,8 +300,8 @@ static void test_layers_mean_and_std(void **state)
 {
     (void)state;
     Figure f;
-    make_figure(&f, FIGURE_LAYERS, 0);
-    const LayersData *d = &f.layers;
+    make_figure(&f, "layers");
+    const LayersData *d = f.data;
     assert_int_equal(d->n_series, 3); /* r0 last, r1 last, r1 first */
     assert_int_equal(d->series[0].r, 0);
     assert_int_equal(d->series[1].copy, COPY_LAST);
@@ -267,8 +322,8 @@ static void test_exit_points_and_pareto(void **state)
 {
     (void)state;
     Figure f;
-    make_figure(&f, FIGURE_EXIT, 0);
-    const ExitData *d = &f.exit;
+    make_figure(&f, "exit");
+    const ExitData *d = f.data;
     assert_int_equal(d->n_points, 4);
     assert_int_equal(d->n_series, 2);
     const ExitPoint *ref = &d->points[d->reference];
@@ -338,7 +393,7 @@ static void test_repo_z_point_at(void **state)
 {
     (void)state;
     Figure f;
-    make_figure(&f, FIGURE_REPO_Z, 0); /* 5 tokens, the third clipped */
+    make_figure(&f, "repo-z"); /* 5 tokens, the third clipped */
     const int w = 900, h = 600;
     cairo_surface_t *img = render(&f, w, h);
     cairo_t *cr = cairo_create(img);
@@ -346,7 +401,7 @@ static void test_repo_z_point_at(void **state)
     int hits[5] = {0};
     for (int y = 0; y < h; y += 2)
         for (int x = 0; x < w; x += 2) {
-            int i = repo_z_point_at(cr, &f.repo_z, w, h, x, y);
+            int i = repo_z_point_at(cr, f.data, w, h, x, y);
             assert_true(i >= -1 && i < 5);
             if (i < 0) continue;
             sx[i] += x;
@@ -360,7 +415,7 @@ static void test_repo_z_point_at(void **state)
         pixel(img, sx[i] / hits[i], sy[i] / hits[i], got);
         assert_false(got[0] == 255 && got[1] == 255 && got[2] == 255); /* not the background */
     }
-    assert_int_equal(repo_z_point_at(cr, &f.repo_z, w, h, 2, 2), -1);
+    assert_int_equal(repo_z_point_at(cr, f.data, w, h, 2, 2), -1);
     cairo_destroy(cr);
     cairo_surface_destroy(img);
     figure_free(&f);
@@ -387,8 +442,8 @@ static void test_proportion_counts(void **state)
 {
     (void)state;
     Figure f;
-    make_figure(&f, FIGURE_PROPORTION, 0);
-    const ProportionData *d = &f.proportion;
+    make_figure(&f, "proportion");
+    const ProportionData *d = f.data;
     assert_int_equal(d->n_points, 5);
     for (int i = 0; i < d->n_points; i++)
         assert_true(fabs(d->counted[i] - proportion_closed_form(d->r[i])) < 1e-12);
@@ -491,6 +546,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_reader),
+        cmocka_unit_test(test_every_figure_has_a_fixture),
         cmocka_unit_test(test_every_figure_exports),
         cmocka_unit_test(test_text_floor),
         cmocka_unit_test(test_layers_mean_and_std),

@@ -37,15 +37,15 @@ static void test_mask_colours(void **state)
 {
     (void)state;
     Figure f;
-    make_basic_figure(&f, FIGURE_MASK, 0);
-    const MaskData *d = &f.mask;
+    make_mask_figure(&f);
+    MaskData *d = f.data;
     assert_int_equal(d->k, 3);
     assert_int_equal(d->n_full, 3);
     assert_int_equal(d->n_causal, 3);
     assert_int_equal(d->n_masked, 3);
     for (int s = 0; s < 2; s++) {
         int w = s ? 700 : 1500, h = s ? 540 : 1150;
-        f.mask.meta.style.theme = s ? THEME_DARK : THEME_LIGHT;
+        d->meta.style.theme = s ? THEME_DARK : THEME_LIGHT;
         cairo_surface_t *img = render(&f, w, h);
         cairo_t *cr = cairo_create(img);
         MaskLayout L;
@@ -82,8 +82,9 @@ static void test_mask_png_round_trip(void **state)
     (void)state;
     /* the PNG on disk (straight RGBA from stb_image_write) has the colours drawn */
     Figure f;
-    make_basic_figure(&f, FIGURE_MASK, 0);
-    f.mask.meta.style.theme = THEME_DARK;
+    make_mask_figure(&f);
+    MaskData *m = f.data;
+    m->meta.style.theme = THEME_DARK;
     const char *path = in_work("mask_dark.png");
     export_figure(&f, path, 1200, 900);
     int w, h, channels;
@@ -94,18 +95,18 @@ static void test_mask_png_round_trip(void **state)
     cairo_surface_t *scratch = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1200, 900);
     cairo_t *cr = cairo_create(scratch);
     MaskLayout L;
-    mask_layout(cr, &f.mask, 1200, 900, &L);
+    mask_layout(cr, m, 1200, 900, &L);
     cairo_destroy(cr);
     cairo_surface_destroy(scratch);
-    int mq = f.mask.copy_start[0], mk = f.mask.copy_start[2] + 1;
+    int mq = m->copy_start[0], mk = m->copy_start[2] + 1;
     int x = (int)(L.grid.x + (mk + 0.5) * L.cell), y = (int)(L.grid.y + (mq + 0.5) * L.cell);
     unsigned char want[3], hatch[3];
-    rgb_to_bytes(figure_masked(&f.mask.meta.style), want);
-    rgb_to_bytes(figure_hatch(&f.mask.meta.style), hatch);
+    rgb_to_bytes(figure_masked(&m->meta.style), want);
+    rgb_to_bytes(figure_hatch(&m->meta.style), hatch);
     const unsigned char *got = img + ((size_t)y * w + x) * 4;
     assert_true(memcmp(got, want, 3) == 0 || memcmp(got, hatch, 3) == 0);
     assert_int_equal(got[3], 255);
-    rgb_to_bytes(figure_background(&f.mask.meta.style), want);
+    rgb_to_bytes(figure_background(&m->meta.style), want);
     assert_memory_equal(img, want, 3); /* the corner is the dark background */
     stbi_image_free(img);
     figure_free(&f);
@@ -116,7 +117,7 @@ static void test_mask_png_round_trip(void **state)
  * every pixel is a viridis colour. */
 static void check_no_seams(const Figure *f, int w, int h)
 {
-    const AttentionData *d = &f->attention;
+    const AttentionData *d = f->data;
     cairo_surface_t *img = render(f, w, h);
     cairo_t *cr = cairo_create(img);
     AttentionLayout L;
@@ -145,8 +146,8 @@ static void test_attention_colours(void **state)
 {
     (void)state;
     Figure f;
-    make_basic_figure(&f, FIGURE_ATTENTION, 0);
-    AttentionData *d = &f.attention;
+    make_attention_figure(&f, 0);
+    AttentionData *d = f.data;
     SrError err;
     assert_int_equal(attention_select(d, 0, 0, &err), 0);
     static const int sizes[3][2] = {{1300, 1100}, {1237, 1091}, {901, 777}};
@@ -180,9 +181,8 @@ static void test_attention_colours(void **state)
 
     /* many tokens, fractional cell sizes */
     Figure big;
-    memset(&big, 0, sizeof big);
-    big.kind = FIGURE_ATTENTION;
-    make_attention_sized(&big.attention, 17, 2);
+    new_figure(&big, "attention");
+    make_attention_sized(big.data, 17, 2);
     for (int w = 600; w <= 1400; w += 149) check_no_seams(&big, w, w * 5 / 6);
     figure_free(&big);
 
@@ -211,8 +211,8 @@ static void test_attention_filtered_plain(void **state)
 {
     (void)state;
     Figure f;
-    make_basic_figure(&f, FIGURE_ATTENTION, 0);
-    AttentionData *d = &f.attention;
+    make_attention_figure(&f, 0);
+    AttentionData *d = f.data;
     attention_last_copy_visible(d, d->visible);
     attention_data_describe(d, 0, "m.safetensors", NULL, "0", 1, "a b c", "test", 1, REPEAT_BOS_PER_COPY,
                             REPEAT_SEP_NONE, NULL);
@@ -249,18 +249,19 @@ static void test_overview_colours(void **state)
 {
     (void)state;
     Figure f;
-    make_basic_figure(&f, FIGURE_ATTENTION, 1);
+    make_attention_figure(&f, 1);
+    const AttentionData *d = f.data;
     int w = 1500, h = 1200;
     cairo_surface_t *img = render(&f, w, h);
     cairo_t *cr = cairo_create(img);
     AttentionOverviewLayout L;
-    attention_overview_layout(cr, &f.attention, w, h, &L);
+    attention_overview_layout(cr, d, w, h, &L);
     cairo_destroy(cr);
     assert_int_equal(L.n_cols, 3);
-    double cs = L.panel / f.attention.T;
+    double cs = L.panel / d->T;
     /* panel (layer 0, head 0): key 0 of query 2 is 1, key 5 of query 0 masked */
     assert_colour(img, L.grid.x + 0.5 * cs, L.grid.y + 2.5 * cs, colormap_viridis_entry(255));
-    assert_masked(img, L.grid.x + 5.5 * cs, L.grid.y + 0.5 * cs, &f.attention.meta.style);
+    assert_masked(img, L.grid.x + 5.5 * cs, L.grid.y + 0.5 * cs, &d->meta.style);
     double cx = L.colourbar.x + L.colourbar.w / 2, band = L.colourbar.h / VIRIDIS_N;
     assert_true(band >= 1.5);
     assert_colour(img, cx, L.colourbar.y + band / 2, colormap_viridis_entry(VIRIDIS_N - 1));

@@ -50,12 +50,11 @@ static const HeadScore ALL_SCORES[HEAD_N_SCORES] = {HEAD_COPY, HEAD_INDUCTION, H
                                                    HEAD_OWN_COPY};
 
 /* Load the fixture as the figure `seqrep plot heads` draws (all scores). */
-static void load_figure(Figure *f, const cJSON *manifest)
+static void load_heads(Figure *f, const cJSON *manifest)
 {
     SrError err;
-    memset(f, 0, sizeof *f);
-    f->kind = FIGURE_HEADS;
-    if (heads_data_load(&f->heads, in_work("heads.csv"), ALL_SCORES, HEAD_N_SCORES, manifest, &err))
+    new_figure(f, "heads");
+    if (heads_data_load(f->data, in_work("heads.csv"), ALL_SCORES, HEAD_N_SCORES, manifest, &err))
         fail_msg("%s", err.msg);
 }
 
@@ -65,8 +64,8 @@ static void test_heads_numbers(void **state)
 {
     (void)state;
     Figure f;
-    load_figure(&f, NULL);
-    const HeadsData *d = &f.heads;
+    load_heads(&f, NULL);
+    HeadsData *d = f.data;
     assert_int_equal(d->n_layers, 2);
     assert_int_equal(d->n_heads, 3);
     assert_int_equal(d->n_scores, 5);
@@ -144,21 +143,21 @@ static void test_heads_caption(void **state)
     Figure f;
     cJSON *m = cJSON_Parse("{\"command\": \"seqrep heads\", \"model\": \"lm.safetensors\", \"r\": 1, "
                            "\"data\": \"test.conll\"}");
-    load_figure(&f, m);
-    assert_non_null(strstr(f.heads.meta.caption, "Model lm.safetensors, r = 1, input: the sentences of test.conll."));
+    load_heads(&f, m);
+    assert_non_null(strstr(figure_meta(&f)->caption, "Model lm.safetensors, r = 1, input: the sentences of test.conll."));
     figure_free(&f);
     cJSON_Delete(m);
     m = cJSON_Parse("{\"command\": \"seqrep heads\", \"model\": \"hf/smol\", \"adapter\": \"sr.bin\", \"r\": 2, "
                     "\"random_pieces\": 32, \"loss_first_copy\": 6.5, \"loss_last_copy\": 1.25, \"icl_score\": 5.25}");
-    load_figure(&f, m);
-    assert_non_null(strstr(f.heads.meta.caption,
+    load_heads(&f, m);
+    assert_non_null(strstr(figure_meta(&f)->caption,
                            "Model hf/smol with the adapter sr.bin, r = 2, input: random sequences of 32 pieces "
                            "(in-context learning score 5.250: loss 6.500 on the first copy, 1.250 on the last)."));
     figure_free(&f);
     cJSON_Delete(m);
-    load_figure(&f, NULL);
-    assert_non_null(strstr(f.heads.meta.caption, "No manifest beside the file: model, r and input unknown."));
-    assert_non_null(strstr(f.heads.meta.caption, "heads.csv (seqrep heads)."));
+    load_heads(&f, NULL);
+    assert_non_null(strstr(figure_meta(&f)->caption, "No manifest beside the file: model, r and input unknown."));
+    assert_non_null(strstr(figure_meta(&f)->caption, "heads.csv (seqrep heads)."));
     figure_free(&f);
 }
 
@@ -186,11 +185,11 @@ static void test_heads_pixels(void **state)
 {
     (void)state;
     Figure f;
-    load_figure(&f, NULL);
-    const HeadsData *d = &f.heads;
+    load_heads(&f, NULL);
+    HeadsData *d = f.data;
     const int w = 2400, h = 1000;
     for (int theme = 0; theme < 2; theme++) {
-        f.heads.meta.style.theme = theme ? THEME_DARK : THEME_LIGHT;
+        d->meta.style.theme = theme ? THEME_DARK : THEME_LIGHT;
         cairo_surface_t *img = render(&f, w, h);
         cairo_t *cr = cairo_create(img);
         HeadsLayout L;
@@ -238,17 +237,17 @@ static void test_heads_small_cells(void **state)
     fclose(out);
     Figure f;
     SrError err;
-    memset(&f, 0, sizeof f);
-    f.kind = FIGURE_HEADS;
-    assert_int_equal(heads_data_load(&f.heads, in_work("deep.csv"), ALL_SCORES, HEAD_N_SCORES, NULL, &err), 0);
-    assert_int_equal(f.heads.best_layer[0], 29);
-    assert_int_equal(f.heads.best_head[0], 8);
+    new_figure(&f, "heads");
+    HeadsData *d = f.data;
+    assert_int_equal(heads_data_load(d, in_work("deep.csv"), ALL_SCORES, HEAD_N_SCORES, NULL, &err), 0);
+    assert_int_equal(d->best_layer[0], 29);
+    assert_int_equal(d->best_head[0], 8);
     figure_font_smallest_reset();
     cairo_surface_t *img = render(&f, 1280, 720);
     assert_true(figure_font_smallest() >= 18.0 - 1e-9);
     cairo_t *cr = cairo_create(img);
     HeadsLayout L;
-    heads_layout(cr, &f.heads, 1280, 720, &L);
+    heads_layout(cr, d, 1280, 720, &L);
     cairo_destroy(cr);
     assert_true(L.value_font == 0);
     assert_true(L.panel[0].h <= 720);
@@ -265,24 +264,21 @@ static void test_heads_figure_load(void **state)
     (void)state;
     write_text(in_work("heads.manifest.json"), "{\"command\": \"seqrep heads\", \"model\": \"m.safetensors\", "
                                                "\"r\": 1, \"data\": \"dev.conll\"}");
-    FigureKind kind;
-    assert_int_equal(figure_kind_parse("heads", &kind), 0);
-    assert_int_equal(kind, FIGURE_HEADS);
-    assert_true(figure_takes_option(FIGURE_HEADS, "scores"));
-    assert_true(figure_takes_option(FIGURE_HEADS, "results"));
-    assert_false(figure_takes_option(FIGURE_HEADS, "model"));
-    assert_false(figure_takes_option(FIGURE_FLOW, "scores"));
-    FigureRequest q = {.results = in_work("heads.csv"), .scores = "induction,copy", .layer = -1};
+    const FigureRow *row = figure_find("heads");
+    assert_non_null(row);
+    assert_true(figure_takes_option(row, "scores"));
+    assert_true(figure_takes_option(row, "results"));
+    assert_false(figure_takes_option(row, "model"));
+    assert_false(figure_takes_option(figure_find("flow"), "scores"));
     Figure f;
-    memset(&f, 0, sizeof f);
-    f.kind = FIGURE_HEADS;
     cJSON *manifest = cJSON_CreateObject();
-    long long seed = -1;
     SrError err;
-    assert_int_equal(figure_load(&f, &q, manifest, &seed, &err), 0);
-    assert_int_equal(f.heads.n_scores, 2);
-    assert_int_equal(f.heads.scores[0], HEAD_INDUCTION);
-    assert_non_null(strstr(f.heads.meta.caption, "Model m.safetensors, r = 1, input: the sentences of dev.conll."));
+    assert_int_equal(try_load_figure(&f, "heads", 4, (const char *[]){"--results", in_work("heads.csv"), "--scores",
+                                                                      "induction,copy"}, manifest, &err), 0);
+    const HeadsData *d = f.data;
+    assert_int_equal(d->n_scores, 2);
+    assert_int_equal(d->scores[0], HEAD_INDUCTION);
+    assert_non_null(strstr(d->meta.caption, "Model m.safetensors, r = 1, input: the sentences of dev.conll."));
     char *text = cJSON_PrintUnformatted(manifest);
     assert_non_null(strstr(text, "\"scores\":[\"induction\",\"copy\"]"));
     assert_non_null(strstr(text, "\"results_manifest\":{\"command\":\"seqrep heads\""));
@@ -295,15 +291,13 @@ static void test_heads_figure_load(void **state)
     cJSON_Delete(manifest);
     remove(in_work("heads.manifest.json"));
 
-    FigureRequest none = {.layer = -1};
-    manifest = cJSON_CreateObject();
-    assert_int_equal(figure_load(&f, &none, manifest, &seed, &err), -1);
+    assert_int_equal(try_load_figure(&f, "heads", 0, NULL, NULL, &err), -1);
     assert_string_equal(err.msg, "heads needs --results FILE (from seqrep heads --out)");
-    FigureRequest bad = {.results = in_work("heads.csv"), .scores = "copy,previous,copy", .layer = -1};
-    assert_int_equal(figure_load(&f, &bad, manifest, &seed, &err), -1);
+    figure_free(&f);
+    assert_int_equal(try_load_figure(&f, "heads", 4, (const char *[]){"--results", in_work("heads.csv"), "--scores",
+                                                                      "copy,previous,copy"}, NULL, &err), -1);
     assert_string_equal(err.msg, "--scores: 'copy' given twice");
     figure_free(&f);
-    cJSON_Delete(manifest);
 }
 
 /* ---- bad files ---------------------------------------------------------- */

@@ -18,7 +18,6 @@
 
 #include "viz_fixtures.h"
 
-#include "figures/timeline_figure.h"
 #include "series/paint_timeline.h"
 #include "series/series_read.h"
 
@@ -125,17 +124,17 @@ static void test_timeline_pixels(void **state)
     (void)state;
     Figure f;
     SrError err;
-    memset(&f, 0, sizeof f);
-    f.kind = FIGURE_TIMELINE;
+    new_figure(&f, "timeline");
+    TimelineData *d = f.data;
     TimelineRequest q = heads_request(in_work("series"), "heads-random", 2);
-    if (timeline_data_load(&f.timeline, &q, &err)) fail_msg("%s", err.msg);
+    if (timeline_data_load(d, &q, &err)) fail_msg("%s", err.msg);
     const int w = 1600, h = 1100;
     for (int theme = 0; theme < 2; theme++) {
-        f.timeline.meta.style.theme = theme ? THEME_DARK : THEME_LIGHT;
+        d->meta.style.theme = theme ? THEME_DARK : THEME_LIGHT;
         cairo_surface_t *img = render(&f, w, h);
         cairo_t *cr = cairo_create(img);
         TimelineLayout L;
-        timeline_layout(cr, &f.timeline, w, h, &L);
+        timeline_layout(cr, d, w, h, &L);
         cairo_destroy(cr);
         assert_int_equal(L.n_panels, 2);
         assert_true(L.upper.area.x == L.lower.area.x && L.upper.area.w == L.lower.area.w);
@@ -144,7 +143,7 @@ static void test_timeline_pixels(void **state)
         assert_true(L.legend_x > L.upper.area.x + L.upper.area.w);
         assert_colour(img, axes_x(&L.upper, 100), axes_y(&L.upper, 0.8), palette_series(0));
         assert_colour(img, axes_x(&L.upper, 100), axes_y(&L.upper, 0.3), palette_series(1));
-        Rgb fg = figure_foreground(&f.timeline.meta.style);
+        Rgb fg = figure_foreground(&d->meta.style);
         assert_colour(img, axes_x(&L.lower, 100), axes_y(&L.lower, 3), fg);
         assert_colour(img, axes_x(&L.lower, 50), axes_y(&L.lower, 0.5), fg);
         cairo_surface_destroy(img);
@@ -163,22 +162,22 @@ static void test_timeline_without_icl(void **state)
     assert_int_equal(rename(from, to), 0);
     Figure f;
     SrError err;
-    memset(&f, 0, sizeof f);
-    f.kind = FIGURE_TIMELINE;
+    new_figure(&f, "timeline");
+    TimelineData *d = f.data;
     TimelineRequest q = heads_request(in_work("data_only"), "heads-data", 6);
-    if (timeline_data_load(&f.timeline, &q, &err)) fail_msg("%s", err.msg);
-    assert_false(f.timeline.has_icl);
-    assert_int_equal(f.timeline.n_top, 4); /* all four heads, fewer than 6 */
-    assert_non_null(strstr(f.timeline.meta.caption, "No heads-random measure: no in-context learning score."));
+    if (timeline_data_load(d, &q, &err)) fail_msg("%s", err.msg);
+    assert_false(d->has_icl);
+    assert_int_equal(d->n_top, 4); /* all four heads, fewer than 6 */
+    assert_non_null(strstr(d->meta.caption, "No heads-random measure: no in-context learning score."));
     cairo_surface_t *img = render(&f, 1280, 720);
     cairo_t *cr = cairo_create(img);
     TimelineLayout L;
-    timeline_layout(cr, &f.timeline, 1280, 720, &L);
+    timeline_layout(cr, d, 1280, 720, &L);
     cairo_destroy(cr);
     assert_int_equal(L.n_panels, 1);
     assert_colour(img, axes_x(&L.upper, 100), axes_y(&L.upper, 0.8), palette_series(0));
     cairo_surface_destroy(img);
-    char *text = numbers_of(&f.timeline);
+    char *text = numbers_of(d);
     assert_null(strstr(text, "icl_score"));
     assert_non_null(strstr(text, "\n50,heads-data/induction,1,1,0.100000\n"));
     free(text);
@@ -190,22 +189,19 @@ static void test_timeline_without_icl(void **state)
 static void test_timeline_figure_load(void **state)
 {
     (void)state;
-    FigureKind kind;
-    assert_int_equal(figure_kind_parse("timeline", &kind), 0);
-    assert_int_equal(kind, FIGURE_TIMELINE);
-    assert_true(figure_takes_option(FIGURE_TIMELINE, "series"));
-    assert_true(figure_takes_option(FIGURE_TIMELINE, "top"));
-    assert_false(figure_takes_option(FIGURE_TIMELINE, "results"));
-    assert_false(figure_takes_option(FIGURE_HEADS, "series"));
-    FigureRequest q = {.series = in_work("series"), .score = "induction", .layer = -1};
+    const FigureRow *row = figure_find("timeline");
+    assert_non_null(row);
+    assert_true(figure_takes_option(row, "series"));
+    assert_true(figure_takes_option(row, "top"));
+    assert_false(figure_takes_option(row, "results"));
+    assert_false(figure_takes_option(figure_find("heads"), "series"));
     Figure f;
-    memset(&f, 0, sizeof f);
-    f.kind = FIGURE_TIMELINE;
     cJSON *manifest = cJSON_CreateObject();
-    long long seed = -1;
     SrError err;
-    if (figure_load(&f, &q, manifest, &seed, &err)) fail_msg("%s", err.msg);
-    assert_int_equal(f.timeline.n_top, TIMELINE_DEFAULT_TOP);
+    if (try_load_figure(&f, "timeline", 4, (const char *[]){"--series", in_work("series"), "--score", "induction"},
+                        manifest, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(((const TimelineData *)f.data)->n_top, 3); /* the default of --top */
     char *text = cJSON_PrintUnformatted(manifest);
     assert_non_null(strstr(text, "\"what\":\"heads\",\"measure\":\"heads-random\",\"score\":\"induction\","
                                  "\"top\":[\"L1H1\",\"L1H0\",\"L0H0\"],\"icl\":true"));
@@ -219,23 +215,20 @@ static void test_timeline_figure_load(void **state)
     cJSON_Delete(manifest);
     /* the options' checks */
     static const struct {
-        FigureRequest q;
+        int n;
+        const char *words[6];
         const char *want;
     } bad[] = {
-        {{.layer = -1}, "timeline needs --series DIR"},
-        {{.series = "x", .what = "both", .layer = -1}, "--what must be heads, loss, f1, flow or probe, got 'both'"},
-        {{.series = "x", .measure = "heads-other", .layer = -1}, "--measure must be heads-random or heads-data"},
-        {{.series = "x", .score = "echo", .layer = -1}, "--score: unknown score 'echo' (scores: copy, induction"},
-        {{.series = "x", .what = "loss", .score = "copy", .layer = -1}, "apply to --what heads and flow only"},
+        {0, {NULL}, "timeline needs --series DIR"},
+        {4, {"--series", "x", "--what", "both"}, "--what must be heads, loss, f1, flow or probe, got 'both'"},
+        {4, {"--series", "x", "--measure", "heads-other"}, "--measure must be heads-random or heads-data"},
+        {4, {"--series", "x", "--score", "echo"}, "--score: unknown score 'echo' (scores: copy, induction"},
+        {6, {"--series", "x", "--what", "loss", "--score", "copy"}, "apply to --what heads and flow only"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        manifest = cJSON_CreateObject();
-        memset(&f, 0, sizeof f);
-        f.kind = FIGURE_TIMELINE;
-        assert_int_equal(figure_load(&f, &bad[i].q, manifest, &seed, &err), -1);
+        assert_int_equal(try_load_figure(&f, "timeline", bad[i].n, bad[i].words, NULL, &err), -1);
         if (!strstr(err.msg, bad[i].want)) fail_msg("got '%s', wanted '%s'", err.msg, bad[i].want);
         figure_free(&f);
-        cJSON_Delete(manifest);
     }
 }
 

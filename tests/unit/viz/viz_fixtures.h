@@ -16,6 +16,7 @@
 #include "attention/paint_attention_overview.h"
 #include "draw/colormap.h"
 #include "draw/export.h"
+#include "figures/figure_options.h"
 #include "figures/figures.h"
 #include "mask/paint_mask.h"
 #include "mask/paint_proportion.h"
@@ -288,20 +289,61 @@ static inline void write_series_fixture(const char *dir)
     }
 }
 
-/* The mask and attention fixtures as figures: the mask of "a b c d" three
- * times (bos per copy), the attention of "a b c" twice (overview or one map). */
-static inline void make_basic_figure(Figure *f, FigureKind kind, int overview)
+/* A new figure of the row of the table called name, its data zeroed. */
+static inline void new_figure(Figure *f, const char *name)
 {
     SrError err;
-    memset(f, 0, sizeof *f);
-    f->kind = kind;
-    f->overview = overview;
-    if (kind == FIGURE_MASK)
-        assert_int_equal(mask_data_build(&f->mask, 4, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &err), 0);
-    else
-        make_attention(&f->attention);
-    snprintf(figure_meta(f)->caption, sizeof figure_meta(f)->caption, "TEST FIXTURE caption for %s",
-             figure_kind_name(kind));
+    const FigureRow *row = figure_find(name);
+    assert_non_null(row);
+    assert_int_equal(figure_new(f, row, &err), 0);
+}
+
+/* Try to load the figure of the row called name from the options
+ * words[0..n) (after `seqrep plot NAME`), as plot loads it, its inputs
+ * recorded in manifest (may be NULL). 0 or -1 with err. */
+static inline int try_load_figure(Figure *f, const char *name, int n, const char *const *words, cJSON *manifest,
+                                  SrError *err)
+{
+    PlotWords w;
+    plot_words_init(&w);
+    for (int i = 0; i < n; i++) plot_words_add(&w, words[i]);
+    const FigureRow *row = figure_find(name);
+    assert_non_null(row);
+    int rc = figure_load_words(f, row, &w, manifest, err);
+    plot_words_free(&w);
+    return rc;
+}
+
+/* The figure of the row called name loaded from the options words[0..n). */
+static inline void load_figure(Figure *f, const char *name, int n, const char *const *words)
+{
+    SrError err;
+    if (try_load_figure(f, name, n, words, NULL, &err)) fail_msg("%s: %s", name, err.msg);
+}
+
+/* The caption "TEST FIXTURE caption for NAME" on f. */
+static inline void fixture_caption(Figure *f)
+{
+    snprintf(figure_meta(f)->caption, sizeof figure_meta(f)->caption, "TEST FIXTURE caption for %s", f->row->name);
+}
+
+/* The mask fixture as a figure: "a b c d" three times, bos per copy. */
+static inline void make_mask_figure(Figure *f)
+{
+    SrError err;
+    new_figure(f, "mask");
+    assert_int_equal(mask_data_build(f->data, 4, 2, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &err), 0);
+    fixture_caption(f);
+}
+
+/* The attention fixture as a figure: "a b c" twice, one map or the overview. */
+static inline void make_attention_figure(Figure *f, int overview)
+{
+    new_figure(f, "attention");
+    AttentionData *d = f->data;
+    make_attention(d);
+    d->overview = overview;
+    fixture_caption(f);
 }
 
 #endif

@@ -1,6 +1,7 @@
 /* explorer_sources.h — the files and texts the explorer was started on, as
- * given on the command line: read by explorer_input.c and written back into
- * `seqrep plot` commands by explorer_command.c. */
+ * given on the command line: read by explorer_input.c, and by the views of
+ * the table of figures (figure_view.h) that write them back into the
+ * `seqrep plot` command of a frame. */
 #ifndef SEQREP_VIZ_EXPLORER_SOURCES_H
 #define SEQREP_VIZ_EXPLORER_SOURCES_H
 
@@ -22,9 +23,15 @@ typedef struct {
     const char *flow;            /* --flow attnflow CSV                        */
     const char *repo_range;      /* --repo-range repo-eval TASK-range.csv      */
     const char *repo_needle;     /* --repo-needle repo-eval TASK-attention.csv */
+    const char *heads;           /* --heads CSV of seqrep heads                */
     const char *split;           /* --split for layers/exit, or NULL           */
     const char *dataset;         /* --dataset of a sweep CSV for exit, or NULL */
     const char *font;            /* --font, or NULL                            */
 } ExplorerSources;
+
+/* The file given to the explore option `option` (without "--": "layers",
+ * "exit", "flow", "repo-range", "repo-needle", "heads", "series"), or NULL
+ * when it was not given or is no such option. */
+const char *explorer_source(const ExplorerSources *src, const char *option);
 
 #endif

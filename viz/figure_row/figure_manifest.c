@@ -1,5 +1,5 @@
 /* figure_manifest.c — the inputs of a figure in its manifest. */
-#include "figures/figure_manifest.h"
+#include "figure_row/figure_manifest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +42,7 @@ void figure_manifest_head(cJSON *manifest, int head)
     else cJSON_AddStringToObject(manifest, "head", "mean");
 }
 
-void figure_manifest_model_run(cJSON *manifest, const FigureRequest *q, const char *text, int r, RepeatBos bos,
+void figure_manifest_model_run(cJSON *manifest, const FigureModelRun *q, const char *text, int r, RepeatBos bos,
                                RepeatSep sep, RepeatPositions positions)
 {
     figure_manifest_input(manifest, "model", q->model);

@@ -7,7 +7,7 @@
 
 #include <cJSON.h>
 
-#include "figures/figure_request.h"
+#include "figure_row/figure_request.h"
 #include "repeat/repeat.h"
 
 /* Add "key": path and "key_checksum" to the manifest, and, when the input
@@ -22,9 +22,9 @@ void figure_manifest_inputs(cJSON *manifest, const char *key, const char *const 
 void figure_manifest_head(cJSON *manifest, int head);
 
 /* Record what a figure run through a model ran: the model, adapter and data
- * files of q, the sentence, r, bos, sep, the mask plan and how the copies
+ * files of run, the sentence, r, bos, sep, the mask plan and how the copies
  * were numbered. */
-void figure_manifest_model_run(cJSON *manifest, const FigureRequest *q, const char *text, int r, RepeatBos bos,
+void figure_manifest_model_run(cJSON *manifest, const FigureModelRun *run, const char *text, int r, RepeatBos bos,
                                RepeatSep sep, RepeatPositions positions);
 
 #endif

@@ -1,7 +1,7 @@
 /* figure_request.c — the checks of plot's options that the figures' loaders
  * share: --head, one --r, --bos and --sep, --copy-positions and the sentence
  * of --text or --data. */
-#include "figures/figure_request.h"
+#include "figure_row/figure_request.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,20 +29,20 @@ int figure_request_one_r(const char *text, int *r)
     return *r <= 100000 ? 0 : -1;
 }
 
-int figure_request_repeat(const FigureRequest *q, const char *default_bos, RepeatBos *bos, RepeatSep *sep,
-                          SrError *err)
+int figure_request_repeat(const char *bos_text, const char *sep_text, const char *default_bos, RepeatBos *bos,
+                          RepeatSep *sep, SrError *err)
 {
-    if (repeat_parse_bos(q->bos ? q->bos : default_bos, bos))
-        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", q->bos);
-    if (repeat_parse_sep(q->sep ? q->sep : "none", sep))
-        return sr_fail(err, "--sep must be none or token, got '%s'", q->sep);
+    if (repeat_parse_bos(bos_text ? bos_text : default_bos, bos))
+        return sr_fail(err, "--bos must be none, once or per-copy, got '%s'", bos_text);
+    if (repeat_parse_sep(sep_text ? sep_text : "none", sep))
+        return sr_fail(err, "--sep must be none or token, got '%s'", sep_text);
     return 0;
 }
 
-int figure_request_copy_positions(const FigureRequest *q, RepeatPositions *positions, SrError *err)
+int figure_request_copy_positions(const char *text, RepeatPositions *positions, SrError *err)
 {
-    if (repeat_parse_positions(q->copy_positions ? q->copy_positions : "run", positions))
-        return sr_fail(err, "--copy-positions must be run or restart, got '%s'", q->copy_positions);
+    if (repeat_parse_positions(text ? text : "run", positions))
+        return sr_fail(err, "--copy-positions must be run or restart, got '%s'", text);
     return 0;
 }
 
@@ -71,7 +71,7 @@ void figure_request_warn_unknown(const char *command, const char *model, int n_u
             command, n_unknown, n_words, model);
 }
 
-int figure_request_sentence(const FigureRequest *q, char **text, char *source, size_t cap, SrError *err)
+int figure_request_sentence(const FigureModelRun *q, char **text, char *source, size_t cap, SrError *err)
 {
     if (q->text) {
         *text = malloc(strlen(q->text) + 1);

@@ -243,6 +243,22 @@ else
 fi
 replay "results" r
 
+# the views the table of figures added: the share of full blocks of the
+# sentence on screen (B) and the head roles of a seqrep heads CSV (H)
+"$seqrep" heads --model m.safetensors --data d.conll --r 1 --out heads.csv >/dev/null 2>&1
+mkdir t
+if "$seqrep" explore --model m.safetensors --text "the mill" --heads heads.csv --size 800x600 --save-dir t \
+    --script "B s c H s c q" >t/cmds.txt 2>err.txt; then
+    ok "scripted run over the views of the table (B, H)"
+else
+    bad "scripted run over the views of the table (B, H)"; cat err.txt
+fi
+grep -q -- "^seqrep plot proportion --n 2 --r 1\.\.8 " t/cmds.txt && grep -q -- "^seqrep plot heads --results heads.csv " t/cmds.txt \
+    && ok "the commands name the views' figures" || bad "the commands name the views' figures: $(cat t/cmds.txt)"
+replay "table views" t
+expect_error "heads view without its CSV" "--view heads needs --heads FILE" \
+    "$seqrep" explore --model m.safetensors --text the --view heads --script q
+
 # a RePo model: z per token (z), another head, z per copy (z again), and the
 # RePo result plots (g, n) from repo-eval-shaped CSVs
 if "$seqrep" train-lm --corpus corpus.txt --out repo.safetensors --positions repo --layers 2 --d-model 32 \

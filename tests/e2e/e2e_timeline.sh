@@ -145,6 +145,16 @@ got = [(int(r['step']), r['series'], r['value']) for r in csv.DictReader(open('l
 assert got == want and len(want) == 3 + 4 + 4, (got, want)
 "
 
+# ---- the explorer's timeline view (T) of its --series ----
+export SDL_VIDEODRIVER=dummy
+mkdir ex
+expect_ok "explore --series: the timeline view, saved and its command printed" sh -c \
+    "'$seqrep' explore --series snaps --data data.conll --size 800x600 --save-dir ex --script 'T s c q' >ex/cmds.txt"
+check "... the command is the timeline of the series" grep -q "^seqrep plot timeline --series snaps --size 800x600 " ex/cmds.txt
+line=$(cat ex/cmds.txt)
+expect_ok "... the printed command runs" sh -c "'$seqrep' ${line#seqrep }"
+check "... the frame is the printed command's figure" cmp -s ex/explore-0001.png ex/view.png
+
 # ---- bad input: one line, exit 2, nothing written ----
 # nothing STEM: no figure, numbers or manifest of that name
 nothing() { ! ls "$1".* >/dev/null 2>&1; }
@@ -159,6 +169,8 @@ expect_error "a step's measure missing" \
     "gap/measures/heads-random/step-000020.csv: missing (no heads-random measure of step 20 of gap/series.json)" \
     "$seqrep" plot timeline --series gap --out bad3.svg
 check "... wrote nothing" nothing bad3
+expect_ok "explore --series on it still opens: its timeline view is off, saying why" \
+    "$seqrep" explore --series gap --data data.conll --size 640x480 --script "T q"
 cp -r snaps gap2 && rm gap2/measures/heads-random/step-000030.manifest.json
 expect_error "a step's ICL manifest missing (loss)" "gap2/measures/heads-random/step-000030.manifest.json: missing" \
     "$seqrep" plot timeline --series gap2 --what loss --out bad4.png

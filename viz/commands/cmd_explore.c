@@ -9,6 +9,7 @@
 #include "commands/size_option.h"
 #include "commands/viz_commands.h"
 #include "explorer/explorer.h"
+#include "figures/figures.h"
 #include "figure_row/figure_request.h"
 #include "options/args.h"
 #include "options/rows.h"
@@ -28,15 +29,29 @@ static int parse_window_size(const char *text, int *w, int *h)
     return 0;
 }
 
-/* The view named text; 0 or -1. */
-static int parse_view(const char *text, ExplorerView *out)
+/* The view of the table of figures named text; 0 or -1. */
+static int parse_view(const char *text, int *out)
 {
-    for (int v = 0; v < VIEW_COUNT; v++)
-        if (strcmp(text, explorer_view_name((ExplorerView)v)) == 0) {
-            *out = (ExplorerView)v;
-            return 0;
-        }
-    return -1;
+    *out = figure_view_find(text);
+    return *out >= 0 ? 0 : -1;
+}
+
+/* The synopsis of --help: the form of the command, the keys the explorer
+ * names, and a line for the views of the table it does not (their key and
+ * help). */
+static void explore_usage(char *usage, size_t cap)
+{
+    size_t used = (size_t)snprintf(usage, cap, "%s",
+                                   "--model FILE (--data FILE.conll | --text \"a sentence\") [options]\n\n"
+                                   "keys: <- -> layer, up/down head, a mean, 0-9 + - r, PgUp/PgDn sentence,\n"
+                                   "m mask, o overview, R head roles on the overview (s/v also save NAME.roles.csv),\n"
+                                   "p e f result plots, z RePo positions, g n RePo results, b last copy only,\n"
+                                   "l log, t theme, s/v save PNG/SVG,\n"
+                                   "c print the plot command, space guided walk, ? help, q quit");
+    for (int v = 0; v < figure_view_count() && used < cap; v++) {
+        const FigureView *view = figure_view(v);
+        if (view->key && view->help) used += (size_t)snprintf(usage + used, cap - used, "\n%c %s", view->key, view->help);
+    }
 }
 
 /* The options as given, before they are checked into ExplorerOptions. */
@@ -102,14 +117,12 @@ static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText 
          .help = "exit view: the dataset of a sweep CSV holding several"},
         {.name = "split", .type = ARG_STRING, .value = &o->src.split,
          .help = "layers and exit views: the split (default test)"},
+        {.name = "heads", .type = ARG_STRING, .value = &o->src.heads,
+         .help = "CSV of seqrep heads: the heads view (H)"},
     };
-    return args_parse(CMD, "--model FILE (--data FILE.conll | --text \"a sentence\") [options]\n\n"
-                           "keys: <- -> layer, up/down head, a mean, 0-9 + - r, PgUp/PgDn sentence,\n"
-                           "m mask, o overview, R head roles on the overview (s/v also save NAME.roles.csv),\n"
-                           "p e f result plots, z RePo positions, g n RePo results, b last copy only,\n"
-                           "l log, t theme, s/v save PNG/SVG,\n"
-                           "c print the plot command, space guided walk, ? help, q quit",
-                      specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+    char usage[2048];
+    explore_usage(usage, sizeof usage);
+    return args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
 }
 
 /* Check the options given as text and fill the rest of o from them. 0, or

@@ -17,7 +17,6 @@
 #include <SDL.h>
 
 #include "attention/paint_attention.h"
-#include "explorer/explorer_hover.h"
 #include "explorer/explorer_overlays.h"
 #include "explorer/explorer_save.h"
 #include "explorer/explorer_setup.h"
@@ -26,7 +25,6 @@
 #include "explorer_state/explorer_keys.h"
 #include "explorer_state/explorer_script.h"
 #include "explorer_state/explorer_script_file.h"
-#include "figure_row/figure_request.h"
 
 /* Called on the worker thread: wake the event loop. */
 static void wake_event_loop(void *arg)
@@ -112,34 +110,6 @@ static int render_timed(Explorer *e, SrError *err)
     return 0;
 }
 
-/* --series: every snapshot of a pre-training's series is a model of the
- * first one's shape and vocabulary (an epoch series shares its base; its
- * adapters are checked against it when loaded). 0, or -1 with err naming
- * the file. */
-static int check_series(const SnapshotList *l, SrError *err)
-{
-    if (l->epochs) return 0;
-    CheckpointInfo first, other;
-    if (checkpoint_read_info(l->e[0].model, &first, err)) return -1;
-    int rc = 0;
-    for (int i = 1; i < l->n && rc == 0; i++) {
-        if (checkpoint_read_info(l->e[i].model, &other, err)) {
-            rc = -1;
-            break;
-        }
-        const ModelConfig *a = &first.cfg, *b = &other.cfg;
-        if (a->n_layers != b->n_layers || a->n_heads != b->n_heads || a->d_model != b->d_model ||
-            a->vocab_size != b->vocab_size)
-            rc = sr_fail(err, "%s: %d layers, %d heads, width %d, vocabulary %d, but %s has %d, %d, %d, %d "
-                              "(a snapshot of another model?)",
-                         l->e[i].model, b->n_layers, b->n_heads, b->d_model, b->vocab_size, l->e[0].model,
-                         a->n_layers, a->n_heads, a->d_model, a->vocab_size);
-        checkpoint_info_free(&other);
-    }
-    checkpoint_info_free(&first);
-    return rc;
-}
-
 /* The window's title: the model (and adapter), with --series the snapshot's step. */
 static void set_window_title(Explorer *e)
 {
@@ -200,8 +170,8 @@ static int handle_key(Explorer *e, int key, SrError *err)
     return (bits & EXPLORER_QUIT) ? 1 : 0;
 }
 
-/* A mouse click at (x, y): pin the query row under it (attention view), or
- * open the map under it (overview). */
+/* A mouse click at (x, y): pin the query row under it (a view that pins
+ * tokens), or open the map under it (a grid of maps, in the home view). */
 static void handle_click(Explorer *e, int x, int y)
 {
     e->mouse_x = x;
@@ -210,20 +180,19 @@ static void handle_click(Explorer *e, int x, int y)
     e->frame_stale = 1;
     int fh = explorer_figure_height(&e->st, e->width, e->height), fw = explorer_figure_width(&e->st, e->width, e->height);
     if (explorer_prepare_figure(e)) return;
+    const FigureView *view = figure_view(e->st.view);
+    const AttentionData *maps = explorer_shown_maps(e);
     cairo_t *cr = cairo_create(e->frame);
-    if (e->st.view == VIEW_ATTENTION) {
-        AttentionLayout L;
-        int q, k;
-        attention_layout(cr, &e->fig.attention, fw, fh, &L);
-        explorer_click(&e->st, attention_cell_at(&L, &e->fig.attention, x, y, &q, &k) ? q : -1);
-    } else if (e->st.view == VIEW_OVERVIEW) {
-        int l, h;
+    int q, k, l, h;
+    if (view->pins) {
+        explorer_click(&e->st, view->under_mouse(cr, explorer_shown_figure(e)->data, fw, fh, x, y, &q, &k) ? q : -1);
+    } else if (view->panels && maps) {
         AttentionOverviewRoom room = explorer_overview_room(e, cr, fw, fh);
-        if (explorer_overview_panel_at(cr, &e->fig.attention, room, fw, fh, x, y, &l, &h)) {
+        if (explorer_overview_panel_at(cr, maps, room, fw, fh, x, y, &l, &h)) {
             e->st.layer = l;
             e->st.head = h;
             if (h >= 0) e->st.last_head = h;
-            e->st.view = VIEW_ATTENTION;
+            e->st.view = explorer_home_view();
             e->figure_stale = 1;
         }
     }
@@ -312,19 +281,11 @@ static int play(Explorer *e, const ScriptEvent *ev, SrError *err)
 /* Release everything e holds. */
 static void explorer_free(Explorer *e)
 {
-    explorer_drop_attention(e); /* before the weights its maps are computed from */
-    explorer_worker_stop(e->worker);
-    snapshot_list_free(&e->series);
-    if (e->has_mask) {
-        mask_data_free(&e->fig.mask);
-        repeat_free(&e->mask_layout);
-    }
-    explorer_free_results(e);
+    explorer_close(e); /* the forward's maps before the weights they are computed from */
     if (e->figure) cairo_surface_destroy(e->figure);
     if (e->frame) cairo_surface_destroy(e->frame);
     layout_boxes_free(&e->figure_boxes);
     if (e->window) SDL_DestroyWindow(e->window);
-    explorer_input_free(&e->in);
 }
 
 /* The event loop: interactive, or replaying the script one event per frame
@@ -356,7 +317,6 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
 {
     Explorer *e = calloc(1, sizeof *e);
     if (!e) return sr_fail(err, "out of memory");
-    e->o = o;
     layout_boxes_init(&e->figure_boxes);
     ScriptEvent *script = NULL;
     int n_script = 0, rc = -1, sdl_up = 0;
@@ -364,16 +324,8 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     e->key_to_answer = -1;
     if (o->script && explorer_script_parse(o->script, &script, &n_script, err)) goto done;
     if (o->script_file && explorer_script_read_file(o->script_file, &script, &n_script, err)) goto done;
-    e->src = o->src;
-    if (e->src.series) {
-        if (snapshot_series_list(e->src.series, &e->series, err) || check_series(&e->series, err)) goto done;
-        e->src.model = e->series.e[e->series.n - 1].model; /* the last snapshot first */
-        e->src.adapter = e->series.e[e->series.n - 1].adapter;
-    }
-    if (explorer_input_load(&e->in, &e->src, err)) goto done;
-    if (e->src.text) figure_request_warn_unknown("explore", e->src.model, e->in.n_unknown[0], e->in.n_tokens[0]);
-    int max_T = e->in.info.cfg.max_seq_len < ATTENTION_MAX_T ? e->in.info.cfg.max_seq_len : ATTENTION_MAX_T;
-    if (explorer_load_results(e, err) || explorer_initial_state(e, max_T, err)) goto done;
+    if (explorer_open(e, o, err)) goto done;
+    int max_T = explorer_max_T(e);
 
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         sr_fail(err, "cannot open a window: %s (no display? try SDL_VIDEODRIVER=dummy or xvfb-run)",

@@ -1,7 +1,12 @@
 /* explorer.h — `seqrep explore`: the interactive window over the figures.
  *
- * The window draws with the same painters as `seqrep plot` (figures.h), one
- * painter call per frame on a cairo image surface the size of the window.
+ * Its views are those of the rows of the table of figures (figures.h): each
+ * figure that applies to the model and the files it was started on is a
+ * view, with the keys its row gives it. The window draws with the same
+ * painters as `seqrep plot`, one painter call per frame on a cairo image
+ * surface the size of the window, on the data `seqrep plot` would load for
+ * the frame's plot command (or, for the views of the model's forward, on
+ * the maps the worker computed).
  * Saving a frame (PNG or SVG) calls the same painter on an export target
  * (export.h) of the window's size, so a saved frame is exactly the figure on
  * screen, without the transient overlays (tooltip, key help, "computing",
@@ -12,16 +17,15 @@
  *     state (explorer_state.h), the keys (explorer_keys.h), the --script
  *     parser (explorer_script.h), save names (explorer_names.h) and the `c`
  *     command line (explorer_command.h);
- *   - what is read before the window opens (explorer_input.h) and what a
- *     frame shows besides the painter's drawing (explorer_frame.h);
- *   - the background recompute of the attention maps when the sentence or r
- *     changes: a worker thread with the model loaded once (explorer_worker.h);
+ *   - what is read before the window opens (explorer_input.h);
+ *   - the background recompute of the forward when the sentence or r
+ *     changes: a worker thread with the model loaded once (explorer_worker.h;
+ *     the maps' own thread computes the layers a view shows);
  *   - the window, opened on ExplorerOptions (explorer_options.h): events and
  *     rendering (explorer.c, sharing explorer_window.h with its parts), the
- *     data behind the views (explorer_views.c), the result files and first
- *     view the options ask for (explorer_setup.c), what is under the mouse
- *     (explorer_hover.c), the overlays (explorer_overlays.c) and saving
- *     (explorer_save.c).
+ *     data behind the views (explorer_views.c), the explorer opened without
+ *     a window on the options (explorer_setup.c), what is under the mouse
+ *     and the overlays (explorer_overlays.c) and saving (explorer_save.c).
  *
  * Keys (the `?` overlay lists them):
  *   <left> <right>   layer - / +            <up> <down>   head - / +
@@ -38,6 +42,10 @@
  *                    z per copy of the repeated sentence
  *   g  n             RePo z range against length, attention on the needle
  *                    (with --repo-range, --repo-needle: repo-eval CSVs)
+ *   B  H  T          the share of full blocks against r of the sentence, the
+ *                    head roles of a seqrep heads CSV (--heads), the timeline
+ *                    of the series (--series): the keys the rows of these
+ *                    figures give their views, listed after the others
  *   b                only attention from the last copy into earlier copies
  *   l                log colour scale on / off
  *   t                light / dark theme

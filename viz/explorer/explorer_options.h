@@ -24,7 +24,7 @@ typedef struct {
                                     = the last, head -1 = mean                     */
     AttentionScale scale;
     FigureTheme theme;
-    ExplorerView view;
+    int view;                    /* the first view: a view of the table of figures */
 } ExplorerOptions;
 
 #endif

@@ -1,7 +1,8 @@
-/* explorer_overlays.c — what the explorer draws over the painter's figure:
- * the hover tooltip, the pinned token and where it attends, the overview
- * panel under the mouse, "computing", errors, the status line and the key
- * help. Saved figures never contain them; <shot> does. */
+/* explorer_overlays.c — what is under the mouse (the cell or point a view
+ * answers for, the panel of a grid of maps) and what the explorer draws over
+ * the painter's figure: the hover tooltip, the pinned token and where it
+ * attends, the grid's panel under the mouse, "computing", errors, the status
+ * line and the key help. Saved figures never contain them; <shot> does. */
 #include "explorer/explorer_overlays.h"
 
 #include <math.h>
@@ -10,8 +11,7 @@
 #include <string.h>
 
 #include "attention/paint_attention.h"
-#include "explorer/explorer_frame.h"
-#include "explorer/explorer_hover.h"
+#include "attention/paint_attention_overview.h"
 #include "explorer/explorer_views.h"
 #include "explorer_state/explorer_keys.h"
 
@@ -96,9 +96,9 @@ static void text_box(Explorer *e, cairo_t *cr, OverlayRoom *room, BoxKind kind, 
  * where it attends most in the current map. */
 static void draw_pinned(Explorer *e, cairo_t *cr, OverlayRoom *room, double size)
 {
-    const AttentionData *d = &e->fig.attention;
+    const AttentionData *d = explorer_shown_maps(e);
     int q = e->st.pinned;
-    if (q < 0 || q >= d->T) return;
+    if (!d || q < 0 || q >= d->T) return;
     AttentionLayout L;
     int fw = explorer_figure_width(&e->st, e->width, e->height);
     attention_layout(cr, d, fw, explorer_figure_height(&e->st, e->width, e->height), &L);
@@ -140,22 +140,6 @@ static void draw_pinned(Explorer *e, cairo_t *cr, OverlayRoom *room, double size
     text_box(e, cr, room, BOX_PANEL, text, wish, 3, size, 1);
 }
 
-/* The hover text of the mask view's cell (q, k) into out: the tokens of
- * the mask's layout named by the vocabulary. */
-static void mask_view_tooltip(const Explorer *e, int q, int k, char *out, size_t cap)
-{
-    const RepeatLayout *lay = &e->mask_layout;
-    const MaskData *m = &e->fig.mask;
-    const char **labels = calloc((size_t)m->T, sizeof *labels);
-    char words[2][64];
-    int pos[2] = {q, k};
-    for (int i = 0; labels && i < 2; i++)
-        labels[pos[i]] = e->in.tok.hf ? tokenizer_piece_label(&e->in.tok, lay->ids[pos[i]], words[i], sizeof words[i])
-                                      : tokenizer_word(&e->in.tok, lay->ids[pos[i]]);
-    mask_tooltip(m, labels, q, k, out, cap);
-    free(labels);
-}
-
 /* The text size of the overlays in a w x h window: the figures' smallest
  * text at that size, and never less than at 1280 x 720 (18 px), so the help
  * and the tooltips read when the window is projected. */
@@ -172,32 +156,65 @@ static void around_mouse(const Explorer *e, OverlayWish wish[4])
                                 .ax = i % 2, .ay = i < 2 ? 0 : 1};
 }
 
-/* The hover box of the view under the mouse, if any (text: scratch of cap bytes). */
-static void draw_hover(Explorer *e, cairo_t *cr, OverlayRoom *room, double size, char *text, size_t cap)
+int explorer_overview_panel_at(cairo_t *cr, const AttentionData *d, AttentionOverviewRoom room, double w,
+                               double h, double x, double y, int *layer, int *head)
 {
+    AttentionOverviewLayout L;
+    attention_overview_layout_room(cr, d, w, h, room, &L);
+    for (int l = 0; l < d->n_layers; l++)
+        for (int col = 0; col < L.n_cols; col++) {
+            FigureRect r = attention_overview_panel(&L, d, l, col);
+            if (!figure_rect_contains(&r, x, y)) continue;
+            *layer = l;
+            *head = col < d->n_heads && d->n_heads > 1 ? col : (d->n_heads == 1 ? 0 : -1);
+            return 1;
+        }
+    return 0;
+}
+
+void explorer_update_hover(Explorer *e, cairo_t *cr)
+{
+    int q = -1, k = -1, fh = explorer_figure_height(&e->st, e->width, e->height);
+    int fw = explorer_figure_width(&e->st, e->width, e->height);
+    const FigureView *view = figure_view(e->st.view);
+    if (e->mouse_in && view->under_mouse && explorer_prepare_figure(e) == 0 &&
+        !view->under_mouse(cr, explorer_shown_figure(e)->data, fw, fh, e->mouse_x, e->mouse_y, &q, &k))
+        q = k = -1;
+    explorer_set_hover(&e->st, q, k);
+}
+
+/* The hover box of the grid panel under the mouse, if any: its layer and
+ * head, with the head roles when they are shown (text: scratch of cap bytes). */
+static void draw_panel_hover(Explorer *e, cairo_t *cr, OverlayRoom *room, double size, char *text, size_t cap)
+{
+    const AttentionData *maps = explorer_shown_maps(e);
+    if (!figure_view(e->st.view)->panels || !maps) return;
     OverlayWish wish[4];
     around_mouse(e, wish);
-    if (e->st.hover_query >= 0) {
-        if (e->st.view == VIEW_ATTENTION)
-            attention_tooltip(&e->fig.attention, e->fig.attention.layer, e->fig.attention.head,
-                                       e->st.hover_query, e->st.hover_key, text, cap);
-        else if (e->st.view == VIEW_REPO_Z)
-            repo_z_tooltip(&e->fig.repo_z, e->st.hover_query, text, cap);
-        else
-            mask_view_tooltip(e, e->st.hover_query, e->st.hover_key, text, cap);
-        text_box(e, cr, room, BOX_HOVER, text, wish, 4, size, 1);
-    }
-    if (e->st.view != VIEW_OVERVIEW) return;
     int l, h;
     const ExplorerRoles *roles = explorer_shown_roles(e);
     int fh = explorer_figure_height(&e->st, e->width, e->height);
     AttentionOverviewRoom overview = explorer_overview_room(e, cr, e->width, fh);
-    if (!explorer_overview_panel_at(cr, &e->fig.attention, overview, e->width, fh, e->mouse_x, e->mouse_y, &l, &h))
-        return;
+    if (!explorer_overview_panel_at(cr, maps, overview, e->width, fh, e->mouse_x, e->mouse_y, &l, &h)) return;
     if (h >= 0 && roles) explorer_roles_tooltip(roles, l, h, text, cap);
     else if (h >= 0) snprintf(text, cap, "layer %d, head %d\nclick: open this map", l, h);
     else snprintf(text, cap, "layer %d, mean over heads\nclick: open this map", l);
     text_box(e, cr, room, BOX_HOVER, text, wish, 4, size, 1);
+}
+
+/* The hover box of the view under the mouse, if any (text: scratch of cap bytes). */
+static void draw_hover(Explorer *e, cairo_t *cr, OverlayRoom *room, double size, char *text, size_t cap)
+{
+    const FigureView *view = figure_view(e->st.view);
+    if (e->st.hover_query >= 0 && view->tooltip) {
+        OverlayWish wish[4];
+        around_mouse(e, wish);
+        ViewContext c;
+        explorer_context(e, &c);
+        view->tooltip(explorer_shown_figure(e)->data, &c, e->st.hover_query, e->st.hover_key, text, cap);
+        text_box(e, cr, room, BOX_HOVER, text, wish, 4, size, 1);
+    }
+    draw_panel_hover(e, cr, room, size, text, cap);
 }
 
 void explorer_draw_overlays(Explorer *e, cairo_t *cr)
@@ -212,9 +229,8 @@ void explorer_draw_overlays(Explorer *e, cairo_t *cr)
                               {.x = 8, .y = h - 8, .ax = 0, .ay = 1}, {.x = w - 8, .y = h - 8, .ax = 1, .ay = 1}};
     if (e->st.message[0]) /* in its strip below the figure (explorer_figure_height) */
         text_box(e, cr, &room, BOX_BANNER, e->st.message, corners + 2, 2, size, 0);
-    int computing = explorer_worker_pending(e->worker);
-    int needs_maps = e->st.view == VIEW_ATTENTION || e->st.view == VIEW_OVERVIEW ||
-                     e->st.view == VIEW_REPO_Z || e->st.view == VIEW_REPO_REPEAT;
+    int computing = explorer_worker_pending(e->worker) || e->maps_computing;
+    int needs_maps = figure_view(e->st.view)->derive != NULL; /* a view of the forward */
     if (computing) {
         snprintf(text, sizeof text, "computing sentence %d, r = %d ...", e->st.sentence, e->st.r);
         OverlayWish right[2] = {corners[1], corners[3]};
@@ -223,7 +239,7 @@ void explorer_draw_overlays(Explorer *e, cairo_t *cr)
         OverlayWish centre = {.x = w / 2, .y = h / 2, .ax = 0.5, .ay = 0.5};
         text_box(e, cr, &room, BOX_BANNER, e->compute_error, &centre, 1, size, 0);
     }
-    if (ready && e->st.view == VIEW_ATTENTION) draw_pinned(e, cr, &room, size);
+    if (ready && figure_view(e->st.view)->pins) draw_pinned(e, cr, &room, size);
     if (ready && e->mouse_in) {
         room.avoid_x = e->mouse_x;
         room.avoid_y = e->mouse_y;

@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "draw/layout_boxes.h"
 
@@ -187,9 +186,9 @@ int explorer_paint_roles(cairo_t *cr, const AttentionData *d, const ExplorerRole
     return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -1;
 }
 
-int explorer_paint_figure(cairo_t *cr, const Figure *fig, const ExplorerRoles *roles, double w, double h)
+int explorer_paint_figure(cairo_t *cr, const Figure *fig, const AttentionData *maps, const ExplorerRoles *roles,
+                          double w, double h)
 {
-    if (roles && strcmp(fig->row->name, "attention") == 0 && ((const AttentionData *)fig->data)->overview)
-        return explorer_paint_roles(cr, fig->data, roles, w, h);
+    if (roles && maps) return explorer_paint_roles(cr, maps, roles, w, h);
     return figure_paint(cr, fig, w, h);
 }

@@ -35,8 +35,10 @@ double explorer_role_ring_width(double u);
  * and the roles over it, on a w x h figure. 0 or -1. */
 int explorer_paint_roles(cairo_t *cr, const AttentionData *d, const ExplorerRoles *roles, double w, double h);
 
-/* What the explorer paints for fig: the overview with roles when roles is
- * not NULL and fig is the overview, else exactly figure_paint. 0 or -1. */
-int explorer_paint_figure(cairo_t *cr, const Figure *fig, const ExplorerRoles *roles, double w, double h);
+/* What the explorer paints for fig: with roles (not NULL: fig is a view of
+ * the layer x head grid of maps, fig's data), the grid with room for the
+ * roles and the roles over it, else exactly figure_paint. 0 or -1. */
+int explorer_paint_figure(cairo_t *cr, const Figure *fig, const AttentionData *maps, const ExplorerRoles *roles,
+                          double w, double h);
 
 #endif

@@ -75,7 +75,8 @@ int explorer_save_view(Explorer *e, const char *ext, SrError *err)
     if (explorer_save_path(e->o->save_dir, "", ext, path, sizeof path, err)) return -1;
     ExportTarget t;
     if (export_open(&t, path, e->width, e->height, err)) return -1;
-    if (explorer_paint_figure(export_context(&t), &e->shown, explorer_shown_roles(e), t.width, t.height)) {
+    if (explorer_paint_figure(export_context(&t), explorer_shown_figure(e), explorer_shown_maps(e),
+                              explorer_shown_roles(e), t.width, t.height)) {
         export_abort(&t);
         return sr_fail(err, "%s: drawing failed", path);
     }

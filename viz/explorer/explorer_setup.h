@@ -1,18 +1,24 @@
-/* explorer_setup.h — the result files and the first view the explorer's
- * options ask for (explorer_setup.c). */
+/* explorer_setup.h — the explorer opened and closed without a window
+ * (explorer_setup.c): what explorer_run does before the window opens and
+ * after it closes, and what the tests of the explorer open. */
 #ifndef SEQREP_VIZ_EXPLORER_SETUP_H
 #define SEQREP_VIZ_EXPLORER_SETUP_H
 
 #include "base/status.h"
 #include "explorer/explorer_window.h"
 
-/* Load the results the optional views draw, as `seqrep plot` reads them. 0 or -1. */
-int explorer_load_results(Explorer *e, SrError *err);
+/* Open e (zeroed) on the options o (kept): the series of --series, the
+ * vocabulary and the sentences, the views that can be shown, with the data
+ * of the files given to explore loaded, and the first view. No window, no
+ * worker (e->worker NULL: start one with explorer_worker_start for the views
+ * of the forward). 0, or -1 with err; close e either way. */
+int explorer_open(Explorer *e, const ExplorerOptions *o, SrError *err);
 
-/* Free the result files' figures explorer_load_results loaded. */
-void explorer_free_results(Explorer *e);
+/* The longest repeated input the explorer shows: the model's, at most
+ * ATTENTION_MAX_T. */
+int explorer_max_T(const Explorer *e);
 
-/* Set up the state from the options: sentence, r, layer, head, scale, view. */
-int explorer_initial_state(Explorer *e, int max_T, SrError *err);
+/* Release what explorer_open and the views set up, and the worker. */
+void explorer_close(Explorer *e);
 
 #endif

@@ -1,34 +1,41 @@
-/* explorer_views.c — the data behind the explorer's views: the attention
- * maps the worker computes, the mask, the flow of the head on screen and the
- * z figure taken from the maps, and the figure prepared for the painter as
- * `seqrep plot` would set it up. */
+/* explorer_views.c — the data behind the explorer's views, one slot per view
+ * of the table of figures: the forward the worker computes (the attention
+ * maps, with their `b` filter), what the views read of the window
+ * (ViewContext), and the data of the view on screen, had again whenever the
+ * plot words the view writes for the frame change: loaded from those words
+ * as `seqrep plot` loads them, or taken from the forward. */
 #include "explorer/explorer_views.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explorer/explorer_frame.h"
 #include "explorer/explorer_roles_paint.h"
+#include "figures/figure_options.h"
 #include "label/readout.h"
-#include "repo/repo_z_attention.h"
+
+/* Release what slot holds and mark it empty (its words stay). */
+static void release_slot(ExplorerSlot *slot)
+{
+    if (slot->borrowed) free(slot->fig.data); /* the forward's arrays are not its */
+    else if (slot->fig.data) figure_free(&slot->fig);
+    slot->fig.data = NULL;
+    slot->ready = slot->failed = slot->borrowed = 0;
+}
 
 void explorer_drop_attention(Explorer *e)
 {
-    if (e->has_repo_z) {
-        repo_z_data_free(&e->fig.repo_z);
-        e->has_repo_z = 0;
-    }
+    for (int v = 0; v < e->st.n_views; v++)
+        if (figure_view(v)->derive) release_slot(&e->slot[v]); /* they read the forward */
     if (e->has_roles) {
         explorer_roles_free(&e->roles);
         e->has_roles = 0;
     }
-    if (!e->has_attention) return;
-    e->fig.attention.visible = e->visible_all;
-    attention_data_free(&e->fig.attention);
-    free(e->visible_last);
-    e->visible_all = e->visible_last = NULL;
-    e->has_attention = 0;
+    if (!e->has_forward) return;
+    attention_data_free(&e->forward.attention);
+    free(e->forward.last_copy_visible);
+    e->forward.last_copy_visible = NULL;
+    e->has_forward = 0;
 }
 
 void explorer_request_maps(Explorer *e)
@@ -60,161 +67,174 @@ void explorer_take_maps(Explorer *e)
     }
     explorer_drop_attention(e);
     attention_last_copy_visible(&d, last);
-    e->fig.attention = d;
-    e->visible_all = d.visible;
-    e->visible_last = last;
-    e->has_attention = 1;
+    e->forward = (ViewForward){.attention = d, .last_copy_visible = last};
+    e->has_forward = 1;
     e->shown_sentence = sentence;
     e->shown_r = r;
     if (e->st.pinned >= d.T) e->st.pinned = -1;
 }
 
-/* Make fig.mask match the state's sentence and r. 0 or -1. */
-static int update_mask(Explorer *e)
+/* Make e->pieces the labels of the state's sentence repeated r times, as
+ * the vocabulary names them. 0 or -1 (out of memory, or it does not fit). */
+static int update_pieces(Explorer *e)
 {
-    if (e->has_mask && e->mask_sentence == e->st.sentence && e->mask_r == e->st.r) return 0;
-    if (e->has_mask) {
-        mask_data_free(&e->fig.mask);
-        repeat_free(&e->mask_layout);
-        e->has_mask = 0;
-    }
+    ExplorerPieces *p = &e->pieces;
     int s = e->st.sentence;
+    if (p->label && p->sentence == s && p->r == e->st.r && p->bos == e->st.bos && p->sep == e->st.sep) return 0;
+    for (int t = 0; p->label && t < p->T; t++) free(p->label[t]);
+    free(p->label);
+    *p = (ExplorerPieces){.sentence = -1, .r = -1};
+    RepeatLayout lay;
     SrError err;
-    if (mask_data_build(&e->fig.mask, e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep, 0, &err)) return -1;
     if (repeat_build_ids(e->in.ids[s], e->in.n_tokens[s], e->st.r, e->st.bos, e->st.sep,
-                         readout_repeat_ids(&e->in.tok), 0, &e->mask_layout, &err)) {
-        mask_data_free(&e->fig.mask);
+                         readout_repeat_ids(&e->in.tok), 0, &lay, &err))
         return -1;
+    p->label = calloc((size_t)lay.T, sizeof *p->label);
+    for (int t = 0; p->label && t < lay.T; t++) {
+        char piece[64];
+        const char *word = e->in.tok.hf ? tokenizer_piece_label(&e->in.tok, lay.ids[t], piece, sizeof piece)
+                                        : tokenizer_word(&e->in.tok, lay.ids[t]);
+        p->label[t] = strdup(word ? word : "?");
     }
-    e->has_mask = 1;
-    e->mask_sentence = s;
-    e->mask_r = e->st.r;
-    return 0;
+    p->T = p->label ? lay.T : 0;
+    p->sentence = s;
+    p->r = e->st.r;
+    p->bos = e->st.bos;
+    p->sep = e->st.sep;
+    repeat_free(&lay);
+    return p->label ? 0 : -1;
 }
 
-/* Make fig.flow show the state's head (the flow file is read per head). */
-static void update_flow(Explorer *e)
+void explorer_context(Explorer *e, ViewContext *c)
 {
-    if (e->flow_head == e->st.head) return;
-    FlowData d;
+    explorer_view_context(c, &e->st, &e->src, e->shown_sentence, e->shown_r);
+    c->checksum = e->in.checksum;
+    c->seed = e->in.seed;
+    if (e->series.n) { /* --series: the snapshot in the attention titles */
+        snprintf(e->snapshot, sizeof e->snapshot, "%s %d", e->series.epochs ? "epoch" : "step",
+                 e->series.e[e->st.snapshot].step);
+        c->snapshot = e->snapshot;
+    }
+    c->labels = update_pieces(e) == 0 ? (const char *const *)e->pieces.label : NULL;
+    c->forward = e->has_forward ? &e->forward : NULL;
+    c->forward_text = e->in.texts[e->shown_sentence];
+    c->forward_source = e->in.sources[e->shown_sentence];
+}
+
+/* Put words into slot, as what its data is of (the old ones freed). */
+static void keep_words(ExplorerSlot *slot, PlotWords *words)
+{
+    plot_words_free(&slot->words);
+    slot->words = *words;
+    plot_words_init(words);
+}
+
+/* Give view v's slot the data of words for c: taken from the forward, or
+ * loaded as `seqrep plot` loads words (when that fails, the message says
+ * why and what was shown stays). 0, or -1 when there is nothing to draw. */
+static int have_data(Explorer *e, int v, const ViewContext *c, PlotWords *words)
+{
+    const FigureView *view = figure_view(v);
+    ExplorerSlot *slot = &e->slot[v];
     SrError err;
-    if (flow_data_load(&d, e->src.flow, e->st.head, &err)) {
-        snprintf(e->st.message, sizeof e->st.message, "%s", err.msg);
-        return;
+    if (!view->derive) {
+        Figure fresh;
+        int rc = figure_load_words(&fresh, figure_view_row(v), words, NULL, &err);
+        keep_words(slot, words);
+        if (rc) { /* a message, and the view as it was */
+            figure_free(&fresh);
+            snprintf(e->st.message, sizeof e->st.message, "%s", err.msg);
+            slot->failed = !slot->fig.data;
+            return slot->fig.data ? 0 : -1;
+        }
+        release_slot(slot);
+        slot->fig = fresh;
+        slot->ready = 1;
+        return 0;
     }
-    flow_data_free(&e->fig.flow);
-    e->fig.flow = d;
-    e->flow_head = e->st.head;
-}
-
-/* Make fig.repo_z the positions z of the state's layer and head, from the
- * forward behind the attention maps on screen, described as `seqrep plot
- * repo-z --model` describes it (taken again only when the maps, layer or head
- * change). 0, or -1 while the maps are computed or when the forward has no z
- * there (the status line says why). */
-static int update_repo_z(Explorer *e)
-{
-    const ExplorerState *s = &e->st;
-    int head = s->head >= 0 ? s->head : s->last_head;
-    if (e->has_repo_z && e->repo_z_layer == s->layer && e->repo_z_head == head) return 0;
-    if (e->has_repo_z) {
-        repo_z_data_free(&e->fig.repo_z);
-        e->has_repo_z = 0;
-    }
-    if (!e->has_attention) return -1;
-    char source[1200];
-    SrError err;
-    repo_z_source(source, sizeof source, e->src.model, e->src.adapter, e->in.texts[e->shown_sentence],
-                  e->in.sources[e->shown_sentence], e->shown_r, s->bos, s->sep, e->src.mask);
-    if (repo_z_data_from_attention(&e->fig.repo_z, &e->fig.attention, s->layer, head, source, &err)) {
-        snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
-        return -1;
-    }
-    e->has_repo_z = 1;
-    e->repo_z_layer = s->layer;
-    e->repo_z_head = head;
-    return 0;
-}
-
-/* Ask the maps' thread for the layer on screen (every layer for the
- * overview): 0 when they are ready, -1 while they are computed
- * (maps_computing) or when they cannot be (compute_error). */
-static int want_maps(Explorer *e, AttentionData *d, int overview)
-{
-    SrError err;
-    int ready = overview ? attention_maps_want_all(d->maps, &err) : attention_maps_want(d->maps, d->layer, &err);
-    e->maps_computing = ready == 0;
-    if (ready < 0) snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
-    return ready == 1 ? 0 : -1;
-}
-
-/* e->shown = the figure of row `name` on data. */
-static void show(Explorer *e, const char *name, void *data)
-{
-    e->shown = (Figure){.row = figure_find(name), .data = data};
+    release_slot(slot);
+    if (figure_new(&slot->fig, figure_view_row(v), &err)) return -1;
+    slot->borrowed = view->borrows;
+    int rc = view->derive(slot->fig.data, c, &err);
+    e->maps_computing = rc == VIEW_COMPUTING;
+    if (rc == VIEW_COMPUTING) return -1;
+    keep_words(slot, words);
+    slot->ready = rc == VIEW_READY;
+    slot->failed = !slot->ready;
+    if (rc < 0) snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
+    return slot->ready ? 0 : -1;
 }
 
 int explorer_prepare_figure(Explorer *e)
 {
-    const ExplorerState *s = &e->st;
-    ExplorerData *f = &e->fig;
-    int overview = s->view == VIEW_OVERVIEW;
+    int v = e->st.view;
+    const FigureView *view = figure_view(v);
+    ExplorerSlot *slot = &e->slot[v];
+    ViewContext c;
+    explorer_context(e, &c);
     e->maps_computing = 0;
-    switch (s->view) {
-    case VIEW_MASK:
-        if (update_mask(e)) return -1;
-        show(e, "mask", &f->mask);
-        break;
-    case VIEW_ATTENTION:
-    case VIEW_OVERVIEW: {
-        if (!e->has_attention) return -1;
-        AttentionData *d = &f->attention;
-        d->overview = overview;
-        show(e, "attention", d);
-        d->layer = s->layer < d->n_layers ? s->layer : d->n_layers - 1;
-        d->head = s->head < d->n_heads ? s->head : -1;
-        d->scale = s->scale;
-        d->visible = s->last_copy_only ? e->visible_last : e->visible_all;
-        explorer_describe_attention(d, overview, e->src.model, e->src.adapter, &e->in, e->shown_sentence,
-                                    e->shown_r, s->bos, s->sep, e->src.mask);
-        if (e->series.n) { /* --series: the snapshot in the title */
-            size_t used = strlen(d->meta.title);
-            snprintf(d->meta.title + used, sizeof d->meta.title - used, ", %s %d", e->series.epochs ? "epoch" : "step",
-                     e->series.e[s->snapshot].step);
-        }
-        if (want_maps(e, d, overview)) return -1;
-        break;
-    }
-    case VIEW_LAYERS: show(e, "layers", &f->layers); break;
-    case VIEW_EXIT: show(e, "exit", &f->exit); break;
-    case VIEW_REPO_Z:
-    case VIEW_REPO_REPEAT:
-        if (update_repo_z(e)) return -1;
-        show(e, s->view == VIEW_REPO_Z ? "repo-z" : "repo-repeat", &f->repo_z);
-        break;
-    case VIEW_REPO_RANGE: show(e, "repo-range", &f->repo_range); break;
-    case VIEW_REPO_NEEDLE: show(e, "repo-needle", &f->repo_needle); break;
-    case VIEW_FLOW:
-        update_flow(e);
-        show(e, "flow", &f->flow);
-        break;
-    default: return -1; /* no view of that number: nothing to draw */
-    }
-    FigureMeta *meta = figure_meta(&e->shown);
-    meta->style.theme = s->theme;
-    snprintf(meta->style.font, sizeof meta->style.font, "%s",
-             e->src.font ? e->src.font : FIGURE_DEFAULT_FONT);
+    if (view->derive && !c.forward) return -1; /* the worker computes it */
+    PlotWords words;
+    plot_words_init(&words);
+    view->command(&words, &c);
+    int same = plot_words_equal(&words, &slot->words);
+    int rc = same && slot->ready ? 0 : same && slot->failed ? -1 : have_data(e, v, &c, &words);
+    plot_words_free(&words);
+    if (rc) return -1;
+    FigureMeta *meta = figure_meta(&slot->fig);
+    meta->style.theme = e->st.theme;
+    snprintf(meta->style.font, sizeof meta->style.font, "%s", e->src.font ? e->src.font : FIGURE_DEFAULT_FONT);
     return 0;
+}
+
+const Figure *explorer_shown_figure(const Explorer *e)
+{
+    return &e->slot[e->st.view].fig;
+}
+
+const AttentionData *explorer_shown_maps(const Explorer *e)
+{
+    const FigureView *view = figure_view(e->st.view);
+    const ExplorerSlot *slot = &e->slot[e->st.view];
+    return view->maps && slot->ready ? view->maps(slot->fig.data) : NULL;
+}
+
+int explorer_load_view(Explorer *e, int v, SrError *err)
+{
+    ViewContext c;
+    explorer_context(e, &c);
+    PlotWords words;
+    plot_words_init(&words);
+    figure_view(v)->command(&words, &c);
+    ExplorerSlot *slot = &e->slot[v];
+    release_slot(slot);
+    int rc = figure_load_words(&slot->fig, figure_view_row(v), &words, NULL, err);
+    keep_words(slot, &words);
+    if (rc) release_slot(slot);
+    slot->ready = rc == 0;
+    return rc;
+}
+
+void explorer_free_views(Explorer *e)
+{
+    for (int v = 0; v < EXPLORER_MAX_VIEWS; v++) {
+        release_slot(&e->slot[v]);
+        plot_words_free(&e->slot[v].words);
+    }
+    for (int t = 0; e->pieces.label && t < e->pieces.T; t++) free(e->pieces.label[t]);
+    free(e->pieces.label);
+    e->pieces.label = NULL;
 }
 
 const ExplorerRoles *explorer_shown_roles(Explorer *e)
 {
-    if (!e->st.show_roles || e->st.view != VIEW_OVERVIEW || !e->has_attention) return NULL;
+    if (!e->st.show_roles || !figure_view(e->st.view)->panels || !e->has_forward) return NULL;
     if (e->has_roles) return &e->roles;
     SrError err;
-    if (attention_maps_want_all(e->fig.attention.maps, &err) != 1) return NULL; /* the scores read every layer */
-    if (explorer_roles_compute(&e->roles, &e->fig.attention, e->in.n_tokens[e->shown_sentence], e->shown_r,
-                               e->st.bos, e->st.sep, &err)) {
+    const AttentionData *d = &e->forward.attention;
+    if (attention_maps_want_all(d->maps, &err) != 1) return NULL; /* the scores read every layer */
+    if (explorer_roles_compute(&e->roles, d, e->in.n_tokens[e->shown_sentence], e->shown_r, e->st.bos, e->st.sep,
+                               &err)) {
         snprintf(e->compute_error, sizeof e->compute_error, "%s", err.msg);
         return NULL;
     }
@@ -225,8 +245,9 @@ const ExplorerRoles *explorer_shown_roles(Explorer *e)
 AttentionOverviewRoom explorer_overview_room(Explorer *e, cairo_t *cr, double w, double h)
 {
     const ExplorerRoles *roles = explorer_shown_roles(e);
-    if (!roles) return (AttentionOverviewRoom){.below = 0, .side = 0};
-    return explorer_roles_room(cr, &e->fig.attention, roles, w, h);
+    const AttentionData *maps = explorer_shown_maps(e);
+    if (!roles || !maps) return (AttentionOverviewRoom){.below = 0, .side = 0};
+    return explorer_roles_room(cr, maps, roles, w, h);
 }
 
 int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
@@ -239,7 +260,8 @@ int explorer_paint_view(Explorer *e, cairo_t *cr, double w, double h)
     if (explorer_prepare_figure(e) == 0) { /* recording where it draws what, for the overlays */
         LayoutBoxes *before = layout_boxes_of(cr);
         layout_boxes_attach(cr, &e->figure_boxes);
-        int rc = explorer_paint_figure(cr, &e->shown, explorer_shown_roles(e), w, h);
+        int rc = explorer_paint_figure(cr, explorer_shown_figure(e), explorer_shown_maps(e), explorer_shown_roles(e),
+                                       w, h);
         layout_boxes_attach(cr, before);
         if (before && layout_boxes_append(before, &e->figure_boxes)) return -1;
         return rc;

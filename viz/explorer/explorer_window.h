@@ -1,7 +1,7 @@
 /* explorer_window.h — the state of the explorer's open window, shared by the
  * files that make it up: explorer.c (events, rendering, the run), and its
- * parts explorer_views.c, explorer_setup.c, explorer_hover.c,
- * explorer_overlays.c and explorer_save.c. Only those files include it. */
+ * parts explorer_views.c, explorer_setup.c, explorer_overlays.c and
+ * explorer_save.c. Only those files include it. */
 #ifndef SEQREP_VIZ_EXPLORER_WINDOW_H
 #define SEQREP_VIZ_EXPLORER_WINDOW_H
 
@@ -17,28 +17,31 @@
 #include "explorer_state/explorer_frame_times.h"
 #include "explorer_state/explorer_roles.h"
 #include "explorer_state/explorer_state.h"
+#include "figure_row/figure_view.h"
+#include "figure_row/plot_words.h"
 #include "figures/figures.h"
-#include "mask/mask_data.h"
-#include "repo/repo_needle_data.h"
-#include "repo/repo_range_data.h"
-#include "repo/repo_z_data.h"
-#include "results/exit_data.h"
-#include "results/flow_data.h"
-#include "results/layers_data.h"
 #include "repeat/repeat.h"
 #include "runs/snapshot_series.h"
 
-/* The data of every view. */
+/* The data of one view in the window: its figure, and the plot words it
+ * was loaded or derived for (its data is had again when they change). */
 typedef struct {
-    MaskData mask;
-    AttentionData attention;
-    LayersData layers;
-    ExitData exit;
-    FlowData flow;
-    RepoZData repo_z;
-    RepoRangeData repo_range;
-    RepoNeedleData repo_needle;
-} ExplorerData;
+    Figure fig;                 /* fig.data NULL until had                        */
+    PlotWords words;
+    int ready;                  /* fig holds the data of words                    */
+    int failed;                 /* words could not be had: not tried again        */
+    int borrowed;               /* fig.data holds the forward's arrays: forgotten,
+                                   not freed (FigureView.borrows)                 */
+} ExplorerSlot;
+
+/* The labels of the pieces of the sentence on screen, repeated. */
+typedef struct {
+    int sentence, r;            /* what they are of (-1: none yet)                */
+    RepeatBos bos;
+    RepeatSep sep;
+    int T;
+    char **label;               /* (T) owned                                      */
+} ExplorerPieces;
 
 typedef struct {
     const ExplorerOptions *o;
@@ -46,18 +49,14 @@ typedef struct {
     SnapshotList series;        /* --series: its snapshots (n 0 without)           */
     ExplorerState st;
     ExplorerInput in;
-    ExplorerData fig;           /* data of every view                             */
-    Figure shown;               /* the view's figure: its row and fig's member    */
-    int has_attention;          /* fig.attention holds maps                       */
-    int shown_sentence, shown_r;/* what fig.attention was computed for            */
-    uint8_t *visible_all;       /* (L, T, T) the attention data's own mask        */
-    uint8_t *visible_last;      /* (L, T, T) the `b` filter of it                 */
-    int has_mask, mask_sentence, mask_r;  /* what fig.mask was built for          */
-    RepeatLayout mask_layout;   /* its token layout, for hover labels             */
-    int has_layers, has_exit, has_flow, flow_head;
-    int has_repo_z, has_repo_range, has_repo_needle;  /* fig.repo_* hold data     */
-    int repo_z_layer, repo_z_head;  /* what fig.repo_z was taken for (from fig.attention) */
-    ExplorerRoles roles;        /* head roles of fig.attention, when has_roles    */
+    ViewForward forward;        /* the worker's last result, when has_forward      */
+    int has_forward;
+    int shown_sentence, shown_r;/* what the forward was computed for              */
+    char snapshot[48];          /* --series: "step 50" of the shown snapshot       */
+    ExplorerPieces pieces;      /* for the hover texts of the views                */
+    ExplorerSlot slot[EXPLORER_MAX_VIEWS]; /* the data of each view                */
+    char *unavailable[EXPLORER_MAX_VIEWS]; /* why an optional view is off (owned)  */
+    ExplorerRoles roles;        /* head roles of the forward, when has_roles       */
     int has_roles;
     char compute_error[700];    /* the last failed recompute, "" if none          */
     int maps_computing;         /* the view waits for the maps' thread            */

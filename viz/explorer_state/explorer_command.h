@@ -6,15 +6,19 @@
 #include <stddef.h>
 
 #include "base/status.h"
+#include "explorer_state/explorer_state.h"
 #include "figure_row/explorer_sources.h"
 #include "figure_row/plot_words.h"
-#include "explorer_state/explorer_state.h"
 
-/* The `seqrep plot ...` command that renders the frame of state s at
- * width x height into out_path. `sentence` and `r` are those of the
- * attention data on screen (they lag the state while the model recomputes).
- * Writes at most cap bytes (NUL-terminated); returns 0, or -1 when the view
- * has no plot command or the text does not fit. */
+/* The words of the `seqrep plot ...` command that renders the frame of
+ * state s at width x height into out_path, into w (new; the caller frees
+ * it). `sentence` and `r` are those of the forward on screen (they lag the
+ * state while the model recomputes). 0, or -1 when out of memory. */
+int explorer_command_words(const ExplorerState *s, const ExplorerSources *src, int sentence, int r, int width,
+                           int height, const char *out_path, PlotWords *w);
+
+/* The same command as one line, each word quoted, into out (at most cap
+ * bytes, NUL-terminated). 0, or -1 with err when it does not fit. */
 int explorer_command_line(const ExplorerState *s, const ExplorerSources *src, int sentence, int r,
                           int width, int height, const char *out_path, char *out, size_t cap,
                           SrError *err);

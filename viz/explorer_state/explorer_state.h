@@ -1,33 +1,30 @@
-/* explorer_state.h — the explorer's view state: which figure the window
- * shows (the views), the sentence, r, layer, head, scale and theme, the
- * token under the mouse and the pinned one. Pure: no SDL, no model, so it
- * is unit-tested. The keys that change it are in explorer_keys.h. */
+/* explorer_state.h — the explorer's view state: which view the window
+ * shows (one of the views of the table of figures, figures/figures.h), the
+ * sentence, r, layer, head, scale and theme, the token under the mouse and
+ * the pinned one. Pure: no SDL, no model, so it is unit-tested. The keys
+ * that change it are in explorer_keys.h. */
 #ifndef SEQREP_VIZ_EXPLORER_STATE_H
 #define SEQREP_VIZ_EXPLORER_STATE_H
 
 #include "attention/attention_data.h"
 #include "draw/figure.h"
+#include "figure_row/figure_view.h"
 #include "repeat/repeat.h"
 
-/* The views: which figure the window shows. */
-typedef enum {
-    VIEW_MASK = 0,       /* paint_mask: the causal mask over the repeated sentence */
-    VIEW_ATTENTION = 1,  /* paint_attention: one layer, one head or the mean       */
-    VIEW_OVERVIEW = 2,   /* paint_attention_overview: layer x head grid            */
-    VIEW_LAYERS = 3,     /* paint_layers: probe F1 per layer (needs --layers)      */
-    VIEW_EXIT = 4,       /* paint_exit: F1 against cost (needs --exit)             */
-    VIEW_FLOW = 5,       /* paint_flow: attention flow per layer (needs --flow)    */
-    VIEW_REPO_Z = 6,     /* paint_repo_z: z per token (needs a RePo model)         */
-    VIEW_REPO_REPEAT = 7,/* paint_repo_repeat: z per copy (RePo model, r >= 1)     */
-    VIEW_REPO_RANGE = 8, /* paint_repo_range: z range per layer (--repo-range)     */
-    VIEW_REPO_NEEDLE = 9,/* paint_repo_needle: attention on the needle (--repo-needle) */
-    VIEW_COUNT = 10
-} ExplorerView;
+/* The most views the window knows (those of the table when the state is made). */
+#define EXPLORER_MAX_VIEWS 32
 
-/* Name of a view: "mask", "attention", "overview", "layers", "exit", "flow",
- * "repo-z", "repo-repeat", "repo-range", "repo-needle" (the names of the
- * `seqrep plot` figures they draw, except the two attention views). */
-const char *explorer_view_name(ExplorerView v);
+/* The name of view v of the table ("mask", "attention", "overview", ...:
+ * the `seqrep plot` figure it draws, or for the attention figure's two
+ * views "attention" and "overview"); "?" for no view. */
+const char *explorer_view_name(int v);
+
+/* The number of the view called name, -1 when there is none. */
+int explorer_view_named(const char *name);
+
+/* The home view: the one keys of layers and heads lead to from views
+ * without them, and the first view (attention). */
+int explorer_home_view(void);
 
 /* What the caller must do after a key (bits, combined with |). */
 enum {
@@ -49,12 +46,15 @@ typedef struct {
     int max_T;                 /* longest repeated input allowed (model, figure) */
     RepeatBos bos;
     RepeatSep sep;
-    int has_results[VIEW_COUNT]; /* 1 where the view's data is loaded           */
+    int n_views;               /* the views of the table                       */
+    int available[EXPLORER_MAX_VIEWS]; /* 1 where the view's data can be had   */
+    const char *unavailable[EXPLORER_MAX_VIEWS]; /* why not, when not its needs
+                                  (the caller keeps the text), else NULL       */
     int n_snapshots;           /* of --series (0 without one)                  */
 
     /* the view */
     int snapshot;              /* --series: 0 .. n_snapshots-1 ([ and ])        */
-    ExplorerView view;
+    int view;                  /* 0 .. n_views-1                               */
     int sentence;              /* 0 .. n_sentences-1                           */
     int r;                     /* repetitions, 0 .. explorer_r_max()           */
     int layer;                 /* 0 .. n_layers-1                              */
@@ -72,9 +72,10 @@ typedef struct {
 } ExplorerState;
 
 /* A state for a model of n_layers x n_heads and sentences of n_tokens[0..n):
- * attention view of the last layer, mean over heads, r = 1 when it fits
- * (else 0), fixed scale, light theme, no RePo layers (set repo_from and
- * has_results[VIEW_REPO_Z], [VIEW_REPO_REPEAT] for a RePo model). */
+ * the home view (attention) of the last layer, mean over heads, r = 1 when
+ * it fits (else 0), fixed scale, light theme, no RePo layers; the views of
+ * the table available that need nothing (mask, attention, overview, ...:
+ * set available[] and repo_from for the others). */
 void explorer_state_init(ExplorerState *s, int n_layers, int n_heads, int n_sentences,
                          const int *n_tokens, int max_T, RepeatBos bos, RepeatSep sep);
 
@@ -88,7 +89,8 @@ double explorer_text_size(double w, double h);
 
 /* The width of the figure in a w x h window: all of it, but for the strip
  * at the right the pinned token's panel stands in when a token is pinned on
- * the attention map, so that it covers nothing of the figure. */
+ * a view that pins tokens (the attention map), so that it covers nothing of
+ * the figure. */
 int explorer_figure_width(const ExplorerState *s, int w, int h);
 
 /* The height of the figure in a w x h window: all of it, but for the strip
@@ -103,5 +105,12 @@ int explorer_set_hover(ExplorerState *s, int query, int key);
 /* A click on query row `query`: pin it, or unpin when it is already pinned
  * (query -1 unpins). Returns EXPLORER_REDRAW. */
 int explorer_click(ExplorerState *s, int query);
+
+/* What the views read of the state (figure_view.h): the sentence, r, map
+ * and model sizes of s, the sources src, and the forward's sentence and r
+ * (they lag the state while the next forward is computed); no forward, no
+ * texts, no labels, checksum "?" and seed -1 (the window adds those). */
+void explorer_view_context(ViewContext *c, const ExplorerState *s, const ExplorerSources *src,
+                           int forward_sentence, int forward_r);
 
 #endif

@@ -66,7 +66,7 @@ static void heads_command(PlotWords *w, const ViewContext *c)
 static const FigureView VIEWS[] = {{
     .name = "heads",
     .key = 'H',
-    .help = "the role scores of every head (explore --heads FILE, a CSV of seqrep heads)",
+    .help = "role scores of every head (explore --heads FILE.csv)",
     .tour = TOUR_RESULT,
     .needs = "start the explorer with --heads FILE.csv",
     .view_needs = "needs --heads FILE",

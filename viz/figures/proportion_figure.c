@@ -1,7 +1,8 @@
 /* proportion_figure.c — the proportion figure's row: the share of full
  * blocks against r (mask/paint_proportion.h), counted from --n and an --r
  * list or read from a `seqrep blocks` CSV, and its view in the explorer:
- * the sentence on screen at every r that fits, up to PROPORTION_VIEW_R (B). */
+ * the sentence on screen at r = 1 .. the most that fit, at most
+ * PROPORTION_VIEW_R (B). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,12 +79,15 @@ static void proportion_free(void *data)
     proportion_data_free(data);
 }
 
-/* The view's plot options: the sentence on screen at r = 0 .. the most
- * that fit (PROPORTION_VIEW_R at most), its bos and sep. */
+/* The view's plot options: the sentence on screen at r = 1 .. the most
+ * that fit (at least 1, at most PROPORTION_VIEW_R: blocks are counted, not
+ * run), its bos and sep. From r = 1: the label of r = 0's point, "0%", would
+ * stand across the plot area's edge. */
 static void proportion_command(PlotWords *w, const ViewContext *c)
 {
     char r[32];
-    snprintf(r, sizeof r, "0..%d", c->r_max < PROPORTION_VIEW_R ? c->r_max : PROPORTION_VIEW_R);
+    int r_max = c->r_max < 1 ? 1 : c->r_max < PROPORTION_VIEW_R ? c->r_max : PROPORTION_VIEW_R;
+    snprintf(r, sizeof r, "1..%d", r_max);
     plot_words_int(w, "--n", c->n_tokens);
     plot_words_option(w, "--r", r);
     plot_words_option(w, "--bos", repeat_bos_name(c->bos));
@@ -93,7 +97,7 @@ static void proportion_command(PlotWords *w, const ViewContext *c)
 static const FigureView VIEWS[] = {{
     .name = "proportion",
     .key = 'B',
-    .help = "the share of full blocks against r, for the sentence on screen",
+    .help = "share of full blocks against r (this sentence)",
     .command = proportion_command,
 }};
 

@@ -185,7 +185,7 @@ static void timeline_command(PlotWords *w, const ViewContext *c)
 static const FigureView VIEWS[] = {{
     .name = "timeline",
     .key = 'T',
-    .help = "the timeline of the series: head scores against the step (explore --series, measured)",
+    .help = "timeline of the series (explore --series DIR)",
     .needs = "start the explorer with --series DIR",
     .view_needs = "needs --series DIR",
     .optional = 1,

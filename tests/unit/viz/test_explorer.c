@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "explorer/explorer_frame.h"
 #include "explorer/explorer_input.h"
 #include "explorer/explorer_worker.h"
 #include "explorer_state/explorer_command.h"
@@ -19,9 +18,18 @@
 #include "explorer_state/explorer_state.h"
 #include "formats/checkpoint.h"
 #include "label/readout.h"
+#include "repo/repo_z_data.h"
 
 /* Token counts of three sentences: 7, 3 and 30 tokens. */
 static const int N_TOKENS[3] = {7, 3, 30};
+
+/* The number of the view of the table called name. */
+static int view(const char *name)
+{
+    int v = explorer_view_named(name);
+    if (v < 0) fail_msg("no view %s", name);
+    return v;
+}
 
 /* A state for a 4-layer, 2-head model, 64 positions, <bos> per copy. */
 static ExplorerState make_state(void)
@@ -37,7 +45,7 @@ static void test_initial_state(void **unused)
 {
     (void)unused;
     ExplorerState s = make_state();
-    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.view, view("attention"));
     assert_int_equal(s.layer, 3);
     assert_int_equal(s.head, -1);
     assert_int_equal(s.r, 1);
@@ -70,9 +78,9 @@ static void test_layer_keys_stay_in_bounds(void **unused)
     assert_int_equal(s.layer, 1);
     /* a layer key on the mask view goes back to the attention view */
     explorer_apply_key(&s, 'm');
-    assert_int_equal(s.view, VIEW_MASK);
+    assert_int_equal(s.view, view("mask"));
     explorer_apply_key(&s, EXPLORER_KEY_RIGHT);
-    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.view, view("attention"));
     assert_int_equal(s.layer, 2);
 }
 
@@ -149,27 +157,27 @@ static void test_view_and_style_keys(void **unused)
     (void)unused;
     ExplorerState s = make_state();
     explorer_apply_key(&s, 'm');
-    assert_int_equal(s.view, VIEW_MASK);
+    assert_int_equal(s.view, view("mask"));
     explorer_apply_key(&s, 'm');
-    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.view, view("attention"));
     explorer_apply_key(&s, 'o');
-    assert_int_equal(s.view, VIEW_OVERVIEW);
+    assert_int_equal(s.view, view("overview"));
     /* no probe results loaded: the view stays and the message says why */
     explorer_apply_key(&s, 'p');
-    assert_int_equal(s.view, VIEW_OVERVIEW);
+    assert_int_equal(s.view, view("overview"));
     assert_non_null(strstr(s.message, "--layers"));
-    s.has_results[VIEW_LAYERS] = 1;
+    s.available[view("layers")] = 1;
     explorer_apply_key(&s, 'p');
-    assert_int_equal(s.view, VIEW_LAYERS);
+    assert_int_equal(s.view, view("layers"));
     /* head keys on the flow view pick the flow's head and stay there */
-    s.has_results[VIEW_FLOW] = 1;
+    s.available[view("flow")] = 1;
     explorer_apply_key(&s, 'f');
     explorer_apply_key(&s, EXPLORER_KEY_DOWN);
-    assert_int_equal(s.view, VIEW_FLOW);
+    assert_int_equal(s.view, view("flow"));
     assert_int_equal(s.head, 0);
     /* a layer key leaves it for the attention view */
     explorer_apply_key(&s, EXPLORER_KEY_LEFT);
-    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.view, view("attention"));
 
     s.scale = s.linear_scale = SCALE_PER_HEAD;
     explorer_apply_key(&s, 'l');
@@ -194,16 +202,16 @@ static void test_repo_keys(void **unused)
     (void)unused;
     ExplorerState s = make_state();
     explorer_apply_key(&s, 'z');
-    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.view, view("attention"));
     assert_non_null(strstr(s.message, "no RePo weights"));
-    s.has_results[VIEW_REPO_Z] = s.has_results[VIEW_REPO_REPEAT] = 1;
+    s.available[view("repo-z")] = s.available[view("repo-repeat")] = 1;
     s.repo_from = 2;
     explorer_apply_key(&s, EXPLORER_KEY_LEFT);
     explorer_apply_key(&s, EXPLORER_KEY_LEFT);
     explorer_apply_key(&s, EXPLORER_KEY_LEFT); /* attention at layer 0, mean over heads */
     assert_int_equal(s.layer, 0);
     explorer_apply_key(&s, 'z');
-    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_int_equal(s.view, view("repo-z"));
     assert_int_equal(s.layer, 3);  /* layer 0 has no z: the last layer */
     assert_int_equal(s.head, 0);   /* no mean of z: the last head used */
     explorer_apply_key(&s, EXPLORER_KEY_LEFT);
@@ -211,30 +219,30 @@ static void test_repo_keys(void **unused)
     explorer_apply_key(&s, EXPLORER_KEY_LEFT);
     assert_int_equal(s.layer, 2);
     assert_string_equal(s.message, "RePo layers are 2..3");
-    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_int_equal(s.view, view("repo-z"));
     explorer_apply_key(&s, EXPLORER_KEY_DOWN);
     assert_int_equal(s.head, 1);
-    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_int_equal(s.view, view("repo-z"));
     explorer_apply_key(&s, 'a');
     assert_int_equal(s.head, 1);
     assert_non_null(strstr(s.message, "no mean"));
     explorer_apply_key(&s, 'z');
-    assert_int_equal(s.view, VIEW_REPO_REPEAT);
+    assert_int_equal(s.view, view("repo-repeat"));
     explorer_apply_key(&s, 'z');
-    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_int_equal(s.view, view("repo-z"));
     explorer_apply_key(&s, 'z');
     explorer_apply_key(&s, '0'); /* one copy: nothing to compare */
-    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_int_equal(s.view, view("repo-z"));
     explorer_apply_key(&s, 'z');
-    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_int_equal(s.view, view("repo-z"));
     explorer_apply_key(&s, 'g');
-    assert_int_equal(s.view, VIEW_REPO_Z);
+    assert_int_equal(s.view, view("repo-z"));
     assert_non_null(strstr(s.message, "--repo-range"));
-    s.has_results[VIEW_REPO_RANGE] = s.has_results[VIEW_REPO_NEEDLE] = 1;
+    s.available[view("repo-range")] = s.available[view("repo-needle")] = 1;
     explorer_apply_key(&s, 'g');
-    assert_int_equal(s.view, VIEW_REPO_RANGE);
+    assert_int_equal(s.view, view("repo-range"));
     explorer_apply_key(&s, 'n');
-    assert_int_equal(s.view, VIEW_REPO_NEEDLE);
+    assert_int_equal(s.view, view("repo-needle"));
 
     /* the command lines */
     ExplorerSources src = {0};
@@ -249,7 +257,7 @@ static void test_repo_keys(void **unused)
     explorer_apply_key(&s, '2');
     explorer_apply_key(&s, 'z');
     explorer_apply_key(&s, 'z');
-    assert_int_equal(s.view, VIEW_REPO_REPEAT);
+    assert_int_equal(s.view, view("repo-repeat"));
     assert_int_equal(explorer_command_line(&s, &src, 1, 2, 800, 600, "v.png", line, sizeof line, &err), 0);
     assert_string_equal(line, "seqrep plot repo-repeat --model repo.safetensors --data d.conll --sentence 1 "
                               "--r 2 --bos per-copy --sep none --layer 2 --head 1 --size 800x600 "
@@ -339,23 +347,23 @@ static void test_guided_walk(void **unused)
 {
     (void)unused;
     ExplorerState s = make_state();
-    s.view = VIEW_MASK;
+    s.view = view("mask");
     explorer_apply_key(&s, ' ');
-    assert_int_equal(s.view, VIEW_ATTENTION);
+    assert_int_equal(s.view, view("attention"));
     assert_int_equal(s.layer, 0);
     assert_int_equal(s.head, -1);
     for (int l = 1; l < 4; l++) {
         explorer_apply_key(&s, ' ');
-        assert_int_equal(s.view, VIEW_ATTENTION);
+        assert_int_equal(s.view, view("attention"));
         assert_int_equal(s.layer, l);
     }
     explorer_apply_key(&s, ' ');
-    assert_int_equal(s.view, VIEW_OVERVIEW);
-    s.has_results[VIEW_EXIT] = 1; /* only the exit results are loaded */
+    assert_int_equal(s.view, view("overview"));
+    s.available[view("exit")] = 1; /* only the exit results are loaded */
     explorer_apply_key(&s, ' ');
-    assert_int_equal(s.view, VIEW_EXIT);
+    assert_int_equal(s.view, view("exit"));
     explorer_apply_key(&s, ' ');
-    assert_int_equal(s.view, VIEW_MASK);
+    assert_int_equal(s.view, view("mask"));
     assert_non_null(strstr(s.message, "tour"));
 }
 
@@ -463,7 +471,7 @@ static void test_command_line(void **unused)
     /* result plots name their files */
     src.layers = "a.csv,b.csv";
     src.split = "dev";
-    s.has_results[VIEW_LAYERS] = 1;
+    s.available[view("layers")] = 1;
     explorer_apply_key(&s, 'p');
     assert_int_equal(explorer_command_line(&s, &src, 0, 1, 800, 600, "v.png", line, sizeof line, &err), 0);
     assert_string_equal(line, "seqrep plot layers --results a.csv,b.csv --split dev --size 800x600 "
@@ -471,7 +479,7 @@ static void test_command_line(void **unused)
     /* an exit view of one dataset of a sweep CSV */
     src.exit = "sweep.csv";
     src.dataset = "right-cue";
-    s.has_results[VIEW_EXIT] = 1;
+    s.available[view("exit")] = 1;
     explorer_apply_key(&s, 'e');
     assert_int_equal(explorer_command_line(&s, &src, 0, 1, 800, 600, "v.png", line, sizeof line, &err), 0);
     assert_string_equal(line, "seqrep plot exit --results sweep.csv --dataset right-cue --split dev --size 800x600 "
@@ -593,12 +601,14 @@ static void test_describe_attention(void **unused)
     d.layer = 0;
     d.head = 0;
     d.scale = SCALE_LOG;
-    explorer_describe_attention(&d, 0, "m.st", NULL, &in, 0, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, NULL);
+    attention_data_describe(&d, 0, "m.st", NULL, in.checksum, in.seed, in.texts[0], in.sources[0], 1,
+                            REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, NULL);
     assert_string_equal(d.meta.title, "Attention of layer 0, head 0, r = 1");
     assert_non_null(strstr(d.meta.caption, "of model m.st (1 layers, 1 heads; checksum 0123456789abcdef; "
                                            "training seed 5) on \"red fox\" (given with --text)"));
     assert_non_null(strstr(d.meta.caption, "bos per-copy, sep none, mask causal; colour log10, floor 0.001."));
-    explorer_describe_attention(&d, 1, "m.st", NULL, &in, 0, 1, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, "middle");
+    attention_data_describe(&d, 1, "m.st", NULL, in.checksum, in.seed, in.texts[0], in.sources[0], 1,
+                            REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, "middle");
     assert_string_equal(d.meta.title, "Attention of every layer and head, r = 1");
     assert_non_null(strstr(d.meta.caption, "mask middle"));
     attention_data_free(&d);

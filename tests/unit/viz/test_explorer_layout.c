@@ -1,7 +1,7 @@
 /* test_explorer_layout.c — a window that never covers itself: every frame of
  * the explorer, drawn headless on a cairo image surface with a box recorder
  * attached (draw/layout_boxes.h), over every view (those of the model and
- * those of result files: layers, exit, flow, RePo range and needle), both
+ * those of result files: layers, exit, flow, RePo range and needle, heads), both
  * themes, three window sizes, a short and a long sentence, with the pinned
  * token, the `b` filter, the hover box at several places and the help, has
  * no overlap nobody meant and nothing outside the window. Also: the box
@@ -16,8 +16,6 @@
 
 #include "attention/paint_attention.h"
 #include "draw/layout_boxes.h"
-#include "explorer/explorer_frame.h"
-#include "explorer/explorer_hover.h"
 #include "explorer/explorer_overlays.h"
 #include "explorer/explorer_setup.h"
 #include "explorer/explorer_views.h"
@@ -59,7 +57,7 @@ static void no_wake(void *arg)
 
 /* The result files of every results view (write_result_fixtures), kept
  * here: in_work's paths are reused after a few calls. */
-static char probe_path[512], finetune_path[512], flow_path[512], range_path[512], needle_path[512];
+static char probe_path[512], finetune_path[512], flow_path[512], range_path[512], needle_path[512], heads_path[512];
 
 /* Open e on the model at path and text as seqrep explore would (no window),
  * with the result files of every results view, and wait for the attention
@@ -74,47 +72,36 @@ static void open_explorer(Explorer *e, ExplorerOptions *o, const char *path, con
     o->src.flow = flow_path;
     o->src.repo_range = range_path;
     o->src.repo_needle = needle_path;
+    o->src.heads = heads_path;
     o->width = 1400;
     o->height = 900;
     o->r = 1;
     o->layer = o->head = -1;
     o->scale = SCALE_FIXED;
-    o->view = VIEW_ATTENTION;
+    o->view = explorer_view_named("attention");
     memset(e, 0, sizeof *e);
-    e->o = o;
-    e->src = o->src;
     layout_boxes_init(&e->figure_boxes);
     SrError err;
-    assert_int_equal(explorer_input_load(&e->in, &e->src, &err), 0);
-    int max_T = e->in.info.cfg.max_seq_len;
-    assert_int_equal(explorer_load_results(e, &err), 0);
-    assert_int_equal(explorer_initial_state(e, max_T, &err), 0);
-    assert_true(e->st.has_results[VIEW_LAYERS] && e->st.has_results[VIEW_EXIT] && e->st.has_results[VIEW_FLOW] &&
-                e->st.has_results[VIEW_REPO_RANGE] && e->st.has_results[VIEW_REPO_NEEDLE]);
+    if (explorer_open(e, o, &err)) fail_msg("%s", err.msg);
+    static const char *const files[6] = {"layers", "exit", "flow", "repo-range", "repo-needle", "heads"};
+    for (int i = 0; i < 6; i++) assert_true(e->st.available[explorer_view_named(files[i])]);
     assert_int_equal(explorer_worker_start(&e->worker, path, NULL, &e->in.tok, NULL, e->st.bos, o->sep,
-                                           e->src.copy_positions, max_T, 0, no_wake, e, &err),
+                                           e->src.copy_positions, explorer_max_T(e), 0, no_wake, e, &err),
                      0);
     explorer_request_maps(e);
     struct timespec ms = {0, 1000000};
-    for (int i = 0; i < 20000 && !e->has_attention; i++) {
+    for (int i = 0; i < 20000 && !e->has_forward; i++) {
         explorer_take_maps(e);
-        if (!e->has_attention) nanosleep(&ms, NULL);
+        if (!e->has_forward) nanosleep(&ms, NULL);
     }
-    assert_true(e->has_attention);
+    assert_true(e->has_forward);
 }
 
 /* Release what open_explorer and the frames set up. */
 static void close_explorer(Explorer *e)
 {
-    explorer_drop_attention(e); /* before the worker's weights its maps are computed from */
-    explorer_worker_stop(e->worker);
-    if (e->has_mask) {
-        mask_data_free(&e->fig.mask);
-        repeat_free(&e->mask_layout);
-    }
-    explorer_free_results(e);
+    explorer_close(e);
     layout_boxes_free(&e->figure_boxes);
-    explorer_input_free(&e->in);
 }
 
 /* Wait until the data of e's view is ready (the maps' thread computes the
@@ -174,7 +161,7 @@ static int check_frame(Explorer *e, int w, int h, const char *context, char *out
  * else points spread over the window. Writes n points to xy; returns n. */
 static int hover_points(Explorer *e, int w, int h, double xy[][2])
 {
-    if (e->st.view != VIEW_ATTENTION) {
+    if (!figure_view(e->st.view)->pins) {
         static const double at[4][2] = {{0.5, 0.5}, {0.75, 0.3}, {0.3, 0.8}, {0.7, 0.85}};
         for (int i = 0; i < 4; i++) xy[i][0] = at[i][0] * w, xy[i][1] = at[i][1] * h;
         return 4;
@@ -183,11 +170,11 @@ static int hover_points(Explorer *e, int w, int h, double xy[][2])
     cairo_t *cr = cairo_create(s);
     assert_int_equal(prepare_ready(e), 0);
     AttentionLayout L;
-    attention_layout(cr, &e->fig.attention, explorer_figure_width(&e->st, w, h), explorer_figure_height(&e->st, w, h),
-                     &L);
+    attention_layout(cr, explorer_shown_maps(e), explorer_figure_width(&e->st, w, h),
+                     explorer_figure_height(&e->st, w, h), &L);
     cairo_destroy(cr);
     cairo_surface_destroy(s);
-    int T = e->fig.attention.T, cells[5][2] = {{T - 1, T - 1}, {0, T - 1}, {T / 2, T / 2}, {T - 1, 0}, {1, 0}};
+    int T = explorer_shown_maps(e)->T, cells[5][2] = {{T - 1, T - 1}, {0, T - 1}, {T / 2, T / 2}, {T - 1, 0}, {1, 0}};
     for (int i = 0; i < 5; i++) {
         xy[i][0] = L.map.x + (cells[i][1] + 0.5) * L.cell;
         xy[i][1] = L.map.y + (cells[i][0] + 0.5) * L.cell;
@@ -221,39 +208,38 @@ static void check_view(Explorer *e, int w, int h, const char *base, char *report
     e->st.show_help = 0;
 }
 
-/* Every view of e's model (roles on and off in the overview) x both themes x
- * three sizes, with a pinned token and the `b` filter; returns the problems. */
+/* Every view of e's model that it can show, and the grid once more with the
+ * head roles on, x both themes x three sizes, with a pinned token and the
+ * `b` filter; returns the problems. */
 static int check_all_views(Explorer *e, const char *sentence, char *report, size_t cap, size_t *used)
 {
     static const int sizes[3][2] = {{1400, 900}, {1024, 700}, {800, 600}};
-    static const ExplorerView views[11] = {VIEW_MASK,   VIEW_ATTENTION,   VIEW_OVERVIEW,   VIEW_OVERVIEW,
-                                           VIEW_REPO_Z, VIEW_REPO_REPEAT, VIEW_LAYERS,     VIEW_EXIT,
-                                           VIEW_FLOW,   VIEW_REPO_RANGE,  VIEW_REPO_NEEDLE};
     int problems = 0;
     for (int theme = 0; theme < 2; theme++)
         for (int size = 0; size < 3; size++)
-            for (int v = 0; v < 11; v++) {
-                if (!e->st.has_results[views[v]]) continue;
-                e->st.view = views[v];
-                e->st.show_roles = v == 3;
-                e->st.theme = theme ? THEME_DARK : THEME_LIGHT;
-                for (int filter = 0; filter < 2; filter++) {
-                    e->st.message[0] = 0;
-                    if (filter) { /* the b filter's banner and a pinned token */
-                        explorer_apply_key(&e->st, 'b');
-                        e->st.pinned = e->fig.attention.T - 2;
+            for (int v = 0; v < e->st.n_views; v++)
+                for (int roles = 0; roles <= figure_view(v)->panels; roles++) {
+                    if (!e->st.available[v] || (figure_view(v)->needs_copies && e->st.r == 0)) continue;
+                    e->st.view = v;
+                    e->st.show_roles = roles;
+                    e->st.theme = theme ? THEME_DARK : THEME_LIGHT;
+                    for (int filter = 0; filter < 2; filter++) {
+                        e->st.message[0] = 0;
+                        if (filter) { /* the b filter's banner and a pinned token */
+                            explorer_apply_key(&e->st, 'b');
+                            e->st.pinned = e->forward.attention.T - 2;
+                        }
+                        char base[160];
+                        snprintf(base, sizeof base, "%s sentence, view %s%s, %s, %dx%d%s", sentence,
+                                 explorer_view_name(e->st.view), e->st.show_roles ? " with roles" : "",
+                                 theme ? "dark" : "light", sizes[size][0], sizes[size][1],
+                                 filter ? ", b filter, pinned" : "");
+                        check_view(e, sizes[size][0], sizes[size][1], base, report, cap, used, &problems);
+                        if (filter) explorer_apply_key(&e->st, 'b');
+                        e->st.pinned = -1;
                     }
-                    char base[160];
-                    snprintf(base, sizeof base, "%s sentence, view %s%s, %s, %dx%d%s", sentence,
-                             explorer_view_name(e->st.view), e->st.show_roles ? " with roles" : "",
-                             theme ? "dark" : "light", sizes[size][0], sizes[size][1],
-                             filter ? ", b filter, pinned" : "");
-                    check_view(e, sizes[size][0], sizes[size][1], base, report, cap, used, &problems);
-                    if (filter) explorer_apply_key(&e->st, 'b');
-                    e->st.pinned = -1;
+                    e->st.message[0] = 0;
                 }
-                e->st.message[0] = 0;
-            }
     return problems;
 }
 
@@ -344,7 +330,7 @@ static void test_hover_names_every_word(void **unused)
     e->height = h;
     assert_int_equal(prepare_ready(e), 0);
     AttentionLayout L;
-    const AttentionData *d = &e->fig.attention;
+    const AttentionData *d = explorer_shown_maps(e);
     attention_layout(cr, d, w, h, &L);
     assert_true(L.label_step > 1); /* the labels are thinned here */
     e->mouse_in = 1;
@@ -377,6 +363,7 @@ static int setup(void **state)
     snprintf(flow_path, sizeof flow_path, "%s", in_work("flow.csv"));
     snprintf(range_path, sizeof range_path, "%s", in_work("range.csv"));
     snprintf(needle_path, sizeof needle_path, "%s", in_work("needle.csv"));
+    snprintf(heads_path, sizeof heads_path, "%s", in_work("heads.csv"));
     return 0;
 }
 

@@ -148,12 +148,12 @@ static void test_roles_key(void **unused)
     assert_int_equal(s.show_roles, 0);
     /* from the attention view R opens the overview with roles */
     assert_int_equal(explorer_apply_key(&s, 'R'), EXPLORER_REDRAW);
-    assert_int_equal(s.view, VIEW_OVERVIEW);
+    assert_int_equal(s.view, explorer_view_named("overview"));
     assert_int_equal(s.show_roles, 1);
     assert_non_null(strstr(s.message, "head roles"));
     /* on the overview R turns them off and stays */
     explorer_apply_key(&s, 'R');
-    assert_int_equal(s.view, VIEW_OVERVIEW);
+    assert_int_equal(s.view, explorer_view_named("overview"));
     assert_int_equal(s.show_roles, 0);
     assert_string_equal(s.message, "head roles off");
     explorer_apply_key(&s, 'R');
@@ -169,7 +169,7 @@ static cairo_surface_t *render_roles(const Figure *f, const ExplorerRoles *roles
 {
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
     cairo_t *cr = cairo_create(s);
-    assert_int_equal(explorer_paint_figure(cr, f, roles, w, h), 0);
+    assert_int_equal(explorer_paint_figure(cr, f, f->data, roles, w, h), 0);
     cairo_destroy(cr);
     cairo_surface_flush(s);
     return s;

@@ -19,6 +19,7 @@
 #include "formats/checkpoint.h"
 #include "label/readout.h"
 #include "repo/repo_z_data.h"
+#include "viz_model.h"
 
 /* Token counts of three sentences: 7, 3 and 30 tokens. */
 static const int N_TOKENS[3] = {7, 3, 30};
@@ -621,20 +622,6 @@ static void sleep_1ms(void)
 {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
-}
-
-/* Save a tiny random model with a 9-word vocabulary to path. */
-static void save_tiny_model(const char *path)
-{
-    ModelConfig c = {.vocab_size = 9, .d_model = 16, .n_layers = 2, .n_heads = 2, .d_ff = 24,
-                     .max_seq_len = 32, .rope_theta = 10000.0f, .norm_eps = 1e-5f, .tied = 1};
-    Model m;
-    SrError err;
-    assert_int_equal(model_create(&m, &c, 1, 4, &err), 0);
-    model_init_weights(&m, 7);
-    const char *words[9] = {"<pad>", "<unk>", "<bos>", "<eos>", "<sep>", "<mask>", "the", "red", "fox"};
-    assert_int_equal(checkpoint_save(path, &m, words, 9, "{\"seed\": 7}", &err), 0);
-    model_free(&m);
 }
 
 /* Worker callback for the test: count the results. */

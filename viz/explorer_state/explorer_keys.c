@@ -229,6 +229,41 @@ static int step_snapshot(ExplorerState *s, int step)
     return EXPLORER_RELOAD | EXPLORER_REDRAW;
 }
 
+/* a: the mean over heads on / off (a view of one head says why not). */
+static int toggle_mean(ExplorerState *s)
+{
+    if (figure_view(s->view)->one_head) {
+        snprintf(s->message, sizeof s->message, "%s: no mean (up/down: head)", figure_view(s->view)->one_head);
+        return EXPLORER_REDRAW;
+    }
+    if (s->head >= 0) {
+        s->last_head = s->head;
+        s->head = -1;
+    } else {
+        s->head = s->last_head;
+    }
+    return EXPLORER_REDRAW;
+}
+
+/* b, l, t: the `b` filter, the log scale (back to the linear scale it left)
+ * and the theme, each on / off. */
+static int toggle_look(ExplorerState *s, int key)
+{
+    if (key == 'b') {
+        s->last_copy_only = !s->last_copy_only;
+        snprintf(s->message, sizeof s->message, "%s",
+                 s->last_copy_only ? "only attention from the last copy into earlier copies" : "all attention");
+    } else if (key == 'l' && s->scale == SCALE_LOG) {
+        s->scale = s->linear_scale;
+    } else if (key == 'l') {
+        s->linear_scale = s->scale;
+        s->scale = SCALE_LOG;
+    } else {
+        s->theme = s->theme == THEME_DARK ? THEME_LIGHT : THEME_DARK;
+    }
+    return EXPLORER_REDRAW;
+}
+
 int explorer_apply_key(ExplorerState *s, int key)
 {
     s->message[0] = 0;
@@ -239,18 +274,7 @@ int explorer_apply_key(ExplorerState *s, int key)
     case EXPLORER_KEY_RIGHT: return step_layer(s, 1);
     case EXPLORER_KEY_UP: return step_head(s, -1);
     case EXPLORER_KEY_DOWN: return step_head(s, 1);
-    case 'a':
-        if (figure_view(s->view)->one_head) {
-            snprintf(s->message, sizeof s->message, "%s: no mean (up/down: head)", figure_view(s->view)->one_head);
-            return EXPLORER_REDRAW;
-        }
-        if (s->head >= 0) {
-            s->last_head = s->head;
-            s->head = -1;
-        } else {
-            s->head = s->last_head;
-        }
-        return EXPLORER_REDRAW;
+    case 'a': return toggle_mean(s);
     case '+':
     case '=':
         return set_r(s, s->r + 1);
@@ -263,22 +287,9 @@ int explorer_apply_key(ExplorerState *s, int key)
     case EXPLORER_KEY_END: return set_sentence(s, s->n_sentences - 1);
     case 'R': return toggle_roles(s);
     case 'b':
-        s->last_copy_only = !s->last_copy_only;
-        snprintf(s->message, sizeof s->message, "%s",
-                 s->last_copy_only ? "only attention from the last copy into earlier copies"
-                                   : "all attention");
-        return EXPLORER_REDRAW;
     case 'l':
-        if (s->scale == SCALE_LOG) {
-            s->scale = s->linear_scale;
-        } else {
-            s->linear_scale = s->scale;
-            s->scale = SCALE_LOG;
-        }
-        return EXPLORER_REDRAW;
     case 't':
-        s->theme = s->theme == THEME_DARK ? THEME_LIGHT : THEME_DARK;
-        return EXPLORER_REDRAW;
+        return toggle_look(s, key);
     case 's': return EXPLORER_SAVE_PNG;
     case 'v': return EXPLORER_SAVE_SVG;
     case 'c': return EXPLORER_PRINT_COMMAND;
@@ -294,7 +305,7 @@ int explorer_apply_key(ExplorerState *s, int key)
             return EXPLORER_REDRAW;
         }
         return EXPLORER_QUIT;
-    default: {
+    default: { /* a key of a view of the table, or none */
         int bits = view_key(s, key);
         if (bits >= 0) return bits;
         snprintf(s->message, sizeof s->message, "no such key (? lists the keys)");

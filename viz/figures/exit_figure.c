@@ -7,7 +7,7 @@
 
 #include "figure_row/figure_manifest.h"
 #include "figure_row/figure_row.h"
-#include "results/file_list.h"
+#include "figure_row/file_list.h"
 #include "results/paint_exit.h"
 
 /* The options of `seqrep plot exit`. */

@@ -95,6 +95,61 @@ static int read_exit_file(const char *path, const char *cost_column, const char 
     return rc ? -1 : 0;
 }
 
+/* d->points = raw[0..n) (sorted) with the rows that differ only in seed
+ * averaged: mean cost and F1, the F1's sample std, the seeds counted. 0 or
+ * -1 when out of memory. */
+static int average_seeds(ExitData *d, const ExitPoint *raw, int n)
+{
+    d->points = calloc((size_t)n, sizeof *d->points);
+    if (!d->points) return -1;
+    for (int i = 0; i < n;) {
+        int j = i;
+        double cost = 0, f1 = 0, sq = 0;
+        while (j < n && compare_points(&raw[i], &raw[j]) == 0) {
+            cost += raw[j].cost;
+            f1 += raw[j].f1;
+            j++;
+        }
+        int m = j - i;
+        ExitPoint *p = &d->points[d->n_points++];
+        *p = raw[i];
+        p->cost = cost / m;
+        p->f1 = f1 / m;
+        for (int k = i; k < j; k++) sq += (raw[k].f1 - p->f1) * (raw[k].f1 - p->f1);
+        p->f1_std = m > 1 ? sqrt(sq / (m - 1)) : 0;
+        p->n_seeds = m;
+        i = j;
+    }
+    return 0;
+}
+
+/* The series of d's points (method and r), their deepest exits, and the
+ * reference: the causal decoder at full depth when it is there (smallest r,
+ * then method causal, then the most costly); every point's cost relative to
+ * it, and the Pareto front. */
+static void mark_series(ExitData *d)
+{
+    int ref = -1;
+    for (int i = 0; i < d->n_points; i++) {
+        ExitPoint *p = &d->points[i];
+        int new_series = i == 0 || strcmp(p->method, p[-1].method) != 0 || p->r != p[-1].r;
+        if (new_series && i > 0) d->n_series++;
+        p->series = d->n_series;
+        p->deepest = i + 1 == d->n_points || strcmp(p->method, p[1].method) != 0 || p->r != p[1].r;
+        if (p->deepest) {
+            const ExitPoint *q = ref >= 0 ? &d->points[ref] : NULL;
+            int causal = strcmp(p->method, "causal") == 0, q_causal = q && strcmp(q->method, "causal") == 0;
+            if (!q || p->r < q->r || (p->r == q->r && causal > q_causal) ||
+                (p->r == q->r && causal == q_causal && p->cost > q->cost))
+                ref = i;
+        }
+    }
+    d->n_series++;
+    d->reference = ref;
+    for (int i = 0; i < d->n_points; i++) d->points[i].rel_cost = d->points[i].cost / d->points[ref].cost;
+    exit_mark_pareto(d->points, d->n_points);
+}
+
 int exit_data_load(ExitData *d, const char *const *paths, int n_paths, const char *cost_column,
                    const char *split, const char *dataset, SrError *err)
 {
@@ -115,53 +170,11 @@ int exit_data_load(ExitData *d, const char *const *paths, int n_paths, const cha
     const char *path = paths[0];
     /* average rows that differ only in seed */
     qsort(raw, (size_t)n, sizeof *raw, compare_points);
-    d->points = calloc((size_t)n, sizeof *d->points);
-    if (!d->points) {
-        free(raw);
-        return sr_fail(err, "%s: out of memory", path);
-    }
-    for (int i = 0; i < n;) {
-        int j = i;
-        double cost = 0, f1 = 0, sq = 0;
-        while (j < n && compare_points(&raw[i], &raw[j]) == 0) {
-            cost += raw[j].cost;
-            f1 += raw[j].f1;
-            j++;
-        }
-        int m = j - i;
-        ExitPoint *p = &d->points[d->n_points++];
-        *p = raw[i];
-        p->cost = cost / m;
-        p->f1 = f1 / m;
-        for (int k = i; k < j; k++) sq += (raw[k].f1 - p->f1) * (raw[k].f1 - p->f1);
-        p->f1_std = m > 1 ? sqrt(sq / (m - 1)) : 0;
-        p->n_seeds = m;
-        i = j;
-    }
+    rc = average_seeds(d, raw, n);
     free(raw);
-    /* series, deepest exits and the reference */
-    int ref = -1;
-    for (int i = 0; i < d->n_points; i++) {
-        ExitPoint *p = &d->points[i];
-        int new_series = i == 0 || strcmp(p->method, p[-1].method) != 0 || p->r != p[-1].r;
-        if (new_series && i > 0) d->n_series++;
-        p->series = d->n_series;
-        p->deepest = i + 1 == d->n_points || strcmp(p->method, p[1].method) != 0 || p->r != p[1].r;
-        /* the causal decoder at full depth when it is there: smallest r, then
-         * method causal, then the most costly */
-        if (p->deepest) {
-            const ExitPoint *q = ref >= 0 ? &d->points[ref] : NULL;
-            int causal = strcmp(p->method, "causal") == 0, q_causal = q && strcmp(q->method, "causal") == 0;
-            if (!q || p->r < q->r || (p->r == q->r && causal > q_causal) ||
-                (p->r == q->r && causal == q_causal && p->cost > q->cost))
-                ref = i;
-        }
-    }
-    d->n_series++;
-    d->reference = ref;
-    for (int i = 0; i < d->n_points; i++) d->points[i].rel_cost = d->points[i].cost / d->points[ref].cost;
-    exit_mark_pareto(d->points, d->n_points);
-    const ExitPoint *rp = &d->points[ref];
+    if (rc) return sr_fail(err, "%s: out of memory", path);
+    mark_series(d);
+    const ExitPoint *rp = &d->points[d->reference];
     snprintf(d->meta.title, sizeof d->meta.title, "Early exit: F1 against cost");
     snprintf(d->meta.caption, sizeof d->meta.caption,
              "Exit: span F1 (%s split) of every (method, r, exit layer) against its %s relative to "

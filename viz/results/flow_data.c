@@ -30,6 +30,68 @@ static int read_cue_columns(FlowData *d, const CsvTable *t, const char *path, co
     return 0;
 }
 
+/* Read the rows of t (its columns cols at idx): each row's layer and head
+ * into layer[] and hd[], its shares, each in 0..1, into values (n_rows x
+ * FLOW_N_CATEGORIES), and the layers and heads they span into *n_layers and
+ * *n_heads. 0 or -1 with err naming the file and line. */
+static int read_rows(const CsvTable *t, const char *path, const char *const *cols, const int *idx, int *layer,
+                     int *hd, double *values, int *n_layers, int *n_heads, SrError *err)
+{
+    int rc = 0;
+    for (int i = 0; i < t->n_rows && rc == 0; i++) {
+        rc = csv_int(t, i, idx[0], &layer[i], err) || csv_int(t, i, idx[1], &hd[i], err);
+        for (int c = 0; c < FLOW_N_CATEGORIES && rc == 0; c++) {
+            double v;
+            rc = csv_number(t, i, idx[2 + c], &v, err);
+            if (rc == 0 && (v < -1e-6 || v > 1 + 1e-6))
+                rc = sr_fail(err, "%s:%d: column '%s': share %g is outside 0..1", path, t->line[i], cols[2 + c], v);
+            if (rc == 0) values[(size_t)i * FLOW_N_CATEGORIES + c] = v;
+        }
+        if (rc == 0 && (layer[i] < 0 || hd[i] < 0 || layer[i] > 4096 || hd[i] > 4096))
+            rc = sr_fail(err, "%s:%d: layer or head out of range", path, t->line[i]);
+        if (rc == 0 && layer[i] + 1 > *n_layers) *n_layers = layer[i] + 1;
+        if (rc == 0 && hd[i] + 1 > *n_heads) *n_heads = hd[i] + 1;
+    }
+    return rc;
+}
+
+/* d->share: the shares of the rows of head `head` (-1: the mean over the
+ * n_heads heads), per layer, each (layer, head) pair appearing once. 0 or -1. */
+static int sum_shares(FlowData *d, const CsvTable *t, const char *path, const int *layer, const int *hd,
+                      const double *values, int head, SrError *err)
+{
+    int n_heads = d->n_heads, rc = 0;
+    d->share = calloc((size_t)d->n_layers * FLOW_N_CATEGORIES, sizeof *d->share);
+    int *seen = calloc((size_t)d->n_layers * n_heads, sizeof *seen);
+    if (!d->share || !seen) rc = sr_fail(err, "%s: out of memory", path);
+    for (int i = 0; i < t->n_rows && rc == 0; i++) {
+        if (seen[layer[i] * n_heads + hd[i]]++) {
+            rc = sr_fail(err, "%s:%d: layer %d, head %d appears twice", path, t->line[i], layer[i], hd[i]);
+            break;
+        }
+        if (head >= 0 && hd[i] != head) continue;
+        double weight = head >= 0 ? 1.0 : 1.0 / n_heads;
+        for (int c = 0; c < FLOW_N_CATEGORIES; c++)
+            d->share[layer[i] * FLOW_N_CATEGORIES + c] += weight * values[(size_t)i * FLOW_N_CATEGORIES + c];
+    }
+    free(seen);
+    return rc;
+}
+
+/* d's title and caption: the head drawn (or the mean) and the file. */
+static void describe(FlowData *d, int head, const char *path)
+{
+    snprintf(d->meta.title, sizeof d->meta.title, "Where last-copy tokens attend, layer by layer");
+    char which[48];
+    if (head >= 0) snprintf(which, sizeof which, "head %d of %d", head, d->n_heads);
+    else snprintf(which, sizeof which, "mean over %d heads", d->n_heads);
+    snprintf(d->meta.caption, sizeof d->meta.caption,
+             "Flow: mean share of the attention of last-copy word tokens per category of key, %s, "
+             "from %s (seqrep attnflow; its manifest names the model, data, r and mask). "
+             "\"earlier right\" = words to the right of the token's own word, in earlier copies.",
+             which, path);
+}
+
 int flow_data_load(FlowData *d, const char *path, int head, SrError *err)
 {
     memset(d, 0, sizeof *d);
@@ -49,63 +111,24 @@ int flow_data_load(FlowData *d, const char *path, int head, SrError *err)
         if (!layer || !hd || !values) rc = sr_fail(err, "%s: out of memory", path);
     }
     int n_layers = 0, n_heads = 0;
-    for (int i = 0; i < t.n_rows && rc == 0; i++) {
-        rc = csv_int(&t, i, idx[0], &layer[i], err) || csv_int(&t, i, idx[1], &hd[i], err);
-        for (int c = 0; c < FLOW_N_CATEGORIES && rc == 0; c++) {
-            double v;
-            rc = csv_number(&t, i, idx[2 + c], &v, err);
-            if (rc == 0 && (v < -1e-6 || v > 1 + 1e-6))
-                rc = sr_fail(err, "%s:%d: column '%s': share %g is outside 0..1", path, t.line[i],
-                             cols[2 + c], v);
-            if (rc == 0) values[(size_t)i * FLOW_N_CATEGORIES + c] = v;
-        }
-        if (rc == 0 && (layer[i] < 0 || hd[i] < 0 || layer[i] > 4096 || hd[i] > 4096))
-            rc = sr_fail(err, "%s:%d: layer or head out of range", path, t.line[i]);
-        if (rc == 0 && layer[i] + 1 > n_layers) n_layers = layer[i] + 1;
-        if (rc == 0 && hd[i] + 1 > n_heads) n_heads = hd[i] + 1;
-    }
+    if (rc == 0) rc = read_rows(&t, path, cols, idx, layer, hd, values, &n_layers, &n_heads, err);
     if (rc == 0 && t.n_rows != n_layers * n_heads)
         rc = sr_fail(err, "%s: %d rows, expected one per (layer, head) pair: %d layers x %d heads", path,
                      t.n_rows, n_layers, n_heads);
     if (rc == 0 && (head < -1 || head >= n_heads))
         rc = sr_fail(err, "%s: head %d out of range 0..%d", path, head, n_heads - 1);
-    int *seen = NULL;
     if (rc == 0) {
         d->n_layers = n_layers;
         d->n_heads = n_heads;
         d->head = head;
-        d->share = calloc((size_t)n_layers * FLOW_N_CATEGORIES, sizeof *d->share);
-        seen = calloc((size_t)n_layers * n_heads, sizeof *seen);
-        if (!d->share || !seen) rc = sr_fail(err, "%s: out of memory", path);
-    }
-    for (int i = 0; i < t.n_rows && rc == 0; i++) {
-        if (seen[layer[i] * n_heads + hd[i]]++) {
-            rc = sr_fail(err, "%s:%d: layer %d, head %d appears twice", path, t.line[i], layer[i], hd[i]);
-            break;
-        }
-        if (head >= 0 && hd[i] != head) continue;
-        double weight = head >= 0 ? 1.0 : 1.0 / n_heads;
-        for (int c = 0; c < FLOW_N_CATEGORIES; c++)
-            d->share[layer[i] * FLOW_N_CATEGORIES + c] += weight * values[(size_t)i * FLOW_N_CATEGORIES + c];
+        rc = sum_shares(d, &t, path, layer, hd, values, head, err);
     }
     if (rc == 0) rc = read_cue_columns(d, &t, path, layer, hd, err);
-    free(seen);
     free(layer);
     free(hd);
     free(values);
-    if (rc == 0) {
-        snprintf(d->meta.title, sizeof d->meta.title, "Where last-copy tokens attend, layer by layer");
-        char which[48];
-        if (head >= 0) snprintf(which, sizeof which, "head %d of %d", head, n_heads);
-        else snprintf(which, sizeof which, "mean over %d heads", n_heads);
-        snprintf(d->meta.caption, sizeof d->meta.caption,
-                 "Flow: mean share of the attention of last-copy word tokens per category of key, %s, "
-                 "from %s (seqrep attnflow; its manifest names the model, data, r and mask). "
-                 "\"earlier right\" = words to the right of the token's own word, in earlier copies.",
-                 which, path);
-    } else {
-        flow_data_free(d);
-    }
+    if (rc == 0) describe(d, head, path);
+    else flow_data_free(d);
     csv_free(&t);
     return rc ? -1 : 0;
 }

@@ -82,7 +82,16 @@ static void test_script_parse(void **unused)
     assert_int_equal(explorer_script_parse("", &ev, &n, &err), 0);
     assert_int_equal(n, 0);
     free(ev);
+}
 
+/* Scripts that are refused name where; numbers that do not fit are refused,
+ * a wait takes 0..60000 ms, and a key's script name parses back to it. */
+static void test_script_refused_and_waits(void **unused)
+{
+    (void)unused;
+    ScriptEvent *ev;
+    int n;
+    SrError err;
     assert_int_equal(explorer_script_parse("ab<foo>", &ev, &n, &err), -1);
     assert_string_equal(err.msg, "--script: unknown key name '<foo>' at character 3");
     assert_int_equal(explorer_script_parse("a<left", &ev, &n, &err), -1);
@@ -165,6 +174,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_script_file),
         cmocka_unit_test(test_script_parse),
+        cmocka_unit_test(test_script_refused_and_waits),
         cmocka_unit_test(test_frame_times_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* file_list.c — a comma-separated list of files split into its paths. */
-#include "results/file_list.h"
+#include "figure_row/file_list.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -114,6 +114,7 @@ static const FigureRow BAR_FIGURE = {
 /* The rows of the built-in figures, before the test's is added. */
 static int n_built_in;
 
+/* The work directory, and the test's figure added to the table. */
 static int setup(void **state)
 {
     (void)state;
@@ -123,6 +124,7 @@ static int setup(void **state)
     return figures_register(&BAR_FIGURE, &err);
 }
 
+/* The work directory removed. */
 static int teardown(void **state)
 {
     (void)state;

@@ -34,22 +34,25 @@ static int teardown(void **state)
 }
 
 /* The figures made from the fixtures, loaded from plot's options where they
- * read result files. */
+ * read result files. proportion: counted for 5 tokens, r = 0..4. */
 static void make_proportion(Figure *f)
 {
     load_figure(f, "proportion", 4, (const char *[]){"--n", "5", "--r", "0..4"});
 }
 
+/* The attention fixture as one map. */
 static void make_attention_map(Figure *f)
 {
     make_attention_figure(f, 0);
 }
 
+/* The attention fixture as the layer x head overview. */
 static void make_overview(Figure *f)
 {
     make_attention_figure(f, 1);
 }
 
+/* layers: the two probe CSVs, the fine-tune CSV as references. */
 static void make_layers(Figure *f)
 {
     char probes[1100];
@@ -57,16 +60,19 @@ static void make_layers(Figure *f)
     load_figure(f, "layers", 4, (const char *[]){"--results", probes, "--baselines", in_work("finetune.csv")});
 }
 
+/* exit: the fine-tune CSV. */
 static void make_exit(Figure *f)
 {
     load_figure(f, "exit", 2, (const char *[]){"--results", in_work("finetune.csv")});
 }
 
+/* flow: the attnflow CSV, mean over heads. */
 static void make_flow(Figure *f)
 {
     load_figure(f, "flow", 2, (const char *[]){"--results", in_work("flow.csv")});
 }
 
+/* repo-z: the z CSV, layer 1, head 0. */
 static void make_repo_z(Figure *f)
 {
     load_figure(f, "repo-z", 6, (const char *[]){"--results", in_work("z.csv"), "--layer", "1", "--head", "0"});
@@ -88,21 +94,25 @@ static void make_repo_repeat(Figure *f)
     attention_data_free(&a);
 }
 
+/* repo-range: the repo-eval range CSV. */
 static void make_repo_range(Figure *f)
 {
     load_figure(f, "repo-range", 2, (const char *[]){"--results", in_work("range.csv")});
 }
 
+/* repo-needle: the repo-eval needle CSV. */
 static void make_repo_needle(Figure *f)
 {
     load_figure(f, "repo-needle", 2, (const char *[]){"--results", in_work("needle.csv")});
 }
 
+/* heads: the CSV of seqrep heads. */
 static void make_heads(Figure *f)
 {
     load_figure(f, "heads", 2, (const char *[]){"--results", in_work("heads.csv")});
 }
 
+/* timeline: the series fixture, its defaults. */
 static void make_timeline(Figure *f)
 {
     load_figure(f, "timeline", 2, (const char *[]){"--series", in_work("series")});

@@ -1,11 +1,12 @@
 /* cmd_plot.c — `seqrep plot FIGURE [options] --out FILE.{png,svg,pdf}`: draw
- * one figure from what the core computes (mask, proportion, attention) or
- * from result files of other commands (layers, exit, flow, heads, timeline), and write it with
- * the numbers behind it (FILE's stem + ".csv") and a manifest (stem +
+ * one figure of the table of figures (figures/figures.h), from what the core
+ * computes or from result files of other commands, and write it with the
+ * numbers behind it (FILE's stem + ".csv") and a manifest (stem +
  * ".manifest.json": command, seed, git commit, input checksums).
  *
- * The figures are listed in figures/figures.h; each option applies to some of
- * them, and giving one to a figure it does not apply to is an error. */
+ * The options are the look's, here, and every row's (figures/figure_options.h);
+ * each row's apply to its figure, and giving one to a figure it does not
+ * apply to is an error. The figure's row loads, paints and writes it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -42,10 +42,8 @@
  *                    z per copy of the repeated sentence
  *   g  n             RePo z range against length, attention on the needle
  *                    (with --repo-range, --repo-needle: repo-eval CSVs)
- *   B  H  T          the share of full blocks against r of the sentence, the
- *                    head roles of a seqrep heads CSV (--heads), the timeline
- *                    of the series (--series): the keys the rows of these
- *                    figures give their views, listed after the others
+ *   and the keys of the other views of the table of figures, each with the
+ *   line its row gives it (after these in ? and in explore --help)
  *   b                only attention from the last copy into earlier copies
  *   l                log colour scale on / off
  *   t                light / dark theme

@@ -1,20 +1,8 @@
 /* figures.h — the table of figures: one row per figure (figure_row/figure_row.h),
- * the built-in rows in the order of `seqrep plot --help`, and any row a
- * program adds (a test's figure). `seqrep plot`, the explorer's views and
- * their saves reach every figure through it and name none:
- *
- *   mask        mask/paint_mask.h              the kn x kn causal mask
- *   proportion  mask/paint_proportion.h        share of full blocks against r
- *   attention   attention/paint_attention.h    one attention map (or the overview grid)
- *   layers      results/paint_layers.h         probe F1 against layer, per r
- *   exit        results/paint_exit.h           F1 against relative cost, Pareto front
- *   flow        results/paint_flow.h           where last-copy attention goes, per layer
- *   repo-z      repo/paint_repo_z.h            RePo positions z against token index
- *   repo-repeat repo/paint_repo_z.h            z per copy of a repeated sentence
- *   repo-range  repo/paint_repo_range.h        max z - min z per layer against length
- *   repo-needle repo/paint_repo_needle.h       attention on the needle and next to it
- *   heads       results/paint_heads.h          head role scores, a layer x head grid per score
- *   timeline    series/paint_timeline.h        head scores or losses against the pre-training step
+ * the built-in rows (figures.c's list, in the order of `seqrep plot --help`,
+ * each row in its figure file X_figure.c beside the pair it draws) and any
+ * row a program adds (a test's figure). `seqrep plot`, the explorer's views
+ * and their saves reach every figure through it and name none.
  *
  * A figure (Figure) is a row and that row's data. */
 #ifndef SEQREP_VIZ_FIGURES_H

@@ -16,7 +16,6 @@
 
 #include <SDL.h>
 
-#include "attention/paint_attention.h"
 #include "explorer/explorer_overlays.h"
 #include "explorer/explorer_save.h"
 #include "explorer/explorer_setup.h"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/csv.h"
+#include "base/text_append.h"
 #include "label/predictions.h"
 #include "runs/sweep_command.h"
 
@@ -67,11 +68,11 @@ int compare_row_order(const void *pa, const void *pb)
 
 void compare_config_label(const SweepRun *k, int with_exit, char *out, size_t n)
 {
-    int len = snprintf(out, n, "%s", method_name(k->method));
-    if (k->method == METHOD_SR) len += snprintf(out + len, n - (size_t)len, " r=%d", k->r);
-    if (k->positions == REPEAT_POSITIONS_RESTART)
-        len += snprintf(out + len, n - (size_t)len, " restart");
-    if (with_exit) snprintf(out + len, n - (size_t)len, " exit=%d", k->exit_layer);
+    size_t used = 0;
+    text_append(out, n, &used, "%s", method_name(k->method));
+    if (k->method == METHOD_SR) text_append(out, n, &used, " r=%d", k->r);
+    if (k->positions == REPEAT_POSITIONS_RESTART) text_append(out, n, &used, " restart");
+    if (with_exit) text_append(out, n, &used, " exit=%d", k->exit_layer);
 }
 
 static void block_free(Block *b)
@@ -210,9 +211,9 @@ static int compare_block(const Block *b, const CompareOptions *o, CompareTable *
             if (strcmp(b->configs[c].label, o->baseline) == 0) base = c;
         if (base < 0) {
             char known[1024] = "";
-            for (int c = 0, len = 0; c < b->n_configs && len < (int)sizeof known; c++)
-                len += snprintf(known + len, sizeof known - (size_t)len, "%s'%s'", c ? ", " : "",
-                                b->configs[c].label);
+            size_t used = 0;
+            for (int c = 0; c < b->n_configs; c++)
+                text_append(known, sizeof known, &used, "%s'%s'", c ? ", " : "", b->configs[c].label);
             return sr_fail(err, "--baseline '%s': no such configuration in dataset %s, recipe %s "
                                 "(there: %s)", o->baseline, b->rows[0]->key.dataset,
                            sweep_recipe(&b->rows[0]->key), known);

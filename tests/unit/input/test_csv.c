@@ -1,5 +1,6 @@
 /* test_csv.c — the shared readers of base/: the CSV reader (base/csv.h) and
- * the parser of number lists and ranges (base/int_list.h). */
+ * the parser of number lists and ranges (base/int_list.h); and its one
+ * writer of text into a fixed buffer (base/text_append.h). */
 #include "test_util.h"
 
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "base/csv.h"
 #include "base/int_list.h"
+#include "base/text_append.h"
 
 /* Fail unless err holds what. */
 static void assert_message(const SrError *err, const char *what)
@@ -200,6 +202,25 @@ static void test_int_list_plain(void **state)
     check_list_error("0..2,1", &exits, INT_LIST_DUPLICATE, "1", "1 appears twice");
 }
 
+/* text_append: pieces in order, cut at the buffer's end, nothing after. */
+static void test_text_append(void **state)
+{
+    (void)state;
+    char buf[12];
+    size_t used = 0;
+    text_append(buf, sizeof buf, &used, "%s", "");
+    assert_int_equal(used, 0);
+    text_append(buf, sizeof buf, &used, "r=%d", 4);
+    text_append(buf, sizeof buf, &used, " %s", "exit");
+    assert_string_equal(buf, "r=4 exit");
+    assert_int_equal(used, 8);
+    text_append(buf, sizeof buf, &used, "=%d", 12345); /* cut: 3 bytes and the NUL fit */
+    assert_string_equal(buf, "r=4 exit=12");
+    assert_true(used >= sizeof buf);
+    text_append(buf, sizeof buf, &used, "more");
+    assert_string_equal(buf, "r=4 exit=12");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_csv_read_file),
         cmocka_unit_test(test_int_list_ranges),
         cmocka_unit_test(test_int_list_plain),
+        cmocka_unit_test(test_text_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

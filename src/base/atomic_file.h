@@ -3,7 +3,7 @@
  * A file is written to a temporary beside it (PATH.tmp.PID), flushed, synced
  * to disk (fsync) and renamed over PATH; on any failure the temporary is
  * removed and PATH keeps what it held before; a signal that ends the process
- * meanwhile removes it too (base/interrupt.h). One message style for all:
+ * meanwhile removes it too (base/job/interrupt.h). One message style for all:
  *     "PATH: cannot write (reason)"   the temporary could not be created
  *     "PATH: write failed (reason)"   writing, syncing or renaming failed
  *
@@ -44,7 +44,7 @@ int atomic_file_fail(AtomicFile *af, const char *reason, SrError *err);
 
 /* Remove the temporaries of every atomic file opened and not yet committed
  * or aborted (at most 8 at a time are known; names up to 4095 bytes). Safe
- * in a signal handler (base/interrupt.h calls it); the AtomicFiles are left
+ * in a signal handler (base/job/interrupt.h calls it); the AtomicFiles are left
  * as they are, for the process is about to end. */
 void atomic_file_remove_temporaries(void);
 

@@ -24,7 +24,7 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
-#include "base/interrupt.h"
+#include "base/job/interrupt.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "engine/threads.h"

@@ -22,8 +22,8 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
-#include "base/interrupt.h"
-#include "base/progress.h"
+#include "base/job/interrupt.h"
+#include "base/job/progress.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "engine/ops/mask.h"

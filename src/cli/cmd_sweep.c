@@ -17,7 +17,7 @@
  * is kept, unless `--redo-unsaved` asks to run it again.
  *
  * One sweep at a time writes an output: it holds a lock on OUT.lock
- * (base/file_lock.h; the kernel frees it when the sweep ends, however it
+ * (base/job/file_lock.h; the kernel frees it when the sweep ends, however it
  * ends), and a second sweep on the same --out is refused. SIGINT, SIGTERM or
  * SIGHUP stop the sweep cleanly: no new run starts, the running ones get
  * SIGTERM (each leaves no half-written file), a run that finished meanwhile
@@ -34,8 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/file_lock.h"
-#include "base/interrupt.h"
+#include "base/job/file_lock.h"
+#include "base/job/interrupt.h"
 #include "cli/commands.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
@@ -299,7 +299,7 @@ static int finish_run(const Sweep *s, const Slot *slot, int status, int finished
     return 1;
 }
 
-/* Set by the first SIGINT, SIGTERM or SIGHUP (base/interrupt.h): start no
+/* Set by the first SIGINT, SIGTERM or SIGHUP (base/job/interrupt.h): start no
  * more runs, stop the running ones, keep what is finished. */
 static volatile sig_atomic_t interrupted = 0;
 

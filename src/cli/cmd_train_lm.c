@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/interrupt.h"
+#include "base/job/interrupt.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "engine/model.h"
@@ -671,7 +671,7 @@ static int start_snapshots(const SaveContext *sc)
 }
 
 /* Set by SIGINT, SIGTERM or SIGHUP during a saving run: stop after the
- * step (a second signal acts as usual, base/interrupt.h). */
+ * step (a second signal acts as usual, base/job/interrupt.h). */
 static volatile sig_atomic_t stop_requested = 0;
 
 /* The run stopped at a step whose loss, gradients or weights were not

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/interrupt.h"
+#include "base/job/interrupt.h"
 #include "cli/commands.h"
 
 typedef struct {
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
         print_commands(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    interrupt_install(); /* a signal leaves no half-written file (base/interrupt.h) */
+    interrupt_install(); /* a signal leaves no half-written file (base/job/interrupt.h) */
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
             return finish_stdout(argv[1], COMMANDS[i].run(argc - 1, argv + 1));

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "base/progress.h"
+#include "base/job/progress.h"
 #include "text/words.h"
 
 double cost_attention_pairs(MaskKind kind, int window, int T)

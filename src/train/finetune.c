@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/progress.h"
+#include "base/job/progress.h"
 #include "base/rng.h"
 #include "engine/adamw.h"
 #include "formats/finite.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/progress.h"
+#include "base/job/progress.h"
 #include "engine/adamw.h"
 #include "formats/finite.h"
 #include "text/words.h"

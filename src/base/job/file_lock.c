@@ -1,5 +1,5 @@
 /* file_lock.c — fcntl write locks on a lock file (see file_lock.h). */
-#include "base/file_lock.h"
+#include "base/job/file_lock.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* interrupt.c — signal handlers that leave no half-written file (see interrupt.h). */
-#include "base/interrupt.h"
+#include "base/job/interrupt.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* progress.c — drawing the progress line. */
-#include "base/progress.h"
+#include "base/job/progress.h"
 
 #include <stdarg.h>
 #include <time.h>

@@ -16,7 +16,7 @@
 
 #include "cli/commands.h"
 #include "options/args.h"
-#include "runs/sweep.h"
+#include "runs/sweep/sweep.h"
 
 static const char *CMD = "collect";
 

@@ -1,7 +1,7 @@
 /* cmd_sweep.c — `seqrep sweep`: fine-tune every run of a grid (data x seeds
  * x methods x r x exit layers x recipes x copy positions) and gather one row
  * per run in a CSV, with a markdown summary (mean +- std over seeds). See
- * src/runs/sweep.h.
+ * src/runs/sweep/sweep.h.
  *
  * Each run is `seqrep finetune ...` executed as a child process of this very
  * binary, writing its own RUN.csv and RUN.manifest.json into the runs
@@ -45,7 +45,7 @@
 #include "options/help_text.h"
 #include "options/rows.h"
 #include "runs/manifest.h"
-#include "runs/sweep.h"
+#include "runs/sweep/sweep.h"
 #include "train/recipe.h"
 
 static const char *CMD = "sweep";

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "runs/sweep_read.h"
+#include "runs/sweep/sweep_read.h"
 
 /* The table written, read back and written again: the same CSV. */
 static void round_trip(const SweepTable *t)

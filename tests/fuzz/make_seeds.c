@@ -19,7 +19,7 @@
 #include "formats/safetensors.h"
 #include "formats/train_state.h"
 #include "fuzz_model.h"
-#include "runs/sweep_table.h"
+#include "runs/sweep/sweep_table.h"
 #include "text/tokenizer.h"
 
 static const char *root;

@@ -8,7 +8,7 @@
 
 #include "test_util.h"
 
-#include "runs/sweep.h"
+#include "runs/sweep/sweep.h"
 
 /* A fresh temporary directory (caller removes it with remove_dir). */
 static char *make_temp_dir(void)

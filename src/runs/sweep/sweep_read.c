@@ -1,6 +1,6 @@
 /* sweep_read.c — results read back into a sweep table: a sweep CSV, or one
  * finished `seqrep finetune` run (its CSV and manifest); see sweep_read.h. */
-#include "runs/sweep_read.h"
+#include "runs/sweep/sweep_read.h"
 
 #include <math.h>
 #include <stdio.h>

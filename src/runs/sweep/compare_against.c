@@ -2,7 +2,7 @@
  * bootstrap: the rows of each dataset and recipe of both sweeps sorted into
  * configurations, the configurations matched, their predictions read back,
  * the intervals of against - results (see compare_against.h). */
-#include "runs/compare_against.h"
+#include "runs/sweep/compare_against.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "label/predictions.h"
-#include "runs/sweep_command.h"
+#include "runs/sweep/sweep_command.h"
 
 /* The wanted rows of one sweep in one dataset and recipe, sorted by
  * configuration, then seed. */

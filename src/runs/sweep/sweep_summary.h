@@ -4,7 +4,7 @@
 #define SEQREP_SWEEP_SUMMARY_H
 
 #include "base/status.h"
-#include "runs/sweep_table.h"
+#include "runs/sweep/sweep_table.h"
 
 /* Mean and sample standard deviation (n - 1 in the denominator; 0 when
  * n < 2) of x[0..n). */

@@ -28,7 +28,7 @@
 #define SEQREP_SWEEP_TABLE_H
 
 #include "base/status.h"
-#include "runs/sweep_grid.h"
+#include "runs/sweep/sweep_grid.h"
 
 #define SWEEP_CSV_HEADER                                                                        \
     "dataset,model,method,r,exit,seed,dev_precision,dev_recall,dev_f1,test_precision,"          \

@@ -2,7 +2,7 @@
  * bootstrap: the runs of each dataset and recipe grouped into
  * configurations, their predictions read back, the pairs' intervals (see
  * compare.h). */
-#include "runs/compare.h"
+#include "runs/sweep/compare.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "base/csv.h"
 #include "base/text_append.h"
 #include "label/predictions.h"
-#include "runs/sweep_command.h"
+#include "runs/sweep/sweep_command.h"
 
 /* One configuration: runs [first, first + n) of its block, by seed. */
 typedef struct {

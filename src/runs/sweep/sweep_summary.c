@@ -2,7 +2,7 @@
  * row per (model, method, r, exit, recipe, positions) with mean +- std over
  * seeds (see sweep_summary.h). A recipe other than "full" is shown beside the
  * method: "sr [paper]"; restarted copy positions as "sr restart". */
-#include "runs/sweep_summary.h"
+#include "runs/sweep/sweep_summary.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/atomic_file.h"
-#include "runs/sweep_command.h"
+#include "runs/sweep/sweep_command.h"
 
 void sweep_mean_std(const double *x, int n, double *mean, double *std)
 {

@@ -1,7 +1,7 @@
 /* compare_against.h — the same configuration compared between two sweeps
  * (e.g. the grid of the house LM and the grid of a variant pre-trained on
  * repeated text) by the paired bootstrap (label/bootstrap.h), into the
- * table of runs/compare.h.
+ * table of runs/sweep/compare.h.
  *
  * A configuration is (dataset, recipe, method, r, positions, exit), the
  * model left out: the configuration of the sweep `results` (A) and the same
@@ -18,8 +18,8 @@
 #define SEQREP_COMPARE_AGAINST_H
 
 #include "base/status.h"
-#include "runs/compare.h"
-#include "runs/sweep_table.h"
+#include "runs/sweep/compare.h"
+#include "runs/sweep/sweep_table.h"
 
 /* Compare every configuration of `results` (runs in runs_results) with the
  * same configuration of `against` (runs in runs_against), as o filters them

@@ -1,6 +1,6 @@
 /* sweep_table.c — the table of a sweep's results: adding rows by key, the
  * runs still to do, and the table written as CSV (see sweep_table.h). */
-#include "runs/sweep_table.h"
+#include "runs/sweep/sweep_table.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* sweep_grid.c — the grid of a sweep expanded into its runs, and the list
  * options it is given in (see sweep_grid.h). */
-#include "runs/sweep_grid.h"
+#include "runs/sweep/sweep_grid.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* sweep_command.c — one run of a sweep as a `seqrep finetune` command: the
  * name of its result file, its argument vector and its shell line (see
  * sweep_command.h). */
-#include "runs/sweep_command.h"
+#include "runs/sweep/sweep_command.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,14 +15,14 @@
  *   sweep_summary.h  the markdown summary: per dataset, mean +- std over seeds
  *   sweep_command.h  one run as a `seqrep finetune` command line
  * The commands include this header for all of them. `seqrep compare` reads a
- * sweep's rows and predictions back with runs/compare.h (not included here). */
+ * sweep's rows and predictions back with runs/sweep/compare.h (not included here). */
 #ifndef SEQREP_SWEEP_H
 #define SEQREP_SWEEP_H
 
-#include "runs/sweep_command.h"
-#include "runs/sweep_grid.h"
-#include "runs/sweep_read.h"
-#include "runs/sweep_summary.h"
-#include "runs/sweep_table.h"
+#include "runs/sweep/sweep_command.h"
+#include "runs/sweep/sweep_grid.h"
+#include "runs/sweep/sweep_read.h"
+#include "runs/sweep/sweep_summary.h"
+#include "runs/sweep/sweep_table.h"
 
 #endif

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "base/status.h"
-#include "runs/sweep_grid.h"
+#include "runs/sweep/sweep_grid.h"
 
 /* Fine-tuning options passed to every run. */
 typedef struct {

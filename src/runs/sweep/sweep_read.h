@@ -6,7 +6,7 @@
 #define SEQREP_SWEEP_READ_H
 
 #include "base/status.h"
-#include "runs/sweep_table.h"
+#include "runs/sweep/sweep_table.h"
 
 /* Read a sweep CSV (SWEEP_CSV_HEADER columns, in any order) and add its rows
  * to t (sweep_table_add: duplicates skipped). *n_added may be NULL. Errors

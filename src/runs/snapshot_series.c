@@ -11,6 +11,7 @@
 #include "base/int_list.h"
 #include "base/text_file.h"
 #include "runs/manifest.h"
+#include "runs/series_file.h"
 
 char *snapshot_path(const char *dir, int step)
 {
@@ -73,25 +74,50 @@ int snapshot_dir_make(const char *dir, SrError *err)
     return 0;
 }
 
-/* Whether dir/file (a name from series.json, no folder) is a file there. */
-static int entry_file_exists(const char *dir, const cJSON *file)
+/* Whether dir/file (a name from series.json, no folder; NULL for none) is
+ * a file there. */
+static int entry_file_exists(const char *dir, const char *file)
 {
-    if (!cJSON_IsString(file) || strchr(file->valuestring, '/')) return 0;
-    size_t n = strlen(dir) + strlen(file->valuestring) + 2;
+    if (!file) return 0;
+    size_t n = strlen(dir) + strlen(file) + 2;
     char *path = malloc(n);
     struct stat st;
     int there = 0;
     if (path) {
-        snprintf(path, n, "%s/%s", dir, file->valuestring);
+        snprintf(path, n, "%s/%s", dir, file);
         there = stat(path, &st) == 0 && S_ISREG(st.st_mode);
     }
     free(path);
     return there;
 }
 
-/* The snapshots of dir/series.json whose files remain, without step (a new
- * array; an empty one when there is no series.json yet). NULL with err
- * filled when series.json is there but is not a series. */
+/* The entry of one snapshot: step, file name (file NULL: step-NNNNNN.safetensors),
+ * training loss (or null). */
+static cJSON *snapshot_entry(int step, const char *file_name, int has_loss, double train_loss)
+{
+    char file[40];
+    snprintf(file, sizeof file, "step-%06d.safetensors", step);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddNumberToObject(e, "step", step);
+    cJSON_AddStringToObject(e, "file", file_name ? file_name : file);
+    cJSON_AddItemToObject(e, "train_loss",
+                          has_loss ? cJSON_CreateNumber(train_loss) : cJSON_CreateNull());
+    return e;
+}
+
+/* An epoch's scores added to its entry e, as snapshot_series_add_epoch
+ * writes them: "epoch", and "dev_f1" and "test_f1" where not NAN. */
+static void add_epoch_scores(cJSON *e, int epoch, double dev_f1, double test_f1)
+{
+    cJSON_AddNumberToObject(e, "epoch", epoch);
+    if (!isnan(dev_f1)) cJSON_AddNumberToObject(e, "dev_f1", dev_f1);
+    if (!isnan(test_f1)) cJSON_AddNumberToObject(e, "test_f1", test_f1);
+}
+
+/* The snapshots of dir/series.json (the file series, read with
+ * runs/series_file.h) whose files remain, without step (a new array; an
+ * empty one when there is no series.json yet). NULL with err filled when
+ * series.json is there but is not a series. */
 static cJSON *kept_snapshots(const char *dir, const char *series, int step, SrError *err)
 {
     cJSON *kept = cJSON_CreateArray();
@@ -104,61 +130,35 @@ static cJSON *kept_snapshots(const char *dir, const char *series, int step, SrEr
     fclose(f);
     char *text = NULL;
     size_t len = 0;
-    int read = text_read_file(series, &text, &len, err) == 0;
-    cJSON *old = read ? cJSON_Parse(text) : NULL;
+    SeriesFile old = {0};
+    int rc = text_read_file(series, &text, &len, err);
+    if (rc == 0 && series_file_parse(series, text, &old, err)) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        rc = sr_fail(err, "%s; move it away", msg);
+    }
     free(text);
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(old, "snapshots"), *item;
-    if (!cJSON_IsArray(list)) {
-        if (read) sr_fail(err, "%s: not a snapshot series (no \"snapshots\" list); move it away",
-                          series);
-        cJSON_Delete(old);
-        cJSON_Delete(kept);
-        return NULL;
+    for (int i = 0; rc == 0 && i < old.n; i++) {
+        const SeriesEntry *e = &old.e[i];
+        if (e->step == step || !entry_file_exists(dir, e->file)) continue;
+        cJSON *entry = snapshot_entry(e->step, e->file, !isnan(e->train_loss), e->train_loss);
+        if (old.epochs) add_epoch_scores(entry, e->step, e->dev_f1, e->test_f1);
+        cJSON_AddItemToArray(kept, entry);
     }
-    cJSON_ArrayForEach(item, list)
-    {
-        const cJSON *at = cJSON_GetObjectItemCaseSensitive(item, "step");
-        if (!cJSON_IsNumber(at) || at->valueint == step ||
-            !entry_file_exists(dir, cJSON_GetObjectItemCaseSensitive(item, "file")))
-            continue;
-        cJSON_AddItemToArray(kept, cJSON_Duplicate(item, 1));
-    }
-    cJSON_Delete(old);
-    return kept;
-}
-
-/* dir/series.json: a new string (caller frees), NULL when out of memory. */
-static char *series_path(const char *dir)
-{
-    size_t n = strlen(dir) + 16;
-    char *series = malloc(n);
-    if (series) snprintf(series, n, "%s/series.json", dir);
-    return series;
+    series_file_free(&old);
+    if (rc == 0) return kept;
+    cJSON_Delete(kept);
+    return NULL;
 }
 
 int snapshot_series_check(const char *dir, SrError *err)
 {
-    char *series = series_path(dir);
+    char *series = series_file_path(dir);
     cJSON *kept = series ? kept_snapshots(dir, series, -1, err) : NULL;
     int rc = kept ? 0 : series ? -1 : sr_fail(err, "out of memory");
     cJSON_Delete(kept);
     free(series);
     return rc;
-}
-
-/* The entry of one snapshot: step, file name (file NULL: step-NNNNNN.safetensors),
- * training loss (or null). */
-static cJSON *snapshot_entry(int step, const char *file_name, int has_loss, double train_loss)
-{
-    char file[40];
-    if (file_name) snprintf(file, sizeof file, "%s", file_name);
-    else snprintf(file, sizeof file, "step-%06d.safetensors", step);
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddNumberToObject(e, "step", step);
-    cJSON_AddStringToObject(e, "file", file);
-    cJSON_AddItemToObject(e, "train_loss",
-                          has_loss ? cJSON_CreateNumber(train_loss) : cJSON_CreateNull());
-    return e;
 }
 
 /* The snapshots of kept (freed here) with entry, the snapshot of step,
@@ -185,7 +185,7 @@ static cJSON *with_entry(cJSON *kept, cJSON *entry, int step)
 static int series_write(const char *dir, const cJSON *head, int total, const cJSON *more, int step,
                         cJSON *entry, SrError *err)
 {
-    char *series = series_path(dir);
+    char *series = series_file_path(dir);
     if (!series || !entry) {
         cJSON_Delete(entry);
         free(series);
@@ -232,11 +232,7 @@ int snapshot_series_add_epoch(const char *dir, const cJSON *head, int epochs, in
     char file[40];
     snprintf(file, sizeof file, "epoch-%04d.safetensors", epoch);
     cJSON *entry = snapshot_entry(epoch, file, isfinite(train_loss), train_loss);
-    if (entry) {
-        cJSON_AddNumberToObject(entry, "epoch", epoch);
-        cJSON_AddNumberToObject(entry, "dev_f1", dev_f1);
-        cJSON_AddNumberToObject(entry, "test_f1", test_f1);
-    }
+    if (entry) add_epoch_scores(entry, epoch, dev_f1, test_f1);
     cJSON *more = cJSON_CreateObject();
     cJSON_AddStringToObject(more, "unit", "epoch");
     int rc = series_write(dir, head, epochs, more, epoch, entry, err);
@@ -270,78 +266,46 @@ static int is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Entry i of the list (item of series, read from path) into l->e[i]. */
-static int list_entry(const char *dir, const char *path, const cJSON *item, const char *base, int i,
-                      SnapshotList *l, SrError *err)
+/* Snapshot i of the series s (read from dir) into l->e[i]: its step and
+ * what to load, each file there. 0, or -1 with err naming the file. */
+static int list_entry(const char *dir, const SeriesFile *s, int i, SnapshotList *l, SrError *err)
 {
-    const cJSON *step = cJSON_GetObjectItemCaseSensitive(item, "step");
-    const cJSON *file = cJSON_GetObjectItemCaseSensitive(item, "file");
-    if (!cJSON_IsNumber(step) || step->valuedouble < 0 || !cJSON_IsString(file) || strchr(file->valuestring, '/'))
-        return sr_fail(err, "%s: snapshot %d: no step and file", path, i);
+    const SeriesEntry *from = &s->e[i];
     SnapshotEntry *e = &l->e[i];
-    e->step = step->valueint;
-    if (i > 0 && e->step <= l->e[i - 1].step)
-        return sr_fail(err, "%s: snapshot %d: step %d after step %d (steps must rise)", path, i, e->step,
-                       l->e[i - 1].step);
-    char *snap = join_path(dir, file->valuestring);
+    if (!from->file) return sr_fail(err, "%s: snapshot %d: no step and file", s->path, i);
+    e->step = from->step;
+    char *snap = join_path(dir, from->file);
     if (!snap) return sr_fail(err, "out of memory");
     if (!is_file(snap)) {
-        sr_fail(err, "%s (step %d of %s) not found", snap, e->step, path);
+        sr_fail(err, "%s (step %d of %s) not found", snap, e->step, s->path);
         free(snap);
         return -1;
     }
-    if (base) {
-        e->adapter = snap;
-        e->model = malloc(strlen(base) + 1);
-        if (!e->model) return sr_fail(err, "out of memory");
-        memcpy(e->model, base, strlen(base) + 1);
-    } else {
+    if (!s->adapters) {
         e->model = snap;
+        return 0;
     }
-    return 0;
+    e->adapter = snap;
+    e->model = strdup(s->model);
+    return e->model ? 0 : sr_fail(err, "out of memory");
 }
 
 int snapshot_series_list(const char *dir, SnapshotList *out, SrError *err)
 {
     memset(out, 0, sizeof *out);
-    char *path = series_path(dir), *text = NULL;
-    size_t len = 0;
-    if (!path) return sr_fail(err, "out of memory");
-    int rc = text_read_file(path, &text, &len, err);
-    cJSON *root = rc == 0 ? cJSON_Parse(text) : NULL;
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "snapshots");
-    if (rc == 0 && !cJSON_IsArray(list)) rc = sr_fail(err, "%s: not a snapshot series (no \"snapshots\" list)", path);
-    if (rc == 0 && cJSON_GetArraySize(list) == 0) rc = sr_fail(err, "%s: no snapshots", path);
-    const cJSON *unit = cJSON_GetObjectItemCaseSensitive(root, "unit");
-    out->epochs = cJSON_IsString(unit) && strcmp(unit->valuestring, "epoch") == 0;
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
-    const cJSON *files = cJSON_GetObjectItemCaseSensitive(root, "epoch_files");
-    int adapters = out->epochs && !(cJSON_IsString(files) && strcmp(files->valuestring, "model") == 0);
-    const char *base = NULL;
-    if (rc == 0 && adapters) {
-        if (!cJSON_IsString(model) || !is_file(model->valuestring))
-            rc = sr_fail(err, "%s: its base model (\"model\": %s) is not there", path,
-                         cJSON_IsString(model) ? model->valuestring : "none");
-        else
-            base = model->valuestring;
-    }
+    SeriesFile s;
+    if (series_file_read(dir, &s, err)) return -1;
+    int rc = s.n == 0 ? sr_fail(err, "%s: no snapshots", s.path) : 0;
+    if (rc == 0 && s.adapters && !(s.model && is_file(s.model)))
+        rc = sr_fail(err, "%s: its base model (\"model\": %s) is not there", s.path, s.model ? s.model : "none");
+    out->epochs = s.epochs;
     if (rc == 0) {
-        out->n = cJSON_GetArraySize(list);
-        out->e = calloc((size_t)out->n, sizeof *out->e);
+        out->e = calloc((size_t)s.n, sizeof *out->e);
+        out->n = s.n;
         if (!out->e) rc = sr_fail(err, "out of memory");
     }
-    const cJSON *item;
-    int i = 0;
-    if (rc == 0) cJSON_ArrayForEach(item, list)
-        {
-            if (list_entry(dir, path, item, base, i++, out, err)) {
-                rc = -1;
-                break;
-            }
-        }
+    for (int i = 0; rc == 0 && i < s.n; i++) rc = list_entry(dir, &s, i, out, err);
     if (rc) snapshot_list_free(out);
-    cJSON_Delete(root);
-    free(text);
-    free(path);
+    series_file_free(&s);
     return rc;
 }

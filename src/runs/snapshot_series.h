@@ -76,10 +76,11 @@ typedef struct {
     int epochs;         /* "unit": "epoch"                        */
 } SnapshotList;
 
-/* The snapshots of dir/series.json, each with its file there (and, for an
- * epoch series, the base model its "model" names). 0, or -1 with err naming
- * the file ("runs/series.json: no snapshots", "runs/step-000150.safetensors
- * (step 150 of runs/series.json) not found"). */
+/* The snapshots of dir/series.json (read by runs/series_file.h), each with
+ * its file there (and, for an epoch series, the base model its "model"
+ * names). 0, or -1 with err naming the file (series_file.h's messages, and
+ * "runs/series.json: no snapshots", "runs/step-000150.safetensors (step 150
+ * of runs/series.json) not found"). */
 int snapshot_series_list(const char *dir, SnapshotList *out, SrError *err);
 void snapshot_list_free(SnapshotList *l);
 

@@ -45,10 +45,11 @@ DEPS_PERF  = linux-perf
 DEPS_GOLDEN = python3-torch python3-numpy
 DEPS_CORPUS = npm
 
-# src/STAGE/*.c (and src/STAGE/ROOM/*.c) is the library; src/cli/ is the
-# command line (see src/README.md); viz/ROOM/*.c the figures and the explorer
+# src/STAGE/*.c (and src/STAGE/ROOM/*.c) is the library; src/cli/*.c and
+# src/cli/ROOM/*.c the command line (see src/README.md); viz/ROOM/*.c the
+# figures and the explorer
 LIB_SRC  = $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c))
-CLI_SRC  = $(wildcard src/cli/*.c)
+CLI_SRC  = $(wildcard src/cli/*.c src/cli/*/*.c)
 VIZ_SRC  = $(wildcard viz/*.c viz/*/*.c)
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:src/cli/%.c=$(BUILD)/obj/cli/%.o)
@@ -72,14 +73,11 @@ $(BUILD)/obj/%.o: src/%.c Makefile
 $(BUILD)/obj/runs/manifest.o: CFLAGS += -DSEQREP_GIT_COMMIT='"$(GIT_COMMIT)"'
 $(BUILD)/obj/runs/manifest.o: $(wildcard .git/HEAD .git/index)
 
-$(BUILD)/obj/cli/%.o: src/cli/%.c Makefile | $(BUILD)/obj/cli
-	$(CC) $(CFLAGS) $(DEPFLAGS) -Isrc/cli -c $< -o $@
-
 $(BUILD)/obj/viz/%.o: viz/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/cli $(BUILD)/tests:
+$(BUILD)/tests:
 	mkdir -p $@
 
 $(BUILD)/libseqrep.a: $(LIB_OBJ)

@@ -17,7 +17,7 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
-#include "cli/cli_common.h"
+#include "cli/common/cli_common.h"
 #include "cli/commands.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"

@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "base/job/interrupt.h"
-#include "cli/cli_common.h"
+#include "cli/common/cli_common.h"
 #include "cli/commands.h"
 #include "engine/model.h"
 #include "engine/threads.h"

@@ -36,7 +36,7 @@
 
 #include "base/job/file_lock.h"
 #include "base/job/interrupt.h"
-#include "cli/commands.h"
+#include "cli/label/label_commands.h"
 #include "formats/checkpoint.h"
 #include "label/methods.h"
 #include "label/readout.h"

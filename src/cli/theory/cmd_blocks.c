@@ -8,8 +8,8 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
-#include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/common/cli_common.h"
+#include "cli/theory/theory_commands.h"
 #include "options/args.h"
 #include "options/help_text.h"
 #include "options/rows.h"

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/common/cli_common.h"
+#include "cli/label/label_commands.h"
 #include "engine/ops/mask.h"
 #include "engine/threads.h"
 #include "formats/checkpoint.h"

@@ -19,8 +19,8 @@
 
 #include "base/atomic_file.h"
 #include "base/rng.h"
-#include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/common/cli_common.h"
+#include "cli/theory/theory_commands.h"
 #include "data/piece_sentences.h"
 #include "engine/threads.h"
 #include "formats/adapter_apply.h"

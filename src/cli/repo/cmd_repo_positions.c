@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "base/atomic_file.h"
-#include "cli/commands.h"
+#include "cli/repo/repo_commands.h"
 #include "engine/model.h"
 #include "engine/threads.h"
 #include "options/args.h"

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "base/atomic_file.h"
-#include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/common/cli_common.h"
+#include "cli/label/label_commands.h"
 #include "options/args.h"
 #include "options/help_text.h"
 #include "options/rows.h"

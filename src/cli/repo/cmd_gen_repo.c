@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/atomic_file.h"
-#include "cli/commands.h"
+#include "cli/repo/repo_commands.h"
 #include "options/args.h"
 #include "options/help_text.h"
 #include "options/rows.h"

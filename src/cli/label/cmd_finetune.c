@@ -25,8 +25,8 @@
 
 #include "base/atomic_file.h"
 #include "base/job/interrupt.h"
-#include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/common/cli_common.h"
+#include "cli/label/label_commands.h"
 #include "engine/threads.h"
 #include "formats/adapter.h"
 #include "formats/checkpoint.h"

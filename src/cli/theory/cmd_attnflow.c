@@ -27,8 +27,8 @@
 #include <cJSON.h>
 
 #include "base/atomic_file.h"
-#include "cli/cli_common.h"
-#include "cli/commands.h"
+#include "cli/common/cli_common.h"
+#include "cli/theory/theory_commands.h"
 #include "data/conll.h"
 #include "data/piece_sentences.h"
 #include "data/task_cues.h"

@@ -1,5 +1,5 @@
 /* cli_common.c — the steps several commands share (see cli_common.h). */
-#include "cli/cli_common.h"
+#include "cli/common/cli_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 
 #include "base/atomic_file.h"
 #include "base/int_list.h"
-#include "cli/commands.h"
+#include "cli/repo/repo_commands.h"
 #include "data/dataset.h"
 #include "engine/model.h"
 #include "engine/threads.h"

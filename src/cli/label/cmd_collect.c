@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/commands.h"
+#include "cli/label/label_commands.h"
 #include "options/args.h"
 #include "runs/sweep/sweep.h"
 

@@ -4,7 +4,7 @@ pre-training, in one table (issue 29, the phase change): for every variant
 of results/house/variants.csv whose snapshots were measured by
 examples/series_heads.sh (CACHE/house/NAME/snapshots/measures/), a row per
 snapshot step with
-  variant, step, train_loss          from series.json
+  variant, step, train_loss          from series.json (as `seqrep series --steps` reads it)
   data_best_copy, data_copy_head, data_best_induction, data_induction_head
                                      heads-data: the NLU++ dev sentences, r = 1
   random_best_copy, random_copy_head, random_best_induction, random_induction_head
@@ -19,13 +19,16 @@ first step from which a score stays at twice its step-0 value or more, and the P
 correlation over the snapshots between the ICL score and each best score
 (does the loss on the second copy drop when the head appears?).
 
-Usage: python3 examples/house_snapshots.py [--cache DIR]   (from the repository root;
-       DIR default $SEQREP_CACHE or ~/.cache/seqrep)
+Usage: python3 examples/house_snapshots.py [--cache DIR] [--seqrep PATH]   (from the
+       repository root; DIR default $SEQREP_CACHE or ~/.cache/seqrep, PATH default the
+       build/seqrep of this checkout)
 Exit status 2 with one line when a variant's measures are incomplete.
 """
 import csv
+import io
 import json
 import os
+import subprocess
 import sys
 
 from house_heads_f1 import pearson
@@ -49,17 +52,26 @@ def best(path, score):
     return float(top[score]), "L%sH%s" % (top["layer"], top["head"])
 
 
-def variant_rows(name, series_dir):
+def series_steps(seqrep, series_dir):
+    """The snapshots of a series as `seqrep series --steps` reads its series.json:
+    a dict per step, {"step": int, "train_loss": float or None}."""
+    try:
+        run = subprocess.run([seqrep, "series", "--steps", series_dir], capture_output=True, text=True)
+    except OSError as e:
+        fail("%s: %s (build seqrep, or give --seqrep PATH)" % (seqrep, e.strerror))
+    if run.returncode != 0:
+        fail(run.stderr.strip() or "%s series --steps %s: exit status %d" % (seqrep, series_dir, run.returncode))
+    return [{"step": int(r["step"]), "train_loss": float(r["train_loss"]) if r["train_loss"] else None}
+            for r in csv.DictReader(io.StringIO(run.stdout))]
+
+
+def variant_rows(seqrep, name, series_dir):
     """The rows of one variant, or [] when its snapshots were never measured."""
     measures = os.path.join(series_dir, "measures")
     if not os.path.isdir(measures):
         return []
-    try:
-        series = json.load(open(os.path.join(series_dir, "series.json"), encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        fail("%s/series.json: %s" % (series_dir, e))
     rows = []
-    for snap in series["snapshots"]:
+    for snap in series_steps(seqrep, series_dir):
         stem = "step-%06d" % snap["step"]
         data_csv = os.path.join(measures, "heads-data", stem + ".csv")
         random_csv = os.path.join(measures, "heads-random", stem + ".csv")
@@ -143,14 +155,16 @@ def write_atomic(path, text):
 
 def main(argv):
     cache = os.environ.get("SEQREP_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "seqrep")
-    if len(argv) == 2 and argv[0] == "--cache":
-        cache = argv[1]
-    elif argv:
-        fail("usage: python3 examples/house_snapshots.py [--cache DIR]")
+    seqrep = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "seqrep")
+    options = {"--cache": cache, "--seqrep": seqrep}
+    if len(argv) % 2 or any(a not in options for a in argv[::2]):
+        fail("usage: python3 examples/house_snapshots.py [--cache DIR] [--seqrep PATH]")
+    options.update(zip(argv[::2], argv[1::2]))
+    cache, seqrep = options["--cache"], options["--seqrep"]
     variants = [r["variant"] for r in csv.DictReader(open("results/house/variants.csv", encoding="utf-8"))]
     rows, names = [], []
     for name in variants:
-        got = variant_rows(name, os.path.join(cache, "house", name, "snapshots"))
+        got = variant_rows(seqrep, name, os.path.join(cache, "house", name, "snapshots"))
         if got:
             rows += got
             names.append(name)

@@ -3,7 +3,8 @@
 # the head roles of every snapshot of every trained house LM variant
 # (examples/series_heads.sh, NLU++ dev sentences and random sequences, r = 1),
 # the table results/house/snapshots.csv and results/md/house-snapshots.md
-# (examples/house_snapshots.py), and the figures of docs/results.md section 8
+# (examples/house_snapshots.py, the steps of each series from seqrep series
+# --steps), and the figures of docs/results.md section 8
 # in docs/results/ (seqrep plot timeline; numbers and manifest beside each):
 #   house-timeline-random50-copy.png      random50, copy score on random sequences
 #   house-timeline-repeat50-induction.png repeat50, induction score on NLU++ dev
@@ -27,7 +28,7 @@ for v in $(awk -F, 'NR > 1 { print $1 }' results/house/variants.csv); do
         echo "house_timelines: variant $v has no snapshots here (make house HOUSE_VARIANT=$v): left out" >&2
     fi
 done
-python3 examples/house_snapshots.py
+python3 examples/house_snapshots.py --seqrep "$build/seqrep"
 mkdir -p docs/results
 # figure VARIANT MEASURE SCORE: one timeline into docs/results/
 figure() {

@@ -91,9 +91,12 @@ fi
 # and the table house-variants.md beside it
 header="variant,repeat_share,repeat_copies,repeat_random,steps,tokens_seen,timed_from_step,train_seconds,tok_per_s,heldout_tokens,heldout_loss,heldout_ppl,snapshots,weights_sha256"
 [ -s "$out/variants.csv" ] || echo "$header" >"$out/variants.csv"
-row=$(python3 - "$variant" "$model" "$vdir/causal.perplexity.json" "$vdir/snapshots/series.json" "$vdir/weights.sha256" <<'PY'
+# the snapshots of its series (seqrep series --steps: a header, then a line a snapshot)
+series_steps=$("$seqrep" series --steps "$vdir/snapshots")
+snapshots=$(($(echo "$series_steps" | wc -l) - 1))
+row=$(python3 - "$variant" "$model" "$vdir/causal.perplexity.json" "$snapshots" "$vdir/weights.sha256" <<'PY'
 import json, struct, sys
-variant, model, ppl, series, sha = sys.argv[1:]
+variant, model, ppl, snapshots, sha = sys.argv[1:]
 raw = open(model, "rb").read()
 n = struct.unpack("<Q", raw[:8])[0]
 manifest = json.loads(json.loads(raw[8:8 + n])["__metadata__"]["seqrep.manifest"])
@@ -102,7 +105,7 @@ tokens = manifest["steps"] * manifest["batch"] * manifest["seq_len"]
 # a resumed run times only its own steps: tokens/s over those
 timed_from = manifest.get("resumed_from_step", 0)
 timed = (manifest["steps"] - timed_from) * manifest["batch"] * manifest["seq_len"]
-snapshots = len(json.load(open(series))["snapshots"])
+snapshots = int(snapshots)
 print("%s,%g,%d,%g,%d,%d,%d,%.0f,%.0f,%d,%.4f,%.2f,%d,%s" % (variant, manifest.get("repeat_share", 0),
       manifest.get("repeat_copies", 0), manifest.get("repeat_random", 0), manifest["steps"], tokens,
       timed_from, manifest["train_seconds"], timed / manifest["train_seconds"], p["tokens"], p["loss"],

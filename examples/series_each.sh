@@ -5,15 +5,15 @@
 #   series_each SEQREP SERIES NAME COLUMN COMMAND [OPTIONS...]
 # runs `SEQREP COMMAND --model MODEL [--adapter ADAPTER] OPTIONS --out
 # SERIES/measures/NAME/step-NNNNNN.csv` for every snapshot of
-# SERIES/series.json (examples/series_list.py: a fine-tuning's epochs are
-# adapters on its base), one progress line each. A step whose CSV and
+# SERIES/series.json (`seqrep series --list SERIES`: a fine-tuning's epochs
+# are adapters on its base), one progress line each. A step whose CSV and
 # manifest are there (and, COLUMN other than -, whose CSV header has that
 # column) is kept: the scripts resume.
 
 series_each() {
     each_seqrep=$1 each_series=$2 each_name=$3 each_column=$4 each_command=$5
     shift 5
-    each_steps=$(python3 "$(dirname "$0")/series_list.py" "$each_series") || exit 2
+    each_steps=$("$each_seqrep" series --list "$each_series") || exit 2
     each_total=$(echo "$each_steps" | wc -l)
     mkdir -p "$each_series/measures/$each_name"
     OMP_WAIT_POLICY=passive

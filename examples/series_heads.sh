@@ -30,8 +30,8 @@ OMP_WAIT_POLICY=passive
 export OMP_WAIT_POLICY
 
 # "STEP MODEL ADAPTER" of every snapshot, in the order of the steps
-# (examples/series_list.py: a fine-tuning's epochs are adapters on its base)
-steps=$(python3 "$(dirname "$0")/series_list.py" "$series") || exit 2
+# (`seqrep series --list`: a fine-tuning's epochs are adapters on its base)
+steps=$("$seqrep" series --list "$series") || exit 2
 total=$(echo "$steps" | wc -l)
 
 # measure NAME STEP MODEL ADAPTER OPTIONS...: seqrep heads into measures/NAME/step-NNNNNN.csv unless done

@@ -20,6 +20,7 @@ int cmd_import_nlupp(int argc, char **argv);
 int cmd_import_corpus(int argc, char **argv);
 int cmd_perplexity(int argc, char **argv);
 int cmd_tokenize(int argc, char **argv);
+int cmd_series(int argc, char **argv);
 /* defined in viz/ (viz_commands.h), which draws; viz/ never includes this table */
 int cmd_plot(int argc, char **argv);
 int cmd_explore(int argc, char **argv);

@@ -55,6 +55,8 @@ static const Command COMMANDS[] = {
     {.name = "compare", .run = cmd_compare,
      .summary = "paired bootstrap 95% intervals for F1 differences between a sweep's "
                 "configurations"},
+    {.name = "series", .run = cmd_series,
+     .summary = "the snapshots of a series folder: what to load for each, or each step's numbers"},
     {.name = "plot", .run = cmd_plot,
      .summary = "draw a figure (mask, proportion, attention, layers, exit, flow, heads, repo-*) to PNG, "
                 "SVG or PDF"},

@@ -220,8 +220,8 @@ s = json.load(open("full/series.json"))
 ok = s["unit"] == "epoch" and s["epoch_files"] == "model" and [e["step"] for e in s["snapshots"]] == [0, 1, 2]
 sys.exit(0 if ok else 1)
 PY
-check "... series_list.py: each epoch a model, no adapter" test \
-    "$(python3 "$here/../examples/series_list.py" full | awk '{ print $1, $3 }' | tr '\n' ' ')" = "0 - 1 - 2 - "
+check "... series --list: each epoch a model, no adapter" test \
+    "$("$seqrep" series --list full | awk '{ print $1, $3 }' | tr '\n' ' ')" = "0 - 1 - 2 - "
 expect_ok "... an epoch is a checkpoint for info" "$seqrep" info full/epoch-0002.safetensors
 check "... its weights are not the base's (trained)" sh -c '! cmp -s full/epoch-0000.safetensors full/epoch-0002.safetensors'
 expect_error "--save-epochs where no folder can be made" "--save-epochs /proc/seqrep-epochs: cannot create the folder" \

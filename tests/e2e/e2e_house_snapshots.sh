@@ -2,7 +2,8 @@
 # e2e_house_snapshots.sh — examples/house_snapshots.py on a made-up cache of
 # two variants whose snapshot measures are known (issue 29): the rows, the
 # step from which a score stays doubled, its correlation with the ICL score,
-# a variant without measures left out, and bad input.
+# a variant without measures left out, the steps read by the seqrep under
+# test (--seqrep), and bad input.
 #
 # Usage: sh tests/e2e/e2e_house_snapshots.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
@@ -59,10 +60,22 @@ assert v2["data_best_copy_corr_icl"] == "0.92", v2
 PY
 check "markdown tables" sh -c 'grep -q "^| 20 | 0.120 / 1.00 | 0.060 / 0.10 |$" repo/results/md/house-snapshots.md &&
     grep -q "^| v2 | 20 | 0.10 | 0.060 (never ×2; r = 0.92)" repo/results/md/house-snapshots-summary.md'
+cp repo/results/house/snapshots.csv default.csv
+(cd repo && python3 "$script/house_snapshots.py" --cache ../cache --seqrep "$seqrep") >out.txt 2>err.txt
+check "--seqrep PATH: the same table (each series' steps from seqrep series --steps)" \
+    cmp -s default.csv repo/results/house/snapshots.csv
+expect_error "--seqrep of no program" "house_snapshots: /nowhere/seqrep: .*give --seqrep PATH" \
+    sh -c "cd repo && python3 '$script/house_snapshots.py' --cache ../cache --seqrep /nowhere/seqrep"
+expect_error "an option it does not know" "usage: python3 examples/house_snapshots.py \[--cache DIR\] \[--seqrep PATH\]" \
+    sh -c "cd repo && python3 '$script/house_snapshots.py' --cache ../cache --seqrep"
 rm cache/house/v2/snapshots/measures/heads-random/step-000010.manifest.json
 cp repo/results/house/snapshots.csv before.csv
 expect_error "a step's measure missing" "step-000010.manifest.json is missing" \
     sh -c "cd repo && python3 '$script/house_snapshots.py' --cache ../cache"
 check "nothing written over after the error" cmp -s before.csv repo/results/house/snapshots.csv
+printf '{"snapshots": [{"step": 10}, {"step": 0}]}\n' >cache/house/v1/snapshots/series.json
+expect_error "a series.json whose steps fall: seqrep's line" \
+    "house_snapshots: seqrep series: .*v1/snapshots/series.json: snapshot 1: step 0 after step 10 (steps must rise)" \
+    sh -c "cd repo && python3 '$script/house_snapshots.py' --cache ../cache --seqrep '$seqrep'"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

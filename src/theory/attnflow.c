@@ -2,14 +2,15 @@
  * sit in the repeated sentence (see attnflow.h). */
 #include "theory/attnflow.h"
 
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
+
+/* The categories' names: the columns of the table and of the CSV. */
+static const char *const CATEGORY_NAMES[FLOW_N_CATEGORIES] = {"own_copy", "earlier_left", "same_word",
+                                                              "earlier_right", "sink"};
 
 const char *attnflow_category_name(FlowCategory c)
 {
-    static const char *const names[FLOW_N_CATEGORIES] = {"own_copy", "earlier_left", "same_word",
-                                                         "earlier_right", "sink"};
-    return (c >= 0 && c < FLOW_N_CATEGORIES) ? names[c] : "?";
+    return (c >= 0 && c < FLOW_N_CATEGORIES) ? CATEGORY_NAMES[c] : "?";
 }
 
 FlowCategory attnflow_category(const RepeatLayout *lay, int i, int s)
@@ -30,45 +31,32 @@ void attnflow_split_row(const float *row, const RepeatLayout *lay, int i,
 
 int attnflow_init(AttnFlow *f, int n_layers, int n_heads, SrError *err)
 {
-    memset(f, 0, sizeof *f);
-    if (n_layers < 1 || n_heads < 1)
-        return sr_fail(err, "attnflow: need at least one layer and head (got %d, %d)", n_layers,
-                       n_heads);
-    f->sum = calloc((size_t)n_layers * n_heads * FLOW_N_CATEGORIES, sizeof(double));
-    f->n_queries = calloc((size_t)n_layers, sizeof(int64_t));
-    if (!f->sum || !f->n_queries) {
-        attnflow_free(f);
-        return sr_fail(err, "attnflow: out of memory");
-    }
-    f->n_layers = n_layers;
-    f->n_heads = n_heads;
-    return 0;
+    return head_table_init(f, "attnflow", n_layers, n_heads, FLOW_N_CATEGORIES, CATEGORY_NAMES, err);
 }
 
 void attnflow_free(AttnFlow *f)
 {
-    free(f->sum);
-    free(f->n_queries);
-    memset(f, 0, sizeof *f);
+    head_table_free(f);
 }
 
 void attnflow_add_layer(AttnFlow *f, int layer, const float *att, int stride,
                         const RepeatLayout *lay)
 {
-    for (int h = 0; h < f->n_heads; h++) {
-        double *sum = f->sum + ((size_t)layer * f->n_heads + h) * FLOW_N_CATEGORIES;
+    for (int h = 0; h < f->n_heads; h++)
         for (int i = 0; i < lay->n; i++) {
             const float *row = att + ((size_t)h * stride + lay->last_rows[i]) * stride;
             double share[FLOW_N_CATEGORIES];
             attnflow_split_row(row, lay, i, share);
-            for (int c = 0; c < FLOW_N_CATEGORIES; c++) sum[c] += share[c];
+            head_table_add(f, layer, h, share, NULL);
         }
-    }
-    f->n_queries[layer] += lay->n;
 }
 
 double attnflow_mean(const AttnFlow *f, int layer, int head, FlowCategory c)
 {
-    int64_t n = f->n_queries[layer];
-    return n ? f->sum[((size_t)layer * f->n_heads + head) * FLOW_N_CATEGORIES + c] / (double)n : 0.0;
+    return head_table_mean(f, layer, head, c);
+}
+
+int64_t attnflow_queries(const AttnFlow *f, int layer)
+{
+    return head_table_count(f, layer, 0, FLOW_OWN_COPY);
 }

@@ -25,6 +25,7 @@
 
 #include "base/status.h"
 #include "repeat/repeat.h"
+#include "theory/head_table.h"
 
 typedef enum {
     FLOW_OWN_COPY = 0,
@@ -47,13 +48,11 @@ FlowCategory attnflow_category(const RepeatLayout *lay, int i, int s);
 void attnflow_split_row(const float *row, const RepeatLayout *lay, int i,
                         double share[FLOW_N_CATEGORIES]);
 
-/* Running sums over many sentences, per layer and head. */
-typedef struct {
-    int n_layers, n_heads;
-    double *sum;          /* (L, H, FLOW_N_CATEGORIES) summed shares of all queries */
-    int64_t *n_queries;   /* (L) last-copy word queries added to each layer */
-} AttnFlow;
+/* Running sums over many sentences, per layer and head: a HeadTable whose
+ * columns are the FLOW_* categories (head_table.h), every share counted. */
+typedef HeadTable AttnFlow;
 
+/* Zeroed sums for n_layers x n_heads (both >= 1). 0, or -1 with err. */
 int attnflow_init(AttnFlow *f, int n_layers, int n_heads, SrError *err);
 void attnflow_free(AttnFlow *f);
 
@@ -67,5 +66,8 @@ void attnflow_add_layer(AttnFlow *f, int layer, const float *att, int stride,
 /* Mean share of category c for (layer, head) over the queries added; 0 when
  * none were. */
 double attnflow_mean(const AttnFlow *f, int layer, int head, FlowCategory c);
+
+/* The last-copy word queries added to layer. */
+int64_t attnflow_queries(const AttnFlow *f, int layer);
 
 #endif

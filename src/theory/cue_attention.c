@@ -3,35 +3,19 @@
  * cue_attention.h). */
 #include "theory/cue_attention.h"
 
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
+
+/* The columns' names in the CSV. */
+static const char *const COLUMN_NAMES[CUE_N_COLUMNS] = {"cue", "non_cue"};
 
 int cue_attention_init(CueAttention *c, int n_layers, int n_heads, SrError *err)
 {
-    memset(c, 0, sizeof *c);
-    if (n_layers < 1 || n_heads < 1)
-        return sr_fail(err, "cue attention: need at least one layer and head (got %d, %d)", n_layers, n_heads);
-    size_t cells = (size_t)n_layers * n_heads;
-    c->cue_sum = calloc(cells, sizeof(double));
-    c->non_cue_sum = calloc(cells, sizeof(double));
-    c->n_queries = calloc((size_t)n_layers, sizeof(int64_t));
-    c->n_non_cue = calloc((size_t)n_layers, sizeof(int64_t));
-    if (!c->cue_sum || !c->non_cue_sum || !c->n_queries || !c->n_non_cue) {
-        cue_attention_free(c);
-        return sr_fail(err, "cue attention: out of memory");
-    }
-    c->n_layers = n_layers;
-    c->n_heads = n_heads;
-    return 0;
+    return head_table_init(c, "cue attention", n_layers, n_heads, CUE_N_COLUMNS, COLUMN_NAMES, err);
 }
 
 void cue_attention_free(CueAttention *c)
 {
-    free(c->cue_sum);
-    free(c->non_cue_sum);
-    free(c->n_queries);
-    free(c->n_non_cue);
-    memset(c, 0, sizeof *c);
+    head_table_free(c);
 }
 
 double cue_attention_word_share(const float *row, const RepeatLayout *lay, const int *word_start, int j)
@@ -63,28 +47,33 @@ void cue_attention_add_layer(CueAttention *c, int layer, const float *att, int s
 {
     for (int w = 0; w < n_words; w++) {
         if (cue[w] < 0) continue;
-        int has_other = 0;
         for (int h = 0; h < c->n_heads; h++) {
             const float *row = att + ((size_t)h * stride + lay->last_rows[word_start[w]]) * stride;
-            size_t cell = (size_t)layer * c->n_heads + h;
-            c->cue_sum[cell] += cue_attention_word_share(row, lay, word_start, cue[w]);
-            double other;
-            has_other = non_cue_share(row, lay, word_start, n_words, w, cue[w], &other);
-            c->non_cue_sum[cell] += other;
+            double share[CUE_N_COLUMNS];
+            int counted[CUE_N_COLUMNS] = {1, 0};
+            share[CUE_SHARE] = cue_attention_word_share(row, lay, word_start, cue[w]);
+            counted[NON_CUE_SHARE] = non_cue_share(row, lay, word_start, n_words, w, cue[w], &share[NON_CUE_SHARE]);
+            head_table_add(c, layer, h, share, counted);
         }
-        c->n_queries[layer]++;
-        c->n_non_cue[layer] += has_other;
     }
 }
 
 double cue_attention_cue_mean(const CueAttention *c, int layer, int head)
 {
-    int64_t n = c->n_queries[layer];
-    return n ? c->cue_sum[(size_t)layer * c->n_heads + head] / (double)n : 0.0;
+    return head_table_mean(c, layer, head, CUE_SHARE);
 }
 
 double cue_attention_non_cue_mean(const CueAttention *c, int layer, int head)
 {
-    int64_t n = c->n_non_cue[layer];
-    return n ? c->non_cue_sum[(size_t)layer * c->n_heads + head] / (double)n : 0.0;
+    return head_table_mean(c, layer, head, NON_CUE_SHARE);
+}
+
+int64_t cue_attention_queries(const CueAttention *c, int layer)
+{
+    return head_table_count(c, layer, 0, CUE_SHARE);
+}
+
+int64_t cue_attention_non_cue_queries(const CueAttention *c, int layer)
+{
+    return head_table_count(c, layer, 0, NON_CUE_SHARE);
 }

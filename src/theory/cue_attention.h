@@ -25,17 +25,17 @@
 
 #include "base/status.h"
 #include "repeat/repeat.h"
+#include "theory/head_table.h"
 
-/* Running sums over many sentences, per layer and head. */
-typedef struct {
-    int n_layers, n_heads;
-    double *cue_sum;      /* (L, H) summed cue shares of all queries        */
-    double *non_cue_sum;  /* (L, H) summed non_cue shares of the queries that
-                             have another word on the cue's side              */
-    int64_t *n_queries;   /* (L) queries added                               */
-    int64_t *n_non_cue;   /* (L) of those, the ones with a non_cue word       */
-} CueAttention;
+/* The two columns: cue over every query, non_cue over the queries that have
+ * another word on the cue's side. */
+typedef enum { CUE_SHARE = 0, NON_CUE_SHARE = 1, CUE_N_COLUMNS = 2 } CueColumn;
 
+/* Running sums over many sentences, per layer and head: a HeadTable of the
+ * columns cue and non_cue (head_table.h). */
+typedef HeadTable CueAttention;
+
+/* Zeroed sums for n_layers x n_heads (both >= 1). 0, or -1 with err. */
 int cue_attention_init(CueAttention *c, int n_layers, int n_heads, SrError *err);
 void cue_attention_free(CueAttention *c);
 
@@ -55,5 +55,9 @@ void cue_attention_add_layer(CueAttention *c, int layer, const float *att, int s
  * when there are none. */
 double cue_attention_cue_mean(const CueAttention *c, int layer, int head);
 double cue_attention_non_cue_mean(const CueAttention *c, int layer, int head);
+
+/* The queries added to layer, and of those the ones with a non_cue word. */
+int64_t cue_attention_queries(const CueAttention *c, int layer);
+int64_t cue_attention_non_cue_queries(const CueAttention *c, int layer);
 
 #endif

@@ -2,14 +2,14 @@
  * every head on the last copy of a repeated sentence (see heads.h). */
 #include "theory/heads.h"
 
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
+
+/* The scores' names: the columns of the table and of the CSV. */
+static const char *const SCORE_NAMES[HEAD_N_SCORES] = {"copy", "induction", "previous", "sink", "own_copy"};
 
 const char *head_score_name(HeadScore s)
 {
-    static const char *const names[HEAD_N_SCORES] = {"copy", "induction", "previous", "sink",
-                                                     "own_copy"};
-    return (s >= 0 && s < HEAD_N_SCORES) ? names[s] : "?";
+    return (s >= 0 && s < HEAD_N_SCORES) ? SCORE_NAMES[s] : "?";
 }
 
 int head_score_key(const RepeatLayout *lay, int i, HeadScore which)
@@ -43,70 +43,38 @@ void head_row_scores(const float *row, const RepeatLayout *lay, int i,
 
 int head_scores_init(HeadScores *s, int n_layers, int n_heads, SrError *err)
 {
-    memset(s, 0, sizeof *s);
-    if (n_layers < 1 || n_heads < 1)
-        return sr_fail(err, "heads: need at least one layer and head (got %d, %d)", n_layers,
-                       n_heads);
-    size_t cells = (size_t)n_layers * n_heads * HEAD_N_SCORES;
-    s->sum = calloc(cells, sizeof(double));
-    s->count = calloc(cells, sizeof(int64_t));
-    if (!s->sum || !s->count) {
-        head_scores_free(s);
-        return sr_fail(err, "heads: out of memory");
-    }
-    s->n_layers = n_layers;
-    s->n_heads = n_heads;
-    return 0;
+    return head_table_init(s, "heads", n_layers, n_heads, HEAD_N_SCORES, SCORE_NAMES, err);
 }
 
 void head_scores_free(HeadScores *s)
 {
-    free(s->sum);
-    free(s->count);
-    memset(s, 0, sizeof *s);
+    head_table_free(s);
 }
 
 void head_scores_add_layer(HeadScores *s, int layer, const float *att, int stride,
                            const RepeatLayout *lay)
 {
-    for (int h = 0; h < s->n_heads; h++) {
-        size_t cell = ((size_t)layer * s->n_heads + h) * HEAD_N_SCORES;
+    for (int h = 0; h < s->n_heads; h++)
         for (int i = 0; i < lay->n; i++) {
             const float *row = att + ((size_t)h * stride + lay->last_rows[i]) * stride;
             double score[HEAD_N_SCORES];
             int defined[HEAD_N_SCORES];
             head_row_scores(row, lay, i, score, defined);
-            for (int c = 0; c < HEAD_N_SCORES; c++) {
-                s->sum[cell + c] += score[c];
-                s->count[cell + c] += defined[c];
-            }
+            head_table_add(s, layer, h, score, defined);
         }
-    }
 }
 
 double head_scores_mean(const HeadScores *s, int layer, int head, HeadScore which)
 {
-    size_t cell = ((size_t)layer * s->n_heads + head) * HEAD_N_SCORES + which;
-    return s->count[cell] ? s->sum[cell] / (double)s->count[cell] : 0.0;
+    return head_table_mean(s, layer, head, which);
 }
 
 int64_t head_scores_count(const HeadScores *s, int layer, int head, HeadScore which)
 {
-    return s->count[((size_t)layer * s->n_heads + head) * HEAD_N_SCORES + which];
+    return head_table_count(s, layer, head, which);
 }
 
 void head_scores_best(const HeadScores *s, HeadScore which, int *layer, int *head)
 {
-    *layer = 0;
-    *head = 0;
-    double best = head_scores_mean(s, 0, 0, which);
-    for (int l = 0; l < s->n_layers; l++)
-        for (int h = 0; h < s->n_heads; h++) {
-            double v = head_scores_mean(s, l, h, which);
-            if (v > best) {
-                best = v;
-                *layer = l;
-                *head = h;
-            }
-        }
+    head_table_best(s, which, layer, head);
 }

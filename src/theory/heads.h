@@ -28,6 +28,7 @@
 
 #include "base/status.h"
 #include "repeat/repeat.h"
+#include "theory/head_table.h"
 
 typedef enum {
     HEAD_COPY = 0,
@@ -55,12 +56,9 @@ int head_score_key(const RepeatLayout *lay, int i, HeadScore which);
 void head_row_scores(const float *row, const RepeatLayout *lay, int i,
                      double score[HEAD_N_SCORES], int defined[HEAD_N_SCORES]);
 
-/* Running sums over many sentences, per layer, head and score. */
-typedef struct {
-    int n_layers, n_heads;
-    double *sum;    /* (L, H, HEAD_N_SCORES) summed scores of the queries */
-    int64_t *count; /* (L, H, HEAD_N_SCORES) queries each sum is over */
-} HeadScores;
+/* Running sums over many sentences, per layer, head and score: a
+ * HeadTable whose columns are the HEAD_* scores (head_table.h). */
+typedef HeadTable HeadScores;
 
 /* Zeroed sums for n_layers x n_heads (both >= 1). 0, or -1 with err. */
 int head_scores_init(HeadScores *s, int n_layers, int n_heads, SrError *err);

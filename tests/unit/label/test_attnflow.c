@@ -68,8 +68,8 @@ static void test_hand_built_pattern(void **state)
     assert_int_equal(attnflow_init(&flow, 2, H, &err), 0);
     attnflow_add_layer(&flow, 1, att, stride, &lay);
     attnflow_add_layer(&flow, 1, att, stride, &lay); /* a second identical sentence */
-    assert_int_equal(flow.n_queries[0], 0);
-    assert_int_equal(flow.n_queries[1], 6);
+    assert_int_equal(attnflow_queries(&flow, 0), 0);
+    assert_int_equal(attnflow_queries(&flow, 1), 6);
     for (int c = 0; c < FLOW_N_CATEGORIES; c++) {
         double want = (counts[0][c] / 8 + counts[1][c] / 9 + counts[2][c] / 10) / 3;
         assert_true(fabs(attnflow_mean(&flow, 1, 0, c) - want) < 1e-6);
@@ -160,7 +160,7 @@ static void test_model_rows_sum_to_one(void **state)
                 }
             }
             for (int l = 0; l < L; l++) {
-                assert_int_equal(flow.n_queries[l], 5 + 3);
+                assert_int_equal(attnflow_queries(&flow, l), 5 + 3);
                 for (int h = 0; h < H; h++) {
                     double sum = 0.0;
                     for (int c = 0; c < FLOW_N_CATEGORIES; c++) sum += attnflow_mean(&flow, l, h, c);

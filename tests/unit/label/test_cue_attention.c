@@ -34,8 +34,8 @@ static void test_hand_built(void **state)
     CueAttention c;
     assert_int_equal(cue_attention_init(&c, 1, H, &err), 0);
     cue_attention_add_layer(&c, 0, att, stride, &lay, word_start, cue, 3);
-    assert_int_equal(c.n_queries[0], 1);
-    assert_int_equal(c.n_non_cue[0], 1);
+    assert_int_equal(cue_attention_queries(&c, 0), 1);
+    assert_int_equal(cue_attention_non_cue_queries(&c, 0), 1);
     assert_true(fabs(cue_attention_cue_mean(&c, 0, 0) - 0.5) < 1e-6);
     assert_true(fabs(cue_attention_non_cue_mean(&c, 0, 0) - 0.3) < 1e-6);
     assert_true(fabs(cue_attention_cue_mean(&c, 0, 1)) < 1e-12);
@@ -47,7 +47,7 @@ static void test_hand_built(void **state)
     row[1] = 0.6f, row[2] = 0.1f, row[3] = 0.1f, row[4] = 0.2f;
     int cue_left[3] = {-1, -1, 0};
     cue_attention_add_layer(&c, 0, att, stride, &lay, word_start, cue_left, 3);
-    assert_int_equal(c.n_queries[0], 2);
+    assert_int_equal(cue_attention_queries(&c, 0), 2);
     assert_true(fabs(cue_attention_cue_mean(&c, 0, 0) - (0.5 + 0.6) / 2) < 1e-6);
     assert_true(fabs(cue_attention_non_cue_mean(&c, 0, 0) - (0.3 + 0.2) / 2) < 1e-6);
     cue_attention_free(&c);
@@ -73,9 +73,9 @@ static void test_two_earlier_copies(void **state)
     CueAttention c;
     assert_int_equal(cue_attention_init(&c, 2, 1, &err), 0);
     cue_attention_add_layer(&c, 1, att, T, &lay, word_start, cue, 2);
-    assert_int_equal(c.n_queries[1], 1);
-    assert_int_equal(c.n_non_cue[1], 0);
-    assert_int_equal(c.n_queries[0], 0);
+    assert_int_equal(cue_attention_queries(&c, 1), 1);
+    assert_int_equal(cue_attention_non_cue_queries(&c, 1), 0);
+    assert_int_equal(cue_attention_queries(&c, 0), 0);
     assert_true(fabs(cue_attention_cue_mean(&c, 1, 0) - 0.75) < 1e-6);
     assert_true(fabs(cue_attention_non_cue_mean(&c, 1, 0)) < 1e-12);
     assert_true(fabs(cue_attention_cue_mean(&c, 0, 0)) < 1e-12);

@@ -2,10 +2,10 @@
  * paired bootstrap 95% intervals for the differences of mean test micro-F1
  * between the configurations of a sweep (dataset, recipe, method, r, exit,
  * positions), from the test predictions its runs wrote into the runs
- * directory. See src/runs/sweep/compare.h and src/label/bootstrap.h.
+ * directory. See src/runs/compare/compare.h and src/label/bootstrap.h.
  *
  * With --against B.csv, each configuration of --results (A) is compared
- * with the same one of B (another LM's grid; runs/sweep/compare_against.h): the
+ * with the same one of B (another LM's grid; runs/compare/compare_against.h): the
  * rows are B - A, named by --names.
  *
  * The CSV (compare.h's COMPARE_CSV_HEADER) has one row per pair, with the
@@ -22,8 +22,8 @@
 #include "options/args.h"
 #include "options/help_text.h"
 #include "options/rows.h"
-#include "runs/sweep/compare.h"
-#include "runs/sweep/compare_against.h"
+#include "runs/compare/compare.h"
+#include "runs/compare/compare_against.h"
 #include "runs/manifest.h"
 #include "runs/sweep/sweep.h"
 

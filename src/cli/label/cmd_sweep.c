@@ -14,7 +14,10 @@
  * parallel, `xargs -P` or a job array; `seqrep collect` merges what they
  * write. `--save-models` has every run keep its fine-tuned model
  * (RUN.model.safetensors, finetune --save); a run done before without one
- * is kept, unless `--redo-unsaved` asks to run it again.
+ * is kept, unless `--redo-unsaved` asks to run it again. The grid's parts
+ * are runs/sweep/: the models checked before a run starts (sweep_models.h),
+ * the runs as child processes (sweep_jobs.h); this file parses, finds what
+ * is done and reports.
  *
  * One sweep at a time writes an output: it holds a lock on OUT.lock
  * (base/job/file_lock.h; the kernel frees it when the sweep ends, however it
@@ -23,99 +26,26 @@
  * SIGTERM (each leaves no half-written file), a run that finished meanwhile
  * is kept, and the sweep exits 2 saying how far it got. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/job/file_lock.h"
 #include "base/job/interrupt.h"
 #include "cli/label/label_commands.h"
-#include "formats/checkpoint.h"
 #include "label/methods.h"
-#include "label/readout.h"
-#include "label/task.h"
 #include "options/args.h"
 #include "options/help_text.h"
 #include "options/rows.h"
-#include "runs/manifest.h"
 #include "runs/sweep/sweep.h"
+#include "runs/sweep/sweep_jobs.h"
+#include "runs/sweep/sweep_models.h"
 #include "train/recipe.h"
 
 static const char *CMD = "sweep";
-
-/* ---- checking the grid before it runs ------------------------------------------ */
-
-/* Layer counts of the checkpoints seen so far (SweepLayerCount's context). */
-typedef struct {
-    int n;
-    char model[64][1024];
-    int n_layers[64];
-} LayerCache;
-
-/* SweepLayerCount: read the checkpoint's configuration once per path. */
-static int count_layers(const char *model, void *ctx, int *n_layers, SrError *err)
-{
-    LayerCache *cache = ctx;
-    for (int i = 0; i < cache->n; i++)
-        if (strcmp(cache->model[i], model) == 0) {
-            *n_layers = cache->n_layers[i];
-            return 0;
-        }
-    CheckpointInfo info = {0};
-    if (checkpoint_read_info(model, &info, err)) return -1;
-    *n_layers = info.cfg.n_layers;
-    checkpoint_info_free(&info);
-    if (cache->n < 64 && strlen(model) < sizeof cache->model[0]) {
-        strcpy(cache->model[cache->n], model);
-        cache->n_layers[cache->n++] = *n_layers;
-    }
-    return 0;
-}
-
-/* For every (data, model) pair among runs[todo[0..n_todo)): load the task and
- * check that every sentence of the three splits, repeated as each of the
- * pair's runs asks, fits in the model's max_seq_len. */
-static int check_runs_fit(const SweepRun *runs, const int *todo, int n_todo, SrError *err)
-{
-    char *checked = calloc((size_t)n_todo + 1, 1);
-    if (!checked) return sr_fail(err, "out of memory");
-    int rc = 0;
-    for (int i = 0; i < n_todo && rc == 0; i++) {
-        if (checked[i]) continue;
-        const SweepRun *a = &runs[todo[i]];
-        LabelTask task = {0};
-        char paths[3][1100];
-        const char *names[3] = {"train", "dev", "test"};
-        for (int s = 0; s < 3; s++) snprintf(paths[s], sizeof paths[s], "%s/%s.conll", a->data_dir, names[s]);
-        if (label_task_load(&task, a->model, paths[0], paths[1], paths[2], err)) {
-            rc = -1;
-            break;
-        }
-        const PiecedData *pieces[3] = {&task.train_p, &task.dev_p, &task.test_p};
-        for (int j = i; j < n_todo && rc == 0; j++) {
-            const SweepRun *b = &runs[todo[j]];
-            if (strcmp(a->data_dir, b->data_dir) != 0 || strcmp(a->model, b->model) != 0) continue;
-            checked[j] = 1;
-            for (int s = 0; s < 3 && rc == 0; s++)
-                rc = readout_check_fits(pieces[s], readout_layout_paper(b->r),
-                                        task.info.cfg.max_seq_len, err);
-            if (rc) {
-                SrError e = *err;
-                sr_fail(err, "%s (r = %d, model %s)", e.msg, b->r, b->model);
-            }
-        }
-        label_task_free(&task);
-    }
-    free(checked);
-    return rc;
-}
 
 /* mkdir -p path. */
 static int make_dirs(const char *path, SrError *err)
@@ -136,274 +66,9 @@ static int make_dirs(const char *path, SrError *err)
     return 0;
 }
 
-/* ---- running ------------------------------------------------------------------ */
-
-/* Monotonic wall clock in seconds. */
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Start argv as a child with stdout and stderr into log_path; the child is
- * killed if the sweep dies. Returns its pid, or -1. */
-static pid_t start_child(char *const *argv, const char *log_path)
-{
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid != 0) return pid;
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        close(fd);
-    }
-    execv(argv[0], argv);
-    fprintf(stderr, "seqrep sweep: cannot run %s (%s)\n", argv[0], strerror(errno));
-    _exit(127);
-}
-
-/* The last non-empty line of a file into out (capacity n); "" if none. */
-static void last_line(const char *path, char *out, size_t n)
-{
-    out[0] = 0;
-    FILE *f = fopen(path, "r");
-    if (!f) return;
-    char line[1024];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (line[0]) snprintf(out, n, "%s", line);
-    }
-    fclose(f);
-}
-
-/* Format seconds as "1h02m", "3m05s" or "42s". */
-static void format_duration(double s, char *out, size_t n)
-{
-    long t = (long)(s + 0.5);
-    if (t >= 3600) snprintf(out, n, "%ldh%02ldm", t / 3600, t % 3600 / 60);
-    else if (t >= 60) snprintf(out, n, "%ldm%02lds", t / 60, t % 60);
-    else snprintf(out, n, "%lds", t);
-}
-
-/* Rough relative cost of a run, for the ETA: tokens x layers. */
-static double run_weight(const SweepRun *run)
-{
-    return (double)(run->r + 1) * (double)run->exit_layer;
-}
-
-/* A child in flight. */
-typedef struct {
-    pid_t pid;
-    int run;            /* index into runs */
-    double started;
-    char csv[1100], log[1100];
-} Slot;
-
-/* Everything the run loop needs. */
-typedef struct {
-    SweepRun *runs;
-    SweepTable *table;
-    const SweepFinetuneOptions *ft;
-    const char *exe, *runs_dir, *out_path, *summary_path;
-    int epochs;
-} Sweep;
-
-/* Write the CSV and the summary. */
-static int save(const Sweep *s, SrError *err)
-{
-    return sweep_table_write(s->out_path, s->table, err) ||
-           sweep_summary_write(s->summary_path, s->table, err) ? -1 : 0;
-}
-
-/* Read the result files of a finished run into the table; 0 or -1. */
-static int take_result(const Sweep *s, int run, const char *csv, SrError *err)
-{
-    SweepRow *row = malloc(sizeof *row);
-    if (!row) return sr_fail(err, "out of memory");
-    int added = 0, rc = sweep_row_from_run(csv, row, err);
-    if (rc == 0 && !sweep_same_key(&row->key, &s->runs[run])) {
-        rc = sr_fail(err, "%s: the result is of another run (dataset %s, model %s, method %s, "
-                          "r %d, exit %d, seed %d, recipe %s, positions %s)", csv, row->key.dataset,
-                     row->key.model, method_name(row->key.method), row->key.r, row->key.exit_layer,
-                     row->key.seed, sweep_recipe(&row->key),
-                     repeat_positions_name(row->key.positions));
-    }
-    if (rc == 0 && row->epochs != s->epochs)
-        rc = sr_fail(err, "%s: trained for %d epochs, this sweep asks for %d", csv, row->epochs,
-                     s->epochs);
-    if (rc == 0) rc = sweep_table_add(s->table, row, &added, err);
-    free(row);
-    return rc;
-}
-
-/* Start run `run` in a free one of slots[0..jobs) (one is free). 0, or -1
- * with err filled. */
-static int start_run(const Sweep *s, Slot *slots, int jobs, int run, SrError *err)
-{
-    Slot *slot = NULL;
-    for (int j = 0; j < jobs && !slot; j++)
-        if (slots[j].pid == 0) slot = &slots[j];
-    char **argv = NULL;
-    int argc = 0;
-    if (sweep_run_path(&s->runs[run], s->runs_dir, slot->csv, sizeof slot->csv, err) ||
-        sweep_named_beside(slot->csv, ".log", slot->log, sizeof slot->log, err) ||
-        sweep_run_argv(&s->runs[run], s->ft, s->exe, slot->csv, &argv, &argc, err))
-        return -1;
-    slot->pid = start_child(argv, slot->log);
-    sweep_argv_free(argv, argc);
-    if (slot->pid < 0) {
-        sr_fail(err, "cannot start a run (%s)", strerror(errno));
-        slot->pid = 0;
-        return -1;
-    }
-    slot->run = run;
-    slot->started = now_seconds();
-    return 0;
-}
-
-/* The child of slot ended with status, the finished-th of n_todo, after
- * `spent` (eta: what is left, or ""): take its result into the table and
- * save the CSV and summary, or name its failure. 0 taken, 1 the run failed,
- * -1 an error that stops the sweep (err filled). */
-static int finish_run(const Sweep *s, const Slot *slot, int status, int finished, int n_todo,
-                      const char *spent, const char *eta, SrError *err)
-{
-    const SweepRun *run = &s->runs[slot->run];
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        SrError e;
-        if (take_result(s, slot->run, slot->csv, &e) || save(s, &e)) {
-            *err = e;
-            return -1;
-        }
-        const SweepRow *row = &s->table->rows[sweep_table_find(s->table, run)];
-        fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d%s%s%s: test F1 %.2f (dev %.2f), %s%s%s\n",
-                finished, n_todo, run->dataset, method_name(run->method), run->r,
-                run->exit_layer, run->seed, strcmp(sweep_recipe(run), "full") ? " recipe=" : "",
-                strcmp(sweep_recipe(run), "full") ? run->recipe : "",
-                run->positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
-                row->test_f1, row->dev_f1, spent,
-                eta[0] ? ", ETA " : "", eta);
-        return 0;
-    }
-    char why[1024];
-    last_line(slot->log, why, sizeof why);
-    fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d%s: FAILED (%s %d): %s (log %s)\n",
-            finished, n_todo, run->dataset, method_name(run->method), run->r, run->exit_layer,
-            run->seed, run->positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
-            WIFEXITED(status) ? "exit" : "signal",
-            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), why, slot->log);
-    return 1;
-}
-
 /* Set by the first SIGINT, SIGTERM or SIGHUP (base/job/interrupt.h): start no
  * more runs, stop the running ones, keep what is finished. */
 static volatile sig_atomic_t interrupted = 0;
-
-/* What the run loop counts. */
-typedef struct {
-    Slot *slots;
-    int jobs, n_todo, active, finished, failed;
-    double total_w, done_w, t0;
-} RunLoop;
-
-/* Wait for a child of the sweep: its pid and *status; 0 once interrupted,
- * -1 on an error (errno). Polls, so that a signal is seen within 50 ms. */
-static pid_t wait_child(int *status)
-{
-    const struct timespec pause = {0, 50000000};
-    for (;;) {
-        pid_t pid = waitpid(-1, status, WNOHANG);
-        if (pid > 0 || (pid < 0 && errno != EINTR)) return pid;
-        if (interrupted) return 0;
-        nanosleep(&pause, NULL);
-    }
-}
-
-/* The child pid ended with status: free its slot and, unless it was stopped
- * by the interruption, take its result or name its failure (finish_run).
- * 0, or -1 on an error that stops the sweep (err filled). */
-static int child_ended(const Sweep *s, RunLoop *L, pid_t pid, int status, SrError *err)
-{
-    Slot *slot = NULL;
-    for (int j = 0; j < L->jobs && !slot; j++)
-        if (L->slots[j].pid == pid) slot = &L->slots[j];
-    if (!slot) return 0;
-    slot->pid = 0;
-    L->active--;
-    if (interrupted && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) return 0;
-    L->finished++;
-    L->done_w += run_weight(&s->runs[slot->run]);
-    char eta[32] = "", spent[32];
-    format_duration(now_seconds() - slot->started, spent, sizeof spent);
-    if (L->done_w > 0 && L->total_w > L->done_w)
-        format_duration((now_seconds() - L->t0) * (L->total_w - L->done_w) / L->done_w, eta,
-                        sizeof eta);
-    int outcome = finish_run(s, slot, status, L->finished, L->n_todo, spent, eta, err);
-    if (outcome < 0) return -1;
-    L->failed += outcome;
-    return 0;
-}
-
-/* Stop the runs still going (SIGTERM: each leaves no half-written file) and
- * wait for them; when interrupted, one that finished meanwhile is taken. */
-static int stop_children(const Sweep *s, RunLoop *L, SrError *err)
-{
-    int rc = 0;
-    for (int j = 0; j < L->jobs; j++) {
-        pid_t pid = L->slots[j].pid;
-        if (pid <= 0) continue;
-        kill(pid, SIGTERM);
-        int status;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-        if (rc == 0 && interrupted) rc = child_ended(s, L, pid, status, err);
-        L->slots[j].pid = 0;
-    }
-    return rc;
-}
-
-/* Run runs[todo[0..n_todo)] with up to `jobs` children at a time; stop
- * starting new ones after stop_after finished runs (0 = never) or once
- * interrupted. Returns the number of failed runs, or -1 on an error that
- * stops the sweep. */
-static int run_all(const Sweep *s, const int *todo, int n_todo, int jobs, int stop_after,
-                   int *n_finished, SrError *err)
-{
-    RunLoop L = {.slots = calloc((size_t)jobs, sizeof(Slot)), .jobs = jobs, .n_todo = n_todo,
-                 .t0 = now_seconds()};
-    if (!L.slots) return sr_fail(err, "out of memory");
-    for (int i = 0; i < n_todo; i++) L.total_w += run_weight(&s->runs[todo[i]]);
-    int next = 0, fatal = 0;
-    while (!fatal && !interrupted &&
-           (L.active > 0 || (next < n_todo && !(stop_after && L.finished >= stop_after)))) {
-        while (!interrupted && L.active < jobs && next < n_todo &&
-               !(stop_after && L.finished + L.active >= stop_after)) {
-            if (start_run(s, L.slots, jobs, todo[next], err)) {
-                fatal = 1;
-                break;
-            }
-            next++;
-            L.active++;
-        }
-        if (L.active == 0) break; /* after a failed start: wait for one child, then stop */
-        int status;
-        pid_t pid = wait_child(&status);
-        if (pid < 0) {
-            sr_fail(err, "waiting for a run: %s", strerror(errno));
-            fatal = 1;
-        } else if (pid > 0 && child_ended(s, &L, pid, status, err)) {
-            fatal = 1;
-        }
-    }
-    SrError later; /* after a fatal error, err keeps its first message */
-    if ((fatal || interrupted) && stop_children(s, &L, fatal ? &later : err)) fatal = 1;
-    free(L.slots);
-    *n_finished = L.finished;
-    return fatal ? -1 : L.failed;
-}
 
 /* ---- the command ---------------------------------------------------------------- */
 
@@ -429,7 +94,7 @@ typedef struct {
     const char *recipe_ptrs[8];
     int n_recipes;
     SweepTable table;
-    LayerCache *cache;
+    SweepLayerCache *cache;
     char summary_path[1100], runs_dir[1100], exe[4096];
 } SweepState;
 
@@ -615,17 +280,17 @@ static int parse_grid(const SweepOptions *o, SweepState *st)
                       .n_recipes = st->n_recipes, .positions = st->positions,
                       .n_positions = st->n_positions};
     if (sweep_grid_expand(&grid, &st->runs, &st->n_runs, &err) ||
-        sweep_resolve_exits(st->runs, &st->n_runs, count_layers, st->cache, &err))
+        sweep_resolve_exits(st->runs, &st->n_runs, sweep_count_layers, st->cache, &err))
         return args_error(CMD, "%s", err.msg);
     return 0;
 }
 
-/* The run loop's context for the state. */
-static Sweep sweep_of(const SweepOptions *o, SweepState *st)
+/* What running the state's runs needs (runs/sweep/sweep_jobs.h). */
+static SweepJobs jobs_of(const SweepOptions *o, SweepState *st)
 {
-    return (Sweep){.runs = st->runs, .table = &st->table, .ft = &o->ft, .exe = st->exe,
-                   .runs_dir = st->runs_dir, .out_path = o->out_path,
-                   .summary_path = st->summary_path, .epochs = o->ft.epochs};
+    return (SweepJobs){.runs = st->runs, .table = &st->table, .ft = &o->ft, .exe = st->exe,
+                       .runs_dir = st->runs_dir, .out_path = o->out_path,
+                       .summary_path = st->summary_path, .epochs = o->ft.epochs, .stop = &interrupted};
 }
 
 /* --save-models: the runs of the grid done before whose saved model is not
@@ -672,20 +337,20 @@ static int find_done_runs(const SweepOptions *o, SweepState *st)
     if (!st->todo) return args_error(CMD, "out of memory");
     int n_before = st->table.n;
     st->n_todo = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
-    const Sweep sw = sweep_of(o, st);
+    const SweepJobs sw = jobs_of(o, st);
     for (int i = 0; i < st->n_todo; i++) {
         char csv[1100];
         SrError e;
         if (sweep_run_path(&st->runs[st->todo[i]], st->runs_dir, csv, sizeof csv, &err))
             return args_error(CMD, "%s", err.msg);
-        if (access(csv, F_OK) == 0 && take_result(&sw, st->todo[i], csv, &e) != 0)
+        if (access(csv, F_OK) == 0 && sweep_jobs_take(&sw, st->todo[i], csv, &e) != 0)
             fprintf(stderr, "seqrep %s: %s: not taken, the run is done again (%s)\n", CMD, csv, e.msg);
     }
     int n_found = st->table.n - n_before;
     if (o->ft.save_models && find_unsaved_runs(o, st)) return 2;
     st->n_todo = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
-    if (check_runs_fit(st->runs, st->todo, st->n_todo, &err) || make_dirs(st->runs_dir, &err) ||
-        save(&sw, &err))
+    if (sweep_check_fits(st->runs, st->todo, st->n_todo, &err) || make_dirs(st->runs_dir, &err) ||
+        sweep_jobs_save(&sw, &err))
         return args_error(CMD, "%s", err.msg);
     fprintf(stderr, "seqrep %s: %d runs in the grid; %d done before (%d of them found in %s), %d to do\n",
             CMD, st->n_runs, st->n_runs - st->n_todo, n_found, st->runs_dir, st->n_todo);
@@ -718,9 +383,9 @@ static int print_plan(const SweepOptions *o, const SweepState *st)
 static int run_remaining(const SweepOptions *o, SweepState *st)
 {
     SrError err;
-    const Sweep sw = sweep_of(o, st);
+    const SweepJobs sw = jobs_of(o, st);
     int n_finished = 0;
-    int failed = run_all(&sw, st->todo, st->n_todo, o->jobs, o->stop_after, &n_finished, &err);
+    int failed = sweep_jobs_run(&sw, st->todo, st->n_todo, o->jobs, o->stop_after, &n_finished, &err);
     if (failed < 0) return args_error(CMD, "%s", err.msg);
     int left = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
     printf("sweep: %d of %d runs in %s (summary %s); %d run now, %d failed%s\n", st->n_runs - left,

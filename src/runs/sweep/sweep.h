@@ -14,8 +14,11 @@
  *   sweep_read.h     reading a sweep CSV or a finished run back into a table
  *   sweep_summary.h  the markdown summary: per dataset, mean +- std over seeds
  *   sweep_command.h  one run as a `seqrep finetune` command line
- * The commands include this header for all of them. `seqrep compare` reads a
- * sweep's rows and predictions back with runs/sweep/compare.h (not included here). */
+ * The commands include this header for all of them. What only `seqrep sweep`
+ * does has two more: sweep_models.h (the models checked before a run
+ * starts) and sweep_jobs.h (the runs as child processes). `seqrep compare`
+ * reads a sweep's rows and predictions back with runs/compare/compare.h
+ * (not included here). */
 #ifndef SEQREP_SWEEP_H
 #define SEQREP_SWEEP_H
 

@@ -1,9 +1,9 @@
 /* test_compare.c — a sweep's configurations compared by the paired bootstrap
- * (runs/sweep/compare.h) on made-up runs: labels and order of the pairs, the
+ * (runs/compare/compare.h) on made-up runs: labels and order of the pairs, the
  * scores equal to the rows' means, --baseline, filters, and the errors
  * (missing predictions, another test set, an F1 that disagrees with its
  * row, an unknown label); and one configuration of two sweeps compared
- * (runs/sweep/compare_against.h): the pairs by seed, the sign and the interval of
+ * (runs/compare/compare_against.h): the pairs by seed, the sign and the interval of
  * a hand-made case, the same numbers as within one sweep, the refusals. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,8 @@
 #include "test_util.h"
 
 #include "label/predictions.h"
-#include "runs/sweep/compare.h"
-#include "runs/sweep/compare_against.h"
+#include "runs/compare/compare.h"
+#include "runs/compare/compare_against.h"
 #include "runs/sweep/sweep.h"
 
 #define N_SENTS 40

@@ -13,7 +13,7 @@
  * dataset and recipe have more than one exit: "causal", "sr r=4 restart",
  * "sr r=2 exit=3". Configurations are ordered by method (methods.h), r, exit
  * and positions; of two, the later is A and the earlier B ("sr r=1" - "causal").
- * runs/sweep/compare_against.h compares the same configuration between two sweeps
+ * runs/compare/compare_against.h compares the same configuration between two sweeps
  * (another LM's grid) into the same table. */
 #ifndef SEQREP_COMPARE_H
 #define SEQREP_COMPARE_H

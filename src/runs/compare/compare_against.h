@@ -1,7 +1,7 @@
 /* compare_against.h — the same configuration compared between two sweeps
  * (e.g. the grid of the house LM and the grid of a variant pre-trained on
  * repeated text) by the paired bootstrap (label/bootstrap.h), into the
- * table of runs/sweep/compare.h.
+ * table of runs/compare/compare.h.
  *
  * A configuration is (dataset, recipe, method, r, positions, exit), the
  * model left out: the configuration of the sweep `results` (A) and the same
@@ -18,7 +18,7 @@
 #define SEQREP_COMPARE_AGAINST_H
 
 #include "base/status.h"
-#include "runs/sweep/compare.h"
+#include "runs/compare/compare.h"
 #include "runs/sweep/sweep_table.h"
 
 /* Compare every configuration of `results` (runs in runs_results) with the

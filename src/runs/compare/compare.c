@@ -2,7 +2,7 @@
  * bootstrap: the runs of each dataset and recipe grouped into
  * configurations, their predictions read back, the pairs' intervals (see
  * compare.h). */
-#include "runs/sweep/compare.h"
+#include "runs/compare/compare.h"
 
 #include <math.h>
 #include <stdio.h>

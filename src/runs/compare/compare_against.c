@@ -2,7 +2,7 @@
  * bootstrap: the rows of each dataset and recipe of both sweeps sorted into
  * configurations, the configurations matched, their predictions read back,
  * the intervals of against - results (see compare_against.h). */
-#include "runs/sweep/compare_against.h"
+#include "runs/compare/compare_against.h"
 
 #include <math.h>
 #include <stdio.h>

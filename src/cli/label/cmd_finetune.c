@@ -153,6 +153,48 @@ static int settle_options(const ArgSpec *specs, int n, FinetuneOptions *o)
 }
 
 
+enum { LORA_ROWS = 5 }; /* the rows of lora_rows */
+
+/* The option rows (LORA_ROWS) of the adapters, --adapter and the LoRA
+ * settings, into rows, their help lines in h. */
+static void lora_rows(FinetuneOptions *o, HelpText *h, ArgSpec *rows)
+{
+    FinetuneConfig *fc = &o->fc;
+    char targets[LORA_TARGETS_NAME];
+    lora_targets_name(fc->lora.targets, targets);
+    const ArgSpec table[LORA_ROWS] = {
+        option_adapter(&o->given.adapter, "none: train every weight | lora: frozen base, adapters "
+                                          "and head (default: the recipe's)"),
+        option_lora_rank(&fc->lora.rank, help_text(h, "LoRA rank, 1..width (default %d)", fc->lora.rank)),
+        option_lora_alpha(&fc->lora.alpha, help_text(h, "LoRA alpha: updates scaled by alpha / rank (default %g)",
+                                                     (double)fc->lora.alpha)),
+        option_lora_dropout(&fc->lora.dropout,
+                            help_text(h, "dropout on the adapters' input (default %g)", (double)fc->lora.dropout)),
+        option_lora_targets(&o->given.targets,
+                            help_text(h, "projections with adapters, of q,k,v,o (default %s)", targets)),
+    };
+    memcpy(rows, table, sizeof table);
+}
+
+enum { FILE_ROWS = 4 }; /* the rows of file_rows */
+
+/* The option rows (FILE_ROWS) of the files a run writes or starts from
+ * beside --out: --save, --save-epochs, --load and --predictions. */
+static void file_rows(FinetuneOptions *o, ArgSpec *rows)
+{
+    const ArgSpec table[FILE_ROWS] = {
+        {.name = "save", .type = ARG_STRING, .value = &o->save,
+         .help = "safetensors: head (and adapters) of the best epoch"},
+        {.name = "save-epochs", .type = ARG_STRING, .value = &o->save_epochs,
+         .help = "folder: every epoch's head and adapters (0 = before training), series.json"},
+        {.name = "load", .type = ARG_STRING, .value = &o->load,
+         .help = "start from a file --save wrote (same base model)"},
+        {.name = "predictions", .type = ARG_STRING, .value = &o->predictions,
+         .help = "CoNLL file: test word, gold, predicted"},
+    };
+    memcpy(rows, table, sizeof table);
+}
+
 /* Parse argv into o and check every value that needs no file: 0, 1 after
  * --help, 2 after the error line. */
 static int parse_options(int argc, char **argv, FinetuneOptions *o)
@@ -160,10 +202,8 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
     *o = options_defaults();
     FinetuneConfig *fc = &o->fc, paper;
     recipe_apply("paper", &paper);
-    char targets[LORA_TARGETS_NAME];
-    lora_targets_name(fc->lora.targets, targets);
     HelpText h = {0};
-    ArgSpec specs[] = {
+    const ArgSpec training[] = {
         {.name = "model", .type = ARG_STRING, .value = &o->model, .required = 1,
          .help = "pre-trained checkpoint (.safetensors) or Hugging Face model folder"},
         {.name = "train", .type = ARG_STRING, .value = &o->train, .required = 1,
@@ -203,25 +243,8 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
         {.name = "weight-decay", .type = ARG_FLOAT, .value = &fc->weight_decay,
          .help = help_text(&h, "AdamW decoupled decay (default %g; paper %g)",
                            (double)fc->weight_decay, (double)paper.weight_decay)},
-        option_adapter(&o->given.adapter, "none: train every weight | lora: frozen base, adapters "
-                                          "and head (default: the recipe's)"),
-        option_lora_rank(&fc->lora.rank, help_text(&h, "LoRA rank, 1..width (default %d)",
-                                                   fc->lora.rank)),
-        option_lora_alpha(&fc->lora.alpha, help_text(&h, "LoRA alpha: updates scaled by alpha / "
-                                                     "rank (default %g)", (double)fc->lora.alpha)),
-        option_lora_dropout(&fc->lora.dropout, help_text(&h, "dropout on the adapters' input "
-                                                         "(default %g)", (double)fc->lora.dropout)),
-        option_lora_targets(&o->given.targets,
-                            help_text(&h, "projections with adapters, of q,k,v,o (default %s)",
-                                      targets)),
-        {.name = "save", .type = ARG_STRING, .value = &o->save,
-         .help = "safetensors: head (and adapters) of the best epoch"},
-        {.name = "save-epochs", .type = ARG_STRING, .value = &o->save_epochs,
-         .help = "folder: every epoch's head and adapters (0 = before training), series.json"},
-        {.name = "load", .type = ARG_STRING, .value = &o->load,
-         .help = "start from a file --save wrote (same base model)"},
-        {.name = "predictions", .type = ARG_STRING, .value = &o->predictions,
-         .help = "CoNLL file: test word, gold, predicted"},
+    };
+    const ArgSpec input[] = {
         option_bos(&o->given.bos,
                    help_text(&h, "none | once | per-copy (default %s, as the paper)", o->given.bos)),
         option_sep(&o->given.sep,
@@ -230,7 +253,12 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines"),
     };
+    ArgSpec specs[ARGS_COUNT(training) + LORA_ROWS + FILE_ROWS + ARGS_COUNT(input)];
     const int n = ARGS_COUNT(specs);
+    memcpy(specs, training, sizeof training);
+    lora_rows(o, &h, specs + ARGS_COUNT(training));
+    file_rows(o, specs + ARGS_COUNT(training) + LORA_ROWS);
+    memcpy(specs + ARGS_COUNT(training) + LORA_ROWS + FILE_ROWS, input, sizeof input);
     int rc = args_parse(CMD, USAGE, specs, n, argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     return settle_options(specs, n, o);

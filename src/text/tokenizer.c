@@ -1,7 +1,8 @@
-/* tokenizer.c — a vocabulary and its ids: making one (from a word list, a
- * vocabulary file, or counted or learned from a corpus), storing it, looking
- * words up in a hash table, encoding (whole words or greedy longest-match
- * subword pieces) and decoding. Text is cut into tokens by text/words.h. */
+/* tokenizer.c — a vocabulary and its ids: making one (from a word list or a
+ * vocabulary file; counted or learned from a corpus in tokenizer_build.c),
+ * storing it, looking words up in a hash table, encoding (whole words or
+ * greedy longest-match subword pieces) and decoding. Text is cut into tokens
+ * by text/words.h. */
 #include "text/tokenizer.h"
 
 #include <stdint.h>
@@ -13,9 +14,7 @@
 #include "base/fnv1a.h"
 #include "base/text_file.h"
 #include "base/utf8.h"
-#include "text/bpe.h"
 #include "text/hf/tokenizer_json.h"
-#include "text/string_table.h"
 
 /* c with ASCII A-Z folded to a-z when fold is 1; every other byte unchanged. */
 static unsigned char fold_byte(unsigned char c, int fold)
@@ -132,6 +131,54 @@ void tokenizer_free(Tokenizer *tok)
     memset(tok, 0, sizeof *tok);
 }
 
+/* Check entry i of a vocabulary in id order, word (len bytes; NULL for a
+ * missing one), against what a token may be: not empty, no white space or
+ * control byte, UTF-8, the special token of its id below TOK_N_SPECIAL.
+ * where names the entry (entry_location), shown the quoted token. 0, or -1
+ * with err. */
+static int check_entry(const char *word, size_t len, int i, const char *where, SrError *err)
+{
+    char shown[64];
+    if (!word) return sr_fail(err, "%s: missing token (NULL)", where);
+    quote_token(shown, sizeof shown, word, len);
+    if (len == 0) return sr_fail(err, "%s: empty token", where);
+    for (size_t k = 0; k < len; k++)
+        if (text_is_separator_byte((unsigned char)word[k]))
+            return sr_fail(err, "%s: token contains white space or a control byte: '%s'", where, shown);
+    size_t valid = utf8_valid_prefix(word, len);
+    if (valid < len) /* it could never match UTF-8 text, and checkpoints hold it as JSON */
+        return sr_fail(err, "%s: token is not UTF-8 (byte 0x%02X)", where, (unsigned char)word[valid]);
+    if (i < TOK_N_SPECIAL &&
+        (len != strlen(tokenizer_special_name(i)) || memcmp(word, tokenizer_special_name(i), len) != 0))
+        return sr_fail(err, "%s: expected special token '%s', found '%s'", where, tokenizer_special_name(i),
+                       shown);
+    return 0;
+}
+
+/* Add words[i] (len bytes), checked, to tok: a copy at id i, indexed in the
+ * hash table (a token there already is an error naming its first entry:
+ * its line in path, or its index). 0, or -1 with err. */
+static int add_entry(Tokenizer *tok, const char *word, size_t len, int i, const char *path, const char *where,
+                     SrError *err)
+{
+    int slot;
+    int first = table_probe(tok->slots, tok->n_slots, tok->words, word, len, 0, &slot);
+    if (first >= 0) {
+        char shown[64];
+        quote_token(shown, sizeof shown, word, len);
+        if (path) return sr_fail(err, "%s: duplicate token '%s' (first on line %d)", where, shown, first + 1);
+        return sr_fail(err, "%s: duplicate token '%s' (first at entry %d)", where, shown, first);
+    }
+    tok->words[i] = malloc(len + 1);
+    if (!tok->words[i]) return sr_fail(err, "%s: out of memory", where);
+    memcpy(tok->words[i], word, len);
+    tok->words[i][len] = '\0';
+    tok->n_words = i + 1;
+    tok->slots[slot] = i;
+    if ((int)len > tok->max_len) tok->max_len = (int)len;
+    return 0;
+}
+
 /* Validate words[0..n) (lengths lens, or NULL for strlen) as a vocabulary in
  * id order and make *tok own copies of them, indexed in the hash table.
  * Messages locate entries with entry_location(path, source, i). */
@@ -150,59 +197,14 @@ static int tokenizer_init_checked(Tokenizer *tok, const char *const *words, cons
         tokenizer_free(tok);
         return sr_fail(err, "%s: out of memory", vocabulary_name(path, source));
     }
-
-    char where[600], shown[64];
+    char where[600];
     for (int i = 0; i < n; i++) {
         entry_location(where, sizeof where, path, source, i);
-        if (!words[i]) {
+        size_t len = !words[i] ? 0 : lens ? lens[i] : strlen(words[i]);
+        if (check_entry(words[i], len, i, where, err) || add_entry(tok, words[i], len, i, path, where, err)) {
             tokenizer_free(tok);
-            return sr_fail(err, "%s: missing token (NULL)", where);
+            return -1;
         }
-        size_t len = lens ? lens[i] : strlen(words[i]);
-        quote_token(shown, sizeof shown, words[i], len);
-        if (len == 0) {
-            tokenizer_free(tok);
-            return sr_fail(err, "%s: empty token", where);
-        }
-        for (size_t k = 0; k < len; k++) {
-            if (text_is_separator_byte((unsigned char)words[i][k])) {
-                tokenizer_free(tok);
-                return sr_fail(err, "%s: token contains white space or a control byte: '%s'", where,
-                               shown);
-            }
-        }
-        size_t valid = utf8_valid_prefix(words[i], len);
-        if (valid < len) { /* it could never match UTF-8 text, and checkpoints hold it as JSON */
-            tokenizer_free(tok);
-            return sr_fail(err, "%s: token is not UTF-8 (byte 0x%02X)", where,
-                           (unsigned char)words[i][valid]);
-        }
-        if (i < TOK_N_SPECIAL &&
-            (len != strlen(tokenizer_special_name(i)) || memcmp(words[i], tokenizer_special_name(i), len) != 0)) {
-            tokenizer_free(tok);
-            return sr_fail(err, "%s: expected special token '%s', found '%s'", where,
-                           tokenizer_special_name(i), shown);
-        }
-        int slot;
-        int first = table_probe(tok->slots, tok->n_slots, tok->words, words[i], len, 0, &slot);
-        if (first >= 0) {
-            tokenizer_free(tok);
-            if (path)
-                return sr_fail(err, "%s: duplicate token '%s' (first on line %d)", where, shown,
-                               first + 1);
-            return sr_fail(err, "%s: duplicate token '%s' (first at entry %d)", where, shown,
-                           first);
-        }
-        tok->words[i] = malloc(len + 1);
-        if (!tok->words[i]) {
-            tokenizer_free(tok);
-            return sr_fail(err, "%s: out of memory", where);
-        }
-        memcpy(tok->words[i], words[i], len);
-        tok->words[i][len] = '\0';
-        tok->n_words = i + 1;
-        tok->slots[slot] = i;
-        if ((int)len > tok->max_len) tok->max_len = (int)len;
     }
     if (n < TOK_N_SPECIAL) {
         entry_location(where, sizeof where, path, source, n);
@@ -271,116 +273,6 @@ int tokenizer_save(const Tokenizer *tok, const char *path, SrError *err)
         fputc('\n', af.f);
     }
     return atomic_file_commit(&af, err);
-}
-
-/* ---- building a vocabulary from a corpus ----------------------------------------- */
-
-typedef struct {
-    const char *word;
-    long count;
-} WordCount;
-
-/* qsort order of a vocabulary: descending count, then byte-wise ascending. */
-static int compare_word_counts(const void *pa, const void *pb)
-{
-    const WordCount *a = pa, *b = pb;
-    if (a->count != b->count) return a->count > b->count ? -1 : 1;
-    return strcmp(a->word, b->word);
-}
-
-int tokenizer_build_from_text(Tokenizer *tok, const char *text, size_t len, const char *source,
-                              int min_count, int max_vocab, int lowercase, SrError *err)
-{
-    memset(tok, 0, sizeof *tok);
-    if (!source) source = "text";
-    if (min_count < 1)
-        return sr_fail(err, "%s: min_count must be >= 1 (got %d)", source, min_count);
-    if (max_vocab != 0 && max_vocab <= TOK_N_SPECIAL)
-        return sr_fail(err, "%s: max_vocab must be 0 (no limit) or more than the %d special tokens "
-                       "(got %d)", source, TOK_N_SPECIAL, max_vocab);
-
-    StringTable counter = {0}; /* the distinct (folded) tokens with their counts */
-    long total;
-    if (string_table_add_tokens(&counter, text, len, lowercase, &total)) {
-        string_table_free(&counter);
-        return sr_fail(err, "%s: out of memory", source);
-    }
-    if (total == 0) {
-        string_table_free(&counter);
-        return sr_fail(err, "%s: empty corpus (no tokens)", source);
-    }
-
-    WordCount *entries = malloc((size_t)counter.n * sizeof *entries);
-    if (!entries) {
-        string_table_free(&counter);
-        return sr_fail(err, "%s: out of memory", source);
-    }
-    int n_kept = 0;
-    for (int i = 0; i < counter.n; i++)
-        if (counter.counts[i] >= min_count)
-            entries[n_kept++] =
-                (WordCount){.word = counter.strings[i], .count = counter.counts[i]};
-    qsort(entries, (size_t)n_kept, sizeof *entries, compare_word_counts);
-    if (max_vocab != 0 && n_kept > max_vocab - TOK_N_SPECIAL) n_kept = max_vocab - TOK_N_SPECIAL;
-    if (n_kept == 0) {
-        free(entries);
-        string_table_free(&counter);
-        return sr_fail(err, "%s: no token occurs at least min_count=%d times", source, min_count);
-    }
-
-    int n_words = TOK_N_SPECIAL + n_kept;
-    const char **words = malloc((size_t)n_words * sizeof *words);
-    if (!words) {
-        free(entries);
-        string_table_free(&counter);
-        return sr_fail(err, "%s: out of memory", source);
-    }
-    for (int i = 0; i < TOK_N_SPECIAL; i++) words[i] = tokenizer_special_name(i);
-    for (int i = 0; i < n_kept; i++) words[TOK_N_SPECIAL + i] = entries[i].word;
-    int rc = tokenizer_init_checked(tok, words, NULL, n_words, lowercase, NULL, source, err);
-    free(words);
-    free(entries);
-    string_table_free(&counter);
-    return rc;
-}
-
-int tokenizer_build_from_file(Tokenizer *tok, const char *path, int min_count, int max_vocab,
-                              int lowercase, SrError *err)
-{
-    memset(tok, 0, sizeof *tok);
-    char *text;
-    size_t len;
-    if (text_read_file(path, &text, &len, err)) return -1;
-    int rc = tokenizer_build_from_text(tok, text, len, path, min_count, max_vocab, lowercase, err);
-    free(text);
-    return rc;
-}
-
-int tokenizer_build_bpe_from_text(Tokenizer *tok, const char *text, size_t len, const char *source,
-                                  int vocab_size, int lowercase, SrError *err)
-{
-    memset(tok, 0, sizeof *tok);
-    if (!source) source = "text";
-    char **pieces;
-    int n_pieces;
-    if (bpe_learn(text, len, source, vocab_size, lowercase, &pieces, &n_pieces, NULL, err)) return -1;
-    int rc = tokenizer_init_checked(tok, (const char *const *)pieces, NULL, n_pieces, lowercase,
-                                    NULL, source, err);
-    bpe_tokens_free(pieces, n_pieces);
-    if (rc == 0) tok->subword = 1;
-    return rc;
-}
-
-int tokenizer_build_bpe_from_file(Tokenizer *tok, const char *path, int vocab_size, int lowercase,
-                                  SrError *err)
-{
-    memset(tok, 0, sizeof *tok);
-    char *text;
-    size_t len;
-    if (text_read_file(path, &text, &len, err)) return -1;
-    int rc = tokenizer_build_bpe_from_text(tok, text, len, path, vocab_size, lowercase, err);
-    free(text);
-    return rc;
 }
 
 void tokenizer_set_subword(Tokenizer *tok, int subword)

@@ -66,7 +66,7 @@ typedef struct {
 
 /* ---- making a tokenizer (each fills *tok; on failure *tok is empty) -------- */
 
-/* Build a vocabulary from text[0..len): count the tokens (after lower-casing
+/* Build a vocabulary from text[0..len) (tokenizer_build.c): count the tokens (after lower-casing
  * if asked), keep those seen at least min_count (>= 1) times, at most
  * max_vocab ids in total including the specials (0 = no limit, otherwise
  * > TOK_N_SPECIAL), ordered by descending count then byte-wise. `source`

@@ -47,4 +47,26 @@ static inline void test_remove_dir(const char *dir)
     rmdir(dir);
 }
 
+/* Number of entries of dir other than . and .. */
+static inline int test_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
+    closedir(d);
+    return n;
+}
+
+/* Write text (a C string) to path, replacing what is there. */
+static inline void test_write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 #endif

@@ -75,17 +75,13 @@ static void made_up_sweep(SweepTable *t, const char *dir)
     add_run(t, dir, METHOD_SR, 2, 2, REPEAT_POSITIONS_RUN, 3, 0);
 }
 
-static void test_all_pairs(void **state)
+/* The made-up sweep compared pair by pair: labels and order, the scores
+ * the rows' means, identical predictions exactly 0, the CSV and markdown. */
+static void check_pairs(const SweepTable *t, const char *dir, const CompareOptions *o)
 {
-    (void)state;
-    char dir[] = "/tmp/test_compare.XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    SweepTable t = {0};
-    made_up_sweep(&t, dir);
-    CompareOptions o = {.samples = 400, .seed = 1};
     CompareTable c;
     SrError err;
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), 0);
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), 0);
     /* 4 configurations: 6 pairs, of which the 3 with sr r=2 share no seed */
     assert_int_equal(c.n, 3);
     assert_int_equal(c.n_unpaired, 3);
@@ -96,8 +92,8 @@ static void test_all_pairs(void **state)
     assert_string_equal(c.rows[2].a, "sr r=1 restart");
     assert_string_equal(c.rows[2].b, "sr r=1");
     /* the scores are the means of the rows' test F1 */
-    double causal = (t.rows[0].test_f1 + t.rows[3].test_f1) / 2;
-    double sr = (t.rows[1].test_f1 + t.rows[4].test_f1) / 2;
+    double causal = (t->rows[0].test_f1 + t->rows[3].test_f1) / 2;
+    double sr = (t->rows[1].test_f1 + t->rows[4].test_f1) / 2;
     assert_true(fabs(c.rows[0].d.f1_b - causal) < 1e-9);
     assert_true(fabs(c.rows[0].d.f1_a - sr) < 1e-9);
     assert_int_equal(c.rows[0].seeds, 2);
@@ -112,60 +108,92 @@ static void test_all_pairs(void **state)
     assert_non_null(strstr(csv, "\nrc,full,sr r=1 restart,sr r=1,2,"));
     assert_non_null(strstr(csv, ",0.0000,0.0000,0.0000,noise\n"));
     free(csv);
-    char *md = compare_markdown(&c, &o);
+    char *md = compare_markdown(&c, o);
     assert_non_null(strstr(md, "### rc (recipe full)"));
     assert_non_null(strstr(md, "| sr r=1 restart | sr r=1 | 2 |"));
     free(md);
     compare_table_free(&c);
+}
 
-    /* --baseline: everything against causal (the baseline is always b) */
-    o.baseline = "sr r=1";
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), 0);
+/* --baseline: everything against one configuration (the baseline is
+ * always b); an unknown one is refused naming the ones there. */
+static void check_baseline(const SweepTable *t, const char *dir, CompareOptions *o)
+{
+    CompareTable c;
+    SrError err;
+    o->baseline = "sr r=1";
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), 0);
     assert_int_equal(c.n, 2);
     assert_string_equal(c.rows[0].a, "causal");
     assert_string_equal(c.rows[0].b, "sr r=1");
     assert_string_equal(compare_resolved(&c.rows[0]), "b>a");
     compare_table_free(&c);
-    o.baseline = "encoder";
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    o->baseline = "encoder";
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "--baseline 'encoder'"));
     assert_non_null(strstr(err.msg, "'sr r=1 restart'"));
-    o.baseline = NULL;
+    o->baseline = NULL;
+}
 
-    /* a second exit: labels name the exit; --exit keeps one */
-    add_run(&t, dir, METHOD_CAUSAL, 0, 1, REPEAT_POSITIONS_RUN, 1, 3);
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), 0);
+/* A second exit: labels name the exit; --exit keeps one; --dataset of
+ * none is refused. */
+static void check_exits(SweepTable *t, const char *dir, CompareOptions *o)
+{
+    CompareTable c;
+    SrError err;
+    add_run(t, dir, METHOD_CAUSAL, 0, 1, REPEAT_POSITIONS_RUN, 1, 3);
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), 0);
     assert_string_equal(c.rows[0].a, "causal exit=2");
     assert_string_equal(c.rows[0].b, "causal exit=1");
     compare_table_free(&c);
-    o.exit_layer = 2;
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), 0);
+    o->exit_layer = 2;
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), 0);
     assert_int_equal(c.n, 3);
     assert_string_equal(c.rows[0].b, "causal");
     compare_table_free(&c);
-    o.dataset = "other";
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    o->dataset = "other";
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "no run"));
-    o.dataset = NULL;
+    o->dataset = NULL;
+}
 
-    /* an F1 that disagrees with its row; a missing predictions file */
-    t.rows[1].test_f1 += 1;
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+/* An F1 that disagrees with its row; predictions of another test set; a
+ * missing predictions file: each refused naming the row or the file. */
+static void check_refusals(SweepTable *t, const char *dir, const CompareOptions *o)
+{
+    CompareTable c;
+    SrError err;
+    t->rows[1].test_f1 += 1;
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "from the predictions"));
     assert_non_null(strstr(err.msg, "sweep.csv:3"));
-    t.rows[1].test_f1 -= 1;
+    t->rows[1].test_f1 -= 1;
     char csv_path[512], pred_path[600];
-    assert_int_equal(sweep_run_path(&t.rows[4].key, dir, csv_path, sizeof csv_path, &err), 0);
+    assert_int_equal(sweep_run_path(&t->rows[4].key, dir, csv_path, sizeof csv_path, &err), 0);
     assert_int_equal(sweep_predictions_path(csv_path, pred_path, sizeof pred_path, &err), 0);
     FILE *f = fopen(pred_path, "w");
     fputs("other B-X B-X\n\n", f);
     fclose(f);
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "another test set"));
     unlink(pred_path);
-    assert_int_equal(compare_sweep(&t, dir, &o, &c, &err), -1);
+    assert_int_equal(compare_sweep(t, dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, pred_path));
     assert_non_null(strstr(err.msg, "sweep.csv:6"));
+}
+
+static void test_all_pairs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_compare.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    SweepTable t = {0};
+    made_up_sweep(&t, dir);
+    CompareOptions o = {.samples = 400, .seed = 1};
+    check_pairs(&t, dir, &o);
+    check_baseline(&t, dir, &o);
+    check_exits(&t, dir, &o);
+    check_refusals(&t, dir, &o);
     sweep_table_free(&t);
     test_remove_dir(dir);
 }
@@ -196,18 +224,15 @@ static void two_sweeps(SweepTable *base, const char *base_dir, SweepTable *varia
                REPEAT_POSITIONS_RUN, 2, 0);
 }
 
-static void test_against(void **state)
+/* The two sweeps compared: pairs by seed, the hand-made case's one-point
+ * interval, the sr r=1 numbers equal to those of one sweep holding both
+ * runs as two configurations. */
+static void check_against_pairs(const SweepTable *base, const char *base_dir, const SweepTable *variant,
+                                const char *variant_dir, const CompareOptions *o)
 {
-    (void)state;
-    char base_dir[] = "/tmp/test_compare_base.XXXXXX", variant_dir[] = "/tmp/test_compare_v.XXXXXX";
-    assert_non_null(mkdtemp(base_dir));
-    assert_non_null(mkdtemp(variant_dir));
-    SweepTable base = {0}, variant = {0};
-    two_sweeps(&base, base_dir, &variant, variant_dir);
-    CompareOptions o = {.samples = 300, .seed = 7, .results_name = "base", .against_name = "v"};
     CompareTable c;
     SrError err;
-    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), 0);
+    assert_int_equal(compare_against(base, base_dir, variant, variant_dir, o, &c, &err), 0);
     /* causal and sr r=1 pair on seed 2; unmask-full and sr r=4 have no partner */
     assert_int_equal(c.n, 2);
     assert_int_equal(c.n_unpaired, 2);
@@ -220,11 +245,11 @@ static void test_against(void **state)
     assert_true(c.rows[0].d.diff == 100.0 && c.rows[0].d.lo == 100.0 && c.rows[0].d.hi == 100.0);
     assert_string_equal(compare_resolved(&c.rows[0]), "a>b");
     /* sr r=1: the variant's seed-2 run (every 4th missed) minus the base's (every 3rd missed) */
-    assert_true(fabs(c.rows[1].d.f1_a - variant.rows[1].test_f1) < 1e-9);
-    assert_true(fabs(c.rows[1].d.f1_b - base.rows[3].test_f1) < 1e-9);
+    assert_true(fabs(c.rows[1].d.f1_a - variant->rows[1].test_f1) < 1e-9);
+    assert_true(fabs(c.rows[1].d.f1_b - base->rows[3].test_f1) < 1e-9);
     assert_true(c.rows[1].d.diff > 0 && c.rows[1].d.lo <= c.rows[1].d.diff &&
                 c.rows[1].d.diff <= c.rows[1].d.hi);
-    char *md = compare_markdown(&c, &o);
+    char *md = compare_markdown(&c, o);
     assert_non_null(strstr(md, "a is a configuration of v, b the same configuration"));
     assert_non_null(strstr(md, "| sr r=1 [v] | sr r=1 [base] | 1 |"));
     free(md);
@@ -241,43 +266,70 @@ static void test_against(void **state)
     compare_table_free(&w);
     sweep_table_free(&one);
     compare_table_free(&c);
-    /* the other way round: the sign turns */
-    o.results_name = "v";
-    o.against_name = "base";
-    assert_int_equal(compare_against(&variant, variant_dir, &base, base_dir, &o, &c, &err), 0);
+}
+
+/* The other way round: the sign turns. */
+static void check_against_reversed(const SweepTable *base, const char *base_dir, const SweepTable *variant,
+                                   const char *variant_dir, CompareOptions *o)
+{
+    CompareTable c;
+    SrError err;
+    o->results_name = "v";
+    o->against_name = "base";
+    assert_int_equal(compare_against(variant, variant_dir, base, base_dir, o, &c, &err), 0);
     assert_true(c.rows[0].d.diff == -100.0 && c.rows[0].d.hi == -100.0);
     assert_string_equal(compare_resolved(&c.rows[0]), "b>a");
     assert_string_equal(c.rows[0].a, "causal [base]");
     compare_table_free(&c);
+}
 
-    /* refusals: a --baseline, no seed in common, another test set, a missing file */
-    o.baseline = "causal";
-    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), -1);
+/* Refusals: a --baseline, no seed in common, another test set, a missing file. */
+static void check_against_refusals(const SweepTable *base, const char *base_dir, const SweepTable *variant,
+                                   const char *variant_dir, CompareOptions *o)
+{
+    CompareTable c;
+    SrError err;
+    o->baseline = "causal";
+    assert_int_equal(compare_against(base, base_dir, variant, variant_dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "--baseline"));
-    o.baseline = NULL;
-    o.recipe = "paper";
-    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), -1);
+    o->baseline = NULL;
+    o->recipe = "paper";
+    assert_int_equal(compare_against(base, base_dir, variant, variant_dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "no run of the --results sweep"));
-    o.recipe = NULL;
+    o->recipe = NULL;
     SweepTable seed9 = {0};
     add_run_of(&seed9, variant_dir, "house/v/lm.safetensors", METHOD_CAUSAL, 0, 2,
                REPEAT_POSITIONS_RUN, 9, 0);
-    assert_int_equal(compare_against(&base, base_dir, &seed9, variant_dir, &o, &c, &err), -1);
+    assert_int_equal(compare_against(base, base_dir, &seed9, variant_dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "nothing to compare"));
     sweep_table_free(&seed9);
     char csv_path[512], pred_path[600];
-    assert_int_equal(sweep_run_path(&variant.rows[0].key, variant_dir, csv_path, sizeof csv_path, &err), 0);
+    assert_int_equal(sweep_run_path(&variant->rows[0].key, variant_dir, csv_path, sizeof csv_path, &err), 0);
     assert_int_equal(sweep_predictions_path(csv_path, pred_path, sizeof pred_path, &err), 0);
     FILE *f = fopen(pred_path, "w");
     fputs("other B-X B-X\n\n", f);
     fclose(f);
-    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), -1);
+    assert_int_equal(compare_against(base, base_dir, variant, variant_dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, "another test set"));
     assert_non_null(strstr(err.msg, pred_path));
     unlink(pred_path);
-    assert_int_equal(compare_against(&base, base_dir, &variant, variant_dir, &o, &c, &err), -1);
+    assert_int_equal(compare_against(base, base_dir, variant, variant_dir, o, &c, &err), -1);
     assert_non_null(strstr(err.msg, pred_path));
     assert_non_null(strstr(err.msg, "cannot read"));
+}
+
+static void test_against(void **state)
+{
+    (void)state;
+    char base_dir[] = "/tmp/test_compare_base.XXXXXX", variant_dir[] = "/tmp/test_compare_v.XXXXXX";
+    assert_non_null(mkdtemp(base_dir));
+    assert_non_null(mkdtemp(variant_dir));
+    SweepTable base = {0}, variant = {0};
+    two_sweeps(&base, base_dir, &variant, variant_dir);
+    CompareOptions o = {.samples = 300, .seed = 7, .results_name = "base", .against_name = "v"};
+    check_against_pairs(&base, base_dir, &variant, variant_dir, &o);
+    check_against_reversed(&base, base_dir, &variant, variant_dir, &o);
+    check_against_refusals(&base, base_dir, &variant, variant_dir, &o);
     sweep_table_free(&base);
     sweep_table_free(&variant);
     test_remove_dir(base_dir);

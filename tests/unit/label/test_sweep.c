@@ -1,6 +1,5 @@
 /* test_sweep.c — the sweep grid, its keys, resuming, the CSV round trip,
  * reading finetune results, the summary statistics and the run commands. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,27 +23,6 @@ static void remove_dir(char *dir)
 {
     test_remove_dir(dir);
     free(dir);
-}
-
-/* Number of entries of dir other than . and .. */
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
-    closedir(d);
-    return n;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
 }
 
 /* A row with the given key and scores derived from test_f1. */
@@ -332,9 +310,9 @@ static void test_csv_round_trip_and_atomic(void **state)
     add_row(&t, w);
     add_row(&t, make_row("right-cue", "lm", METHOD_SR, 8, 4, 5, 99.5));
     SrError err;
-    write_text(path, "old contents that must disappear\n");
+    test_write_text(path, "old contents that must disappear\n");
     assert_int_equal(sweep_table_write(path, &t, &err), 0);
-    assert_int_equal(count_entries(dir), 1); /* no temporary file left */
+    assert_int_equal(test_count_entries(dir), 1); /* no temporary file left */
     SweepTable back = {0};
     int added = 0;
     assert_int_equal(sweep_table_read(path, &back, &added, &err), 0);
@@ -381,28 +359,28 @@ static void test_csv_errors(void **state)
     snprintf(path, sizeof path, "%s/bad.csv", dir);
     SweepTable t = {0};
     SrError err;
-    write_text(path, "dataset,model\nrc,lm\n");
+    test_write_text(path, "dataset,model\nrc,lm\n");
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "missing column 'method'"));
     char text[2048];
     snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,run,cmd\n"
                                 "rc,lm,sr,1,4\n", SWEEP_CSV_HEADER);
-    write_text(path, text);
+    test_write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "bad.csv:3: 5 fields"));
     snprintf(text, sizeof text, "%s\n\nrc,lm,sr,0,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,run,cmd\n",
              SWEEP_CSV_HEADER);
-    write_text(path, text);
+    test_write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "bad.csv:3"));
     snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,x3,4,5,6,3,2,100,1.5,10,10,1e6,2,full,run,cmd\n",
              SWEEP_CSV_HEADER);
-    write_text(path, text);
+    test_write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "column 'dev_f1': 'x3'"));
     snprintf(text, sizeof text, "%s\nrc,lm,sr,1,4,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,\"cmd\n",
              SWEEP_CSV_HEADER);
-    write_text(path, text);
+    test_write_text(path, text);
     assert_int_equal(sweep_table_read(path, &t, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "not closed"));
     assert_int_equal(t.n, 0);
@@ -420,20 +398,22 @@ static void write_run(const char *dir, const char *name, double test_f1, const c
              "method,r,exit,seed,split,precision,recall,f1,tp,n_pred,n_gold,epochs,best_epoch,tokens,seconds,flops\n"
              "sr,2,3,29,dev,80.0000,70.0000,74.6667,7,9,10,4,3,12000,8.000,2e+06\n"
              "sr,2,3,29,test,60.0000,50.0000,%.4f,5,8,10,4,3,12000,8.000,5e+06\n", test_f1);
-    write_text(path, text);
+    test_write_text(path, text);
     snprintf(path, sizeof path, "%s/%s.manifest.json", dir, name);
     snprintf(text, sizeof text,
              "{\"command\": \"seqrep finetune --model lm.safetensors --method sr --r 2\", \"seed\": 29,"
              " \"model\": \"models/lm.safetensors\", \"train\": \"%s\", \"dev\": \"x/dev.conll\","
              " \"test\": \"x/test.conll\", \"train_sentences\": 200, \"dev_sentences\": 50,"
              " \"test_sentences\": 100, \"method\": \"sr\", \"r\": 2, \"exit\": 3}", train);
-    write_text(path, text);
+    test_write_text(path, text);
 }
 
-static void test_row_from_run(void **state)
+/* A run's CSV and manifest read back as a sweep row (its key, scores,
+ * sizes and costs, command); merged with a sweep CSV holding the same run,
+ * one row; the same run with another score in another file, a conflict
+ * naming both. */
+static void check_row_of_run(const char *dir)
 {
-    (void)state;
-    char *dir = make_temp_dir();
     char path[512];
     write_run(dir, "one", 54.5455, "data/right-cue/train.conll");
     snprintf(path, sizeof path, "%s/one.csv", dir);
@@ -471,26 +451,34 @@ static void test_row_from_run(void **state)
     assert_int_equal(rows, 1);
     assert_int_equal(added, 0);
     /* the same run with another score in another file: conflict naming both */
-    char dir2[600];
-    snprintf(dir2, sizeof dir2, "%s", dir);
-    write_run(dir2, "two", 40.0, "elsewhere/right-cue/train.conll");
+    write_run(dir, "two", 40.0, "elsewhere/right-cue/train.conll");
     snprintf(path, sizeof path, "%s/two.csv", dir);
     assert_int_equal(sweep_table_merge_file(&t, path, &rows, &added, &err), -1);
     assert_non_null(strstr(err.msg, "one.csv"));
     assert_non_null(strstr(err.msg, "two.csv"));
     sweep_table_free(&t);
+}
 
-    /* a run whose manifest is missing, a run CSV without its test row, an unknown file */
+/* Refused: a run whose manifest is missing (dir/two, left by
+ * check_row_of_run), a run CSV without its test row, an unknown file, sizes
+ * that are no whole numbers, an infinite time per sentence. */
+static void check_bad_runs(const char *dir)
+{
+    char path[512];
+    SweepRow w;
+    SrError err;
+    SweepTable t = {0};
+    int rows = 0, added = 0;
     snprintf(path, sizeof path, "%s/two.manifest.json", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/two.csv", dir);
     assert_int_equal(sweep_row_from_run(path, &w, &err), -1);
     assert_non_null(strstr(err.msg, "two.manifest.json"));
-    write_text(path, "method,r,exit,seed,split,precision,recall,f1,tp,n_pred,n_gold,epochs,best_epoch,tokens,seconds,flops\n"
+    test_write_text(path, "method,r,exit,seed,split,precision,recall,f1,tp,n_pred,n_gold,epochs,best_epoch,tokens,seconds,flops\n"
                      "sr,2,3,29,dev,80.0000,70.0000,74.6667,7,9,10,4,3,12000,8.000,2e+06\n");
     assert_int_equal(sweep_row_from_run(path, &w, &err), -1);
     assert_non_null(strstr(err.msg, "'test' row"));
-    write_text(path, "r,layer,copy\n1,2,last\n");
+    test_write_text(path, "r,layer,copy\n1,2,last\n");
     assert_int_equal(sweep_table_merge_file(&t, path, &rows, &added, &err), -1);
     assert_non_null(strstr(err.msg, "neither"));
     sweep_table_free(&t);
@@ -500,17 +488,25 @@ static void test_row_from_run(void **state)
      * "inf" written to a sweep CSV never read back) */
     write_run(dir, "three", 50.0, "data/right-cue/train.conll");
     snprintf(path, sizeof path, "%s/three.manifest.json", dir);
-    write_text(path, "{\"command\": \"c\", \"model\": \"m\", \"train\": \"d/x/train.conll\","
+    test_write_text(path, "{\"command\": \"c\", \"model\": \"m\", \"train\": \"d/x/train.conll\","
                      " \"train_sentences\": 1e300, \"test_sentences\": 100}");
     snprintf(path, sizeof path, "%s/three.csv", dir);
     assert_int_equal(sweep_row_from_run(path, &w, &err), -1);
     assert_non_null(strstr(err.msg, "three.manifest.json: needs model"));
     write_run(dir, "three", 50.0, "data/right-cue/train.conll");
-    write_text(path, "method,r,exit,seed,split,precision,recall,f1,tp,n_pred,n_gold,epochs,best_epoch,tokens,seconds,flops\n"
+    test_write_text(path, "method,r,exit,seed,split,precision,recall,f1,tp,n_pred,n_gold,epochs,best_epoch,tokens,seconds,flops\n"
                      "sr,2,3,29,dev,80.0000,70.0000,74.6667,7,9,10,4,3,12000,1e306,2e+06\n"
                      "sr,2,3,29,test,60.0000,50.0000,50.0000,5,8,10,4,3,12000,1e306,5e+06\n");
     assert_int_equal(sweep_row_from_run(path, &w, &err), -1);
     assert_non_null(strstr(err.msg, "three.csv: seconds or flops too large"));
+}
+
+static void test_row_from_run(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir();
+    check_row_of_run(dir);
+    check_bad_runs(dir);
     remove_dir(dir);
 }
 
@@ -577,9 +573,10 @@ static void test_summary(void **state)
 
 /* ---- copy positions: a grid dimension for sr, a key column, a summary label ---- */
 
-static void test_positions(void **state)
+/* --copy-positions parsed (twice or unknown refused), and the grid: restart
+ * runs for sr only. */
+static void check_positions_grid(void)
 {
-    (void)state;
     RepeatPositions pos[2];
     int n_pos = 0;
     SrError err;
@@ -621,10 +618,16 @@ static void test_positions(void **state)
     assert_int_equal(runs[1].positions, REPEAT_POSITIONS_RESTART);
     assert_int_equal(runs[0].positions, REPEAT_POSITIONS_RUN);
     free(runs);
+}
 
-    /* the CSV keeps positions; a CSV written before the column reads as run */
-    char *dir = make_temp_dir();
+/* The CSV keeps positions (and the summary labels them); a CSV written
+ * before the column reads as run; positions neither run nor restart, and
+ * restart for a method without copies, are refused; a finetune run's
+ * manifest tells its copy positions. */
+static void check_positions_files(const char *dir)
+{
     char path[512];
+    SrError err;
     snprintf(path, sizeof path, "%s/sweep.csv", dir);
     SweepTable t = {0};
     SweepRow w = make_row("rc", "lm", METHOD_SR, 4, 2, 5, 90.0);
@@ -645,7 +648,7 @@ static void test_positions(void **state)
     assert_non_null(strstr(md, "| lm | sr restart | 4 | 2 | 1 | 70.00 ± 0.00 |"));
     free(md);
     sweep_table_free(&t);
-    write_text(path, "dataset,model,method,r,exit,seed,dev_precision,dev_recall,dev_f1,test_precision,"
+    test_write_text(path, "dataset,model,method,r,exit,seed,dev_precision,dev_recall,dev_f1,test_precision,"
                      "test_recall,test_f1,epochs,best_epoch,tokens,seconds,train_sentences,"
                      "test_sentences,flops,ms_per_sentence,command\n"
                      "rc,lm,sr,4,2,5,1,2,3,4,5,6,3,2,100,1.5,10,10,1e6,2,cmd\n");
@@ -661,7 +664,7 @@ static void test_positions(void **state)
     for (int k = 0; k < 2; k++) {
         char text[2048];
         snprintf(text, sizeof text, "%s\n%s\n", SWEEP_CSV_HEADER, bad[k][0]);
-        write_text(path, text);
+        test_write_text(path, text);
         assert_int_equal(sweep_table_read(path, &back, NULL, &err), -1);
         assert_non_null(strstr(err.msg, bad[k][1]));
     }
@@ -670,11 +673,19 @@ static void test_positions(void **state)
     /* a finetune run's manifest tells its copy positions */
     write_run(dir, "run", 50.0, "data/right-cue/train.conll");
     snprintf(path, sizeof path, "%s/run.manifest.json", dir);
-    write_text(path, "{\"command\": \"c\", \"model\": \"lm\", \"train\": \"data/rc/train.conll\","
+    test_write_text(path, "{\"command\": \"c\", \"model\": \"lm\", \"train\": \"data/rc/train.conll\","
                      " \"train_sentences\": 20, \"test_sentences\": 10, \"copy_positions\": \"restart\"}");
     snprintf(path, sizeof path, "%s/run.csv", dir);
     assert_int_equal(sweep_row_from_run(path, &w, &err), 0);
     assert_int_equal(w.key.positions, REPEAT_POSITIONS_RESTART);
+}
+
+static void test_positions(void **state)
+{
+    (void)state;
+    check_positions_grid();
+    char *dir = make_temp_dir();
+    check_positions_files(dir);
     remove_dir(dir);
 }
 

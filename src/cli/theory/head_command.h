@@ -18,8 +18,9 @@
  *   manifest beside it                                             manifest
  *   freeing what the command holds, then the run                   free
  *
- * Every step after parse returns 0, or 2 after one error line "seqrep
- * CMD: ..."; the run stops at the first that fails. */
+ * parse returns 0, 1 after --help or 2; sentences and measure (and the
+ * runner's own steps) 0, or 2 after one error line "seqrep CMD: ..."; the
+ * run stops at the first that fails. */
 #ifndef SEQREP_HEAD_COMMAND_H
 #define SEQREP_HEAD_COMMAND_H
 

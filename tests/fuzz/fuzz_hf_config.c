@@ -11,11 +11,12 @@
 #include "fuzz_util.h"
 
 /* Floats the parameters of cfg need, counted in double (no wrap-around). */
-static double param_floats(const ModelConfig *c)
+static double config_floats(const ModelConfig *c)
 {
+    const ModelFamily *f = &c->family;
     double V = c->vocab_size, C = c->d_model, L = c->n_layers, F = c->d_ff;
-    double hd = c->head_dim ? c->head_dim : (double)c->d_model / c->n_heads;
-    double Q = c->n_heads * hd, K = (c->n_kv_heads ? c->n_kv_heads : c->n_heads) * hd;
+    double hd = f->head_dim ? f->head_dim : (double)c->d_model / c->n_heads;
+    double Q = c->n_heads * hd, K = (f->n_kv_heads ? f->n_kv_heads : c->n_heads) * hd;
     return V * C * 2 + L * ((Q + 2 * K) * C + C * Q + 3 * F * C + 2 * C + Q + 2 * K + 2 * hd) + C;
 }
 
@@ -44,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* Small enough to allocate: the model is created, the missing weights
      * are a clean error. */
-    if (param_floats(&hc.cfg) < 1 << 20 && (double)hc.cfg.n_layers * hc.cfg.d_model < 1 << 16) {
+    if (config_floats(&hc.cfg) < 1 << 20 && (double)hc.cfg.n_layers * hc.cfg.d_model < 1 << 16) {
         Model m;
         HfConfig again;
         int rc = hf_model_load(dir, &m, 1, 1, &again, 1, &err);

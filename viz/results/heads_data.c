@@ -2,11 +2,11 @@
  * manifest. */
 #include "results/heads_data.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/csv.h"
+#include "base/text_append.h"
 #include "results/results_csv.h"
 
 /* The largest layer or head number a file may hold. */
@@ -133,17 +133,6 @@ static void find_best(HeadsData *d)
     }
 }
 
-/* Append printf-style text to buf (cap bytes) at *used; silently cut when full. */
-__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t cap, size_t *used, const char *fmt, ...)
-{
-    if (*used >= cap) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *used, cap - *used, fmt, ap);
-    va_end(ap);
-    if (n > 0) *used += (size_t)n;
-}
-
 /* What the manifest of `seqrep heads` says of the run: model, r, input. */
 static void append_run(char *buf, size_t cap, size_t *used, const cJSON *m)
 {
@@ -152,21 +141,21 @@ static void append_run(char *buf, size_t cap, size_t *used, const cJSON *m)
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "r");
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(m, "data");
     const cJSON *random = cJSON_GetObjectItemCaseSensitive(m, "random_pieces");
-    append(buf, cap, used, " Model %s", cJSON_IsString(model) ? model->valuestring : "(not in the manifest)");
-    if (cJSON_IsString(adapter)) append(buf, cap, used, " with the adapter %s", adapter->valuestring);
-    if (cJSON_IsNumber(r)) append(buf, cap, used, ", r = %g", r->valuedouble);
-    if (cJSON_IsString(data)) append(buf, cap, used, ", input: the sentences of %s.", data->valuestring);
+    text_append(buf, cap, used, " Model %s", cJSON_IsString(model) ? model->valuestring : "(not in the manifest)");
+    if (cJSON_IsString(adapter)) text_append(buf, cap, used, " with the adapter %s", adapter->valuestring);
+    if (cJSON_IsNumber(r)) text_append(buf, cap, used, ", r = %g", r->valuedouble);
+    if (cJSON_IsString(data)) text_append(buf, cap, used, ", input: the sentences of %s.", data->valuestring);
     else if (cJSON_IsNumber(random)) {
-        append(buf, cap, used, ", input: random sequences of %g pieces", random->valuedouble);
+        text_append(buf, cap, used, ", input: random sequences of %g pieces", random->valuedouble);
         const cJSON *icl = cJSON_GetObjectItemCaseSensitive(m, "icl_score");
         const cJSON *first = cJSON_GetObjectItemCaseSensitive(m, "loss_first_copy");
         const cJSON *last = cJSON_GetObjectItemCaseSensitive(m, "loss_last_copy");
         if (cJSON_IsNumber(icl) && cJSON_IsNumber(first) && cJSON_IsNumber(last))
-            append(buf, cap, used, " (in-context learning score %.3f: loss %.3f on the first copy, %.3f on the last)",
+            text_append(buf, cap, used, " (in-context learning score %.3f: loss %.3f on the first copy, %.3f on the last)",
                    icl->valuedouble, first->valuedouble, last->valuedouble);
-        append(buf, cap, used, ".");
+        text_append(buf, cap, used, ".");
     } else {
-        append(buf, cap, used, ", input not in the manifest.");
+        text_append(buf, cap, used, ", input not in the manifest.");
     }
 }
 
@@ -176,18 +165,18 @@ static void write_meta(HeadsData *d, const char *path, const cJSON *manifest)
     snprintf(d->meta.title, sizeof d->meta.title, "Head roles: where each attention head looks");
     char *c = d->meta.caption;
     size_t cap = sizeof d->meta.caption, used = 0;
-    append(c, cap, &used, "Mean attention of the queries of the last copy, per layer (rows) and head (columns), "
+    text_append(c, cap, &used, "Mean attention of the queries of the last copy, per layer (rows) and head (columns), "
                           "on a fixed 0-1 scale:");
     for (int p = 0; p < d->n_scores; p++)
-        append(c, cap, &used, "%s %s", p ? ";" : "", SCORE_MEANINGS[d->scores[p]]);
-    append(c, cap, &used, ". Outlined: the best head of each score (");
+        text_append(c, cap, &used, "%s %s", p ? ";" : "", SCORE_MEANINGS[d->scores[p]]);
+    text_append(c, cap, &used, ". Outlined: the best head of each score (");
     for (int p = 0; p < d->n_scores; p++)
-        append(c, cap, &used, "%s%s layer %d head %d, %.2f", p ? "; " : "", SCORE_LABELS[d->scores[p]],
+        text_append(c, cap, &used, "%s%s layer %d head %d, %.2f", p ? "; " : "", SCORE_LABELS[d->scores[p]],
                d->best_layer[p], d->best_head[p], heads_value(d, p, d->best_layer[p], d->best_head[p]));
-    append(c, cap, &used, ").");
+    text_append(c, cap, &used, ").");
     if (manifest) append_run(c, cap, &used, manifest);
-    else append(c, cap, &used, " No manifest beside the file: model, r and input unknown.");
-    append(c, cap, &used, " From %s (seqrep heads).", path);
+    else text_append(c, cap, &used, " No manifest beside the file: model, r and input unknown.");
+    text_append(c, cap, &used, " From %s (seqrep heads).", path);
 }
 
 int heads_data_load(HeadsData *d, const char *path, const HeadScore *scores, int n_scores, const cJSON *manifest,

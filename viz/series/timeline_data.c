@@ -3,7 +3,6 @@
 #include "series/timeline_data.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +10,7 @@
 #include <cJSON.h>
 
 #include "base/text_file.h"
+#include "base/text_append.h"
 #include "results/flow_data.h"
 #include "results/heads_data.h"
 #include "results/layers_data.h"
@@ -277,17 +277,6 @@ static int read_icl(TimelineData *d, const char *dir, SrError *err)
     return 0;
 }
 
-/* Append printf-style text to buf (cap bytes) at *used; silently cut when full. */
-__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t cap, size_t *used, const char *fmt, ...)
-{
-    if (*used >= cap) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *used, cap - *used, fmt, ap);
-    va_end(ap);
-    if (n > 0) *used += (size_t)n;
-}
-
 /* Title and caption: what the lines are, the coloured heads, the files. */
 static void write_meta(TimelineData *d, const char *dir)
 {
@@ -297,61 +286,61 @@ static void write_meta(TimelineData *d, const char *dir)
     if (d->what == TIMELINE_HEADS) {
         snprintf(d->meta.title, sizeof d->meta.title, "When the heads learn their roles: %s score per step",
                  head_score_label(d->score));
-        append(c, cap, &used, "The %s score (mean share of attention, seqrep heads, %s) of every head at %d "
+        text_append(c, cap, &used, "The %s score (mean share of attention, seqrep heads, %s) of every head at %d "
                "snapshots, one line per layer x head; coloured: the %d largest at step %d (",
                head_score_label(d->score), d->measure, d->n_steps, d->n_top, d->step[last]);
         for (int k = 0; k < d->n_top; k++)
-            append(c, cap, &used, "%sL%dH%d %.3f", k ? ", " : "", d->top_layer[k], d->top_head[k],
+            text_append(c, cap, &used, "%sL%dH%d %.3f", k ? ", " : "", d->top_layer[k], d->top_head[k],
                    timeline_value(d, last, d->top_layer[k], d->top_head[k]));
-        append(c, cap, &used, ").");
+        text_append(c, cap, &used, ").");
         if (d->has_icl)
-            append(c, cap, &used, " Below: the in-context learning score, loss on the first copy of random "
+            text_append(c, cap, &used, " Below: the in-context learning score, loss on the first copy of random "
                                   "sequences minus loss on the last (%.3f at step %d).", d->icl[last], d->step[last]);
         else
-            append(c, cap, &used, " No heads-random measure: no in-context learning score.");
+            text_append(c, cap, &used, " No heads-random measure: no in-context learning score.");
     } else if (d->what == TIMELINE_FLOW) {
         const char *name = timeline_flow_name(d->share, d->category);
         snprintf(d->meta.title, sizeof d->meta.title, "Where the last copy attends, by %s: %s",
                  d->epochs ? "epoch" : "step", name);
         if (d->share == TIMELINE_FLOW_CATEGORY)
-            append(c, cap, &used, "Share of the attention of last-copy words that goes to %s", name);
+            text_append(c, cap, &used, "Share of the attention of last-copy words that goes to %s", name);
         else
-            append(c, cap, &used, "Share of the attention of ambiguous entity words of the last copy that goes to "
+            text_append(c, cap, &used, "Share of the attention of ambiguous entity words of the last copy that goes to "
                    "%s in the earlier copies", d->share == TIMELINE_FLOW_CUE ? "their cue word"
                                                                                : "one other word on the cue's side");
-        append(c, cap, &used, " (seqrep attnflow%s, the mean over heads) of every layer at %d %s; coloured: the "
+        text_append(c, cap, &used, " (seqrep attnflow%s, the mean over heads) of every layer at %d %s; coloured: the "
                "%d largest at %s %d (", d->share == TIMELINE_FLOW_CATEGORY ? "" : " --cues", d->n_steps,
                d->epochs ? "epochs" : "snapshots", d->n_top, d->epochs ? "epoch" : "step", d->step[last]);
         for (int k = 0; k < d->n_top; k++)
-            append(c, cap, &used, "%slayer %d %.3f", k ? ", " : "", d->top_layer[k],
+            text_append(c, cap, &used, "%slayer %d %.3f", k ? ", " : "", d->top_layer[k],
                    timeline_value(d, last, d->top_layer[k], 0));
-        append(c, cap, &used, ").");
+        text_append(c, cap, &used, ").");
     } else if (d->what == TIMELINE_PROBE) {
         snprintf(d->meta.title, sizeof d->meta.title, "What each layer holds, by %s: probe F1",
                  d->epochs ? "epoch" : "step");
-        append(c, cap, &used, "Strict span F1 (%%, %s) of a linear probe on each layer's last-copy features at "
+        text_append(c, cap, &used, "Strict span F1 (%%, %s) of a linear probe on each layer's last-copy features at "
                "r = %d (seqrep probe) at %d %s; coloured: the %d best at %s %d (", d->split, d->probe_r, d->n_steps,
                d->epochs ? "epochs" : "snapshots", d->n_top, d->epochs ? "epoch" : "step", d->step[last]);
         for (int k = 0; k < d->n_top; k++)
-            append(c, cap, &used, "%slayer %d %.1f", k ? ", " : "", d->top_layer[k],
+            text_append(c, cap, &used, "%slayer %d %.1f", k ? ", " : "", d->top_layer[k],
                    timeline_value(d, last, d->top_layer[k], 0));
-        append(c, cap, &used, ").");
+        text_append(c, cap, &used, ").");
     } else if (d->what == TIMELINE_F1) {
         snprintf(d->meta.title, sizeof d->meta.title, "Dev and test F1 by fine-tuning epoch");
-        append(c, cap, &used, "Strict span F1 (%%) of dev and test after each of %d epochs (epoch 0: before "
+        text_append(c, cap, &used, "Strict span F1 (%%) of dev and test after each of %d epochs (epoch 0: before "
                "training), from the series of finetune --save-epochs: %.2f and %.2f at epoch %d.", d->step[last],
                d->dev_f1[last], d->test_f1[last], d->step[last]);
     } else {
         snprintf(d->meta.title, sizeof d->meta.title, d->epochs ? "Fine-tuning loss by epoch"
                                                                : "Pre-training loss and the loss on repeated random sequences");
-        append(c, cap, &used, "Training loss of the batch at each of %d snapshots (series.json)", d->n_steps);
+        text_append(c, cap, &used, "Training loss of the batch at each of %d snapshots (series.json)", d->n_steps);
         if (d->has_icl)
-            append(c, cap, &used, "; loss on the first and the last copy of random sequences (seqrep heads "
+            text_append(c, cap, &used, "; loss on the first and the last copy of random sequences (seqrep heads "
                                   "--random, heads-random measure): they part when the model copies in context.");
         else
-            append(c, cap, &used, ". No heads-random measure: no losses on random sequences.");
+            text_append(c, cap, &used, ". No heads-random measure: no losses on random sequences.");
     }
-    append(c, cap, &used, " From %s.", dir);
+    text_append(c, cap, &used, " From %s.", dir);
 }
 
 int timeline_data_load(TimelineData *d, const TimelineRequest *q, SrError *err)

@@ -306,6 +306,8 @@ static int event_loop(Explorer *e, const ScriptEvent *script, int n_script, SrEr
         if (!scripted || explorer_worker_pending(e->worker) || e->maps_computing) continue;
         explorer_take_maps(e); /* a result published since the look above */
         if (render_timed(e, err)) return -1;
+        explorer_prepare_figure(e); /* the view on screen asked for, even when nothing redrew */
+        if (e->maps_computing) continue;
         if (next == n_script) return 0;
         int rc = play(e, &script[next++], err);
         if (rc) return rc < 0 ? -1 : 0;

@@ -139,8 +139,9 @@ demo: deps
 	sh examples/demo.sh $(BUILD)
 
 # ---- tests ------------------------------------------------------------------
-# Every build compiles on TEST_JOBS cores (default all); the tests then run
-# one make target at a time (the e2e suites E2E_JOBS at a time, tests/e2e/e2e.sh).
+# Every build compiles on TEST_JOBS cores (default all); the unit tests run
+# TEST_JOBS at a time (tests/unit/run.sh), beside the layout check, then the
+# e2e suites E2E_JOBS at a time (tests/e2e/e2e.sh).
 TEST_JOBS ?= $(shell nproc)
 # the tests' python3: Debian's own, which deps-test gives its packages (a
 # python3 earlier on PATH, such as a pyenv shim, can cost 0.4 s a call; the
@@ -149,7 +150,8 @@ TEST_PYTHON := $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo 
 test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
 	$(MAKE) -j$(TEST_JOBS) test-build
-	$(MAKE) test-layout test-unit test-e2e test-lab
+	$(MAKE) -j2 --output-sync=target test-layout test-unit
+	$(MAKE) test-e2e test-lab
 	$(MAKE) test-asan
 	$(MAKE) test-avx2
 	$(MAKE) test-fuzz
@@ -164,7 +166,7 @@ test-layout: $(LIB_OBJ) $(CLI_OBJ) $(VIZ_OBJ)
 	$(TEST_PYTHON) examples/cue_table.py docs/figures --check results/md/gallery-cue.md
 
 test-unit: $(TEST_BIN)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; (cd tests && ../$$t); done
+	@sh tests/unit/run.sh $(TEST_JOBS) $(TEST_BIN)
 
 test-e2e: $(BUILD)/seqrep $(FAULT_SHIM)
 	sh tests/e2e/e2e.sh $(BUILD)/seqrep

@@ -117,11 +117,34 @@ static int prepare_ready(Explorer *e)
     return rc;
 }
 
+/* The w x h surface the frames of one size are drawn on, kept from one
+ * frame to the next (the checks read the boxes drawn, not the pixels, and
+ * a fresh 5 MB surface per frame cost most of this test's time under ASan:
+ * new pages, zeroed). surface_release frees it. */
+static cairo_surface_t *kept_surface;
+
+static cairo_surface_t *surface_of_size(int w, int h)
+{
+    if (kept_surface && (cairo_image_surface_get_width(kept_surface) != w ||
+                         cairo_image_surface_get_height(kept_surface) != h)) {
+        cairo_surface_destroy(kept_surface);
+        kept_surface = NULL;
+    }
+    if (!kept_surface) kept_surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    return kept_surface;
+}
+
+static void surface_release(void)
+{
+    if (kept_surface) cairo_surface_destroy(kept_surface);
+    kept_surface = NULL;
+}
+
 /* Paint the figure of e's view in a w x h window, as the window does (its
  * boxes recorded into e->figure_boxes). */
 static void paint_figure(Explorer *e, int w, int h)
 {
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_surface_t *s = surface_of_size(w, h);
     cairo_t *cr = cairo_create(s);
     e->width = w;
     e->height = h;
@@ -131,7 +154,6 @@ static void paint_figure(Explorer *e, int w, int h)
     assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
     assert_true(e->figure_boxes.n > 0);
     cairo_destroy(cr);
-    cairo_surface_destroy(s);
 }
 
 /* Draw the overlays of one w x h frame over the figure paint_figure drew
@@ -139,7 +161,7 @@ static void paint_figure(Explorer *e, int w, int h)
  * frame, listed into out. */
 static int check_frame(Explorer *e, int w, int h, const char *context, char *out, size_t cap)
 {
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_surface_t *s = surface_of_size(w, h);
     cairo_t *cr = cairo_create(s);
     LayoutBoxes rec;
     layout_boxes_init(&rec);
@@ -152,7 +174,6 @@ static int check_frame(Explorer *e, int w, int h, const char *context, char *out
     layout_boxes_attach(cr, NULL);
     layout_boxes_free(&rec);
     cairo_destroy(cr);
-    cairo_surface_destroy(s);
     return problems;
 }
 
@@ -166,14 +187,13 @@ static int hover_points(Explorer *e, int w, int h, double xy[][2])
         for (int i = 0; i < 4; i++) xy[i][0] = at[i][0] * w, xy[i][1] = at[i][1] * h;
         return 4;
     }
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_surface_t *s = surface_of_size(w, h);
     cairo_t *cr = cairo_create(s);
     assert_int_equal(prepare_ready(e), 0);
     AttentionLayout L;
     attention_layout(cr, explorer_shown_maps(e), explorer_figure_width(&e->st, w, h),
                      explorer_figure_height(&e->st, w, h), &L);
     cairo_destroy(cr);
-    cairo_surface_destroy(s);
     int T = explorer_shown_maps(e)->T, cells[5][2] = {{T - 1, T - 1}, {0, T - 1}, {T / 2, T / 2}, {T - 1, 0}, {1, 0}};
     for (int i = 0; i < 5; i++) {
         xy[i][0] = L.map.x + (cells[i][1] + 0.5) * L.cell;
@@ -265,6 +285,7 @@ static void test_frames_never_cover_themselves(void **unused)
         }
         unlink(path);
     }
+    surface_release();
     rmdir(dir);
     if (problems) fprintf(stderr, "%d overlaps or boxes outside the window:\n%s", problems, report);
     free(report);

@@ -39,6 +39,12 @@ from src/), `viz/draw`, `viz/figures` (named from the checkout). The rules:
   9. One table of tensors: no parameter tensor picked by a bare number
      (`sizes[9]`), and only engine/tensors.c lays views out (offsetof on
      ParamViews, ActViews, LayerActs).
+ 10. A figure is one row: tests/unit/viz/test_figure_table.c registers a
+     figure that exists only in the test (figures_register) and has plot
+     (cmd_plot), the explorer's views and its saves serve it; no switch on a
+     figure or view, and no `default:` fallback, in viz/figures,
+     viz/figure_row, viz/commands or tests/unit/viz; no enum of figure kinds
+     or views (FigureKind, FIGURE_COUNT, VIEW_COUNT) in viz/ or tests/.
 
 Prints one line per broken rule and a closing "N passed, N failed" line;
 exit status 1 when anything failed.
@@ -450,6 +456,34 @@ if config:
     body = re.sub(r"/\*.*?\*/", "", config.group(1), flags=re.S)
     for field in sorted(family_fields):
         check(not re.search(r"\b%s\b" % field, body), "ModelConfig holds the family field %s itself" % field)
+
+# ---- rule 10: a figure is one row ----
+test_figure = os.path.join(ROOT, "tests", "unit", "viz", "test_figure_table.c")
+check(os.path.exists(test_figure), "tests/unit/viz/test_figure_table.c (a figure of the test's own) is missing")
+if os.path.exists(test_figure):
+    code = blank_comments_and_strings(open(test_figure, encoding="utf-8").read())
+    for call in ("figures_register", "cmd_plot", "explorer_view_named", "explorer_save_view"):
+        check(re.search(r"\b%s\s*\(" % call, code) is not None,
+              "tests/unit/viz/test_figure_table.c does not call %s: its figure is not served" % call)
+row_folders = [os.path.join("viz", d) for d in ("figures", "figure_row", "commands")]
+for dirpath, _, names in sorted(os.walk(ROOT)):
+    rel = os.path.relpath(dirpath, ROOT)
+    if not (rel.startswith("viz") or rel.startswith("tests")):
+        continue
+    for name in sorted(names):
+        if not name.endswith((".c", ".h")):
+            continue
+        path = os.path.join(rel, name)
+        code = blank_comments_and_strings(open(os.path.join(ROOT, path), encoding="utf-8",
+                                               errors="replace").read())
+        for word in ("FigureKind", "FIGURE_COUNT", "VIEW_COUNT"):
+            check(not re.search(r"\b%s\b" % word, code), "%s names %s: figures are rows, not kinds" % (path, word))
+        check(not re.search(r"switch\s*\([^)]*\b(view|fig|figure)\b", code),
+              "%s switches on a figure or view" % path)
+        if rel in row_folders:
+            check(not re.search(r"\bswitch\s*\(", code), "%s has a switch (a figure's differences are its row's)" % path)
+        if rel in row_folders or rel == os.path.join("tests", "unit", "viz"):
+            check(not re.search(r"\bdefault\s*:", code), "%s has a default: fallback" % path)
 
 for message in failed:
     print("layout: " + message)

@@ -18,6 +18,10 @@ expect_error "unknown command" "unknown command" "$seqrep" frobnicate
 for c in train-lm info generate gen-text; do
     expect_status 0 "$c --help" "$seqrep" $c --help
 done
+# SDL2 is loaded when the explorer's window opens (viz/window), not at every start
+if ldd "$seqrep" >ldd.txt 2>&1; then
+    grep -q libSDL2 ldd.txt && bad "seqrep starts without SDL2" || ok "seqrep starts without SDL2"
+fi
 
 # ---- built-in text, training, info, generation ----
 expect_status 0 "gen-text" "$seqrep" gen-text --out corpus.txt --sentences 600 --seed 3

@@ -32,7 +32,7 @@ static void wake_event_loop(void *arg)
     SDL_Event ev;
     memset(&ev, 0, sizeof ev);
     ev.type = e->wake_event;
-    SDL_PushEvent(&ev);
+    e->sdl.PushEvent(&ev);
 }
 
 /* (Re)create the two layers for a w x h window. 0 or -1. */
@@ -56,8 +56,8 @@ static int resize_layers(Explorer *e, int w, int h)
 /* Bring the window up to date: repaint what is stale and show it. 0 or -1. */
 static int render(Explorer *e, SrError *err)
 {
-    SDL_Surface *win = SDL_GetWindowSurface(e->window);
-    if (!win) return sr_fail(err, "window surface: %s", SDL_GetError());
+    SDL_Surface *win = e->sdl.GetWindowSurface(e->window);
+    if (!win) return sr_fail(err, "window surface: %s", e->sdl.GetError());
     if (resize_layers(e, win->w, win->h)) return sr_fail(err, "cannot allocate a %dx%d frame", win->w, win->h);
     if (e->figure_height != explorer_figure_height(&e->st, e->width, e->height) ||
         e->figure_width != explorer_figure_width(&e->st, e->width, e->height))
@@ -84,14 +84,14 @@ static int render(Explorer *e, SrError *err)
     explorer_draw_overlays(e, cr);
     cairo_destroy(cr);
     cairo_surface_flush(e->frame);
-    SDL_Surface *src = SDL_CreateRGBSurfaceWithFormatFrom(
+    SDL_Surface *src = e->sdl.CreateRGBSurfaceWithFormatFrom(
         cairo_image_surface_get_data(e->frame), e->width, e->height, 32,
         cairo_image_surface_get_stride(e->frame), SDL_PIXELFORMAT_ARGB8888);
-    if (!src) return sr_fail(err, "frame: %s", SDL_GetError());
-    SDL_SetSurfaceBlendMode(src, SDL_BLENDMODE_NONE);
-    int rc = SDL_BlitSurface(src, NULL, win, NULL);
-    SDL_FreeSurface(src);
-    if (rc || SDL_UpdateWindowSurface(e->window)) return sr_fail(err, "window update: %s", SDL_GetError());
+    if (!src) return sr_fail(err, "frame: %s", e->sdl.GetError());
+    e->sdl.SetSurfaceBlendMode(src, SDL_BLENDMODE_NONE);
+    int rc = e->sdl.UpperBlit(src, NULL, win, NULL);
+    e->sdl.FreeSurface(src);
+    if (rc || e->sdl.UpdateWindowSurface(e->window)) return sr_fail(err, "window update: %s", e->sdl.GetError());
     e->frame_stale = 0;
     return 0;
 }
@@ -118,7 +118,7 @@ static void set_window_title(Explorer *e)
                  e->series.e[e->st.snapshot].step, e->st.snapshot + 1, e->series.n);
     snprintf(title, sizeof title, "seqrep explore: %.250s%s%.250s%s", e->src.model, e->src.adapter ? " + adapter " : "",
              e->src.adapter ? e->src.adapter : "", step);
-    if (e->window) SDL_SetWindowTitle(e->window, title);
+    if (e->window) e->sdl.SetWindowTitle(e->window, title);
 }
 
 /* --series: load the model of snapshot st.snapshot and run the shown sentence
@@ -269,10 +269,10 @@ static int play(Explorer *e, const ScriptEvent *ev, SrError *err)
     case SCRIPT_CLICK: handle_click(e, ev->x, ev->y); return 0;
     case SCRIPT_SHOT: return explorer_save_window(e, err) ? -1 : 0;
     case SCRIPT_RESIZE:
-        SDL_SetWindowSize(e->window, ev->x, ev->y);
+        e->sdl.SetWindowSize(e->window, ev->x, ev->y);
         e->figure_stale = e->frame_stale = 1;
         return 0;
-    case SCRIPT_WAIT: SDL_Delay((Uint32)ev->x); return 0;
+    case SCRIPT_WAIT: e->sdl.Delay((Uint32)ev->x); return 0;
     }
     return 0;
 }
@@ -284,7 +284,7 @@ static void explorer_free(Explorer *e)
     if (e->figure) cairo_surface_destroy(e->figure);
     if (e->frame) cairo_surface_destroy(e->frame);
     layout_boxes_free(&e->figure_boxes);
-    if (e->window) SDL_DestroyWindow(e->window);
+    if (e->window) e->sdl.DestroyWindow(e->window);
 }
 
 /* The event loop: interactive, or replaying the script one event per frame
@@ -295,7 +295,7 @@ static int event_loop(Explorer *e, const ScriptEvent *script, int n_script, SrEr
     for (;;) {
         SDL_Event ev;
         int waited = 0;
-        while (waited ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, scripted ? 5 : 250)) {
+        while (waited ? e->sdl.PollEvent(&ev) : e->sdl.WaitEventTimeout(&ev, scripted ? 5 : 250)) {
             waited = 1;
             int rc = handle_event(e, &ev, err);
             if (rc) return rc < 0 ? -1 : 0;
@@ -328,13 +328,14 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     if (explorer_open(e, o, err)) goto done;
     int max_T = explorer_max_T(e);
 
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    if (sdl_calls_load(&e->sdl, err)) goto done;
+    if (e->sdl.Init(SDL_INIT_VIDEO) != 0) {
         sr_fail(err, "cannot open a window: %s (no display? try SDL_VIDEODRIVER=dummy or xvfb-run)",
-                SDL_GetError());
+                e->sdl.GetError());
         goto done;
     }
     sdl_up = 1;
-    e->wake_event = SDL_RegisterEvents(1);
+    e->wake_event = e->sdl.RegisterEvents(1);
     if (e->wake_event == (Uint32)-1) {
         sr_fail(err, "SDL: no user events left");
         goto done;
@@ -346,21 +347,22 @@ int explorer_run(const ExplorerOptions *o, SrError *err)
     if (e->src.adapter && !e->st.message[0] && !e->series.n)
         snprintf(e->st.message, sizeof e->st.message, "adapter %.400s: its LoRA adapters are merged into the model",
                  e->src.adapter);
-    e->window = SDL_CreateWindow("seqrep explore", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+    e->window = e->sdl.CreateWindow("seqrep explore", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                                  o->width, o->height, SDL_WINDOW_RESIZABLE);
     if (!e->window) {
-        sr_fail(err, "cannot open a window: %s", SDL_GetError());
+        sr_fail(err, "cannot open a window: %s", e->sdl.GetError());
         goto done;
     }
     set_window_title(e);
-    SDL_StartTextInput();
+    e->sdl.StartTextInput();
     explorer_request_maps(e);
     rc = event_loop(e, script, n_script, err);
     if (rc == 0 && o->frame_times) rc = frame_times_write(&e->times, o->frame_times, err);
 done:
     frame_times_free(&e->times);
     explorer_free(e);
-    if (sdl_up) SDL_Quit();
+    if (sdl_up) e->sdl.Quit();
+    sdl_calls_unload(&e->sdl);
     free(script);
     free(e);
     return rc;

@@ -22,6 +22,7 @@
 #include "figures/figures.h"
 #include "repeat/repeat.h"
 #include "runs/snapshot_series.h"
+#include "window/sdl_calls.h"
 
 /* The data of one view in the window: its figure, and the plot words it
  * was loaded or derived for (its data is had again when they change). */
@@ -62,6 +63,7 @@ typedef struct {
     int maps_computing;         /* the view waits for the maps' thread            */
     ExplorerWorker *worker;
 
+    SdlCalls sdl;               /* SDL2's functions, loaded when the window opens */
     SDL_Window *window;
     Uint32 wake_event;          /* pushed by the worker after each result         */
     cairo_surface_t *figure;    /* the painter's drawing, window-sized ARGB32     */

@@ -142,30 +142,15 @@ def find_cycle(edges):
     return None
 
 
+# a comment (to its end or the file's), a string or a character literal (to
+# its closing quote, or through the end of its line when it has none)
+LITERAL = re.compile(r"""/\*.*?(?:\*/|\Z)|//[^\n]*|"(?:\\.|[^"\\\n])*["\n]?|'(?:\\.|[^'\\\n])*['\n]?""", re.S)
+
+
 def blank_comments_and_strings(text):
     """text with every comment, string and character literal replaced by
     spaces (newlines kept), so braces and parentheses can be counted."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-        else:
-            out.append(c)
-            i += 1
-            continue
-        out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
-        i = j
-    return "".join(out)
+    return LITERAL.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def functions(text):
@@ -300,7 +285,7 @@ cycle = find_cycle(module_edges)
 check(cycle is None, "include loop between modules: %s" % " -> ".join(cycle or []))
 
 if OBJ_DIR:
-    defined, used = {}, {}
+    defined, used, objects = {}, {}, {}
     for dirpath, _, names in os.walk(OBJ_DIR):
         for name in names:
             if not name.endswith(".o"):
@@ -310,13 +295,18 @@ if OBJ_DIR:
             module = rel if rel.startswith("viz/") else "src/" + rel
             if not os.path.exists(os.path.join(ROOT, module + ".c")):
                 continue  # left behind by a source file that is gone
-            out = subprocess.run(["nm", obj], capture_output=True, text=True).stdout
-            for line in out.splitlines():
-                parts = line.split()
-                if len(parts) == 3 and parts[1] in "TDBR":
-                    defined[parts[2]] = module
-                elif len(parts) == 2 and parts[0] == "U":
-                    used.setdefault(module, set()).add(parts[1])
+            objects[obj] = module
+    # one nm for every object (-A: each line starts with its file)
+    out = subprocess.run(["nm", "-A", "--"] + sorted(objects), capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        obj, _, symbol = line.partition(":")
+        module, parts = objects.get(obj), symbol.split()
+        if module is None:
+            continue
+        if len(parts) == 3 and parts[1] in "TDBR":
+            defined[parts[2]] = module
+        elif len(parts) == 2 and parts[0] == "U":
+            used.setdefault(module, set()).add(parts[1])
     call_edges = {}
     for module, symbols in used.items():
         for s in symbols:

@@ -24,7 +24,7 @@ LDLIBS  = -lopenblas -lcjson -lutf8proc -lm
 # graphics: only viz/ (and the tests of viz/) see these flags
 VIZ_CFLAGS = -Iviz -I/usr/include/stb $(shell pkg-config --cflags cairo sdl2 2>/dev/null)
 # (SDL2 is not linked: the explorer loads it when its window opens, viz/window)
-VIZ_LIBS   = $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo) -ldl
+VIZ_LIBS   = $(shell pkg-config --libs cairo fontconfig 2>/dev/null || echo -lcairo -lfontconfig) -ldl
 BUILD   ?= build
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 

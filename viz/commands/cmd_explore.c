@@ -8,6 +8,7 @@
 
 #include "commands/size_option.h"
 #include "commands/viz_commands.h"
+#include "draw/figure.h"
 #include "explorer/explorer.h"
 #include "figures/figures.h"
 #include "figure_row/figure_request.h"
@@ -181,6 +182,7 @@ int cmd_explore(int argc, char **argv)
     if (rc) return rc == 1 ? 0 : rc;
     if (check_options(&o, &t)) return 2;
     SrError err;
-    if (explorer_run(&o, &err)) return args_error(CMD, "%s", err.msg);
-    return 0;
+    rc = explorer_run(&o, &err);
+    figure_fonts_release();
+    return rc ? args_error(CMD, "%s", err.msg) : 0;
 }

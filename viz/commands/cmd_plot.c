@@ -18,6 +18,7 @@
 #include "commands/size_option.h"
 #include "commands/viz_commands.h"
 #include "draw/export.h"
+#include "draw/figure.h"
 #include "figures/figure_options.h"
 #include "figures/figures.h"
 #include "options/args.h"
@@ -252,5 +253,6 @@ int cmd_plot(int argc, char **argv)
     cJSON_Delete(manifest);
     figure_free(&f); /* a loader may have filled the data before a later check failed */
     free(options);
+    figure_fonts_release();
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include <cairo-ft.h>
+#include <fontconfig/fontconfig.h>
 
 #include "draw/layout_boxes.h"
 
@@ -57,6 +58,12 @@ int figure_check_font(const char *family, SrError *err)
     if (strcasecmp(found, family) != 0)
         return sr_fail(err, "font '%s' is not installed (fontconfig falls back to '%s')", family, found);
     return 0;
+}
+
+void figure_fonts_release(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
 }
 
 Rgb figure_background(const FigureStyle *s)

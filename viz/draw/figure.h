@@ -56,6 +56,14 @@ int figure_theme_parse(const char *text, FigureTheme *out);
  * installed (fontconfig falls back to 'Y')". */
 int figure_check_font(const char *family, SrError *err);
 
+/* Free cairo's and fontconfig's caches of fonts (cairo_debug_reset_static_data,
+ * FcFini) as a command that drew ends, when no cairo object is left: a leak
+ * checker then sees only what seqrep leaves (fontconfig keeps its caches
+ * to the process's end otherwise, and ASan matching those blocks to a
+ * suppression took 0.15 s of every seqrep plot). Both start again when text
+ * is drawn after. */
+void figure_fonts_release(void);
+
 /* ---- colours of the theme ------------------------------------------------ */
 
 Rgb figure_background(const FigureStyle *s);  /* page                         */

@@ -109,7 +109,7 @@ fi
 # the order of their names with the seconds each took. With more suites than
 # cores, OpenMP's threads sleep when they wait instead of spinning
 # (OMP_WAIT_POLICY=passive, as examples/demo.sh): the whole of e2e.sh took
-# 79 s so on two cores, against 108-124 s with three suites and spinning ----
+# 79-91 s so on two cores, against 108-124 s with three suites and spinning ----
 for suite in "$here"/e2e/e2e_*.sh "$here"/fault/e2e_*.sh "$here"/soak/e2e_*.sh; do
     [ -f "$suite" ] && printf '%s\t%s\n' "$(basename "$suite")" "$suite"
 done | LC_ALL=C sort >suites.txt

@@ -61,8 +61,10 @@ expect_error() {
 }
 
 # ignore_fontconfig_leaks: under AddressSanitizer, fontconfig (beneath
-# cairo's text) never frees its caches; that is not a leak of ours. Writes
-# lsan.supp into the current (work) directory.
+# cairo's text) keeps its caches to the end when a command stops before it
+# frees them (seqrep plot and explore free them as they end:
+# figure_fonts_release); that is not a leak of ours. Writes lsan.supp into
+# the current (work) directory.
 ignore_fontconfig_leaks() {
     printf 'leak:libfontconfig.so\n' >lsan.supp
     LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/lsan.supp:print_suppressions=0"

@@ -297,9 +297,12 @@ HOUSE_RUN = OPENBLAS_CORETYPE=Haswell HOUSE_THREADS=2
 # HOUSE_VARIANT=NAME: only the causal LM of a variant pre-trained on repeated
 # text (repeat25, repeat50, random25, random50; examples/house_variant.sh)
 HOUSE_VARIANT ?=
+# (the build and the script on lines of their own: make runs a line that holds
+# $(MAKE) even under -n, so `make -n house` and `make -n lab` only print)
+house: HOUSE_START := $(shell date +%s)
 house: deps-corpus
-	start=$$(date +%s) && $(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all && \
-	HOUSE_START=$$start HOUSE_VARIANT=$(HOUSE_VARIANT) $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
+	$(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all
+	HOUSE_START=$(HOUSE_START) HOUSE_VARIANT=$(HOUSE_VARIANT) $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
 
 # the numbers of the house LMs and variants trained here (in the cache; make
 # house changes no file of the checkout) into results/house/, results/md/ and

@@ -386,5 +386,18 @@ else
     bad "variant study without a house LM"; cat study.err
 fi
 
+# ---- make -n lab prints what it would do and runs nothing (the house script
+# too: it used to share a line with $(MAKE), which make runs even under -n) ----
+if command -v make >/dev/null 2>&1; then
+    (cd "$here/.." && make -n lab BUILD="$work/lab-build" HOUSE_BUILD="$work/lab-house") >make-n.txt 2>&1
+    rc=$?
+    if [ "$rc" = 0 ] && grep -q "sh examples/house.sh $work/lab-house" make-n.txt && grep -q "examples/lab.py" make-n.txt &&
+        [ ! -e "$work/lab-build" ] && [ ! -e "$work/lab-house" ]; then
+        ok "make -n lab prints the house script and the lab, runs neither"
+    else
+        bad "make -n lab prints the house script and the lab, runs neither (exit $rc)"; tail -5 make-n.txt
+    fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

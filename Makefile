@@ -148,8 +148,8 @@ demo: deps
 
 # ---- tests ------------------------------------------------------------------
 # Every build compiles on TEST_JOBS cores (default all); the unit tests run
-# TEST_JOBS at a time (tests/unit/run.sh), beside the layout check, then the
-# e2e suites E2E_JOBS at a time (tests/e2e/e2e.sh).
+# TEST_JOBS at a time (tests/unit/run.sh), the e2e suites E2E_JOBS at a time
+# (tests/e2e/e2e.sh).
 TEST_JOBS ?= $(shell nproc)
 # the tests' python3: Debian's own, which deps-test gives its packages (a
 # python3 earlier on PATH, such as a pyenv shim, can cost 0.4 s a call; the
@@ -158,8 +158,7 @@ TEST_PYTHON := $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo 
 test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
 	$(MAKE) -j$(TEST_JOBS) test-build
-	$(MAKE) -j2 --output-sync=target test-layout test-unit
-	$(MAKE) test-e2e test-lab
+	$(MAKE) test-layout test-unit test-e2e test-lab
 	$(MAKE) test-asan
 	$(MAKE) test-avx2
 	$(MAKE) test-fuzz
@@ -298,8 +297,9 @@ HOUSE_RUN = OPENBLAS_CORETYPE=Haswell HOUSE_THREADS=2
 # text (repeat25, repeat50, random25, random50; examples/house_variant.sh)
 HOUSE_VARIANT ?=
 # (the build and the script on lines of their own: make runs a line that holds
-# $(MAKE) even under -n, so `make -n house` and `make -n lab` only print)
-house: HOUSE_START := $(shell date +%s)
+# $(MAKE) even under -n, so `make -n house` and `make -n lab` only print;
+# HOUSE_START is read once, as make expands the recipe before its first line)
+house: HOUSE_START = $(shell date +%s)
 house: deps-corpus
 	$(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all
 	HOUSE_START=$(HOUSE_START) HOUSE_VARIANT=$(HOUSE_VARIANT) $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)

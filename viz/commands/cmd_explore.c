@@ -10,6 +10,7 @@
 #include "commands/viz_commands.h"
 #include "draw/figure.h"
 #include "explorer/explorer.h"
+#include "page/explorer_page.h"
 #include "figures/figures.h"
 #include "figure_row/figure_request.h"
 #include "options/args.h"
@@ -57,7 +58,7 @@ static void explore_usage(char *usage, size_t cap)
 
 /* The options as given, before they are checked into ExplorerOptions. */
 typedef struct {
-    const char *bos, *sep, *head, *scale, *theme, *size, *view, *save_dir, *cost, *copy_positions;
+    const char *bos, *sep, *head, *scale, *theme, *size, *view, *save_dir, *cost, *copy_positions, *html_r;
     int sentence, r, layer;
 } ExploreText;
 
@@ -120,10 +121,32 @@ static int parse_options(int argc, char **argv, ExplorerOptions *o, ExploreText 
          .help = "layers and exit views: the split (default test)"},
         {.name = "heads", .type = ARG_STRING, .value = &o->src.heads,
          .help = "CSV of seqrep heads: the heads view (H)"},
+        {.name = "html", .type = ARG_STRING, .value = &o->html,
+         .help = "write the explorer as one self-contained web page OUT.html instead of opening a window"},
+        {.name = "html-r", .type = ARG_STRING, .value = &t->html_r,
+         .help = "with --html: the r the page holds, comma-separated (default the first r)"},
+        {.name = "html-views", .type = ARG_STRING, .value = &o->html_views,
+         .help = "with --html: the views the page holds, comma-separated (default every view)"},
     };
     char usage[2048];
     explore_usage(usage, sizeof usage);
     return args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
+}
+
+/* --html-r: a comma list of r (0..99) into o. 0, or 2 after the error line. */
+static int parse_html_r(ExplorerOptions *o, const char *text)
+{
+    if (!text) return 0;
+    if (!o->html) return args_error(CMD, "--html-r needs --html");
+    for (const char *p = text; *p;) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p || r < 0 || r > 99 || (*end && *end != ',') || o->n_html_r == 16)
+            return args_error(CMD, "--html-r must be a comma list of at most 16 r in 0..99, got '%s'", text);
+        o->html_r[o->n_html_r++] = (int)r;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
 }
 
 /* Check the options given as text and fill the rest of o from them. 0, or
@@ -138,6 +161,10 @@ static int check_options(ExplorerOptions *o, const ExploreText *t)
         return args_error(CMD, "give either --data FILE.conll or --text \"a sentence\"");
     if (t->sentence != 0 && !o->src.data) return args_error(CMD, "--sentence needs --data");
     if (o->script && o->script_file) return args_error(CMD, "give either --script or --script-file");
+    if (o->html && (o->script || o->script_file || o->frame_times))
+        return args_error(CMD, "--html writes a page and opens no window: no --script, --script-file or --frame-times");
+    if (o->html_views && !o->html) return args_error(CMD, "--html-views needs --html");
+    if (parse_html_r(o, t->html_r)) return 2;
     o->bos_given = t->bos != NULL;
     if (option_parse_bos(CMD, t->bos ? t->bos : "per-copy", &o->bos) || option_parse_sep(CMD, t->sep, &o->sep) ||
         option_parse_copy_positions(CMD, t->copy_positions, &o->src.copy_positions))
@@ -182,7 +209,7 @@ int cmd_explore(int argc, char **argv)
     if (rc) return rc == 1 ? 0 : rc;
     if (check_options(&o, &t)) return 2;
     SrError err;
-    rc = explorer_run(&o, &err);
+    rc = o.html ? explorer_write_page(&o, &err) : explorer_run(&o, &err);
     figure_fonts_release();
     return rc ? args_error(CMD, "%s", err.msg) : 0;
 }

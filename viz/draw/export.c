@@ -108,13 +108,12 @@ void export_argb32_to_rgba(const unsigned char *argb, unsigned char *rgba, long 
     }
 }
 
-/* Encode the image surface of t as PNG into t's temporary; 0 or -1. */
-static int write_png(ExportTarget *t)
+int export_png_stream(FILE *f, cairo_surface_t *image)
 {
-    cairo_surface_flush(t->surface);
-    int w = cairo_image_surface_get_width(t->surface), h = cairo_image_surface_get_height(t->surface);
-    int stride = cairo_image_surface_get_stride(t->surface);
-    const unsigned char *data = cairo_image_surface_get_data(t->surface);
+    cairo_surface_flush(image);
+    int w = cairo_image_surface_get_width(image), h = cairo_image_surface_get_height(image);
+    int stride = cairo_image_surface_get_stride(image);
+    const unsigned char *data = cairo_image_surface_get_data(image);
     unsigned char *rgba = malloc((size_t)w * (size_t)h * 4);
     if (!rgba || !data) {
         free(rgba);
@@ -122,9 +121,15 @@ static int write_png(ExportTarget *t)
     }
     for (int y = 0; y < h; y++)
         export_argb32_to_rgba(data + (size_t)y * (size_t)stride, rgba + (size_t)y * (size_t)w * 4, w);
-    int rc = png_write_rgba(t->file.f, rgba, w, h);
+    int rc = png_write_rgba(f, rgba, w, h);
     free(rgba);
     return rc;
+}
+
+/* Encode the image surface of t as PNG into t's temporary; 0 or -1. */
+static int write_png(ExportTarget *t)
+{
+    return export_png_stream(t->file.f, t->surface);
 }
 
 int export_close(ExportTarget *t, SrError *err)

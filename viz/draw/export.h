@@ -56,6 +56,10 @@ int export_close(ExportTarget *t, SrError *err);
 /* Release t without writing anything (removes the temporary file). */
 void export_abort(ExportTarget *t);
 
+/* Encode a cairo ARGB32 image surface as PNG into f, exactly as a .png
+ * target writes it (the page of explore --html holds such bytes); 0 or -1. */
+int export_png_stream(FILE *f, cairo_surface_t *image);
+
 /* Convert n pixels of cairo ARGB32 (premultiplied, native-endian 32-bit
  * words) to straight-alpha RGBA bytes. */
 void export_argb32_to_rgba(const unsigned char *argb, unsigned char *rgba, long n);

@@ -25,6 +25,10 @@ typedef struct {
     AttentionScale scale;
     FigureTheme theme;
     int view;                    /* the first view: a view of the table of figures */
+    /* --html: the page instead of the window (explorer_page.h) */
+    const char *html;            /* its path, or NULL                             */
+    int html_r[16], n_html_r;    /* --html-r: the r it holds (n 0: the first r)    */
+    const char *html_views;      /* --html-views: a comma list of views, NULL = all */
 } ExplorerOptions;
 
 #endif

@@ -1,7 +1,9 @@
 /* explorer_window.h — the state of the explorer's open window, shared by the
  * files that make it up: explorer.c (events, rendering, the run), and its
  * parts explorer_views.c, explorer_setup.c, explorer_overlays.c and
- * explorer_save.c. Only those files include it. */
+ * explorer_save.c, and the page of explore --html (viz/page/explorer_page.c,
+ * explorer_page_walk.c), which opens the explorer without a window. Only
+ * those files include it. */
 #ifndef SEQREP_VIZ_EXPLORER_WINDOW_H
 #define SEQREP_VIZ_EXPLORER_WINDOW_H
 

@@ -19,6 +19,7 @@
 
 #include "attention/attention_data.h"
 #include "base/status.h"
+#include "draw/figure.h"
 #include "figure_row/explorer_sources.h"
 #include "figure_row/plot_words.h"
 #include "repeat/repeat.h"
@@ -112,6 +113,10 @@ typedef struct {
     int (*under_mouse)(cairo_t *cr, const void *data, double w, double h, double x, double y, int *query,
                        int *key);
     void (*tooltip)(const void *data, const ViewContext *c, int query, int key, char *out, size_t cap);
+    /* its cells under the mouse as a grid drawn w x h (NULL: not a grid), for
+     * the page of explore --html: the n x n cells of side *cell from the top
+     * left of *grid, cell (query, key) at row query and column key */
+    void (*cell_grid)(cairo_t *cr, const void *data, double w, double h, FigureRect *grid, double *cell, int *n);
     const AttentionData *(*maps)(const void *data); /* for pins, grids, roles (NULL: none) */
 } FigureView;
 

@@ -225,6 +225,16 @@ static int attention_cell(cairo_t *cr, const void *data, double w, double h, dou
     return attention_cell_at(&L, data, x, y, query, key);
 }
 
+/* The T x T cells of the map drawn w x h: their rectangle and side. */
+static void attention_grid(cairo_t *cr, const void *data, double w, double h, FigureRect *grid, double *cell, int *n)
+{
+    AttentionLayout L;
+    attention_layout(cr, data, w, h, &L);
+    *grid = L.map;
+    *cell = L.cell;
+    *n = ((const AttentionData *)data)->T;
+}
+
 /* The hover text of cell (query, key) of the map drawn. */
 static void attention_tooltip_of(const void *data, const ViewContext *c, int query, int key, char *out, size_t cap)
 {
@@ -253,6 +263,7 @@ static const FigureView VIEWS[] = {
         .borrows = 1,
         .under_mouse = attention_cell,
         .tooltip = attention_tooltip_of,
+        .cell_grid = attention_grid,
         .maps = attention_maps_of,
     },
     {

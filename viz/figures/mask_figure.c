@@ -84,6 +84,16 @@ static int mask_cell(cairo_t *cr, const void *data, double w, double h, double x
     return mask_cell_at(&L, data, x, y, query, key);
 }
 
+/* The T x T cells of the mask drawn w x h: their rectangle and side. */
+static void mask_grid(cairo_t *cr, const void *data, double w, double h, FigureRect *grid, double *cell, int *n)
+{
+    MaskLayout L;
+    mask_layout(cr, data, w, h, &L);
+    *grid = L.grid;
+    *cell = L.cell;
+    *n = ((const MaskData *)data)->T;
+}
+
 /* The hover text of cell (query, key), the tokens named by their labels. */
 static void mask_tooltip_of(const void *data, const ViewContext *c, int query, int key, char *out, size_t cap)
 {
@@ -99,6 +109,7 @@ static const FigureView VIEWS[] = {{
     .command = mask_command,
     .under_mouse = mask_cell,
     .tooltip = mask_tooltip_of,
+    .cell_grid = mask_grid,
 }};
 
 const FigureRow MASK_FIGURE = {

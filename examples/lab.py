@@ -26,7 +26,8 @@ Usage: python3 examples/lab.py [--build DIR] [--fast] [--step N[,N]] [--check-on
   --fast         only the fast steps, and the numbers of committed files
   --step LIST    only these steps (their numbers are checked, the others not)
   --check-only   run nothing: check the numbers against the files there are
-  --figures DIR  copy every lab/NAME.png the sheets show as figures/NAME.png into DIR
+  --figures DIR  copy every lab/NAME.png the sheets show as figures/NAME.png into DIR, and
+                 every lab/NAME.html they link as pages/NAME.html into DIR/../pages
   --record       write the measured numbers into the sheets' "we saw" column
                  (the tolerance column is kept), and the steps' times of
                  lab/timings.csv into results/lab/timings.csv and the table
@@ -50,6 +51,8 @@ SETUP_MARK = re.compile(r"<!--\s*lab-setup\s*-->")
 FENCE = re.compile(r"^```(\S*)\s*$")
 SOURCE = re.compile(r"^`([^`]+)`\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+\(([^)]*)\))?(?:\s+(mean|min|max))?$")
 FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([A-Za-z0-9_.-]+\.png)\)")
+# a page of `seqrep explore --html` a sheet links: [text](pages/NAME.html)
+PAGE = re.compile(r"\]\(pages/([A-Za-z0-9_.-]+\.html)\)")
 STEP_BUDGET_S = 300
 
 
@@ -294,6 +297,21 @@ def record(sheets, checks, measured):
         os.replace(tmp, sheet)
 
 
+def copy_shown(sheets, pattern, folder, into):
+    """Copy every lab/NAME the sheets show or link as FOLDER/NAME (pattern) into the folder
+    into; the complaints about those no step wrote."""
+    failed = []
+    os.makedirs(into, exist_ok=True)
+    for sheet in sheets:
+        for name in sorted(set(pattern.findall(open(sheet, encoding="utf-8").read()))):
+            source = os.path.join("lab", name)
+            if os.path.exists(source):
+                shutil.copyfile(source, os.path.join(into, name))
+            else:
+                failed.append("%s shows %s/%s, but no step wrote %s" % (sheet, folder, name, source))
+    return failed
+
+
 def main(argv):
     """Parse options, run the steps asked for, check the numbers, report."""
     build, fast, only, check_only, figures, do_record, sheets = "build", False, None, False, None, False, []
@@ -388,14 +406,8 @@ def main(argv):
         else:
             print("lab: recorded the steps' times into results/lab/timings.csv and results/md/lab-timings.md")
     if figures:
-        os.makedirs(figures, exist_ok=True)
-        for sheet in sheets:
-            for name in sorted(set(FIGURE.findall(open(sheet, encoding="utf-8").read()))):
-                source = os.path.join("lab", name)
-                if os.path.exists(source):
-                    shutil.copyfile(source, os.path.join(figures, name))
-                else:
-                    failed.append("%s shows figures/%s, but no step wrote %s" % (sheet, name, source))
+        failed += copy_shown(sheets, FIGURE, "figures", figures)
+        failed += copy_shown(sheets, PAGE, "pages", os.path.join(os.path.dirname(figures.rstrip("/")), "pages"))
     for f in failed:
         print("lab: " + f, file=sys.stderr)
     agreeing = sum(1 for c in todo if (c.sheet, c.line) in measured and c.agrees(measured[(c.sheet, c.line)]))

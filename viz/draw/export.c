@@ -108,7 +108,17 @@ void export_argb32_to_rgba(const unsigned char *argb, unsigned char *rgba, long 
     }
 }
 
-int export_png_stream(FILE *f, cairo_surface_t *image)
+/* Drop the alpha byte of n RGBA pixels in place when every one is opaque:
+ * the number of bytes a pixel keeps, 3 or 4. */
+static int opaque_to_rgb(unsigned char *rgba, long n)
+{
+    for (long i = 0; i < n; i++)
+        if (rgba[4 * i + 3] != 255) return 4;
+    for (long i = 0; i < n; i++) memmove(rgba + 3 * i, rgba + 4 * i, 3);
+    return 3;
+}
+
+int export_png_stream(FILE *f, cairo_surface_t *image, int compact)
 {
     cairo_surface_flush(image);
     int w = cairo_image_surface_get_width(image), h = cairo_image_surface_get_height(image);
@@ -121,7 +131,8 @@ int export_png_stream(FILE *f, cairo_surface_t *image)
     }
     for (int y = 0; y < h; y++)
         export_argb32_to_rgba(data + (size_t)y * (size_t)stride, rgba + (size_t)y * (size_t)w * 4, w);
-    int rc = png_write_rgba(f, rgba, w, h);
+    int channels = compact ? opaque_to_rgb(rgba, (long)w * h) : 4;
+    int rc = png_write_pixels(f, rgba, w, h, channels, compact ? 0 : -1);
     free(rgba);
     return rc;
 }
@@ -129,7 +140,7 @@ int export_png_stream(FILE *f, cairo_surface_t *image)
 /* Encode the image surface of t as PNG into t's temporary; 0 or -1. */
 static int write_png(ExportTarget *t)
 {
-    return export_png_stream(t->file.f, t->surface);
+    return export_png_stream(t->file.f, t->surface, 0);
 }
 
 int export_close(ExportTarget *t, SrError *err)

@@ -27,9 +27,16 @@ static void sink_write(void *context, void *data, int size)
     if (size > 0 && fwrite(data, 1, (size_t)size, s->f) != (size_t)size) s->failed = 1;
 }
 
-int png_write_rgba(FILE *f, const unsigned char *rgba, int w, int h)
+int png_write_pixels(FILE *f, const unsigned char *pixels, int w, int h, int channels, int filter)
 {
     PngSink sink = {.f = f, .failed = 0};
-    int ok = stbi_write_png_to_func(sink_write, &sink, w, h, 4, rgba, w * 4);
+    stbi_write_force_png_filter = filter;
+    int ok = stbi_write_png_to_func(sink_write, &sink, w, h, channels, pixels, w * channels);
+    stbi_write_force_png_filter = -1;
     return ok && !sink.failed ? 0 : -1;
+}
+
+int png_write_rgba(FILE *f, const unsigned char *rgba, int w, int h)
+{
+    return png_write_pixels(f, rgba, w, h, 4, -1);
 }

@@ -77,7 +77,8 @@ static int have_figure(Explorer *e, SrError *err)
 }
 
 /* The painter's drawing of the state on e at w x h, as PNG bytes (*png,
- * *n; the caller frees) — the bytes `seqrep plot` writes for its command.
+ * *n; the caller frees) — the pixels `seqrep plot` writes for its command
+ * (as RGB when all are opaque, as the figures are: a smaller page).
  * 0 or -1. */
 static int draw_png(Explorer *e, cairo_surface_t *image, unsigned char **png, size_t *n)
 {
@@ -88,7 +89,7 @@ static int draw_png(Explorer *e, cairo_surface_t *image, unsigned char **png, si
     char *bytes = NULL;
     FILE *f = rc ? NULL : open_memstream(&bytes, n);
     if (!f) return -1;
-    rc = export_png_stream(f, image);
+    rc = export_png_stream(f, image, 1);
     if (fclose(f) || rc) {
         free(bytes);
         return -1;

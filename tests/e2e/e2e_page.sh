@@ -27,10 +27,16 @@ grep -q "^wrote page.html" err.txt && ok "it says what it wrote" || bad "it says
 check "no address outside the page in it" sh -c '! grep -Eq "(src|href)=\"?(https?:)?//" page.html'
 echo "page: $(wc -c <page.html) bytes"
 cd .. || exit 2
+# a pre-training's snapshots: [ and ] in the page
+"$seqrep" train-lm --corpus corpus.txt --out s.safetensors --layers 2 --d-model 32 --heads 2 --d-ff 64 \
+    --seq-len 48 --batch 4 --steps 20 --threads 2 --quiet --seed 5 --snapshots series --save-every 10 2>/dev/null
+expect_ok "explore --series --html" "$seqrep" explore --series series --text "$sentence" --html series.html \
+    --html-views attention --size 480x360
 
 # ---- in the browser ----
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c "import selenium, PIL" 2>/dev/null; then
-    if /usr/bin/python3 "$here/e2e/page_browser.py" "$work/page/page.html" "$seqrep" "$work/page" >browser.txt 2>&1; then
+    if /usr/bin/python3 "$here/e2e/page_browser.py" "$work/page/page.html" "$seqrep" "$work/page" \
+        "$work/series.html" >browser.txt 2>&1; then
         ok "the page in chromium"
     else
         bad "the page in chromium"

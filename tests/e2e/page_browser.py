@@ -17,7 +17,10 @@ and clicked as a student would, and what the page shows is read back:
   request chromium's Network domain reports is the page itself or a data:
   URI; a proxy and host rules that fail are set besides).
 
-Usage: python3 page_browser.py PAGE.html SEQREP WORKDIR
+and, given a page of a snapshot series, that [ and ] step through its
+snapshots and say where they stop.
+
+Usage: python3 page_browser.py PAGE.html SEQREP WORKDIR [SERIES_PAGE.html]
 Prints "ok NAME" / "FAIL NAME" lines, then the page's load time.
 """
 import csv
@@ -37,6 +40,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 PAGE, SEQREP, WORK = sys.argv[1:4]
+SERIES = sys.argv[4] if len(sys.argv) > 4 else None
 failures = []
 
 
@@ -130,6 +134,9 @@ def main():
         load = d.execute_script("const t = performance.timing; return t.loadEventEnd - t.navigationStart")
         hover_and_pin(d, keys_and_views(d))
         logs(d)
+        if SERIES:
+            d.get("file://" + SERIES)
+            snapshots(d)
     finally:
         d.quit()
     print("page load %d ms (navigation to load event), browser test %.1f s" % (load, time.time() - started))
@@ -199,6 +206,20 @@ def hover_and_pin(d, rows):
     check("click: the overlay outlines the pinned row and column", painted == [True, True, q], repr(painted))
     _, after = shown(d)
     check("click: the picture under the overlay is unchanged", before == after)
+
+
+def snapshots(d):
+    """[ and ] step through the snapshots of a series' page, the layer and head kept."""
+    where = lambda: d.find_element(By.ID, "where").text
+    check("series: the last snapshot first", where().endswith("step 20 (2 of 2)"), where())
+    press(d, "\ue015")  # down: head 0
+    press(d, "[")
+    check("series: [ shows the snapshot before, same map", where() == "attention, layer 1, head 0, r = 1, "
+          "step 10 (1 of 2)", where())
+    press(d, "[")
+    check("series: [ on the first says so", "snapshots are 1..2" in status(d), status(d))
+    press(d, "]")
+    check("series: ] the one after", where().endswith("step 20 (2 of 2)"), where())
 
 
 def logs(d):

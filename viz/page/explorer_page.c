@@ -218,11 +218,27 @@ static cJSON *page_data(const Explorer *e, const PageWalk *w)
     return d;
 }
 
+/* A monotonic clock, in seconds. */
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The progress line: frames drawn of n, and the time left at this pace. */
+static void progress(int done, int n, double started)
+{
+    double left = (seconds_now() - started) / done * (n - done);
+    fprintf(stderr, "\rexplore --html: %d of %d frames, ETA %d:%02d ", done, n, (int)left / 60, (int)left % 60);
+}
+
 /* Draw every frame of the walk into d's "frames", grouped by snapshot and
  * r (one forward each), with the hover lines in d's "lines". 0 or -1. */
 static int add_frames(Explorer *e, const PageWalk *w, cJSON *d, SrError *err)
 {
     int n = w->frame_names.n, done = 0, loaded = -1, rc = 0;
+    double started = seconds_now();
     cJSON **frames = calloc((size_t)n + 1, sizeof *frames);
     StringTable lines = {0};
     if (!frames) return sr_fail(err, "out of memory");
@@ -234,7 +250,7 @@ static int add_frames(Explorer *e, const PageWalk *w, cJSON *d, SrError *err)
                 if (s->snapshot != (e->series.n ? snap : s->snapshot) || s->r != r) continue;
                 frames[f] = draw_frame(e, w, f, &lines, &loaded, err);
                 rc = frames[f] ? 0 : -1;
-                if (++done % 10 == 0 || done == n) fprintf(stderr, "\rexplore --html: %d of %d frames", done, n);
+                if (++done % 10 == 0 || done == n) progress(done, n, started);
             }
     fprintf(stderr, "\n");
     cJSON *list = cJSON_AddArrayToObject(d, "frames");

@@ -20,7 +20,7 @@ sentence="the wind blew in redhill all day ."
 
 mkdir page && cd page || exit 2
 expect_ok "explore --html writes the page" "$seqrep" explore --model ../m.safetensors --text "$sentence" \
-    --html page.html --html-r 1,2 --size 640x480
+    --html page.html --html-r 1,2 --size 480x360
 grep -q "^wrote page.html" err.txt && ok "it says what it wrote" || bad "it says what it wrote"
 [ "$(ls | sort | tr '\n' ' ')" = "err.txt out.txt page.html " ] && ok "one file, nothing beside it" \
     || bad "one file, nothing beside it: $(ls)"

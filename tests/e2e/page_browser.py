@@ -12,7 +12,8 @@ and clicked as a student would, and what the page shows is read back:
 - the hover text names the two pieces and the value plot's CSV holds;
 - a click pins a token: the overlay draws its row and column, the picture
   stays as it was;
-- keys whose result the page does not hold say so;
+- keys whose result the page does not hold say so; c copies (or selects) the
+  plot command;
 - nothing was logged on the console, and no request left the page (every
   request chromium's Network domain reports is the page itself or a data:
   URI; a proxy and host rules that fail are set besides).
@@ -106,7 +107,7 @@ def same_as_plot(d, name, want_where):
 
 def press(d, key):
     """Press a key as a student would (chromium's keyboard, not the page's functions)."""
-    ActionChains(d).send_keys(key).perform()
+    ActionChains(d, duration=0).send_keys(key).perform()
 
 
 def status(d):
@@ -120,7 +121,7 @@ def hover_cell(d, q, k):
     img = d.find_element(By.ID, "view")
     w, h = img.size["width"], img.size["height"]
     x, y = gx + (k + 0.5) * cell, gy + (q + 0.5) * cell
-    ActionChains(d).move_to_element_with_offset(img, int(x - w / 2), int(y - h / 2)).perform()
+    ActionChains(d, duration=0).move_to_element_with_offset(img, int(x - w / 2), int(y - h / 2)).perform()
     return d.find_element(By.ID, "tip").text, (x, y)
 
 
@@ -168,6 +169,14 @@ def keys_and_views(d):
     check("l: the log scale was not exported, and the key says so", "one colour scale" in status(d), status(d))
     press(d, "s")
     check("s: a page saves no files, and says so", "saves no files" in status(d), status(d))
+    press(d, "c")
+    for _ in range(50):  # the clipboard answers later
+        if "the plot command" in status(d):
+            break
+        time.sleep(0.02)
+    copied = d.execute_script("return window.getSelection().toString()")
+    check("c: the plot command copied, or selected for Ctrl+C", ("copied the plot command" in status(d)) or
+          (copied == d.find_element(By.ID, "command").text and "selected" in status(d)), status(d))
     press(d, "1")
     press(d, "a")
     press(d, "o")
@@ -192,7 +201,7 @@ def hover_and_pin(d, rows):
     check("hover: a masked cell says masked", masked.endswith("masked"), repr(masked))
     _, before = shown(d)
     hover_cell(d, q, k)
-    ActionChains(d).click().perform()
+    ActionChains(d, duration=0).click().perform()
     check("click: pins the token", "pinned row and column %d" % q in status(d), status(d))
     painted = d.execute_script("""
       const c = document.getElementById("overlay"), g = PAGE.frames[PAGE.states[seqrepPage.state()].f].grid;

@@ -14,8 +14,9 @@ e2e_begin "$@"
 ignore_fontconfig_leaks
 
 "$seqrep" gen-text --out corpus.txt --sentences 300 --seed 3 2>/dev/null
+# the model, and its snapshots at steps 10 and 20 for the page of a series
 "$seqrep" train-lm --corpus corpus.txt --out m.safetensors --layers 2 --d-model 32 --heads 2 --d-ff 64 \
-    --seq-len 48 --batch 4 --steps 20 --threads 2 --quiet --seed 5 2>/dev/null
+    --seq-len 48 --batch 4 --steps 20 --threads 2 --quiet --seed 5 --snapshots series --save-every 10 2>/dev/null
 sentence="the wind blew in redhill all day ."
 
 mkdir page && cd page || exit 2
@@ -28,8 +29,6 @@ check "no address outside the page in it" sh -c '! grep -Eq "(src|href)=\"?(http
 echo "page: $(wc -c <page.html) bytes"
 cd .. || exit 2
 # a pre-training's snapshots: [ and ] in the page
-"$seqrep" train-lm --corpus corpus.txt --out s.safetensors --layers 2 --d-model 32 --heads 2 --d-ff 64 \
-    --seq-len 48 --batch 4 --steps 20 --threads 2 --quiet --seed 5 --snapshots series --save-every 10 2>/dev/null
 expect_ok "explore --series --html" "$seqrep" explore --series series --text "$sentence" --html series.html \
     --html-views attention --size 480x360
 

@@ -173,6 +173,9 @@ def parse_sheet(path):
         if cells is None:
             header = None
             continue
+        if not header and len(cells) == 4 and SOURCE.match(cells[1]):
+            fail("%s:%d: a 'we saw' row outside a table (no | what | read from | we saw | ± | header above it)"
+                 % (path, no))
         if header and cells and set(cells[0]) <= set("-: "):
             continue
         if header and cells:

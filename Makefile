@@ -326,9 +326,12 @@ house-record:
 
 # the course lab (docs/lab/README.md, docs/lab/instructor.md): lab-setup
 # builds seqrep and the house LMs once, before the lab; lab runs every step of
-# the student sheet and checks the numbers both sheets quote; lab-figures
+# the student sheet, copies the files its numbers are read from into the
+# committed results/lab/ and checks the numbers both sheets quote; lab-figures
 # also copies the figures the sheets show into docs/lab/figures/; test-lab
-# (part of make test) runs the fast steps and checks the committed numbers
+# (part of make test) runs the fast steps and checks every quoted number
+# (the "we saw" rows and the prose numbers with a src marker, in the sheets
+# and docs/results.md) against the committed files, without writing them
 lab-setup: deps-corpus
 	$(MAKE) all
 	$(MAKE) house

@@ -105,7 +105,7 @@ else
     echo "   skipped: this seqrep has no 'heads' command"
 fi
 echo "== 8. what SR fine-tuning teaches: the names' attention on their cue, by epoch (attnflow --cues)"
-# the lab's step 10 sizes (docs/lab/README.md): 1,000 training sentences and
+# the lab's step 11 sizes (docs/lab/README.md): 1,000 training sentences and
 # a 200-step LM on the task's own text, where SR learns right-cue
 if has finetune; then
     cue="$work/cue"

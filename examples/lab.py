@@ -3,11 +3,14 @@
 
 The student sheet is the script: every ```sh block under a step is run, in
 order, and every "we saw" table (in the student or the instructor sheet)
-names the file and column its number is read from. So the sheet cannot rot:
-`make lab` runs every step and fails when a quoted number is no longer what
-the step produces (within the tolerance the sheet states); `make test` runs
-the fast part (the steps marked fast, and the numbers read from committed
-results, which need no run).
+names the committed file and column its number is read from. So the sheet
+cannot rot: `make lab` runs every step, copies the files the tables read
+from lab/ into results/lab/ (the one place it writes tracked files: the
+numbers of the run, with the manifests that hold their seeds and settings)
+and fails when a quoted number is no longer what the step produced (within
+the tolerance the sheet states); `make test` runs the fast part (the steps
+marked fast, and every number against the committed files, which needs no
+run).
 
 A sheet is markdown with these conventions:
 
@@ -17,8 +20,14 @@ A sheet is markdown with these conventions:
         `FILE` COLUMN (KEY=VALUE, ...) [mean|min|max]
     over the rows of the CSV FILE that match every KEY=VALUE; one matching row,
     or an aggregate named at the end; a FILE ending in .json gives the number
-    under its top-level key COLUMN (a manifest's icl_score). The file must be named in the commands
-    of the step the table belongs to (the step that produces the number).
+    under its top-level key COLUMN (a manifest's icl_score). FILE is a
+    committed file under results/; results/lab/X is what the step's commands
+    write as lab/X (they must name it: the step that quotes a number makes it).
+    NUMBER<!-- src: `FILE` COLUMN (KEY=VALUE, ...) [mean|min|max] -->
+                                 a number in prose that quotes a result, in
+    the sheets and in docs/results.md: the marker right after it names where
+    it is read from, as above; it must agree at the decimals it is quoted
+    with (± 0). Years, step counts and settings are not results and carry none.
 
 Usage: python3 examples/lab.py [--build DIR] [--fast] [--step N[,N]] [--check-only]
                                [--figures DIR] [--record] [SHEET...]
@@ -50,6 +59,8 @@ STEP_MARK = re.compile(r"<!--\s*lab-step\s+(\d+)\s+(fast|slow)\s*-->")
 SETUP_MARK = re.compile(r"<!--\s*lab-setup\s*-->")
 FENCE = re.compile(r"^```(\S*)\s*$")
 SOURCE = re.compile(r"^`([^`]+)`\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+\(([^)]*)\))?(?:\s+(mean|min|max))?$")
+PROSE = re.compile(r"([+\-\u2212]?\d+(?:\.\d+)?)\s*%?\s*<!--\s*src:\s*(.*?)\s*-->")
+PROSE_DOCS = ["docs/results.md"]
 FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([A-Za-z0-9_.-]+\.png)\)")
 # a page of `seqrep explore --html` a sheet links: [text](pages/NAME.html)
 PAGE = re.compile(r"\]\(pages/([A-Za-z0-9_.-]+\.html)\)")
@@ -75,8 +86,12 @@ class Check:
         return abs(round(value, self.decimals) - self.quoted) <= self.tol + 1e-9
 
     def committed(self):
-        """True when the number comes from a committed file (not from lab/)."""
-        return not self.path.startswith("lab/")
+        """True when the number is read from a committed file (under results/)."""
+        return self.path.startswith("results/")
+
+    def produced_as(self):
+        """The path the step's commands write the file as: lab/X for results/lab/X."""
+        return self.path[len("results/"):] if self.path.startswith("results/lab/") else self.path
 
 
 def parse_number(text, sheet, line):
@@ -85,6 +100,37 @@ def parse_number(text, sheet, line):
         return float(text.replace("+", "").replace("±", "").strip())
     except ValueError:
         fail("%s:%d: '%s' is not a number" % (sheet, line, text.strip()))
+
+
+def parse_filters(text, sheet, no):
+    """{KEY: VALUE} of a source's "KEY=VALUE, ..." (exit 2 on a pair without =)."""
+    where = {}
+    for pair in (text or "").split(","):
+        if pair.strip():
+            if "=" not in pair:
+                fail("%s:%d: filter '%s' is not KEY=VALUE" % (sheet, no, pair.strip()))
+            k, v = pair.split("=", 1)
+            where[k.strip()] = v.strip()
+    return where
+
+
+def prose_checks(path, lines, step_of_line):
+    """The numbers of prose that carry a source marker (PROSE), as checks of
+    tolerance 0; step_of_line(no) is the lab step a line belongs to (None
+    outside the lab)."""
+    checks = []
+    for no, text in enumerate(lines, 1):
+        for m in PROSE.finditer(text):
+            src = SOURCE.match(m.group(2))
+            if not src or not src.group(1).startswith("results/"):
+                fail("%s:%d: a src marker must name `results/FILE` COLUMN (KEY=VALUE, ...) [mean|min|max], got '%s'"
+                     % (path, no, m.group(2)))
+            number = m.group(1).replace("\u2212", "-")
+            decimals = len(number.split(".")[1]) if "." in number else 0
+            checks.append(Check(path, no, step_of_line(no), "prose: " + number, src.group(1), src.group(2),
+                                parse_filters(src.group(3), path, no), src.group(4),
+                                parse_number(number, path, no), decimals, 0.0))
+    return checks
 
 
 def parse_sheet(path):
@@ -130,6 +176,9 @@ def parse_sheet(path):
         if cells is None:
             header = None
             continue
+        if not header and len(cells) == 4 and SOURCE.match(cells[1]):
+            fail("%s:%d: a 'we saw' row outside a table (no | what | read from | we saw | ± | header above it)"
+                 % (path, no))
         if header and cells and set(cells[0]) <= set("-: "):
             continue
         if header and cells:
@@ -141,16 +190,15 @@ def parse_sheet(path):
                      % (path, no, cells[1]))
             if step is None:
                 fail("%s:%d: a 'we saw' table before any <!-- lab-step N --> mark" % (path, no))
-            where = {}
-            for pair in (src.group(3) or "").split(","):
-                if pair.strip():
-                    if "=" not in pair:
-                        fail("%s:%d: filter '%s' is not KEY=VALUE" % (path, no, pair.strip()))
-                    k, v = pair.split("=", 1)
-                    where[k.strip()] = v.strip()
+            if not src.group(1).startswith("results/"):
+                fail("%s:%d: 'read from' names %s, which is not committed: name results/lab/... (make lab "
+                     "copies the step's lab/... there) or another file under results/" % (path, no, src.group(1)))
+            where = parse_filters(src.group(3), path, no)
             decimals = len(cells[2].split(".")[1]) if "." in cells[2] else 0
             checks.append(Check(path, no, step, cells[0], src.group(1), src.group(2), where, src.group(4),
                                 parse_number(cells[2], path, no), decimals, parse_number(cells[3], path, no)))
+    step_marks = [(no, int(m.group(1))) for no, t in enumerate(lines, 1) for m in [STEP_MARK.search(t)] if m]
+    checks += prose_checks(path, lines, lambda n: max([s for at, s in step_marks if at <= n], default=None))
     return setup, steps, checks
 
 
@@ -277,13 +325,34 @@ def record_timings(source, csv_path, md_path):
     return None
 
 
+def commit_step_files(number, checks):
+    """Copy the files the checks of step `number` read (results/lab/X) from
+    where the step wrote them (lab/X), with the manifest beside each; the
+    names copied, or an error string."""
+    copied = []
+    for path in sorted({c.path for c in checks if c.step == number and c.path.startswith("results/lab/")}):
+        source = path[len("results/"):]
+        if not os.path.exists(source):
+            return None, "step %d wrote no %s (the sheet reads %s)" % (number, source, path)
+        pairs = [(source, path)]
+        manifest = re.sub(r"\.csv$", ".manifest.json", source)
+        if manifest != source and os.path.exists(manifest):
+            pairs.append((manifest, re.sub(r"\.csv$", ".manifest.json", path)))
+        for src, dst in pairs:
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(src, dst + ".tmp")
+            os.replace(dst + ".tmp", dst)
+            copied.append(dst)
+    return copied, None
+
+
 def record(sheets, checks, measured):
     """Write measured numbers into the 'we saw' cells of their rows, at the
-    precision the sheet quotes them."""
+    precision the sheet quotes them (the prose numbers are left alone)."""
     for sheet in sheets:
         lines = open(sheet, encoding="utf-8").read().split("\n")
         for c in checks:
-            if c.sheet != sheet or (c.sheet, c.line) not in measured:
+            if c.what.startswith("prose: ") or c.sheet != sheet or (c.sheet, c.line) not in measured:
                 continue
             value, line = measured[(c.sheet, c.line)], c.line
             cells = lines[line - 1].split("|")
@@ -356,14 +425,21 @@ def main(argv):
         elif s_setup or any(cmds for _, cmds in s_steps.values()):
             fail("%s: only the first sheet (the student's) may hold commands" % sheet)
         checks += s_checks
+    for doc in PROSE_DOCS:
+        if doc not in sheets and os.path.exists(doc):
+            checks += prose_checks(doc, open(doc, encoding="utf-8").read().split("\n"), lambda n: None)
     if not steps:
         fail("%s: no <!-- lab-step N fast|slow --> marks" % sheets[0])
     for c in checks:
+        if c.step is None and c.path.startswith("results/lab/"):
+            fail("%s:%d: %s is made by a step of the lab: quote it under that step" % (c.sheet, c.line, c.path))
+        if c.step is None:
+            continue
         if c.step not in steps:
             fail("%s:%d: step %d is not a step of %s" % (c.sheet, c.line, c.step, sheets[0]))
-        if c.path not in "\n".join(steps[c.step][1]):
+        if c.path.startswith("results/lab/") and c.produced_as() not in "\n".join(steps[c.step][1]):
             fail("%s:%d: %s is not named by the commands of step %d (the step that quotes a number makes it)"
-                 % (c.sheet, c.line, c.path, c.step))
+                 % (c.sheet, c.line, c.produced_as(), c.step))
     chosen = [n for n in sorted(steps) if (only is None or n in only) and (not fast or steps[n][0])]
     failed = []
     if not check_only:
@@ -375,12 +451,18 @@ def main(argv):
             print("== lab step %d: %s in %.0f s%s; log %s" % (n, "done" if ok else "FAILED", seconds, note, log_path))
             if not ok:
                 failed.append("step %d failed (see %s)" % (n, log_path))
+            elif not fast:
+                copied, err = commit_step_files(n, checks)
+                if err:
+                    failed.append(err)
+                elif copied:
+                    print("== lab step %d: its numbers into %s" % (n, ", ".join(copied)))
             timings[n] = {"step": n, "mode": "fast" if steps[n][0] else "slow", "seconds": "%.1f" % seconds,
                           "ok": int(ok), "date": time.strftime("%Y-%m-%d", time.gmtime()), "cpu": cpu}
         write_timings("lab/timings.csv", timings)
     # which numbers to check: those of the steps run, and every committed one
     if check_only:
-        todo = [c for c in checks if only is None or c.step in only]
+        todo = [c for c in checks if only is None or c.step in only or c.step is None]
     else:
         todo = [c for c in checks if c.step in chosen or c.committed()]
     measured = {}
@@ -389,14 +471,16 @@ def main(argv):
         value, err = read_value(c)
         if err:
             failed.append("%s:%d: %s" % (c.sheet, c.line, err))
-            print("%-5d %-52s %10g %10s %7g  %s" % (c.step, c.what[:52], c.quoted, "-", c.tol, "MISSING"))
+            print("%-5s %-52s %10g %10s %7g  %s" % (c.step or "-", c.what[:52], c.quoted, "-", c.tol, "MISSING"))
             continue
         measured[(c.sheet, c.line)] = value
         ok = c.agrees(value)
-        print("%-5d %-52s %10g %10.4g %7g  %s" % (c.step, c.what[:52], c.quoted, value, c.tol, "ok" if ok else "DIFFERS"))
+        print("%-5s %-52s %10g %10.4g %7g  %s" % (c.step or "-", c.what[:52], c.quoted, value, c.tol,
+                                                   "ok" if ok else "DIFFERS"))
         if not ok:
-            failed.append("%s:%d: %s: the sheet says %g ± %g, step %d gave %.4g"
-                          % (c.sheet, c.line, c.what, c.quoted, c.tol, c.step, value))
+            failed.append("%s:%d: %s: the sheet says %g ± %g, %s gave %.4g"
+                          % (c.sheet, c.line, c.what, c.quoted, c.tol,
+                             "step %d" % c.step if c.step else c.path, value))
     if do_record:
         record(sheets, todo, measured)
         print("lab: recorded %d numbers into %s" % (len(measured), ", ".join(sheets)))

@@ -7,6 +7,9 @@
 /* The categories' names: the columns of the table and of the CSV. */
 static const char *const CATEGORY_NAMES[FLOW_N_CATEGORIES] = {"own_copy", "earlier_left", "same_word",
                                                               "earlier_right", "sink"};
+/* ... and of their chance levels (a uniform head's shares). */
+static const char *const CHANCE_NAMES[FLOW_N_CATEGORIES] = {
+    "own_copy_chance", "earlier_left_chance", "same_word_chance", "earlier_right_chance", "sink_chance"};
 
 const char *attnflow_category_name(FlowCategory c)
 {
@@ -32,6 +35,11 @@ void attnflow_split_row(const float *row, const RepeatLayout *lay, int i,
 int attnflow_init(AttnFlow *f, int n_layers, int n_heads, SrError *err)
 {
     return head_table_init(f, "attnflow", n_layers, n_heads, FLOW_N_CATEGORIES, CATEGORY_NAMES, err);
+}
+
+int attnflow_chance_init(AttnFlow *f, int n_layers, SrError *err)
+{
+    return head_table_init(f, "attnflow", n_layers, 1, FLOW_N_CATEGORIES, CHANCE_NAMES, err);
 }
 
 void attnflow_free(AttnFlow *f)

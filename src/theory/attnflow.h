@@ -54,6 +54,11 @@ typedef HeadTable AttnFlow;
 
 /* Zeroed sums for n_layers x n_heads (both >= 1). 0, or -1 with err. */
 int attnflow_init(AttnFlow *f, int n_layers, int n_heads, SrError *err);
+
+/* Zeroed sums of the chance levels (theory/chance.h): one head per layer,
+ * columns "own_copy_chance", ..., "sink_chance", filled by
+ * attnflow_add_layer with a uniform head. 0, or -1 with err. */
+int attnflow_chance_init(AttnFlow *f, int n_layers, SrError *err);
 void attnflow_free(AttnFlow *f);
 
 /* Add the last-copy rows of one layer's attention for one repeated sentence.

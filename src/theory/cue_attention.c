@@ -7,10 +7,17 @@
 
 /* The columns' names in the CSV. */
 static const char *const COLUMN_NAMES[CUE_N_COLUMNS] = {"cue", "non_cue"};
+/* ... and of their chance levels (a uniform head's shares). */
+static const char *const CHANCE_NAMES[CUE_N_COLUMNS] = {"cue_chance", "non_cue_chance"};
 
 int cue_attention_init(CueAttention *c, int n_layers, int n_heads, SrError *err)
 {
     return head_table_init(c, "cue attention", n_layers, n_heads, CUE_N_COLUMNS, COLUMN_NAMES, err);
+}
+
+int cue_attention_chance_init(CueAttention *c, int n_layers, SrError *err)
+{
+    return head_table_init(c, "cue attention", n_layers, 1, CUE_N_COLUMNS, CHANCE_NAMES, err);
 }
 
 void cue_attention_free(CueAttention *c)

@@ -37,6 +37,11 @@ typedef HeadTable CueAttention;
 
 /* Zeroed sums for n_layers x n_heads (both >= 1). 0, or -1 with err. */
 int cue_attention_init(CueAttention *c, int n_layers, int n_heads, SrError *err);
+
+/* Zeroed sums of the chance levels (theory/chance.h): one head per layer,
+ * columns "cue_chance" and "non_cue_chance", filled by
+ * cue_attention_add_layer with a uniform head. 0, or -1 with err. */
+int cue_attention_chance_init(CueAttention *c, int n_layers, SrError *err);
 void cue_attention_free(CueAttention *c);
 
 /* The share of one query row (row[s], keys s = 0 .. lay->T - 1) on word j's

@@ -38,17 +38,32 @@ int head_roles_init(HeadRoles *roles, int n_layers, int n_heads, int with_icl, S
 {
     memset(roles, 0, sizeof *roles);
     roles->with_icl = with_icl;
-    return head_scores_init(&roles->scores, n_layers, n_heads, err);
+    if (head_scores_init(&roles->scores, n_layers, n_heads, err)) return -1;
+    if (head_scores_chance_init(&roles->chance, n_layers, err)) {
+        head_scores_free(&roles->scores);
+        return -1;
+    }
+    return 0;
 }
 
 void head_roles_free(HeadRoles *roles)
 {
     head_scores_free(&roles->scores);
+    head_scores_free(&roles->chance);
     memset(roles, 0, sizeof *roles);
 }
 
+/* A uniform head of one layer into the chance levels (a ChanceAdd; ctx is
+ * the HeadRoles). */
+static void add_chance(void *ctx, int layer, const float *att, int stride, const RepeatLayout *lay)
+{
+    HeadRoles *roles = ctx;
+    head_scores_add_layer(&roles->chance, layer, att, stride, lay);
+}
+
 /* After one forward (a RepeatedConsumer): every layer's attention into the
- * scores; with the ICL loss, the losses of the two copies. */
+ * scores and a uniform head's into the chance levels; with the ICL loss,
+ * the losses of the two copies. */
 static int add_forward(void *ctx, Model *m, const RepeatLayout *lay, const PieceSentence *one,
                        SrError *err)
 {
@@ -56,6 +71,7 @@ static int add_forward(void *ctx, Model *m, const RepeatLayout *lay, const Piece
     HeadRoles *roles = ctx;
     for (int l = 0; l < roles->scores.n_layers; l++)
         head_scores_add_layer(&roles->scores, l, model_attention(m, l), lay->T, lay);
+    if (chance_add_layers(&m->cfg, roles->plan, lay, add_chance, roles, err)) return -1;
     if (!roles->with_icl) return 0;
     int *targets = malloc(sizeof(int) * (size_t)lay->T);
     if (!targets) return sr_fail(err, "out of memory");
@@ -71,5 +87,6 @@ int head_roles_measure(Model *m, const RepeatedForward *run, const PieceSentence
 {
     RepeatedForward setup = *run;
     setup.want_logits = roles->with_icl;
+    roles->plan = run->plan;
     return repeated_forward_all(m, &setup, s, max_n, source, add_forward, roles, err);
 }

@@ -22,6 +22,7 @@
 #include "data/piece_sentences.h"
 #include "engine/model.h"
 #include "repeat/repeat.h"
+#include "theory/chance.h"
 #include "theory/heads.h"
 #include "theory/repeated_forward.h"
 
@@ -48,18 +49,21 @@ double icl_mean(const IclLoss *icl, IclCopy c);
 /* Everything one measurement accumulates. */
 typedef struct {
     HeadScores scores;
+    HeadScores chance;     /* one head per layer: what a uniform head scores (chance.h) */
+    const MaskKind *plan;  /* the mask plan of the run being measured */
     int with_icl; /* 1: the forwards also compute the logits and icl is filled */
     IclLoss icl;
 } HeadRoles;
 
-/* Zeroed scores for n_layers x n_heads, with or without the ICL loss. 0, or
- * -1 with err. */
+/* Zeroed scores for n_layers x n_heads and their chance levels, with or
+ * without the ICL loss. 0, or -1 with err. */
 int head_roles_init(HeadRoles *roles, int n_layers, int n_heads, int with_icl, SrError *err);
 void head_roles_free(HeadRoles *roles);
 
 /* Run m on every sentence of s with 1 .. max_n pieces, laid out and run as
  * run says (with the logits when roles->with_icl), adding every layer's
- * attention to roles->scores and the losses to roles->icl. Errors as
+ * attention to roles->scores, a uniform head's under the same mask plan to
+ * roles->chance, and the losses to roles->icl. Errors as
  * repeated_forward_all ("SOURCE:LINE: ..."). 0 or -1. */
 int head_roles_measure(Model *m, const RepeatedForward *run, const PieceSentences *s, int max_n,
                        const char *source, HeadRoles *roles, SrError *err);

@@ -89,7 +89,7 @@ char *head_table_csv(const HeadTable *const *tables, int n)
             fprintf(mem, "%d,%d", l, h);
             for (int k = 0; k < n; k++)
                 for (int c = 0; c < tables[k]->n_columns; c++)
-                    fprintf(mem, ",%.6f", head_table_mean(tables[k], l, h, c));
+                    fprintf(mem, ",%.6f", head_table_mean(tables[k], l, tables[k]->n_heads == 1 ? 0 : h, c));
             fprintf(mem, "\n");
         }
     if (fclose(mem) != 0) {

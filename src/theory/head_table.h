@@ -47,7 +47,9 @@ void head_table_best(const HeadTable *t, int c, int *layer, int *head);
 
 /* The CSV of n tables of the same layers and heads, side by side:
  * "layer,head,COLUMNS..." (every table's names in order), then one row per
- * (layer, head) with each mean as %.6f. A new string (caller frees), NULL
+ * (layer, head) of tables[0] with each mean as %.6f. A table of one head
+ * beside tables of more (the chance levels, theory/chance.h: one value per
+ * layer) is written on every head's row of its layer. A new string (caller frees), NULL
  * when out of memory. */
 char *head_table_csv(const HeadTable *const *tables, int n);
 

@@ -6,6 +6,9 @@
 
 /* The scores' names: the columns of the table and of the CSV. */
 static const char *const SCORE_NAMES[HEAD_N_SCORES] = {"copy", "induction", "previous", "sink", "own_copy"};
+/* ... and of their chance levels (a uniform head's scores). */
+static const char *const CHANCE_NAMES[HEAD_N_SCORES] = {"copy_chance", "induction_chance", "previous_chance",
+                                                        "sink_chance", "own_copy_chance"};
 
 const char *head_score_name(HeadScore s)
 {
@@ -44,6 +47,11 @@ void head_row_scores(const float *row, const RepeatLayout *lay, int i,
 int head_scores_init(HeadScores *s, int n_layers, int n_heads, SrError *err)
 {
     return head_table_init(s, "heads", n_layers, n_heads, HEAD_N_SCORES, SCORE_NAMES, err);
+}
+
+int head_scores_chance_init(HeadScores *s, int n_layers, SrError *err)
+{
+    return head_table_init(s, "heads", n_layers, 1, HEAD_N_SCORES, CHANCE_NAMES, err);
 }
 
 void head_scores_free(HeadScores *s)

@@ -62,6 +62,11 @@ typedef HeadTable HeadScores;
 
 /* Zeroed sums for n_layers x n_heads (both >= 1). 0, or -1 with err. */
 int head_scores_init(HeadScores *s, int n_layers, int n_heads, SrError *err);
+
+/* Zeroed sums of the chance levels (theory/chance.h): one head per layer,
+ * columns "copy_chance", ..., "own_copy_chance", filled by
+ * head_scores_add_layer with a uniform head. 0, or -1 with err. */
+int head_scores_chance_init(HeadScores *s, int n_layers, SrError *err);
 void head_scores_free(HeadScores *s);
 
 /* Add the last-copy rows of one layer's attention for one repeated sentence.

@@ -93,13 +93,36 @@ check "attnflow table has one line per head" test "$(grep -Ec '^ +[01] +[01] ' o
 check "attnflow CSV: header, one line per (layer, head), shares sum to 1, no sinks without specials" python3 -c '
 import csv
 rows = list(csv.DictReader(open("flow.csv")))
-assert list(rows[0].keys()) == ["layer", "head", "own_copy", "earlier_left", "same_word", "earlier_right", "sink"]
+cats = ["own_copy", "earlier_left", "same_word", "earlier_right", "sink"]
+assert list(rows[0].keys()) == ["layer", "head"] + cats + [c + "_chance" for c in cats]
 assert [(r["layer"], r["head"]) for r in rows] == [("0", "0"), ("0", "1"), ("1", "0"), ("1", "1")]
 for r in rows:
     shares = [float(r[k]) for k in ("own_copy", "earlier_left", "same_word", "earlier_right", "sink")]
     assert abs(sum(shares) - 1) < 1e-5, shares
     assert float(r["sink"]) == 0 and float(r["earlier_right"]) > 0
 '
+check "attnflow table: a chance line per layer" test "$(grep -Ec '^ +[01] chance ' out.txt)" = 2
+# chance levels by hand: sentences of one piece each, r = 2, no <bos>: the
+# last copy's one query sees 3 keys (its own piece and the same piece twice
+# before): own copy 1/3, same word 2/3, under the causal and the full mask;
+# with a <bos> per copy and r = 1 it sees B w B w: sink 2/4, same 1/4, own 1/4
+head -4 corpus.txt | awk '{ print $1 }' >one.txt
+for case in "causal none 2 0.333333 0.000000 0.666667 0.000000 0.000000" \
+            "full none 2 0.333333 0.000000 0.666667 0.000000 0.000000" \
+            "causal per-copy 1 0.250000 0.000000 0.250000 0.000000 0.500000"; do
+    set -- $case
+    expect_ok "attnflow on one-piece sentences, mask $1, bos $2, r = $3" "$seqrep" attnflow --model m.safetensors \
+        --data one.txt --text --r "$3" --bos "$2" --mask "$1" --out one.csv
+    check "... chance levels $4 $5 $6 $7 $8 on every row (one query of one piece each)" python3 - "$@" <<'PY'
+import csv, json, sys
+want = sys.argv[4:9]
+m = json.load(open("one.manifest.json"))
+assert m["last_copy_tokens"] == m["sentences"] == 4, m
+for r in csv.DictReader(open("one.csv")):
+    got = [r[c + "_chance"] for c in ("own_copy", "earlier_left", "same_word", "earlier_right", "sink")]
+    assert got == want, (got, want)
+PY
+done
 check "attnflow manifest" python3 -c '
 import json
 m = json.load(open("flow.manifest.json"))

@@ -187,6 +187,22 @@ assert m["r"] == 2 and m["text"] == "the miller hurries to the mill ." and m["bo
 assert m["frame"] == "roles/explore-0002.png" and m["result"] == "roles/explore-0002.roles.csv", m
 assert m["model"] == "m.safetensors" and len(m["model_checksum"]) == 16 and m["role_threshold"] == 0.2, m
 '
+check "roles: the chance levels saved are those of seqrep heads, and the closed form of a uniform causal head" python3 -c '
+import csv, json
+h = list(csv.DictReader(open("roles-heads.csv")))
+e = list(csv.DictReader(open("roles/explore-0002.roles.csv")))
+names = ("copy", "induction", "previous", "sink", "own_copy")
+for a, b in zip(h, e):
+    for k in names:
+        assert abs(float(a[k + "_chance"]) - float(b[k + "_chance"])) <= 1e-6, (k, a, b)
+# n pieces, r = 2, <bos> per copy: query i of the last copy is row 2(n + 1) + 1 + i and sees one more key
+n = json.load(open("roles-heads.manifest.json"))["last_copy_tokens"]
+keys = [2 * (n + 1) + 2 + i for i in range(n)]
+sink = sum(1 / t for t in keys) / n
+own = sum((i + 1) / t for i, t in enumerate(keys)) / n
+for b in e:
+    assert abs(float(b["sink_chance"]) - sink) < 1e-6 and abs(float(b["own_copy_chance"]) - own) < 1e-6, (b, sink, own)
+'
 
 # the `b` filter (only last copy -> earlier copies) at r = 2 replays too
 mkdir lc

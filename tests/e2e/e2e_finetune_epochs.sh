@@ -84,13 +84,23 @@ expect_ok "plot timeline --what flow" "$seqrep" plot timeline --series ep --what
 python3 - <<'PY' && ok "timeline flow: per layer and epoch, the mean over heads of the attnflow CSVs" || bad "timeline flow numbers"
 import csv, sys
 rows = list(csv.DictReader(open("flow.csv")))
-ok = len(rows) == 4 * 2 and all(r["series"] == "flow/earlier_right" for r in rows)
+ok = len(rows) == 2 * 4 * 2 and all(r["series"] in ("flow/earlier_right", "flow/earlier_right_chance") for r in rows)
 for r in rows:
     f = [x for x in csv.DictReader(open("ep/measures/flow/step-%06d.csv" % int(r["step"]))) if x["layer"] == r["layer"]]
-    mean = sum(float(x["earlier_right"]) for x in f) / len(f)
+    column = r["series"].split("/")[1]
+    mean = sum(float(x[column]) for x in f) / len(f)
     ok = ok and abs(mean - float(r["value"])) < 1e-5
 sys.exit(0 if ok else 1)
 PY
+python3 - <<'PY' && ok "timeline flow: the chance level, the same at every epoch (the same sentences and mask)" || bad "timeline flow chance"
+import csv, sys
+rows = [r for r in csv.DictReader(open("flow.csv")) if r["series"] == "flow/earlier_right_chance"]
+values = {r["layer"]: set() for r in rows}
+for r in rows:
+    values[r["layer"]].add(r["value"])
+sys.exit(0 if len(rows) == 4 * 2 and all(len(v) == 1 for v in values.values()) else 1)
+PY
+check "timeline flow: the caption names the dashed chance lines" grep -q "Dashed, in the layer's colour: its chance level" flow.manifest.json
 check "timeline flow: the layers named in the legend's manifest" grep -q '"layer 0"\|"layer 1"' flow.manifest.json
 
 # ---- what each layer holds, by epoch: a probe of every epoch's model ----
@@ -124,7 +134,7 @@ check "... nothing written" test ! -e x.png
 cp -r ep nocue
 expect_ok "series_flow.sh with CUES right-cue" sh "$here/../examples/series_flow.sh" "$build" ep d/dev.conll 1 right-cue
 check "... every epoch measured again, now with the columns cue and non_cue" sh -c \
-    'for f in ep/measures/flow/step-*.csv; do head -1 "$f" | grep -q ",sink,cue,non_cue$" || exit 1; done'
+    'for f in ep/measures/flow/step-*.csv; do head -1 "$f" | grep -q ",sink_chance,cue,non_cue,cue_chance,non_cue_chance$" || exit 1; done'
 python3 - <<'PY' && ok "attnflow --cues: cue_queries = the ambiguous entity words of the dev sentences" || bad "cue_queries"
 import json, sys
 names = {"jordan", "austin", "chelsea", "florence", "georgia", "lincoln", "madison", "phoenix", "sydney",
@@ -141,10 +151,11 @@ expect_ok "plot timeline --what flow --score cue" "$seqrep" plot timeline --seri
 python3 - <<'PY' && ok "timeline cue: per layer and epoch, the mean over heads of the cue column" || bad "timeline cue numbers"
 import csv, sys
 rows = list(csv.DictReader(open("cue.csv")))
-ok = len(rows) == 4 * 2 and all(r["series"] == "flow/cue" for r in rows)
+ok = len(rows) == 2 * 4 * 2 and all(r["series"] in ("flow/cue", "flow/cue_chance") for r in rows)
 for r in rows:
     f = [x for x in csv.DictReader(open("ep/measures/flow/step-%06d.csv" % int(r["step"]))) if x["layer"] == r["layer"]]
-    ok = ok and abs(sum(float(x["cue"]) for x in f) / len(f) - float(r["value"])) < 1e-5
+    column = r["series"].split("/")[1]
+    ok = ok and abs(sum(float(x[column]) for x in f) / len(f) - float(r["value"])) < 1e-5
     ok = ok and all(0 <= float(x["cue"]) <= 1 and 0 <= float(x["non_cue"]) <= 1 for x in f)
 sys.exit(0 if ok else 1)
 PY

@@ -31,7 +31,8 @@ check_csv() {
     python3 - "$1" <<'PY'
 import csv, sys
 lines = open(sys.argv[1]).read().splitlines()
-assert lines[0] == "layer,head,copy,induction,previous,sink,own_copy", lines[0]
+assert lines[0] == "layer,head,copy,induction,previous,sink,own_copy," \
+    "copy_chance,induction_chance,previous_chance,sink_chance,own_copy_chance", lines[0]
 rows = list(csv.DictReader(lines))
 assert [(r["layer"], r["head"]) for r in rows] == [("0", "0"), ("0", "1"), ("1", "0"), ("1", "1")]
 for r in rows:
@@ -76,6 +77,31 @@ check "full mask: the CSV still holds probabilities" python3 -c '
 import csv
 for r in csv.DictReader(open("h3.csv")):
     assert all(0 <= float(r[k]) <= 1 for k in ("copy", "induction", "previous", "sink", "own_copy"))
+'
+
+# ---- chance levels, by hand ----
+# sentences of one piece, r = 1, <bos> per copy: the last copy's one query
+# (row 3 of B w B w) sees 4 keys, and copy (row 1), previous (row 2), sink
+# (row 0) and own copy (row 3) each read one: 1/4; induction has no piece
+# after the last: 0 over 0 queries; the report prints the chance line
+head -4 corpus.txt | awk '{ print $1 }' >one.txt
+expect_ok "heads on one-piece sentences" "$seqrep" heads --model m.safetensors --data one.txt --text --out one.csv
+check "the report has a chance line per layer" test "$(grep -Ec '^ +[01] chance +25\.0% +0\.0% +25\.0% +25\.0% +25\.0%$' out.txt)" = 2
+check "chance columns: 1/4 for copy, previous, sink, own copy on every row; induction 0" python3 -c '
+import csv
+rows = list(csv.DictReader(open("one.csv")))
+assert len(rows) == 4
+for r in rows:
+    assert [r[k + "_chance"] for k in ("copy", "induction", "previous", "sink", "own_copy")] == \
+        ["0.250000", "0.000000", "0.250000", "0.250000", "0.250000"], r
+'
+check "chance levels of the 12 sentences: one value per layer, the same on each head, below the own copy of 1" python3 -c '
+import csv
+rows = list(csv.DictReader(open("h.csv")))
+for l in ("0", "1"):
+    a, b = [r for r in rows if r["layer"] == l]
+    assert all(a[k] == b[k] for k in a if k.endswith("_chance")), (a, b)
+    assert 0 < float(a["copy_chance"]) < float(a["own_copy_chance"]) < 1
 '
 
 # ---- --random ----

@@ -13,7 +13,9 @@
 # base grid untouched, resuming, and the refusals (no model, an unfinished
 # one, other weights, a bad name); and examples/house_variant_study.sh on the
 # same cache (a row per LM as its files say, an untrained variant left out,
-# resuming, no house LM).
+# resuming, no house LM); and the lab's number check (examples/lab.py): a
+# quoted number that its committed file does not hold, or read from a file
+# that is not committed, fails.
 # Usage: sh tests/e2e/e2e_house_scripts.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -398,6 +400,30 @@ if command -v make >/dev/null 2>&1; then
         bad "make -n lab prints the house script and the lab, runs neither (exit $rc)"; tail -5 make-n.txt
     fi
 fi
+
+# ---- the lab's number check (examples/lab.py --check-only, as make test
+# runs it): a number read from a file that is not committed, a prose number
+# whose marker gives another value, and one that agrees ----
+mkdir -p results/lab
+printf 'r,share\n1,0.333333\n2,0.5\n' >results/lab/x.csv
+cat >sheet.md <<'MD'
+<!-- lab-step 1 fast -->
+```sh
+cp results/lab/x.csv lab/x.csv
+```
+| what | read from | we saw | ± |
+| --- | --- | ---: | ---: |
+| share, r = 2 | `results/lab/x.csv` share (r=2) | 0.50 | 0 |
+
+One third, 0.333<!-- src: `results/lab/x.csv` share (r=1) -->, in prose.
+MD
+expect_status 0 "lab check: a table row and a prose number that agree" python3 "$examples/lab.py" --check-only sheet.md
+sed 's/0.333</0.334</' sheet.md >wrong.md
+expect_status 1 "lab check: a prose number its marker's file does not hold" python3 "$examples/lab.py" --check-only wrong.md
+check "... named with its line and file" grep -q "wrong.md:9: prose: 0.334: the sheet says 0.334 ± 0, step 1 gave 0.3333" err.txt
+sed 's/`results\/lab\/x.csv` share (r=2)/`lab\/x.csv` share (r=2)/' sheet.md >uncommitted.md
+expect_error "lab check: a 'we saw' row read from a file that is not committed" \
+    "uncommitted.md:7: 'read from' names lab/x.csv, which is not committed" python3 "$examples/lab.py" --check-only uncommitted.md
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -99,6 +99,17 @@ expect_ok "attnflow CSV" "$seqrep" attnflow --model m.safetensors --data sentenc
     --bos per-copy --threads 2 --out attnflow.csv
 expect_ok "flow" "$seqrep" plot flow --results attnflow.csv --out flow.png
 expect_ok "flow one head" "$seqrep" plot flow --results attnflow.csv --head 1 --out flow1.svg
+check "flow: the figure's numbers carry the chance levels of attnflow's CSV, and its caption names them" python3 -c '
+import csv, json
+a = list(csv.DictReader(open("attnflow.csv")))
+f = {r["layer"]: r for r in csv.DictReader(open("flow.csv"))}
+cats = ("own_copy", "earlier_left", "same_word", "earlier_right", "sink")
+for r in a:
+    for c in cats:
+        assert abs(float(r[c + "_chance"]) - float(f[r["layer"]][c + "_chance"])) < 1e-6, (r, c)
+    assert abs(sum(float(r[c + "_chance"]) for c in cats) - 1) < 1e-5, r
+assert "Thin outlined bar: the shares of a uniform head" in json.load(open("flow.manifest.json"))["caption"]
+'
 check "flow numbers: one row per layer" [ "$(tail -n +2 flow1.csv | wc -l)" = 2 ]
 
 # ---- layers and exit, from result files (TEST FIXTURES) --------------------

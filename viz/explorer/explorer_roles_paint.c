@@ -20,7 +20,7 @@
 /* What the list measures in the figure's fonts at scale u. */
 typedef struct {
     double font, line, swatch, gap;
-    double name_w, where_w, value_w;
+    double name_w, where_w, value_w, chance_w;
     double width; /* the widest row or the title */
 } RolesList;
 
@@ -40,7 +40,8 @@ static void measure_list(cairo_t *cr, const AttentionData *d, double u, RolesLis
     snprintf(where, sizeof where, "L%d H%d", d->n_layers - 1, d->n_heads - 1);
     m->where_w = figure_text_width(cr, where);
     m->value_w = figure_text_width(cr, "1.00");
-    m->width = m->swatch + m->name_w + m->where_w + m->value_w + 3 * m->gap;
+    m->chance_w = figure_text_width(cr, "chance 1.00");
+    m->width = m->swatch + m->name_w + m->where_w + m->value_w + m->chance_w + 4 * m->gap;
     figure_font(cr, s, m->font, 1);
     m->width = fmax(m->width, figure_text_width(cr, "heads by role"));
     cairo_restore(cr);
@@ -110,9 +111,9 @@ static void mark_head(cairo_t *cr, const AttentionData *d, const ExplorerRoles *
 }
 
 /* One row of the list at top y: swatch (the four marked roles), score name,
- * best head and its value. */
+ * best head, its value and the chance level of its layer. */
 static void list_row(cairo_t *cr, const AttentionData *d, const RolesList *m, const ExplorerRoleBest *b,
-                     double x, double y, double u)
+                     double chance, double x, double y, double u)
 {
     const FigureStyle *s = &d->meta.style;
     double mid = y + m->line / 2;
@@ -133,6 +134,11 @@ static void list_row(cairo_t *cr, const AttentionData *d, const RolesList *m, co
     figure_text(cr, where, at, mid, 0, 0.5);
     at += m->where_w + m->gap + m->value_w;
     figure_text(cr, value, at, mid, 1, 0.5);
+    char level[32];
+    explorer_role_value_text(chance, value, sizeof value);
+    snprintf(level, sizeof level, "chance %s", value);
+    rgb_set(cr, figure_muted(s));
+    figure_text(cr, level, at + m->gap, mid, 0, 0.5);
 }
 
 /* The list "heads by role" in the side column of L (clipped to it). */
@@ -161,7 +167,8 @@ static void draw_list(cairo_t *cr, const AttentionData *d, const ExplorerRoles *
     }
     ExplorerRoleBest best[HEAD_N_SCORES];
     explorer_roles_best(roles, best);
-    for (int k = 0; k < HEAD_N_SCORES; k++, y += m.line) list_row(cr, d, &m, &best[k], x, y, u);
+    for (int k = 0; k < HEAD_N_SCORES; k++, y += m.line)
+        list_row(cr, d, &m, &best[k], explorer_roles_chance(roles, best[k].layer)[k], x, y, u);
     char note[96], v[16];
     explorer_role_value_text(EXPLORER_ROLE_THRESHOLD, v, sizeof v);
     snprintf(note, sizeof note, "ring: a head's strongest of the four coloured roles, if >= %s", v);

@@ -21,6 +21,36 @@ static int matching_layout(const AttentionData *d, int n, int r, RepeatBos bos, 
     return 0;
 }
 
+/* The chance levels of every layer of d into out->chance: a uniform head
+ * over the cells d's mask of the layer shows (filtered ones included: the
+ * filter hides, the mask does not), scored as the real heads are. 0, or -1
+ * with err. */
+static int roles_chance(ExplorerRoles *out, const AttentionData *d, const RepeatLayout *lay, SrError *err)
+{
+    size_t T = (size_t)d->T;
+    float *att = malloc(sizeof(float) * T * T);
+    HeadScores sums;
+    if (!att) return sr_fail(err, "head roles: out of memory");
+    if (head_scores_chance_init(&sums, d->n_layers, err)) {
+        free(att);
+        return -1;
+    }
+    for (int l = 0; l < d->n_layers; l++) {
+        const uint8_t *visible = d->visible + (size_t)d->visible_of[l] * T * T;
+        for (size_t t = 0; t < T; t++) {
+            int seen = 0;
+            for (size_t s = 0; s < T; s++) seen += visible[t * T + s] != ATTENTION_MASKED;
+            for (size_t s = 0; s < T; s++) att[t * T + s] = visible[t * T + s] != ATTENTION_MASKED ? 1.0f / seen : 0.0f;
+        }
+        head_scores_add_layer(&sums, l, att, d->T, lay);
+        for (int s = 0; s < HEAD_N_SCORES; s++)
+            out->chance[(size_t)l * HEAD_N_SCORES + s] = head_scores_mean(&sums, l, 0, (HeadScore)s);
+    }
+    head_scores_free(&sums);
+    free(att);
+    return 0;
+}
+
 int explorer_roles_compute(ExplorerRoles *out, const AttentionData *d, int n, int r, RepeatBos bos,
                            RepeatSep sep, SrError *err)
 {
@@ -34,7 +64,9 @@ int explorer_roles_compute(ExplorerRoles *out, const AttentionData *d, int n, in
     }
     size_t cells = (size_t)d->n_layers * d->n_heads * HEAD_N_SCORES;
     out->score = calloc(cells, sizeof *out->score);
-    if (!out->score) {
+    out->chance = calloc((size_t)d->n_layers * HEAD_N_SCORES, sizeof *out->chance);
+    if (!out->score || !out->chance) {
+        explorer_roles_free(out);
         head_scores_free(&sums);
         repeat_free(&lay);
         return sr_fail(err, "head roles: out of memory");
@@ -58,14 +90,22 @@ int explorer_roles_compute(ExplorerRoles *out, const AttentionData *d, int n, in
                 out->score[((size_t)l * d->n_heads + h) * HEAD_N_SCORES + s] =
                     head_scores_mean(&sums, l, h, (HeadScore)s);
     head_scores_free(&sums);
+    int rc = out->defined ? roles_chance(out, d, &lay, err) : 0;
     repeat_free(&lay);
-    return 0;
+    if (rc) explorer_roles_free(out);
+    return rc;
 }
 
 void explorer_roles_free(ExplorerRoles *roles)
 {
     free(roles->score);
+    free(roles->chance);
     memset(roles, 0, sizeof *roles);
+}
+
+const double *explorer_roles_chance(const ExplorerRoles *roles, int layer)
+{
+    return roles->chance + (size_t)layer * HEAD_N_SCORES;
 }
 
 const double *explorer_roles_scores(const ExplorerRoles *roles, int layer, int head)
@@ -141,8 +181,10 @@ void explorer_roles_tooltip(const ExplorerRoles *roles, int layer, int head, cha
     if (role == EXPLORER_ROLE_NONE) snprintf(label, sizeof label, "no role");
     else explorer_role_label((HeadScore)role, score[role], label, sizeof label);
     int len = snprintf(out, cap, "layer %d, head %d: %s", layer, head, label);
+    const double *chance = explorer_roles_chance(roles, layer);
     for (int s = 0; s < HEAD_N_SCORES && len >= 0 && (size_t)len < cap; s++)
-        len += snprintf(out + len, cap - (size_t)len, "\n  %-9s %.2f", head_score_name((HeadScore)s), score[s]);
+        len += snprintf(out + len, cap - (size_t)len, "\n  %-9s %.2f  (chance %.2f)", head_score_name((HeadScore)s),
+                        score[s], chance[s]);
     if (len >= 0 && (size_t)len < cap) snprintf(out + len, cap - (size_t)len, "\nclick: open this map");
 }
 
@@ -155,14 +197,18 @@ char *explorer_roles_csv(const ExplorerRoles *roles)
     if (!mem) return NULL;
     fprintf(mem, "layer,head");
     for (int s = 0; s < HEAD_N_SCORES; s++) fprintf(mem, ",%s", head_score_name((HeadScore)s));
-    fprintf(mem, ",role\n");
+    fprintf(mem, ",role");
+    for (int s = 0; s < HEAD_N_SCORES; s++) fprintf(mem, ",%s_chance", head_score_name((HeadScore)s));
+    fprintf(mem, "\n");
     for (int l = 0; l < roles->n_layers; l++)
         for (int h = 0; h < roles->n_heads; h++) {
             const double *score = explorer_roles_scores(roles, l, h);
             int role = explorer_role_of(score, EXPLORER_ROLE_THRESHOLD);
             fprintf(mem, "%d,%d", l, h);
             for (int s = 0; s < HEAD_N_SCORES; s++) fprintf(mem, ",%.6f", score[s]);
-            fprintf(mem, ",%s\n", role == EXPLORER_ROLE_NONE ? "none" : head_score_name((HeadScore)role));
+            fprintf(mem, ",%s", role == EXPLORER_ROLE_NONE ? "none" : head_score_name((HeadScore)role));
+            for (int s = 0; s < HEAD_N_SCORES; s++) fprintf(mem, ",%.6f", explorer_roles_chance(roles, l)[s]);
+            fprintf(mem, "\n");
         }
     if (fclose(mem) != 0) {
         free(text);

@@ -9,7 +9,10 @@
  * colour, the list "heads by role" (the best head of each score) and the
  * hover text. With one copy (r = 0) there is no copy before: copy and
  * induction are undefined, and the explorer says "roles need r >= 1"
- * instead of showing zeros. Pure: no SDL, no cairo, so it is unit-tested. */
+ * instead of showing zeros. Beside each score, its chance level: what a
+ * uniform head scores on the same sentence under the layer's own mask (its
+ * visible cells; theory/chance.h), in the hover text, the list and the CSV.
+ * Pure: no SDL, no cairo, so it is unit-tested. */
 #ifndef SEQREP_VIZ_EXPLORER_ROLES_H
 #define SEQREP_VIZ_EXPLORER_ROLES_H
 
@@ -33,7 +36,12 @@ typedef struct {
     int defined;   /* 1 with a copy before the last (r >= 1), 0 at r = 0   */
     double *score; /* (L, H, HEAD_N_SCORES) the mean of each score over the
                       last copy's queries (0 where undefined)              */
+    double *chance; /* (L, HEAD_N_SCORES) the same of a uniform head under
+                       layer l's mask: the chance level                     */
 } ExplorerRoles;
+
+/* The five chance levels of layer l, indexed by HeadScore. */
+const double *explorer_roles_chance(const ExplorerRoles *roles, int layer);
 
 /* The scores of every head of d's maps: the sentence of n pieces repeated
  * r times with bos and sep (the layout d was computed on; its T must be

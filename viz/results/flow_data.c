@@ -5,29 +5,60 @@
 #include "results/flow_data.h"
 #include "results/results_csv.h"
 
-/* The optional columns cue and non_cue of t (rows i with layer[i] and
- * hd[i]) into d->cue and d->non_cue, for d->head or the mean over heads.
- * Nothing when the file lacks them. 0, or -1 with err. */
-static int read_cue_columns(FlowData *d, const CsvTable *t, const char *path, const int *layer, const int *hd,
-                            SrError *err)
+/* The optional columns names[0..n) of t (rows i with layer[i] and hd[i]),
+ * each a share in 0..1, into out[c] (n_layers, allocated here), for d->head
+ * or the mean over heads. 1 when read, 0 when the file lacks one of them
+ * (out untouched), -1 with err. */
+static int read_optional(const FlowData *d, const CsvTable *t, const char *path, const int *layer, const int *hd,
+                         const char *const *names, int n, double **out, SrError *err)
 {
-    int cue_col = csv_column(t, "cue"), non_col = csv_column(t, "non_cue");
-    if (cue_col < 0 || non_col < 0) return 0;
-    d->cue = calloc((size_t)d->n_layers, sizeof *d->cue);
-    d->non_cue = calloc((size_t)d->n_layers, sizeof *d->non_cue);
-    if (!d->cue || !d->non_cue) return sr_fail(err, "%s: out of memory", path);
+    int col[FLOW_N_CATEGORIES];
+    for (int c = 0; c < n; c++)
+        if ((col[c] = csv_column(t, names[c])) < 0) return 0;
+    for (int c = 0; c < n; c++)
+        if (!(out[c] = calloc((size_t)d->n_layers, sizeof *out[c]))) return sr_fail(err, "%s: out of memory", path);
     double weight = d->head >= 0 ? 1.0 : 1.0 / d->n_heads;
-    for (int i = 0; i < t->n_rows; i++) {
-        double cue, non_cue;
-        if (csv_number(t, i, cue_col, &cue, err) || csv_number(t, i, non_col, &non_cue, err)) return -1;
-        if (cue < -1e-6 || cue > 1 + 1e-6 || non_cue < -1e-6 || non_cue > 1 + 1e-6)
-            return sr_fail(err, "%s:%d: cue or non_cue share outside 0..1", path, t->line[i]);
-        if (d->head >= 0 && hd[i] != d->head) continue;
-        d->cue[layer[i]] += weight * cue;
-        d->non_cue[layer[i]] += weight * non_cue;
+    for (int i = 0; i < t->n_rows; i++)
+        for (int c = 0; c < n; c++) {
+            double v;
+            if (csv_number(t, i, col[c], &v, err)) return -1;
+            if (v < -1e-6 || v > 1 + 1e-6)
+                return sr_fail(err, "%s:%d: column '%s': share %g is outside 0..1", path, t->line[i], names[c], v);
+            if (d->head < 0 || hd[i] == d->head) out[c][layer[i]] += weight * v;
+        }
+    return 1;
+}
+
+/* The optional columns of t: cue and non_cue, the chance levels of the
+ * categories (into d->chance, by layer then category) and of the cue
+ * columns. 0, or -1 with err. */
+static int read_optional_columns(FlowData *d, const CsvTable *t, const char *path, const int *layer, const int *hd,
+                                 SrError *err)
+{
+    static const char *const cues[2] = {"cue", "non_cue"}, *const cue_chance[2] = {"cue_chance", "non_cue_chance"};
+    char names[FLOW_N_CATEGORIES][48];
+    const char *chance_names[FLOW_N_CATEGORIES];
+    double *by_category[FLOW_N_CATEGORIES] = {0}, *cue_out[2] = {0}, *cue_chance_out[2] = {0};
+    for (int c = 0; c < FLOW_N_CATEGORIES; c++) {
+        snprintf(names[c], sizeof names[c], "%s_chance", attnflow_category_name(c));
+        chance_names[c] = names[c];
     }
-    d->has_cues = 1;
-    return 0;
+    int got = read_optional(d, t, path, layer, hd, cues, 2, cue_out, err);
+    d->cue = cue_out[0];
+    d->non_cue = cue_out[1];
+    d->has_cues = got == 1;
+    if (got >= 0) got = read_optional(d, t, path, layer, hd, chance_names, FLOW_N_CATEGORIES, by_category, err);
+    d->has_chance = got == 1;
+    if (got == 1 && !(d->chance = malloc(sizeof(double) * (size_t)d->n_layers * FLOW_N_CATEGORIES)))
+        got = sr_fail(err, "%s: out of memory", path);
+    for (int l = 0; d->chance && l < d->n_layers; l++)
+        for (int c = 0; c < FLOW_N_CATEGORIES; c++) d->chance[l * FLOW_N_CATEGORIES + c] = by_category[c][l];
+    for (int c = 0; c < FLOW_N_CATEGORIES; c++) free(by_category[c]);
+    if (got >= 0 && d->has_cues && d->has_chance)
+        got = read_optional(d, t, path, layer, hd, cue_chance, 2, cue_chance_out, err);
+    d->cue_chance = cue_chance_out[0];
+    d->non_cue_chance = cue_chance_out[1];
+    return got < 0 ? -1 : 0;
 }
 
 /* Read the rows of t (its columns cols at idx): each row's layer and head
@@ -88,8 +119,10 @@ static void describe(FlowData *d, int head, const char *path)
     snprintf(d->meta.caption, sizeof d->meta.caption,
              "Flow: mean share of the attention of last-copy word tokens per category of key, %s, "
              "from %s (seqrep attnflow; its manifest names the model, data, r and mask). "
-             "\"earlier right\" = words to the right of the token's own word, in earlier copies.",
-             which, path);
+             "\"earlier right\" = words to the right of the token's own word, in earlier copies.%s",
+             which, path,
+             d->has_chance ? " Thin outlined bar: the shares of a uniform head (each query's weight spread evenly "
+                             "over the keys its mask lets it see) on the same sentences: chance." : "");
 }
 
 int flow_data_load(FlowData *d, const char *path, int head, SrError *err)
@@ -123,7 +156,7 @@ int flow_data_load(FlowData *d, const char *path, int head, SrError *err)
         d->head = head;
         rc = sum_shares(d, &t, path, layer, hd, values, head, err);
     }
-    if (rc == 0) rc = read_cue_columns(d, &t, path, layer, hd, err);
+    if (rc == 0) rc = read_optional_columns(d, &t, path, layer, hd, err);
     free(layer);
     free(hd);
     free(values);
@@ -138,19 +171,28 @@ void flow_data_free(FlowData *d)
     free(d->share);
     free(d->cue);
     free(d->non_cue);
-    d->share = d->cue = d->non_cue = NULL;
-    d->n_layers = d->has_cues = 0;
+    free(d->chance);
+    free(d->cue_chance);
+    free(d->non_cue_chance);
+    d->share = d->cue = d->non_cue = d->chance = d->cue_chance = d->non_cue_chance = NULL;
+    d->n_layers = d->has_cues = d->has_chance = 0;
 }
 
 void flow_data_write_csv(const FlowData *d, FILE *out)
 {
     fprintf(out, "layer,head");
     for (int c = 0; c < FLOW_N_CATEGORIES; c++) fprintf(out, ",%s", attnflow_category_name(c));
+    for (int c = 0; d->has_chance && c < FLOW_N_CATEGORIES; c++) fprintf(out, ",%s_chance", attnflow_category_name(c));
+    if (d->has_cues) fprintf(out, ",cue,non_cue%s", d->has_chance ? ",cue_chance,non_cue_chance" : "");
     fprintf(out, "\n");
     for (int l = 0; l < d->n_layers; l++) {
         if (d->head >= 0) fprintf(out, "%d,%d", l, d->head);
         else fprintf(out, "%d,mean", l);
         for (int c = 0; c < FLOW_N_CATEGORIES; c++) fprintf(out, ",%.6f", d->share[l * FLOW_N_CATEGORIES + c]);
+        for (int c = 0; d->has_chance && c < FLOW_N_CATEGORIES; c++)
+            fprintf(out, ",%.6f", d->chance[l * FLOW_N_CATEGORIES + c]);
+        if (d->has_cues) fprintf(out, ",%.6f,%.6f", d->cue[l], d->non_cue[l]);
+        if (d->has_cues && d->has_chance) fprintf(out, ",%.6f,%.6f", d->cue_chance[l], d->non_cue_chance[l]);
         fprintf(out, "\n");
     }
 }

@@ -6,7 +6,11 @@
  * defines the categories) and keeps, per layer, the shares of the five
  * categories for one head or the mean over heads, adding up to 1. Painted by
  * paint_flow.h. A CSV of `attnflow --cues` has two more columns, cue and
- * non_cue (theory/cue_attention.h): kept too, for the same head or mean. */
+ * non_cue (theory/cue_attention.h): kept too, for the same head or mean.
+ * The chance levels beside them (own_copy_chance ... sink_chance, and
+ * cue_chance, non_cue_chance: what a uniform head gives under the same
+ * mask, theory/chance.h) are kept when the file has them (files written
+ * before they existed have not); the painter marks them. */
 #ifndef SEQREP_VIZ_FLOW_DATA_H
 #define SEQREP_VIZ_FLOW_DATA_H
 
@@ -24,6 +28,9 @@ typedef struct {
     int has_cues;      /* the file has the columns cue and non_cue  */
     double *cue;       /* (n_layers) entity words' share on their cue; NULL without */
     double *non_cue;   /* (n_layers) ... on one other word on the cue's side        */
+    int has_chance;    /* the file has the *_chance columns                          */
+    double *chance;    /* (n_layers, FLOW_N_CATEGORIES) a uniform head's shares; NULL without */
+    double *cue_chance, *non_cue_chance; /* (n_layers) with has_cues and has_chance  */
 } FlowData;
 
 /* Read an attnflow CSV and keep head `head` (-1 = mean over heads). Every
@@ -33,7 +40,9 @@ typedef struct {
 int flow_data_load(FlowData *d, const char *path, int head, SrError *err);
 void flow_data_free(FlowData *d);
 
-/* CSV of the drawn numbers: layer,own_copy,earlier_left,same_word,earlier_right,sink. */
+/* CSV of the drawn numbers: layer,head,own_copy,earlier_left,same_word,
+ * earlier_right,sink, then with chance levels own_copy_chance ...
+ * sink_chance, then with cues cue,non_cue (and cue_chance,non_cue_chance). */
 void flow_data_write_csv(const FlowData *d, FILE *out);
 
 #endif

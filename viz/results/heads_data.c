@@ -118,6 +118,36 @@ static int fill_grid(HeadsData *d, const CsvTable *t, const int *layer, const in
     return rc;
 }
 
+/* The chance levels of the scores drawn, when t has every one of their
+ * columns (SCORE_chance), into d->chance per panel and layer: the mean over
+ * the layer's rows (the same value on each). 0, or -1 with err. */
+static int read_chance(HeadsData *d, const CsvTable *t, const int *layer, SrError *err)
+{
+    int col[HEAD_N_SCORES];
+    char name[48];
+    for (int p = 0; p < d->n_scores; p++) {
+        snprintf(name, sizeof name, "%s_chance", head_score_name(d->scores[p]));
+        if ((col[p] = csv_column(t, name)) < 0) return 0;
+    }
+    d->chance = calloc((size_t)d->n_scores * d->n_layers, sizeof *d->chance);
+    if (!d->chance) return sr_fail(err, "%s: out of memory", t->path);
+    for (int i = 0; i < t->n_rows; i++)
+        for (int p = 0; p < d->n_scores; p++) {
+            double v;
+            if (csv_number(t, i, col[p], &v, err)) return -1;
+            if (v < 0 || v > 1)
+                return sr_fail(err, "%s:%d: column '%s': %g is outside 0..1", t->path, t->line[i], t->header[col[p]], v);
+            d->chance[(size_t)p * d->n_layers + layer[i]] += v / d->n_heads;
+        }
+    d->has_chance = 1;
+    return 0;
+}
+
+int heads_at_chance(const HeadsData *d, int p, int layer, int head)
+{
+    return d->has_chance && heads_value(d, p, layer, head) <= d->chance[(size_t)p * d->n_layers + layer] + 1e-9;
+}
+
 /* The best head of every panel: the highest value, the first in (layer,
  * head) order on a tie. */
 static void find_best(HeadsData *d)
@@ -174,6 +204,9 @@ static void write_meta(HeadsData *d, const char *path, const cJSON *manifest)
         text_append(c, cap, &used, "%s%s layer %d head %d, %.2f", p ? "; " : "", SCORE_LABELS[d->scores[p]],
                d->best_layer[p], d->best_head[p], heads_value(d, p, d->best_layer[p], d->best_head[p]));
     text_append(c, cap, &used, ").");
+    if (d->has_chance)
+        text_append(c, cap, &used, " A dot in a cell's corner: at or below chance, the score of a uniform head (each "
+                                   "query's weight spread evenly over the keys its mask lets it see) in that layer.");
     if (manifest) append_run(c, cap, &used, manifest);
     else text_append(c, cap, &used, " No manifest beside the file: model, r and input unknown.");
     text_append(c, cap, &used, " From %s (seqrep heads).", path);
@@ -198,6 +231,7 @@ int heads_data_load(HeadsData *d, const char *path, const HeadScore *scores, int
     if (rc == 0 && (!layer || !head || !values)) rc = sr_fail(err, "%s: out of memory", path);
     if (rc == 0) rc = read_rows(&t, idx, n_scores, layer, head, values, err);
     if (rc == 0) rc = fill_grid(d, &t, layer, head, values, err);
+    if (rc == 0) rc = read_chance(d, &t, layer, err);
     free(layer);
     free(head);
     free(values);
@@ -214,16 +248,21 @@ int heads_data_load(HeadsData *d, const char *path, const HeadScore *scores, int
 void heads_data_free(HeadsData *d)
 {
     free(d->value);
-    d->value = NULL;
-    d->n_layers = d->n_heads = 0;
+    free(d->chance);
+    d->value = d->chance = NULL;
+    d->n_layers = d->n_heads = d->has_chance = 0;
 }
 
 void heads_data_write_csv(const HeadsData *d, FILE *out)
 {
-    fprintf(out, "score,layer,head,value,best\n");
+    fprintf(out, "score,layer,head,value,best%s\n", d->has_chance ? ",chance,at_chance" : "");
     for (int p = 0; p < d->n_scores; p++)
         for (int l = 0; l < d->n_layers; l++)
-            for (int h = 0; h < d->n_heads; h++)
-                fprintf(out, "%s,%d,%d,%.6f,%d\n", head_score_name(d->scores[p]), l, h, heads_value(d, p, l, h),
+            for (int h = 0; h < d->n_heads; h++) {
+                fprintf(out, "%s,%d,%d,%.6f,%d", head_score_name(d->scores[p]), l, h, heads_value(d, p, l, h),
                         l == d->best_layer[p] && h == d->best_head[p]);
+                if (d->has_chance)
+                    fprintf(out, ",%.6f,%d", d->chance[(size_t)p * d->n_layers + l], heads_at_chance(d, p, l, h));
+                fprintf(out, "\n");
+            }
 }

@@ -7,7 +7,11 @@
  * with the best head of each. Every (layer, head) pair 0..L-1 x 0..H-1 must
  * appear exactly once. The manifest of `seqrep heads` (heads.manifest.json
  * beside the CSV), when there is one, names the model, r and the input for
- * the caption. Painted by paint_heads.h. Errors name the file and line:
+ * the caption. When the file has the chance levels of the scores drawn
+ * (copy_chance ...: what a uniform head scores under the same mask,
+ * theory/chance.h; files written before them have not) they are kept per
+ * layer, and the painter marks the cells at or below them. Painted by
+ * paint_heads.h. Errors name the file and line:
  *   "heads.csv: missing column 'induction'"
  *   "heads.csv:4: column 'copy': 'x' is not a number"
  *   "heads.csv:4: column 'sink': 1.5 is outside 0..1"
@@ -44,7 +48,13 @@ typedef struct {
     double *value;                     /* (n_scores, n_layers, n_heads) in 0..1 */
     int best_layer[HEAD_N_SCORES];     /* per panel: the head of the highest    */
     int best_head[HEAD_N_SCORES];      /* score (the first in layer, head order) */
+    int has_chance;                    /* the file has the scores' *_chance columns */
+    double *chance;                    /* (n_scores, n_layers) a uniform head's score */
 } HeadsData;
+
+/* 1 when the value of panel p at (layer, head) is at or below the chance
+ * level of its layer (0 without chance levels). */
+int heads_at_chance(const HeadsData *d, int p, int layer, int head);
 
 /* Read a heads CSV and keep scores[0..n_scores) (the columns layer, head and
  * those must be there; others are ignored). `manifest` is the manifest of
@@ -60,7 +70,9 @@ void heads_data_free(HeadsData *d);
 double heads_value(const HeadsData *d, int p, int layer, int head);
 
 /* CSV of the drawn numbers: score,layer,head,value,best (best 1 for the
- * outlined head of each score), one row per panel, layer and head. */
+ * outlined head of each score), with chance levels also chance (the layer's)
+ * and at_chance (1: marked as at or below it), one row per panel, layer and
+ * head. */
 void heads_data_write_csv(const HeadsData *d, FILE *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* paint_heads.c — the painter of the heads figure: a layer x head grid per
- * score, side by side, with one colour bar. */
+ * score, side by side, with one colour bar; a dot in the corner of each cell
+ * at or below its layer's chance level when the data has them. */
 #include <math.h>
 #include <stdio.h>
 
@@ -31,7 +32,8 @@ static void measure(cairo_t *cr, const HeadsData *d, double u, HeadsMeasures *m)
     snprintf(buf, sizeof buf, "%d", d->n_layers - 1);
     m->layer_ticks = figure_text_width(cr, buf) + 14 * u;
     double bar = 40 * u + 20 * u + figure_text_width(cr, "0.75") + 1.6 * figure_font_size(TEXT_LABEL, u);
-    double key = 40 * u + 10 * u + figure_text_width(cr, "best head");
+    double key = 40 * u + 10 * u +
+                 fmax(figure_text_width(cr, "best head"), d->has_chance ? figure_text_width(cr, "at or below chance") : 0);
     m->right = 40 * u + fmax(bar, key);
     figure_font(cr, s, figure_font_size(TEXT_LABEL, u), 1);
     m->widest_title = 0;
@@ -72,10 +74,13 @@ void heads_layout(cairo_t *cr, const HeadsData *d, double w, double h, HeadsLayo
         out->panel[p] = (FigureRect){.x = round(x0 + p * (gw + gap)), .y = y0, .w = gw, .h = gh};
     /* the colour bar top-aligned with the grids, as long as its title at
      * least, the key of the outline under it */
-    double bar_h = fmax(fmin(fmax(gh - 80 * u, fmax(150 * u, m.bar_title + 20 * u)), room_h - 80 * u), 20 * u);
+    double keys = (d->has_chance ? 140 : 80) * u; /* the keys under the bar */
+    double bar_h = fmax(fmin(fmax(gh - 80 * u, fmax(150 * u, m.bar_title + 20 * u)), room_h - keys), 20 * u);
     FigureRect last = out->panel[P - 1];
     out->colourbar = (FigureRect){.x = round(last.x + gw + 40 * u), .y = y0, .w = round(40 * u), .h = round(bar_h)};
     out->best_swatch = (FigureRect){.x = out->colourbar.x, .y = y0 + bar_h + 30 * u, .w = 40 * u, .h = 40 * u};
+    out->chance_swatch = out->best_swatch;
+    out->chance_swatch.y += 60 * u;
     /* values in the cells only where "0.00" fits with a margin */
     double font = figure_font_size(TEXT_SMALL, u);
     out->value_font = m.value + 10 * u <= out->cell && 1.3 * font <= out->cell ? font : 0;
@@ -120,8 +125,19 @@ static void draw_panel_axes(cairo_t *cr, const HeadsData *d, const HeadsLayout *
     axes_draw(&a, cr, &d->meta.style, u);
 }
 
-/* The cells of panel p with their values, thin lines between them, a frame
- * and the outline of the best head. */
+/* The dot of a cell at or below chance: in the top left corner of r, in
+ * the colour that reads on the cell's own. */
+static void draw_chance_dot(cairo_t *cr, FigureRect r, Rgb on, double u)
+{
+    double radius = fmax(1.5, fmin(6 * u, fmin(r.w, r.h) / 8));
+    rgb_set(cr, rgb_text_on(on));
+    cairo_arc(cr, r.x + 2.2 * radius, r.y + 2.2 * radius, radius, 0, 2 * FIGURE_PI);
+    cairo_fill(cr);
+}
+
+/* The cells of panel p with their values, thin lines between them, a frame,
+ * the dots of the cells at or below chance and the outline of the best
+ * head. */
 static void draw_panel_cells(cairo_t *cr, const HeadsData *d, const HeadsLayout *L, int p, double u)
 {
     const FigureStyle *s = &d->meta.style;
@@ -163,6 +179,10 @@ static void draw_panel_cells(cairo_t *cr, const HeadsData *d, const HeadsLayout 
                 figure_text(cr, buf, r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5);
             }
     }
+    for (int l = 0; l < d->n_layers; l++)
+        for (int h = 0; h < d->n_heads; h++)
+            if (heads_at_chance(d, p, l, h))
+                draw_chance_dot(cr, heads_cell(L, p, l, h), colormap_viridis(heads_value(d, p, l, h)), u);
     double lw = 1.5 * u; /* the frame lies outside the grid */
     rgb_set(cr, figure_foreground(s));
     cairo_set_line_width(cr, lw);
@@ -200,6 +220,15 @@ static void draw_colourbar(cairo_t *cr, const HeadsData *d, const HeadsLayout *L
     rgb_set(cr, figure_foreground(s));
     figure_font(cr, s, figure_font_size(TEXT_TICK, u), 0);
     figure_text(cr, "best head", k.x + k.w + 10 * u, k.y + k.h / 2, 0, 0.5);
+    if (d->has_chance) {
+        FigureRect c = L->chance_swatch;
+        rgb_set(cr, colormap_viridis(0));
+        cairo_rectangle(cr, c.x, c.y, c.w, c.h);
+        cairo_fill(cr);
+        draw_chance_dot(cr, c, colormap_viridis(0), u);
+        rgb_set(cr, figure_foreground(s));
+        figure_text(cr, "at or below chance", c.x + c.w + 10 * u, c.y + c.h / 2, 0, 0.5);
+    }
     cairo_restore(cr);
 }
 

@@ -17,6 +17,7 @@ typedef struct {
     double value_font;               /* size of the values in the cells; 0: not drawn    */
     FigureRect colourbar;
     FigureRect best_swatch;          /* the key of the outline, under the colour bar     */
+    FigureRect chance_swatch;        /* the key of the chance dot, under that            */
 } HeadsLayout;
 
 /* The layout of d on a w x h figure; measures text, draws nothing. */

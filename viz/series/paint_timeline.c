@@ -43,6 +43,7 @@ static int upper_legend(const TimelineData *d, const FigureStyle *s, LegendEntry
     if (d->n_top < d->n_layers * d->n_heads)
         e[n++] = legend_line(timeline_per_layer(d) ? "other layers" : "other heads", timeline_other_colour(s),
                              MARKER_NONE, DASH_SOLID);
+    if (d->has_chance) e[n++] = legend_line("chance (uniform head)", timeline_other_colour(s), MARKER_NONE, DASH_DASHED);
     return n;
 }
 
@@ -84,6 +85,7 @@ static void upper_axes(const TimelineData *d, Axes *a, int with_xlabel)
     const char *ylabel;
     if (d->what == TIMELINE_HEADS || timeline_per_layer(d)) {
         widen(d->value, d->n_steps * d->n_layers * d->n_heads, &lo, &hi);
+        if (d->has_chance) widen(d->chance, d->n_steps * d->n_layers, &lo, &hi);
         hi = hi > 0 ? hi * 1.05 : 1;
         ylabel = d->what == TIMELINE_FLOW    ? "share of attention"
                  : d->what == TIMELINE_PROBE ? "probe span F1 (%)"
@@ -195,6 +197,13 @@ static void draw_heads(cairo_t *cr, const TimelineData *d, const Axes *a, double
             for (int k = 0; k < d->n_top; k++) top |= d->top_layer[k] == l && d->top_head[k] == h;
             if (!top) head_line(cr, d, a, l, h, -1, u);
         }
+    for (int k = d->n_top - 1; k >= 0 && d->has_chance; k--) { /* the coloured layers' chance levels */
+        rgb_set(cr, palette_series(k));
+        cairo_set_line_width(cr, 2.5 * u);
+        dash_set(cr, DASH_DASHED, 2.5 * u);
+        polyline(cr, a, d->step, d->chance + d->top_layer[k], d->n_layers, d->n_steps);
+        dash_set(cr, DASH_SOLID, 2.5 * u);
+    }
     for (int k = d->n_top - 1; k >= 0; k--) head_line(cr, d, a, d->top_layer[k], d->top_head[k], k, u);
 }
 

@@ -126,11 +126,22 @@ static int read_heads(TimelineData *d, const char *dir, SrError *err)
     return rc;
 }
 
-/* The flow share of every layer (mean over heads) at every step. */
+/* The chance level of the share d draws, layer l of f; NAN when f has none. */
+static double flow_chance(const TimelineData *d, const FlowData *f, int l)
+{
+    if (!f->has_chance) return NAN;
+    if (d->share == TIMELINE_FLOW_CATEGORY) return f->chance[l * FLOW_N_CATEGORIES + d->category];
+    const double *v = d->share == TIMELINE_FLOW_CUE ? f->cue_chance : f->non_cue_chance;
+    return v ? v[l] : NAN;
+}
+
+/* The flow share of every layer (mean over heads) at every step, and its
+ * chance level when every step's file has it. */
 static int read_flow(TimelineData *d, const char *dir, SrError *err)
 {
     int rc = 0;
     d->n_heads = 1;
+    d->has_chance = 1;
     for (int i = 0; i < d->n_steps && rc == 0; i++) {
         char *path = series_measure_path(dir, FLOW_MEASURE, d->step[i], ".csv");
         if (!path) return sr_fail(err, "out of memory");
@@ -145,7 +156,8 @@ static int read_flow(TimelineData *d, const char *dir, SrError *err)
         if (rc == 0 && i == 0) {
             d->n_layers = f.n_layers;
             d->value = malloc(sizeof(double) * (size_t)d->n_steps * f.n_layers);
-            if (!d->value) rc = sr_fail(err, "%s: out of memory", path);
+            d->chance = malloc(sizeof(double) * (size_t)d->n_steps * f.n_layers);
+            if (!d->value || !d->chance) rc = sr_fail(err, "%s: out of memory", path);
         } else if (rc == 0 && f.n_layers != d->n_layers) {
             rc = sr_fail(err, "%s: %d layers, but step %d has %d (another model?)", path, f.n_layers, d->step[0],
                          d->n_layers);
@@ -154,6 +166,10 @@ static int read_flow(TimelineData *d, const char *dir, SrError *err)
             d->value[(size_t)i * d->n_layers + l] = d->share == TIMELINE_FLOW_CUE       ? f.cue[l]
                                                     : d->share == TIMELINE_FLOW_NON_CUE ? f.non_cue[l]
                                                     : f.share[l * FLOW_N_CATEGORIES + d->category];
+        for (int l = 0; l < d->n_layers && rc == 0; l++) {
+            d->chance[(size_t)i * d->n_layers + l] = flow_chance(d, &f, l);
+            if (isnan(d->chance[(size_t)i * d->n_layers + l])) d->has_chance = 0;
+        }
         flow_data_free(&f);
         free(path);
     }
@@ -315,6 +331,9 @@ static void write_meta(TimelineData *d, const char *dir)
             text_append(c, cap, &used, "%slayer %d %.3f", k ? ", " : "", d->top_layer[k],
                    timeline_value(d, last, d->top_layer[k], 0));
         text_append(c, cap, &used, ").");
+        if (d->has_chance)
+            text_append(c, cap, &used, " Dashed, in the layer's colour: its chance level, the share of a uniform "
+                                       "head (each query's weight spread evenly over the keys its mask lets it see).");
     } else if (d->what == TIMELINE_PROBE) {
         snprintf(d->meta.title, sizeof d->meta.title, "What each layer holds, by %s: probe F1",
                  d->epochs ? "epoch" : "step");
@@ -384,14 +403,15 @@ void timeline_data_free(TimelineData *d)
     free(d->step);
     free(d->train_loss);
     free(d->value);
+    free(d->chance);
     free(d->loss_first);
     free(d->loss_last);
     free(d->icl);
     free(d->dev_f1);
     free(d->test_f1);
     d->step = NULL;
-    d->train_loss = d->value = d->loss_first = d->loss_last = d->icl = d->dev_f1 = d->test_f1 = NULL;
-    d->n_steps = d->n_layers = d->n_heads = d->n_top = d->has_icl = 0;
+    d->train_loss = d->value = d->chance = d->loss_first = d->loss_last = d->icl = d->dev_f1 = d->test_f1 = NULL;
+    d->n_steps = d->n_layers = d->n_heads = d->n_top = d->has_icl = d->has_chance = 0;
 }
 
 /* One row of a series without layer and head. */
@@ -417,6 +437,10 @@ void timeline_data_write_csv(const TimelineData *d, FILE *out)
             for (int l = 0; l < d->n_layers; l++)
                 fprintf(out, "%d,flow/%s,%d,,%.6f\n", d->step[i], timeline_flow_name(d->share, d->category), l,
                         timeline_value(d, i, l, 0));
+        for (int i = 0; i < d->n_steps && d->has_chance; i++)
+            for (int l = 0; l < d->n_layers; l++)
+                fprintf(out, "%d,flow/%s_chance,%d,,%.6f\n", d->step[i], timeline_flow_name(d->share, d->category),
+                        l, d->chance[(size_t)i * d->n_layers + l]);
         return;
     }
     if (d->what == TIMELINE_PROBE) {

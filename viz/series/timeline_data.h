@@ -18,7 +18,10 @@
  *          attnflow --cues (series_flow.sh with CUES) also cue or non_cue:
  *          the share of ambiguous entity words on their cue word in the
  *          earlier copies, or on one other word on its side
- *          (theory/cue_attention.h).
+ *          (theory/cue_attention.h). When every step's CSV has the
+ *          share's chance level (its _chance column: a uniform head under
+ *          the same mask, theory/chance.h), it is kept per layer and step
+ *          and drawn as a dashed line.
  *
  * Both add, when DIR/measures/heads-random is there, the losses on the
  * first and last copy of random sequences and the in-context learning score
@@ -74,6 +77,8 @@ typedef struct {
     double *value;        /* heads: (n_steps, n_layers, n_heads), in 0..1; flow:
                              (n_steps, n_layers, 1), the layer's mean over heads;
                              probe: (n_steps, n_layers, 1), the probe's span F1 (%) */
+    int has_chance;       /* flow: every step's file has the share's chance level     */
+    double *chance;       /* flow: (n_steps, n_layers) a uniform head's share; NULL without */
     char split[32];       /* probe: the split drawn                                 */
     int probe_r;          /* probe: the repetitions of the read-out drawn           */
     int n_top;            /* heads: the coloured heads, largest last value first */
@@ -113,7 +118,7 @@ void timeline_line_label(const TimelineData *d, int layer, int head, char *out, 
  * "MEASURE/SCORE" (one row per step, layer and head), then "icl_score";
  * loss: "train_loss" (steps that have one), "loss_first_copy",
  * "loss_last_copy"; f1: "dev_f1", "test_f1"; flow: "flow/CATEGORY" per
- * layer (head empty); layer and head empty where the
+ * layer (head empty), then with chance levels "flow/CATEGORY_chance"; layer and head empty where the
  * series has none. step is the epoch in an epoch series. */
 void timeline_data_write_csv(const TimelineData *d, FILE *out);
 

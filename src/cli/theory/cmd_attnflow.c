@@ -51,11 +51,15 @@ typedef struct {
     int with_cues; /* --cues given */
     TaskKind cue_task;
     AttnFlow flow;
+    AttnFlow flow_chance; /* one head per layer: what a uniform head gives (theory/chance.h) */
     int **word_start;  /* --cues: (sentences) each (n_words + 1) piece boundaries of its words */
     int **cue;         /* --cues: (sentences) each (n_words) the word's cue, -1 for none */
     int *n_words;      /* --cues: (sentences) */
     int n_cue_sentences;
     CueAttention cues;
+    CueAttention cues_chance; /* one head per layer */
+    const int *chance_word_start, *chance_cue; /* the sentence the uniform head is added for */
+    int chance_n_words;
 } Attnflow;
 
 /* Parse argv into self (an Attnflow): 0, 1 after --help, 2 after the error
@@ -174,12 +178,23 @@ static int tokenize_sentences(void *self)
     return 0;
 }
 
+/* A uniform head of one layer into the chance levels of the split and,
+ * with --cues, of the cue shares (a ChanceAdd; ctx is the Attnflow). */
+static void add_chance(void *ctx, int layer, const float *att, int stride, const RepeatLayout *lay)
+{
+    Attnflow *af = ctx;
+    attnflow_add_layer(&af->flow_chance, layer, att, stride, lay);
+    if (af->cue)
+        cue_attention_add_layer(&af->cues_chance, layer, att, stride, lay, af->chance_word_start, af->chance_cue,
+                                af->chance_n_words);
+}
+
 /* Add every layer's attention of one forward to the split, and with
- * --cues to the cue shares (a RepeatedConsumer; ctx is the Attnflow). */
+ * --cues to the cue shares, and a uniform head's to their chance levels
+ * (a RepeatedConsumer; ctx is the Attnflow). */
 static int add_to_flow(void *ctx, Model *m, const RepeatLayout *lay, const PieceSentence *one,
                        SrError *err)
 {
-    (void)err;
     Attnflow *af = ctx;
     int s = (int)(one - af->job.run.sentences.items);
     for (int l = 0; l < af->flow.n_layers; l++) {
@@ -188,7 +203,12 @@ static int add_to_flow(void *ctx, Model *m, const RepeatLayout *lay, const Piece
             cue_attention_add_layer(&af->cues, l, model_attention(m, l), lay->T, lay, af->word_start[s],
                                     af->cue[s], af->n_words[s]);
     }
-    return 0;
+    if (af->cue) {
+        af->chance_word_start = af->word_start[s];
+        af->chance_cue = af->cue[s];
+        af->chance_n_words = af->n_words[s];
+    }
+    return head_command_add_chance(&af->job.run, m, lay, add_chance, af, err);
 }
 
 /* Run every kept sentence repeated and add each layer's attention to the
@@ -200,7 +220,9 @@ static int measure(void *self)
     SrError err;
     const ModelConfig cfg = run->info.cfg;
     if (attnflow_init(&af->flow, cfg.n_layers, cfg.n_heads, &err) ||
-        (af->with_cues && cue_attention_init(&af->cues, cfg.n_layers, cfg.n_heads, &err)) ||
+        attnflow_chance_init(&af->flow_chance, cfg.n_layers, &err) ||
+        (af->with_cues && (cue_attention_init(&af->cues, cfg.n_layers, cfg.n_heads, &err) ||
+                           cue_attention_chance_init(&af->cues_chance, cfg.n_layers, &err))) ||
         repeated_forward_all(&run->model, &run->setup, &run->sentences, run->fit.max_n, af->job.o.data,
                              add_to_flow, af, &err))
         return args_error(CMD, "%s", err.msg);
@@ -208,29 +230,34 @@ static int measure(void *self)
         return args_error(CMD, "%s: --cues %s: no ambiguous entity in the sentences measured", af->job.o.data,
                           task_name(af->cue_task));
     run->tables[run->n_tables++] = &af->flow;
-    if (af->with_cues) run->tables[run->n_tables++] = &af->cues;
+    run->tables[run->n_tables++] = &af->flow_chance;
+    if (af->with_cues) {
+        run->tables[run->n_tables++] = &af->cues;
+        run->tables[run->n_tables++] = &af->cues_chance;
+    }
     return 0;
 }
 
-/* Print the readable table: one line per head, then the layer's mean. */
-static void print_table(const AttnFlow *flow)
+/* Print the readable table: one line per head, then the layer's mean and
+ * its chance level. */
+static void print_table(const AttnFlow *flow, const AttnFlow *chance)
 {
     static const int width[FLOW_N_CATEGORIES] = {9, 12, 9, 13, 7}; /* under each heading */
     printf("%5s %5s %10s %13s %10s %14s %8s\n", "layer", "head", "own copy", "earlier left",
            "same word", "earlier right", "sink");
-    head_command_print_rows(flow, width, 1);
+    head_command_print_rows(flow, chance, width, 1);
 }
 
 /* Print the cue table: per layer and head the share of entity words'
  * attention on their cue and on one other word on its side. */
-static void print_cue_table(const CueAttention *cues)
+static void print_cue_table(const CueAttention *cues, const CueAttention *chance)
 {
     static const int width[CUE_N_COLUMNS] = {7, 7}; /* under each heading */
     printf("\nEntity words of the last copy (%lld queries): attention on their cue word in the earlier copies,\n"
            "and on one other word on the cue's side (the mean over those words).\n\n",
            (long long)cue_attention_queries(cues, 0));
     printf("%5s %5s %8s %8s\n", "layer", "head", "cue", "non-cue");
-    head_command_print_rows(cues, width, 0);
+    head_command_print_rows(cues, chance, width, 0);
 }
 
 /* Print the heading lines and the table on stdout. */
@@ -242,9 +269,11 @@ static void print_report(const void *self)
     printf("%s\n", o->data);
     head_command_print_setup(o, af->job.run.fit.n_fit, "sentences", (long long)attnflow_queries(&af->flow, 0));
     printf("Mean share of the attention of last-copy tokens; each line sums to 100%%.\n"
-           "\"earlier right\" = words to the right of the token's own word, in earlier copies.\n\n");
-    print_table(&af->flow);
-    if (af->with_cues) print_cue_table(&af->cues);
+           "\"earlier right\" = words to the right of the token's own word, in earlier copies.\n"
+           "\"chance\" = what a uniform head gives: each query's weight spread evenly over the keys its\n"
+           "mask lets it see, on the same sentences (the share of a region is its visible keys / all).\n\n");
+    print_table(&af->flow, &af->flow_chance);
+    if (af->with_cues) print_cue_table(&af->cues, &af->cues_chance);
 }
 
 /* The manifest beside the CSV: inputs, options and counts. */
@@ -272,7 +301,9 @@ static void free_attnflow(void *self)
 {
     Attnflow *af = self;
     attnflow_free(&af->flow);
+    attnflow_free(&af->flow_chance);
     cue_attention_free(&af->cues);
+    cue_attention_free(&af->cues_chance);
     for (int s = 0; s < af->n_cue_sentences; s++) {
         free(af->word_start[s]);
         free(af->cue[s]);

@@ -207,18 +207,19 @@ static int measure(void *self)
         head_roles_measure(&run->model, &run->setup, &run->sentences, run->fit.max_n, source, &hd->roles, &err))
         return args_error(CMD, "%s", err.msg);
     run->tables[0] = &hd->roles.scores;
-    run->n_tables = 1;
+    run->tables[1] = &hd->roles.chance;
+    run->n_tables = 2;
     return 0;
 }
 
 /* Print one line per head and then the head with the largest mean of each
  * score. */
-static void print_table(const HeadScores *s)
+static void print_table(const HeadScores *s, const HeadScores *chance)
 {
     printf("%5s %5s %9s %10s %9s %9s %9s\n", "layer", "head", "copy", "induction", "previous", "sink",
            "own copy");
     static const int width[HEAD_N_SCORES] = {8, 9, 8, 8, 8}; /* under each heading */
-    head_command_print_rows(s, width, 0);
+    head_command_print_rows(s, chance, width, 0);
     printf("\nbest head per score:\n");
     for (int c = 0; c < HEAD_N_SCORES; c++) {
         int l, h;
@@ -256,9 +257,11 @@ static void print_report(const void *self)
                              (long long)head_scores_count(s, 0, 0, HEAD_OWN_COPY));
     printf("Mean attention of last-copy tokens to the key each score reads: piece i (copy) and i + 1\n"
            "(induction) of the copy before, the row before (previous), row 0 (sink), the whole\n"
-           "last copy (own copy). Induction leaves out the last piece of a copy: %lld tokens.\n\n",
+           "last copy (own copy). Induction leaves out the last piece of a copy: %lld tokens.\n"
+           "\"chance\" = what a uniform head scores: each query's weight spread evenly over the keys\n"
+           "its mask lets it see, on the same sentences.\n\n",
            (long long)head_scores_count(s, 0, 0, HEAD_INDUCTION));
-    print_table(s);
+    print_table(s, &hd->roles.chance);
     if (hd->roles.with_icl) print_icl(&hd->roles.icl);
 }
 

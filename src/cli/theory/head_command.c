@@ -132,7 +132,22 @@ void head_command_print_setup(const HeadOptions *o, int n, const char *sentences
            repeat_bos_name(o->bos), repeat_sep_name(o->sep), o->mask_text, n, sentences, tokens);
 }
 
-void head_command_print_rows(const HeadTable *t, const int *width, int layer_means)
+/* The line "chance" of layer l: chance's one head, each column in percent. */
+static void print_chance_row(const HeadTable *chance, int l, const int *width)
+{
+    printf("%5d %6s", l, "chance"); /* one wider than a head's number: one narrower below */
+    for (int c = 0; c < chance->n_columns; c++)
+        printf(" %*.1f%%", width[c] - (c == 0), 100.0 * head_table_mean(chance, l, 0, c));
+    printf("\n");
+}
+
+int head_command_add_chance(const HeadRun *run, const Model *m, const RepeatLayout *lay, ChanceAdd add, void *chance,
+                            SrError *err)
+{
+    return chance_add_layers(&m->cfg, run->plan, lay, add, chance, err);
+}
+
+void head_command_print_rows(const HeadTable *t, const HeadTable *chance, const int *width, int layer_means)
 {
     for (int l = 0; l < t->n_layers; l++) {
         for (int h = 0; h < t->n_heads; h++) {
@@ -141,14 +156,16 @@ void head_command_print_rows(const HeadTable *t, const int *width, int layer_mea
                 printf(" %*.1f%%", width[c], 100.0 * head_table_mean(t, l, h, c));
             printf("\n");
         }
-        if (!layer_means || t->n_heads < 2) continue;
-        printf("%5d %5s", l, "mean");
-        for (int c = 0; c < t->n_columns; c++) {
-            double mean = 0.0;
-            for (int h = 0; h < t->n_heads; h++) mean += head_table_mean(t, l, h, c) / t->n_heads;
-            printf(" %*.1f%%", width[c], 100.0 * mean);
+        if (layer_means && t->n_heads >= 2) {
+            printf("%5d %5s", l, "mean");
+            for (int c = 0; c < t->n_columns; c++) {
+                double mean = 0.0;
+                for (int h = 0; h < t->n_heads; h++) mean += head_table_mean(t, l, h, c) / t->n_heads;
+                printf(" %*.1f%%", width[c], 100.0 * mean);
+            }
+            printf("\n");
         }
-        printf("\n");
+        if (chance) print_chance_row(chance, l, width);
     }
 }
 

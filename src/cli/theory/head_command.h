@@ -34,6 +34,7 @@
 #include "options/help_text.h"
 #include "repeat/repeat.h"
 #include "text/tokenizer.h"
+#include "theory/chance.h"
 #include "theory/head_table.h"
 #include "theory/repeated_forward.h"
 
@@ -57,7 +58,7 @@ typedef struct {
     RepeatedForward setup;
     RepeatedFit fit;
     Model model;
-    const HeadTable *tables[2];
+    const HeadTable *tables[4]; /* each measure, then its chance levels (theory/chance.h) */
     int n_tables;
 } HeadRun;
 
@@ -112,8 +113,16 @@ void head_command_print_setup(const HeadOptions *o, int n, const char *sentences
 
 /* One line per (layer, head) of t on stdout: "%5d %5d", then each column's
  * mean in percent, " %*.1f%%" under width[c]; with layer_means, after each
- * layer of more than one head a line of its mean over the heads. */
-void head_command_print_rows(const HeadTable *t, const int *width, int layer_means);
+ * layer of more than one head a line of its mean over the heads; after
+ * each layer the line "chance" of the table chance (one head per layer,
+ * the same columns: what a uniform head gives, theory/chance.h). */
+void head_command_print_rows(const HeadTable *t, const HeadTable *chance, const int *width, int layer_means);
+
+/* The uniform head of every layer of the run (its mask plan, the model's
+ * windows) laid out as lay, added to chance with add (a RepeatedConsumer's
+ * step: theory/chance.h). 0, or -1 with err. */
+int head_command_add_chance(const HeadRun *run, const Model *m, const RepeatLayout *lay, ChanceAdd add, void *chance,
+                            SrError *err);
 
 /* A new manifest (runs/manifest.h, with seed) with "model" and, given,
  * "adapter": how every manifest of these commands starts. */

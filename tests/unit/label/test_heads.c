@@ -4,7 +4,7 @@
  * weights are zero (every causal row uniform over its visible keys, every
  * bidirectional row uniform over the whole input) run through
  * head_roles_measure, the path `seqrep heads` takes, against the closed
- * forms; and the ICL loss on hand-made losses, on a model with zero weights
+ * forms, and so are the chance levels measured beside them; and the ICL loss on hand-made losses, on a model with zero weights
  * (ln V everywhere) and against model_lm_loss run on each copy alone. */
 #include "test_util.h"
 
@@ -209,6 +209,8 @@ static void test_uniform_model(void **state)
                 for (int k = 0; k < HEAD_N_SCORES; k++) {
                     double got = head_scores_mean(&roles.scores, l, h, (HeadScore)k);
                     assert_true(fabs(got - expect[k]) < 1e-6);
+                    /* a zero-q/k head is a uniform head: its scores are the chance levels */
+                    assert_true(fabs(head_scores_mean(&roles.chance, l, 0, (HeadScore)k) - expect[k]) < 1e-6);
                 }
         assert_true(head_scores_count(&roles.scores, 0, 0, HEAD_OWN_COPY) == 9);
         assert_true(head_scores_count(&roles.scores, 1, 1, HEAD_INDUCTION) == 6);

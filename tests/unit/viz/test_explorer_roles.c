@@ -85,14 +85,27 @@ static void test_scores_of_made_heads(void **unused)
     explorer_role_best_text(&best[HEAD_SINK], text, sizeof text);
     assert_string_equal(text, "sink       L0 H0  .33");
     explorer_roles_tooltip(&roles, 0, 1, text, sizeof text);
-    assert_string_equal(text, "layer 0, head 1: prev 1.00\n  copy      0.00\n  induction 0.00\n  previous  1.00\n"
-                              "  sink      0.00\n  own_copy  0.67\nclick: open this map");
+    /* chance, a uniform causal head: the last copy's queries see 6, 7 and 8
+     * keys; copy, previous and sink read one each, (1/6 + 1/7 + 1/8) / 3 =
+     * 0.144841; induction the first two, (1/6 + 1/7) / 2 = 0.154762; own
+     * copy (1/6 + 2/7 + 3/8) / 3 = 0.275794 */
+    const double *chance = explorer_roles_chance(&roles, 0);
+    const double want[HEAD_N_SCORES] = {(1.0 / 6 + 1.0 / 7 + 1.0 / 8) / 3, (1.0 / 6 + 1.0 / 7) / 2,
+                                        (1.0 / 6 + 1.0 / 7 + 1.0 / 8) / 3, (1.0 / 6 + 1.0 / 7 + 1.0 / 8) / 3,
+                                        (1.0 / 6 + 2.0 / 7 + 3.0 / 8) / 3};
+    for (int s = 0; s < HEAD_N_SCORES; s++) assert_true(fabs(chance[s] - want[s]) < 1e-6);
+    assert_string_equal(text, "layer 0, head 1: prev 1.00\n  copy      0.00  (chance 0.14)\n  induction 0.00  (chance 0.15)\n"
+                              "  previous  1.00  (chance 0.14)\n  sink      0.00  (chance 0.14)\n"
+                              "  own_copy  0.67  (chance 0.28)\nclick: open this map");
 
     char *csv = explorer_roles_csv(&roles);
     assert_non_null(csv);
-    assert_string_equal(csv, "layer,head,copy,induction,previous,sink,own_copy,role\n"
-                             "0,0,0.000000,1.000000,0.000000,0.333333,0.000000,induction\n"
-                             "0,1,0.000000,0.000000,1.000000,0.000000,0.666667,previous\n");
+    assert_string_equal(csv, "layer,head,copy,induction,previous,sink,own_copy,role,copy_chance,induction_chance,"
+                             "previous_chance,sink_chance,own_copy_chance\n"
+                             "0,0,0.000000,1.000000,0.000000,0.333333,0.000000,induction,"
+                             "0.144841,0.154762,0.144841,0.144841,0.275794\n"
+                             "0,1,0.000000,0.000000,1.000000,0.000000,0.666667,previous,"
+                             "0.144841,0.154762,0.144841,0.144841,0.275794\n");
     free(csv);
     explorer_roles_free(&roles);
     attention_data_free(&d);

@@ -448,6 +448,60 @@ static void test_flow_mean_and_head(void **state)
     assert_non_null(strstr(err.msg, "head 2 out of range 0..1"));
 }
 
+/* Runs of colour c along row y of s: how many separate stretches hold it. */
+static int colour_runs(cairo_surface_t *s, int y, Rgb c)
+{
+    unsigned char want[3], got[3];
+    rgb_to_bytes(c, want);
+    int runs = 0, inside = 0;
+    for (int x = 0; x < cairo_image_surface_get_width(s); x++) {
+        pixel(s, x, y, got);
+        int hit = memcmp(got, want, 3) == 0;
+        runs += hit && !inside;
+        inside = hit;
+    }
+    return runs;
+}
+
+/* An attnflow CSV with chance levels: they are read per layer (the mean
+ * over heads, each the same), written in the figure's CSV, named in the
+ * caption, and drawn as a thin bar beside each layer's: a row through the
+ * own-copy segments (the bottom of every bar) crosses the own-copy colour
+ * twice per layer, once without the chance levels. */
+static void test_flow_chance_bars(void **state)
+{
+    (void)state;
+    write_text(in_work("flow-chance.csv"),
+               "layer,head,own_copy,earlier_left,same_word,earlier_right,sink,own_copy_chance,earlier_left_chance,"
+               "same_word_chance,earlier_right_chance,sink_chance\n"
+               "0,0,0.30,0.20,0.10,0.15,0.25,0.40,0.20,0.10,0.20,0.10\n0,1,0.50,0.10,0.10,0.10,0.20,0.40,0.20,0.10,0.20,0.10\n"
+               "1,0,0.20,0.20,0.20,0.30,0.10,0.30,0.30,0.10,0.20,0.10\n1,1,0.25,0.15,0.25,0.25,0.10,0.30,0.30,0.10,0.20,0.10\n");
+    Figure f;
+    load_figure(&f, "flow", 2, (const char *[]){"--results", in_work("flow-chance.csv")});
+    FlowData *d = f.data;
+    assert_int_equal(d->has_chance, 1);
+    assert_true(fabs(d->chance[1 * FLOW_N_CATEGORIES + FLOW_EARLIER_LEFT] - 0.30) < 1e-9);
+    assert_non_null(strstr(d->meta.caption, "Thin outlined bar: the shares of a uniform head"));
+    char *csv = figure_numbers_text(&f);
+    assert_non_null(strstr(csv, ",sink,own_copy_chance,") );
+    assert_non_null(strstr(csv, "\n1,mean,0.225000,0.175000,0.225000,0.275000,0.100000,0.300000,0.300000,"));
+    free(csv);
+    const int w = 1600, h = 1000;
+    Rgb own = flow_category_colour(FLOW_OWN_COPY);
+    cairo_surface_t *img = render(&f, w, h);
+    int y = 0; /* the lowest row of the own-copy colour: the bottom of the bars */
+    for (int row = h - 1; row > 0 && !y; row--)
+        if (colour_runs(img, row, own) > 0) y = row - 3;
+    assert_int_equal(colour_runs(img, y, own), 2 * d->n_layers);
+    cairo_surface_destroy(img);
+    d->has_chance = 0;
+    img = render(&f, w, h);
+    assert_int_equal(colour_runs(img, y, own), d->n_layers);
+    cairo_surface_destroy(img);
+    d->has_chance = 1;
+    figure_free(&f);
+}
+
 static void test_proportion_counts(void **state)
 {
     (void)state;
@@ -562,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_layers_mean_and_std),
         cmocka_unit_test(test_exit_points_and_pareto),
         cmocka_unit_test(test_flow_mean_and_head),
+        cmocka_unit_test(test_flow_chance_bars),
         cmocka_unit_test(test_repo_z_from_forward),
         cmocka_unit_test(test_repo_z_point_at),
         cmocka_unit_test(test_proportion_counts),

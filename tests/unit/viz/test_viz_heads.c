@@ -81,11 +81,7 @@ static void test_heads_numbers(void **state)
         assert_int_equal(d->best_head[p], best[p][1]);
     }
     /* the numbers written back: one row per score, layer and head */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    figure_write_numbers(&f, mem);
-    fclose(mem);
+    char *text = figure_numbers_text(&f);
     assert_non_null(strstr(text, "score,layer,head,value,best\ncopy,0,0,0.000000,0\ncopy,0,1,0.250000,0\n"));
     assert_non_null(strstr(text, "\ncopy,1,2,1.000000,1\ninduction,0,0,0.100000,0\ninduction,0,1,0.500000,1\n"));
     assert_non_null(strstr(text, "\nown_copy,1,2,0.300000,0\n"));
@@ -224,6 +220,57 @@ static void test_heads_pixels(void **state)
     figure_free(&f);
 }
 
+/* With chance levels (copy_chance 0.3 in layer 0, 0.45 in layer 1, the
+ * others 0.05): the cells at or below their layer's level are flagged,
+ * written with at_chance 1 and get a dot in their top left corner in the
+ * colour that reads on them; a cell above it has none. */
+static void test_heads_chance_dots(void **state)
+{
+    (void)state;
+    char text[2048];
+    int used = snprintf(text, sizeof text, "layer,head,copy,induction,previous,sink,own_copy,copy_chance,"
+                                           "induction_chance,previous_chance,sink_chance,own_copy_chance\n");
+    const char *row = HEADS_ROWS;
+    for (int i = 0; i < 6; i++) {
+        const char *end = strchr(row, '\n');
+        double level = row[0] == '0' ? 0.30 : 0.45;
+        used += snprintf(text + used, sizeof text - (size_t)used, "%.*s,%.2f,0.05,0.05,0.05,0.05\n", (int)(end - row),
+                         row, level);
+        row = end + 1;
+    }
+    write_text(in_work("heads-chance.csv"), text);
+    Figure f;
+    SrError err;
+    new_figure(&f, "heads");
+    if (heads_data_load(f.data, in_work("heads-chance.csv"), ALL_SCORES, HEAD_N_SCORES, NULL, &err))
+        fail_msg("%s", err.msg);
+    HeadsData *d = f.data;
+    assert_int_equal(d->has_chance, 1);
+    /* copy: (0, 0) 0 and (0, 2) 0.30 at or below 0.30; (0, 1) 0.25 too; (1, 0) 0.40 below 0.45; (1, 1) 0.5 above */
+    assert_true(heads_at_chance(d, HEAD_COPY, 0, 0) && heads_at_chance(d, HEAD_COPY, 0, 2));
+    assert_true(heads_at_chance(d, HEAD_COPY, 1, 0));
+    assert_false(heads_at_chance(d, HEAD_COPY, 1, 1) || heads_at_chance(d, HEAD_COPY, 1, 2));
+    assert_non_null(strstr(d->meta.caption, "A dot in a cell's corner: at or below chance"));
+    char *csv = figure_numbers_text(&f);
+    assert_non_null(strstr(csv, "score,layer,head,value,best,chance,at_chance\n"));
+    assert_non_null(strstr(csv, "\ncopy,1,1,0.500000,0,0.450000,0\n"));
+    assert_non_null(strstr(csv, "\ncopy,1,0,0.400000,0,0.450000,1\n"));
+    free(csv);
+    const int w = 2400, h = 1000;
+    cairo_surface_t *img = render(&f, w, h);
+    cairo_t *cr = cairo_create(img);
+    HeadsLayout L;
+    heads_layout(cr, d, w, h, &L);
+    cairo_destroy(cr);
+    double u = figure_unit(w, h);
+    FigureRect at = heads_cell(&L, HEAD_COPY, 0, 0), above = heads_cell(&L, HEAD_COPY, 1, 1);
+    double radius = fmax(1.5, fmin(6 * u, fmin(at.w, at.h) / 8));
+    assert_colour(img, at.x + 2.2 * radius, at.y + 2.2 * radius, rgb_text_on(colormap_viridis(0)));
+    assert_colour(img, above.x + 2.2 * radius, above.y + 2.2 * radius, colormap_viridis(0.5));
+    cairo_surface_destroy(img);
+    figure_free(&f);
+}
+
 /* Cells too small for their value draw none, and text never goes under the
  * floor: 30 layers x 9 heads at 1280 x 720. */
 static void test_heads_small_cells(void **state)
@@ -356,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_heads_caption),
         cmocka_unit_test(test_heads_pixels),
         cmocka_unit_test(test_heads_small_cells),
+        cmocka_unit_test(test_heads_chance_dots),
         cmocka_unit_test(test_heads_figure_load),
         cmocka_unit_test(test_heads_bad_files),
     };

@@ -122,6 +122,18 @@ static inline void pixel(cairo_surface_t *s, double x, double y, unsigned char r
 }
 
 /* Assert pixel (x, y) has colour c exactly. */
+/* The numbers behind figure f (figure_write_numbers), in a new string
+ * (caller frees). */
+static inline char *figure_numbers_text(const Figure *f)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    figure_write_numbers(f, mem);
+    fclose(mem);
+    return text;
+}
+
 static inline void assert_colour(cairo_surface_t *s, double x, double y, Rgb c)
 {
     unsigned char got[3], want[3];

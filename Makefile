@@ -16,15 +16,42 @@
 #   make golden-tokenizers  rewrite tests/golden/tokenizers/ with the JavaScript reference
 
 CC      ?= cc
+# OPT="-O3" (or -O2) builds for any CPU of the family; -march=native only for this one
 OPT     ?= -O3 -march=native
 DEBUG   ?= -g
+# OMP=0: no OpenMP (its pragmas are ignored, every op runs on one thread)
+OMP     ?= 1
+# WERROR=1: every warning is an error (gcc and clang, all of src/, viz/ and tests/)
+WERROR  ?= 0
+OMP_CFLAGS = $(if $(filter 0,$(OMP)),-Wno-unknown-pragmas,-fopenmp)
 CFLAGS  ?= $(OPT) $(DEBUG)
-CFLAGS  += -std=c11 -fno-math-errno -fno-trapping-math -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
-LDLIBS  = -lopenblas -lcjson -lutf8proc -lm
-# graphics: only viz/ (and the tests of viz/) see these flags
-VIZ_CFLAGS = -Iviz -I/usr/include/stb $(shell pkg-config --cflags cairo sdl2 2>/dev/null)
+CFLAGS  += -std=c11 -fno-math-errno -fno-trapping-math -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) \
+           -D_POSIX_C_SOURCE=200809L $(OMP_CFLAGS) -Isrc $(LIB_CFLAGS)
+LDLIBS  = $(LIB_LIBS) -lm
+
+# Libraries through pkg-config ($(PKG_CONFIG); a cross build names its own).
+# $(call pkg_cflags,NAMES) and $(call pkg_libs,NAME,FALLBACK): what pkg-config
+# says; where it has no NAME (or is missing), no -I and the plain FALLBACK,
+# and `make` prints a line naming what pkg-config did not find.
+PKG_CONFIG ?= pkg-config
+pkg_cflags = $(foreach p,$(1),$(shell $(PKG_CONFIG) --cflags $(p) 2>/dev/null))
+pkg_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
+LIB_PKGS   = openblas libcjson libutf8proc
+VIZ_PKGS   = cairo fontconfig sdl2 stb
+TEST_PKGS  = cmocka
+PKG_MISSING := $(strip $(foreach p,$(LIB_PKGS) $(VIZ_PKGS) $(TEST_PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
+ifneq ($(PKG_MISSING),)
+$(info $(if $(shell command -v $(firstword $(PKG_CONFIG))),$(PKG_CONFIG) does not find,no $(PKG_CONFIG) here, so not found): $(PKG_MISSING); building with plain -l flags and no -I for them (make deps names the packages))
+endif
+LIB_CFLAGS := $(call pkg_cflags,$(LIB_PKGS))
+LIB_LIBS   := $(call pkg_libs,openblas,-lopenblas) $(call pkg_libs,libcjson,-lcjson) $(call pkg_libs,libutf8proc,-lutf8proc)
+# graphics: only viz/ (and the tests of viz/) see these flags. stb is headers
+# only here (png_write.c holds stb_image_write): its cflags, never its -lstb
+STB_CFLAGS ?= $(call pkg_cflags,stb)
+VIZ_CFLAGS := -Iviz $(call pkg_cflags,cairo sdl2) $(STB_CFLAGS)
 # (SDL2 is not linked: the explorer loads it when its window opens, viz/window)
-VIZ_LIBS   = $(shell pkg-config --libs cairo fontconfig 2>/dev/null || echo -lcairo -lfontconfig) -ldl
+VIZ_LIBS   := $(call pkg_libs,cairo fontconfig,-lcairo -lfontconfig) -ldl
+TEST_LIBS  := $(call pkg_libs,cmocka,-lcmocka)
 BUILD   ?= build
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
@@ -87,11 +114,11 @@ $(BUILD)/tests:
 	mkdir -p $@
 
 $(BUILD)/libseqrep.a: $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # painters, colour maps, export and the explorer (cairo, SDL2, stb_image_write)
 $(BUILD)/libseqrep_viz.a: $(VIZ_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 	$(CC) $(CFLAGS) $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -o $@
@@ -100,7 +127,7 @@ $(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 VIZ_LIB ?= $(BUILD)/libseqrep_viz.a
 $(BUILD)/tests/%: tests/unit/%.c Makefile $(VIZ_LIB) $(BUILD)/libseqrep.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/unit $< $(VIZ_LIB) $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/unit $< $(VIZ_LIB) $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) $(TEST_LIBS) -o $@
 
 # the LD_PRELOAD library of tests/fault/e2e_faults.sh: writes, syncs, closes and
 # renames that fail on demand (plain flags: never sanitized, it is preloaded)
@@ -230,7 +257,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_ONLY    ?=
 FUZZ_RUNS    ?=
 FUZZ_CFLAGS  = -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-               -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
+               -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L $(OMP_CFLAGS) -Isrc $(LIB_CFLAGS)
 FUZZ_NAMES   = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN     = $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 # the library, and the two pure parsers of viz/ the harnesses need
@@ -246,7 +273,7 @@ $(FUZZ_BUILD)/obj/viz/%.o: viz/%.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BUILD)/libseqrep_fuzz.a: $(FUZZ_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libseqrep_fuzz.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer $< \

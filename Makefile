@@ -73,6 +73,15 @@ DEPS_BENCH = python3-torch python3-numpy
 DEPS_PERF  = linux-perf
 DEPS_GOLDEN = python3-torch python3-numpy
 DEPS_CORPUS = npm
+# The build's and tests' packages on other systems, for `make deps` there
+# (written from their package lists, never tried here: docs/platforms.md).
+# Homebrew has no stb: STB_CFLAGS=-I<folder holding stb_image.h
+# and stb_image_write.h>; its openblas is keg-only: PKG_CONFIG_PATH="$(brew
+# --prefix openblas)/lib/pkgconfig"; Apple's clang has no -fopenmp: OMP=0.
+DEPS_FEDORA = gcc make pkgconf-pkg-config openblas-devel cjson-devel utf8proc-devel cairo-devel SDL2-devel \
+              stb_image-devel stb_image_write-devel dejavu-sans-fonts libcmocka-devel python3 python3-pillow \
+              xorg-x11-server-Xvfb xorg-x11-xauth parallel clang libomp-devel
+DEPS_BREW   = pkg-config openblas cjson utf8proc cairo sdl2 cmocka python pillow parallel
 
 # src/STAGE/*.c (and src/STAGE/ROOM/*.c) is the library; src/cli/*.c and
 # src/cli/ROOM/*.c the command line (see src/README.md); viz/ROOM/*.c the
@@ -136,9 +145,20 @@ $(FAULT_SHIM): tests/fault/fault_inject.c | $(BUILD)/tests
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -fPIC -shared $< -o $@ -ldl -lpthread
 
 # ---- packages ---------------------------------------------------------------
-# $(call install_missing,PACKAGES[,APT-GET OPTIONS])
+# $(call install_missing,PACKAGES[,APT-GET OPTIONS]): the Debian packages
+# missing, installed (as root) or named. Without dpkg-query or apt-get (not
+# Debian or Ubuntu) nothing is installed and the build goes ahead: a line
+# gives this system's install command and pkg-config names what it misses
+# (the line PKG_MISSING prints as make starts)
 define install_missing
-	@missing=""; for p in $(1); do \
+	@if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then \
+	  if [ "$$(uname -s)" = Darwin ]; then line="brew install $(DEPS_BREW)"; \
+	  elif command -v dnf >/dev/null 2>&1; then line="dnf install -y $(DEPS_FEDORA)"; \
+	  else line="the packages of docs/platforms.md"; fi; \
+	  echo "no dpkg-query/apt-get: not a Debian system, nothing installed; going ahead with what pkg-config finds. Install: $$line" >&2; \
+	  exit 0; \
+	fi; \
+	missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

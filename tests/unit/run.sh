@@ -2,6 +2,8 @@
 # run.sh — run the unit test binaries, JOBS at a time, each from tests/ (so
 # golden/... paths resolve; every test works in its own temporary folder).
 # Usage: sh tests/unit/run.sh JOBS BINARY...
+# UNIT_RUNNER, when set, is the command each binary runs under (make
+# test-arm64: qemu-aarch64 for binaries of another CPU family).
 # The largest binaries start first (they are the viz/ tests, which run
 # longest, so the others fill the second core beside them). Each test's
 # output is printed whole when it ends, with its seconds; then the failed
@@ -20,7 +22,7 @@ for t in "$@"; do
     printf '%s %s\n' "$(wc -c <"$t")" "$t"
 done | sort -rn | cut -d' ' -f2 | xargs -P "$jobs" -I{} sh -c '
     name=$(echo "$1" | tr / _); start=$(date +%s)
-    (cd tests && "$2/$1") >"$3/$name.txt" 2>&1 </dev/null || echo "$1" >"$3/$name.failed"
+    (cd tests && ${UNIT_RUNNER:-} "$2/$1") >"$3/$name.txt" 2>&1 </dev/null || echo "$1" >"$3/$name.failed"
     secs=$(($(date +%s) - start))
     {
         flock 9

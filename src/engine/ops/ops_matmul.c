@@ -4,8 +4,9 @@
 #include "engine/ops/ops.h"
 
 #include <cblas.h>
-#include <omp.h>
 #include <stddef.h>
+
+#include "engine/ops/thread_team.h"
 
 /* out (N, OC) = inp (N, C) . w^T, w (OC, C); plain loops. */
 void matmul_forward_ref(float *out, const float *inp, const float *w, int N, int C, int OC)
@@ -46,7 +47,7 @@ void matmul_forward(float *out, const float *inp, const float *w, int N, int C, 
 #pragma omp parallel
     {
         int lo, hi;
-        thread_rows(split_outputs ? OC : N, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
+        thread_rows(split_outputs ? OC : N, team_thread_id(), team_size(), &lo, &hi);
         if (hi > lo && split_outputs)
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, N, hi - lo, C, 1.0f, inp, C,
                         w + (size_t)lo * C, C, 0.0f, out + lo, OC);
@@ -91,7 +92,7 @@ void matmul_backward(float *dinp, float *dw, const float *dout, const float *inp
     if (N <= 0 || C <= 0 || OC <= 0) return;
 #pragma omp parallel
     {
-        int id = omp_get_thread_num(), count = omp_get_num_threads(), lo, hi;
+        int id = team_thread_id(), count = team_size(), lo, hi;
         if (dinp) {
             thread_rows(N, id, count, &lo, &hi);
             if (hi > lo)

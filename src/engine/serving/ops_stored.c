@@ -3,10 +3,10 @@
 #include "engine/serving/ops_stored.h"
 
 #include <cblas.h>
-#include <omp.h>
 #include <string.h>
 
 #include "base/fnv1a.h"
+#include "engine/ops/thread_team.h"
 #include "engine/serving/matmul_bf16.h"
 
 /* Floats of scratch one thread widens W into: blocks of rows x C. */
@@ -114,14 +114,15 @@ void stored_matmul_forward(float *out, int out_stride, const float *inp, const v
                            StoredType t, int N, int C, int OC, float *scratch, int threads)
 {
     if (N <= 0 || OC <= 0) return;
+    (void)threads; /* read by the OpenMP pragma only: unused in a build without OpenMP */
     int block = stored_block_rows(C);
     int kernel = t == STORED_BF16 && stored_bf16_kernel_used() &&
                  matmul_bf16_scratch_floats(C) <= (size_t)block * C;
 #pragma omp parallel num_threads(threads)
     {
-        int lo, hi, id = omp_get_thread_num();
+        int lo, hi, id = team_thread_id();
         float *wf = scratch + (size_t)id * block * C;
-        chunk(OC, id, omp_get_num_threads(), &lo, &hi);
+        chunk(OC, id, team_size(), &lo, &hi);
         if (kernel && hi > lo)
             matmul_bf16_block(out, out_stride, inp, w, C, 0, N, lo, hi, BF16_KERNEL_PARTS, wf);
         for (int o0 = lo; o0 < hi && !kernel; o0 += block) {
@@ -137,12 +138,13 @@ void stored_matmul_backward(float *dinp, const float *dout, int dout_stride, con
                             StoredType t, int N, int C, int OC, float *scratch, int threads)
 {
     if (N <= 0 || C <= 0 || OC <= 0) return;
+    (void)threads; /* read by the OpenMP pragma only: unused in a build without OpenMP */
     int block = stored_block_rows(C);
 #pragma omp parallel num_threads(threads)
     {
-        int lo, hi, id = omp_get_thread_num();
+        int lo, hi, id = team_thread_id();
         float *wf = scratch + (size_t)id * block * C;
-        chunk(C, id, omp_get_num_threads(), &lo, &hi);
+        chunk(C, id, team_size(), &lo, &hi);
         int cols = hi - lo;
         for (int o0 = 0; o0 < OC && cols > 0; o0 += block) {
             int rows = OC - o0 < block ? OC - o0 : block;

@@ -89,12 +89,12 @@ static Outputs run(Model *m)
     return o;
 }
 
-/* Largest |a - b| over both outputs; printed under name. */
+/* Largest |a - b| over both outputs (NaN if either holds one); printed under name. */
 static double max_diff(const char *name, Outputs a, Outputs b)
 {
     double d = 0.0;
-    for (size_t i = 0; i < (size_t)TB * TT * TV; i++) d = fmax(d, fabs(a.logits[i] - b.logits[i]));
-    for (size_t i = 0; i < (size_t)TL * TB * TH * TT * TT; i++) d = fmax(d, fabs(a.att[i] - b.att[i]));
+    for (size_t i = 0; i < (size_t)TB * TT * TV; i++) d = test_worse(d, fabs(a.logits[i] - b.logits[i]));
+    for (size_t i = 0; i < (size_t)TL * TB * TH * TT * TT; i++) d = test_worse(d, fabs(a.att[i] - b.att[i]));
     print_message("%s: max difference %.3g\n", name, d);
     return d;
 }

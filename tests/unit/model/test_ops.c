@@ -8,13 +8,13 @@
 #include "gradient_check.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/ops/mask.h"
 #include "engine/ops/ops.h"
+#include "engine/threads.h"
 
 /* ---- matmul ----------------------------------------------------------------- */
 
@@ -207,12 +207,12 @@ static void test_rmsnorm_backward_thread_independent(void **state)
     float *dinp1 = zeros((long)N * C), *dw1 = zeros(C);
     float *dinp2 = zeros((long)N * C), *dw2 = zeros(C);
     rmsnorm_forward(out, rstd, inp, w, 1e-5f, N, C);
-    int saved_threads = omp_get_max_threads();
-    omp_set_num_threads(1);
+    int saved_threads = threads_count();
+    threads_set(1);
     rmsnorm_backward(dinp1, dw1, dout, inp, w, rstd, N, C);
-    omp_set_num_threads(2);
+    threads_set(2);
     rmsnorm_backward(dinp2, dw2, dout, inp, w, rstd, N, C);
-    omp_set_num_threads(saved_threads);
+    threads_set(saved_threads);
     assert_memory_equal(dinp1, dinp2, sizeof(float) * (size_t)N * C);
     assert_memory_equal(dw1, dw2, sizeof(float) * (size_t)C);
     free(inp), free(w), free(dout), free(out), free(rstd);
@@ -508,16 +508,16 @@ static void test_attention_deterministic(void **state)
     assert_memory_equal(att1, att2, sizeof(float) * (size_t)natt);
 
     float *grads1 = zeros(3 * rows * C), *grads2 = zeros(3 * rows * C), *scratch = zeros(natt);
-    int saved_threads = omp_get_max_threads();
-    omp_set_num_threads(1);
+    int saved_threads = threads_count();
+    threads_set(1);
     attention_forward(out2, att2, q, k, v, C, lengths, MASK_BIDIRECTIONAL, B, T, H, hd);
     attention_backward(grads1, grads1 + rows * C, grads1 + 2 * rows * C, C, scratch, dout, q, k,
                        v, att2, lengths, MASK_BIDIRECTIONAL, B, T, H, hd);
-    omp_set_num_threads(2);
+    threads_set(2);
     attention_forward(out1, att1, q, k, v, C, lengths, MASK_BIDIRECTIONAL, B, T, H, hd);
     attention_backward(grads2, grads2 + rows * C, grads2 + 2 * rows * C, C, scratch, dout, q, k,
                        v, att1, lengths, MASK_BIDIRECTIONAL, B, T, H, hd);
-    omp_set_num_threads(saved_threads);
+    threads_set(saved_threads);
     assert_memory_equal(out1, out2, sizeof(float) * (size_t)(rows * C));
     assert_memory_equal(grads1, grads2, sizeof(float) * (size_t)(3 * rows * C));
 

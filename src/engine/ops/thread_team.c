@@ -1,0 +1,25 @@
+/* thread_team.c — the calling thread's place in its OpenMP team (see
+ * thread_team.h); a team of one thread in a build without OpenMP. */
+#include "engine/ops/thread_team.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+int team_thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+int team_size(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}

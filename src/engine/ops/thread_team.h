@@ -1,0 +1,15 @@
+/* thread_team.h — where the calling thread stands in its OpenMP team, so
+ * that an op splits its work the same way with or without OpenMP (a build
+ * without it, make OMP=0, has one team of one thread everywhere). */
+#ifndef SEQREP_THREAD_TEAM_H
+#define SEQREP_THREAD_TEAM_H
+
+/* The calling thread's number in its team, 0 .. team_size() - 1
+ * (0 outside a parallel region). */
+int team_thread_id(void);
+
+/* The number of threads in the calling thread's team (1 outside a parallel
+ * region, and always 1 without OpenMP). */
+int team_size(void);
+
+#endif

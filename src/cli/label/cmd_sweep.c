@@ -174,6 +174,9 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
         option_lora_alpha(&o->ft.lora_alpha, "LoRA alpha of the LoRA runs (default: finetune's)"),
         option_lora_dropout(&o->ft.lora_dropout, "LoRA dropout of the LoRA runs (default: finetune's)"),
         option_lora_targets(&o->ft.lora_targets, "LoRA targets of the LoRA runs (default: finetune's)"),
+        {.name = "ablate-heads", .type = ARG_STRING, .value = &o->ft.ablate_heads,
+         .help = "L.H[,L.H...]: every run with these heads taken away (finetune --ablate-heads); "
+                 "the run files do not name it: one setting per sweep CSV (default none)"},
         {.name = "jobs", .type = ARG_INT, .value = &o->jobs, .min_int = 1,
          .help = help_text(&h, "runs at the same time (default %d)", o->jobs)},
         {.name = "out", .type = ARG_STRING, .value = &o->out_path, .required = 1,

@@ -153,6 +153,8 @@ int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const cha
     if (!bad && run->positions == REPEAT_POSITIONS_RESTART)
         bad = push_arg(argv, &argc, CAP, "--copy-positions") ||
               push_arg(argv, &argc, CAP, repeat_positions_name(run->positions));
+    if (!bad && o->ablate_heads)
+        bad = push_arg(argv, &argc, CAP, "--ablate-heads") || push_arg(argv, &argc, CAP, o->ablate_heads);
     char predictions[1100], saved[1100];
     if (!bad && (sweep_predictions_path(out_csv, predictions, sizeof predictions, err) ||
                  sweep_saved_model_path(out_csv, saved, sizeof saved, err))) {

@@ -250,7 +250,7 @@ int readout_batch_build(ReadoutBatch *b, const PiecedData *pd, const int *sent, 
         RepeatLayout rl;
         if (repeat_build_ids(ps->pieces, ps->n_pieces, lay.r, lay.bos, lay.sep, pd->ids, 0, &rl, err))
             return -1;
-        if (lay.copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&rl);
+        repeat_apply_positions(&rl, lay.copy_positions);
         int *row_ids = b->ids + (size_t)i * T, *row_pos = b->positions + (size_t)i * T;
         memcpy(row_ids, rl.ids, sizeof(int) * (size_t)rl.T);
         memcpy(row_pos, rl.positions, sizeof(int) * (size_t)rl.T);

@@ -344,7 +344,7 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     if (tokenizer_check_embedded(&tok, ids, n, "--text", err)) goto done;
     if (repeat_build_ids(ids, (int)n, r, *bos, sep, readout_repeat_ids(&tok), ATTENTION_MAX_T, &lay, err))
         goto done;
-    if (positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
+    repeat_apply_positions(&lay, positions);
     rc = run_on_demand(d, model_path, adapter_path, &lay, &tok, plan, head_scale, err);
     if (rc == 0) d->copy_positions = positions;
 done:
@@ -427,7 +427,10 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
              "grey cells are masked%s.",
              what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, unknown, r + 1, r,
              repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal", windows,
-             d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",
+             d->copy_positions == REPEAT_POSITIONS_RESTART     ? ", positions restarting at 0 in every copy"
+             : d->copy_positions == REPEAT_POSITIONS_INDUCTION ? ", positions induction-aligned (a later copy's piece i "
+                                                                 "where the first copy's piece i + 1 is)"
+                                                               : "",
              colour,
              any_filtered(d) ? "; plain grey cells are visible but hidden, to show only what the last copy's "
                                "words take from earlier copies"

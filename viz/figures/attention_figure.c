@@ -31,7 +31,8 @@ static const FigureOption OPTIONS[] = {
     {.name = "bos", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.bos)},
     {.name = "sep", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.sep)},
     {.name = "copy-positions", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.copy_positions),
-     .help = "run | restart: positions run on across copies, or restart at 0 in each (default run)"},
+     .help = "run | restart | induction: positions run on across copies, restart at 0 in each, or put a "
+             "later copy's piece i where the first copy's piece i + 1 is (default run)"},
     {.name = "model", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.model), .input = 3,
      .help = "attention, repo-z, repo-repeat: checkpoint (.safetensors) or (attention) Hugging Face model folder"},
     {.name = "adapter", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.adapter), .input = 4,

@@ -83,7 +83,7 @@ typedef struct {
 /* The grid and what is done of it. */
 typedef struct {
     Method methods[METHOD_COUNT];
-    RepeatPositions positions[2]; /* copy positions of the sr runs */
+    RepeatPositions positions[3]; /* copy positions of the sr runs */
     int n_positions;
     int n_methods, *r_values, n_r, *exits, n_exits, *seeds, n_seeds;
     char **dirs, *dirs_buf;
@@ -154,7 +154,7 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
         {.name = "exits", .type = ARG_STRING, .value = &o->exits_text,
          .help = help_text(&h, "exit layers, 0 = full depth (default %s)", o->exits_text)},
         {.name = "copy-positions", .type = ARG_STRING, .value = &o->positions_text,
-         .help = help_text(&h, "run,restart: copy positions of the sr runs, each its own runs "
+         .help = help_text(&h, "run,restart,induction: copy positions of the sr runs, each its own runs "
                            "(default %s)", o->positions_text)},
         {.name = "seeds", .type = ARG_STRING, .value = &o->seeds_text,
          .help = help_text(&h, "seeds (default %s)", o->seeds_text)},

@@ -303,7 +303,8 @@ static void test_sort_by_length(void **state)
 /* One pass of the largest r gives, for r = 0, 1, 2, 4, the same last-copy
  * features (and the same first-copy ones) as one readout_collect per r, to
  * float rounding (a longer batch changes the order of some sums),
- * with positions running on and restarting, <bos> per copy and once. */
+ * with positions running on, restarting and induction-aligned, <bos> per
+ * copy and once. */
 static void test_prefixes_equal_per_r_passes(void **state)
 {
     (void)state;
@@ -317,8 +318,9 @@ static void test_prefixes_equal_per_r_passes(void **state)
     const int C = 16, L = 2, r_values[4] = {0, 1, 2, 4};
     const size_t n = (size_t)(L + 1) * 4 * C;
     RepeatBos bos[2] = {REPEAT_BOS_PER_COPY, REPEAT_BOS_ONCE};
-    RepeatPositions positions[2] = {REPEAT_POSITIONS_RUN, REPEAT_POSITIONS_RESTART};
-    for (int v = 0; v < 4; v++) {
+    RepeatPositions positions[3] = {REPEAT_POSITIONS_RUN, REPEAT_POSITIONS_RESTART,
+                                    REPEAT_POSITIONS_INDUCTION};
+    for (int v = 0; v < 6; v++) {
         ReadoutLayout lay = {0, bos[v % 2], REPEAT_SEP_NONE, positions[v / 2]};
         float *last[4], *first = malloc(sizeof(float) * n), *one = malloc(sizeof(float) * n),
               *one_first = malloc(sizeof(float) * n);

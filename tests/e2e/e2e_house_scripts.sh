@@ -13,7 +13,8 @@
 # base grid untouched, resuming, and the refusals (no model, an unfinished
 # one, other weights, a bad name); and examples/house_variant_study.sh on the
 # same cache (a row per LM as its files say, an untrained variant left out,
-# resuming, no house LM).
+# resuming, no house LM); examples/ablation.sh on it (the heads picked on
+# dev, a sweep per head taken away, the table, resuming).
 # Usage: sh tests/e2e/e2e_house_scripts.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -136,7 +137,8 @@ expect_error "replay: a CSV without commands" "line 1: no command column" \
 data_rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
 build=$(dirname "$seqrep")
 mkdir -p repo/examples repo/results/house cache/house/v1
-for f in house_grid.sh house_grid_variant.sh house_hash.py house_replay.py house_heads.py house_heads_f1.py probe_table.sh sweep_time.sh; do
+for f in house_grid.sh house_grid_variant.sh house_hash.py house_replay.py house_heads.py house_heads_f1.py probe_table.sh sweep_time.sh \
+    ablation.sh ablation_table.py; do
     cp "$examples/$f" repo/examples/
 done
 # a generated task stands in for NLU++ (results/data/nlupp), left-cue for the built-in tasks
@@ -385,6 +387,43 @@ if [ $? = 2 ] && [ "$(wc -l <study.err)" = 1 ] && grep -q "no .*nothere/house/ca
 else
     bad "variant study without a house LM"; cat study.err
 fi
+
+# ---- examples/ablation.sh on the same cache: heads from dev, a sweep per head taken away, the table ----
+ablation_run() {
+    (cd repo && env SEQREP_CACHE="$work/cache" LMS=house SEEDS=1 LR=0.01 THREADS=1 sh examples/ablation.sh "$build") \
+        >abl.out 2>abl.err
+}
+abl=repo/results/house/ablation
+ablation_run
+abl_rc=$?
+if [ "$abl_rc" = 0 ] && python3 - "$abl" <<'PY'; then
+import csv, json, os, sys
+d = sys.argv[1]
+heads = [line.split() for line in open(os.path.join(d, "house.heads.txt"))]
+roles = [h[0] for h in heads]
+assert roles == ["induction", "previous", "control"], heads
+ind, prev, ctl = (h[1] for h in heads)
+assert ind.startswith("1.") and prev.startswith("0.") and ctl.startswith("1.") and ctl != ind, heads
+rows = lambda name: list(csv.DictReader(open(os.path.join(d, name))))
+assert len(rows("house.none.csv")) == 5 and {r["positions"] for r in rows("house.none.csv")} == {"run", "restart", "induction"}
+for h in (ind, prev, ctl):
+    runs = rows("house.ablate-%s.csv" % h)
+    assert len(runs) == 3 and all("--ablate-heads %s " % h in r["command"] for r in runs), runs
+m = json.load(open(os.path.join(d, "house.heads-dev.manifest.json")))
+assert m["data"].endswith("nlupp/dev.conll"), m["data"]
+table = rows("ablation.csv")
+assert {r["condition"] for r in table} == {"none", "induction", "previous", "control"}
+assert any(r["comparison"] == "change" and r["a"] == "sr r=1 [ablate-%s]" % ind for r in table), table
+assert any(r["a"] == "sr r=1 induction" and r["b"] == "causal" for r in table)
+lm = json.load(open(os.path.join(d, "ablation.manifest.json")))["lms"]["house"]
+assert [h["head"] for h in lm["heads"]] == [ind, prev, ctl] and lm["lr"] == "0.01" and len(lm["weights_sha256"]) == 64
+PY
+    ok "ablation: heads picked on dev, a sweep per head taken away, the table and manifest"
+else
+    bad "ablation"; tail -5 abl.err abl.out
+fi
+ablation_run
+[ "$(cat abl.out abl.err | grep -c ", 0 to do")" = 4 ] && ok "ablation resumed: no run again" || bad "ablation resumed: no run again"
 
 # ---- make -n lab prints what it would do and runs nothing (the house script
 # too: it used to share a line with $(MAKE), which make runs even under -n) ----

@@ -116,6 +116,9 @@ manifest_has pa.manifest.json ablate_heads=0.0 && ok "probe: ablate_heads in the
 [ "$(grep '^1,0,' pa.csv)" = "$(grep '^1,0,' pn.csv)" ] && ok "probe: layer 0 as without" || bad "probe: layer 0 as without"
 expect_ok "sweep --plan --ablate-heads" "$seqrep" sweep --data task --model lm.st --methods causal,sr --r 1 --seeds 3 --epochs 1 --threads 2 --recipe paper --ablate-heads 1.1 --out swa.csv --plan
 [ "$(grep -c -- '--ablate-heads 1.1 --out' out.txt)" = 2 ] && ok "sweep: every run's command takes the head away" || bad "sweep: every run's command takes the head away"
+expect_ok "sweep --ablate-heads, one run" "$seqrep" sweep --data task --model lm.st --methods sr --r 1 --seeds 3 --epochs 1 --threads 2 --ablate-heads 1.1 --out swa.csv
+expect_error "sweep: its CSV resumed without --ablate-heads" "swa.csv holds a run with --ablate-heads 1.1 (.*), this sweep asks for none" "$seqrep" sweep --data task --model lm.st --methods sr --r 1 --seeds 3 --epochs 1 --threads 2 --out swa.csv
+expect_error "sweep: its CSV resumed with other heads" "this sweep asks for 0.1" "$seqrep" sweep --data task --model lm.st --methods sr --r 1 --seeds 3 --epochs 1 --threads 2 --ablate-heads 0.1 --out swa.csv
 expect_error "finetune --ablate-heads: layer out of range" "seqrep finetune: --ablate-heads: '2.0': layer 2 is out of range 0..1" "$seqrep" $ft --ablate-heads 2.0 --out x.csv
 expect_error "finetune --ablate-heads: head out of range" "seqrep finetune: --ablate-heads: '0.2': head 2 is out of range 0..1" "$seqrep" $ft --recipe paper --ablate-heads 0.2 --out x.csv
 expect_error "finetune --ablate-heads: not L.H" "seqrep finetune: --ablate-heads: '1' is not LAYER.HEAD" "$seqrep" $ft --ablate-heads 1 --out x.csv

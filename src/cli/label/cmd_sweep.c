@@ -296,6 +296,36 @@ static SweepJobs jobs_of(const SweepOptions *o, SweepState *st)
                        .summary_path = st->summary_path, .epochs = o->ft.epochs, .stop = &interrupted};
 }
 
+/* The heads a done run took away, as its command line says: the word after
+ * " --ablate-heads " (into out, capacity n), or "none". */
+static void command_ablation(const char *command, char *out, size_t n)
+{
+    const char *at = strstr(command, " --ablate-heads ");
+    if (!at) {
+        snprintf(out, n, "none");
+        return;
+    }
+    at += strlen(" --ablate-heads ");
+    snprintf(out, n, "%.*s", (int)strcspn(at, " "), at);
+}
+
+/* The run files do not name the heads taken away: every run the sweep holds
+ * (its CSV's rows, the run files it took) must have taken away the heads of
+ * this sweep's --ablate-heads. 0, or 2 after the error line. */
+static int check_ablation(const SweepOptions *o, const SweepState *st)
+{
+    const char *want = o->ft.ablate_heads ? o->ft.ablate_heads : "none";
+    for (int i = 0; i < st->table.n; i++) {
+        char had[256];
+        command_ablation(st->table.rows[i].command, had, sizeof had);
+        if (strcmp(had, want) != 0)
+            return args_error(CMD, "%s holds a run with --ablate-heads %s (%s), this sweep asks for %s; "
+                                   "give another --out and --runs-dir", o->out_path, had,
+                              st->table.rows[i].source, want);
+    }
+    return 0;
+}
+
 /* --save-models: the runs of the grid done before whose saved model is not
  * beside their files. With --redo-unsaved their rows leave the table (they
  * run again, with --save); without, they are kept and counted. 0, or 2 after
@@ -350,6 +380,7 @@ static int find_done_runs(const SweepOptions *o, SweepState *st)
             fprintf(stderr, "seqrep %s: %s: not taken, the run is done again (%s)\n", CMD, csv, e.msg);
     }
     int n_found = st->table.n - n_before;
+    if (check_ablation(o, st)) return 2;
     if (o->ft.save_models && find_unsaved_runs(o, st)) return 2;
     st->n_todo = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
     if (sweep_check_fits(st->runs, st->todo, st->n_todo, &err) || make_dirs(st->runs_dir, &err) ||

@@ -369,14 +369,12 @@ int cmd_blocks(int argc, char **argv)
         free(o.r_values);
         return args_error(CMD, "out of memory");
     }
-    if (o.copy_positions == REPEAT_POSITIONS_RESTART)
-        fprintf(stderr, "seqrep %s: note: with --copy-positions restart every copy's positions start "
-                "at 0 again, but the mask is unchanged (it depends on the order of the tokens, not on "
-                "their positions), and so is every count below\n", CMD);
-    if (o.copy_positions == REPEAT_POSITIONS_INDUCTION)
-        fprintf(stderr, "seqrep %s: note: with --copy-positions induction the later copies are numbered "
-                "anew, but the mask is unchanged (it depends on the order of the tokens, not on "
-                "their positions), and so is every count below\n", CMD);
+    if (o.copy_positions != REPEAT_POSITIONS_RUN)
+        fprintf(stderr, "seqrep %s: note: with --copy-positions %s %s, but the mask is unchanged (it "
+                "depends on the order of the tokens, not on their positions), and so is every count "
+                "below\n", CMD, repeat_positions_name(o.copy_positions),
+                o.copy_positions == REPEAT_POSITIONS_RESTART ? "every copy's positions start at 0 again"
+                                                             : "the later copies are numbered anew");
     int n_done = 0;
     status = count_rows(&o, rows, &n_done);
     if (status == 0) status = write_output(argc, argv, &o, rows);

@@ -238,8 +238,9 @@ static void check_positions(RepeatPositions plan, const PositionsCase *cases, si
  * Induction-aligned: the first copy as running, every later copy's piece i
  * at the first copy's position of piece i + 1, the last piece one past the
  * first copy's last, the copy's <bos> and <sep> just before (with a <sep>
- * that is restarting's numbering; in the paper's layout it is restarting
- * moved on by one). Ids and read-out rows as running in both. */
+ * and <bos> none or per copy that is restarting's numbering; in the paper's
+ * layout it is restarting moved on by one). Ids and read-out rows as running
+ * in both. */
 static void test_renumbered_positions(void **state)
 {
     (void)state;

@@ -20,8 +20,8 @@
 #                                  and induction-aligned (--copy-positions)
 #        OUT/LM.ablate-L.H.csv     head L.H taken away: causal, sr r = 1,
 #                                  unmask-full
-#      in the order none, induction, previous, controls: the first LM's all
-#      before the second's
+#      in the order: for every LM none, induction, previous; then every
+#      LM's controls
 #   3. the intervals (seqrep compare, paired bootstrap over seeds and test
 #      sentences): within each sweep every pair (OUT/NAME.compare.csv: sr r=1
 #      - causal, unmask-full - sr r=1, ...) and each ablated sweep against
@@ -144,6 +144,17 @@ os.replace(tmp, os.path.join(out, "ablation.manifest.json"))
 PY
 }
 
+# ablate LM ROLE HEAD SCORE: the sweep of one head taken away, its intervals
+ablate() {
+    lm=$1 role=$2 head=$3 score=$4
+    log "$lm: $role head $head (score $score) taken away"
+    sweep "$lm" "$out/$lm.ablate-$head.csv" "$head" causal,sr,unmask-full run
+    compare_sweeps "$lm" "ablate-$head"
+    items="$items $lm:$role:$head:$out/$lm.ablate-$head.compare.csv $lm:$role:$head:$out/$lm.ablate-$head.change.csv"
+    write_tables
+}
+
+# first every LM's runs without ablation and with (i) and (ii), then the controls
 items="" lm_info=""
 for lm in $lms; do
     ensure_lm "$lm"
@@ -163,12 +174,13 @@ for lm in $lms; do
     compare_sweeps "$lm" none
     items="$items $lm:none:none:$out/$lm.none.compare.csv"
     write_tables
-    while read -r role head score; do
-        log "$lm: $role head $head (score $score) taken away"
-        sweep "$lm" "$out/$lm.ablate-$head.csv" "$head" causal,sr,unmask-full run
-        compare_sweeps "$lm" "ablate-$head"
-        items="$items $lm:$role:$head:$out/$lm.ablate-$head.compare.csv $lm:$role:$head:$out/$lm.ablate-$head.change.csv"
-        write_tables
-    done <"$out/$lm.heads.txt"
+    grep -v '^control ' "$out/$lm.heads.txt" >"$out/$lm.heads.main.tmp"
+    while read -r role head score; do ablate "$lm" "$role" "$head" "$score"; done <"$out/$lm.heads.main.tmp"
+    rm -f "$out/$lm.heads.main.tmp"
+done
+for lm in $lms; do
+    grep '^control ' "$out/$lm.heads.txt" >"$out/$lm.heads.control.tmp" || true
+    while read -r role head score; do ablate "$lm" "$role" "$head" "$score"; done <"$out/$lm.heads.control.tmp"
+    rm -f "$out/$lm.heads.control.tmp"
 done
 log "done: $out/ablation.csv"

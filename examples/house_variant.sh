@@ -8,8 +8,9 @@
 #   HOUSE_VARIANT        repeat25 | repeat50 | random25 | random50 | r50long
 #                        (repeat50 over twice the steps, 3,600: the budget the
 #                        variant needs to keep the house LM's perplexity) |
-#                        plain (the house LM's own settings: with seed 1 the
-#                        house LM itself) | plain3600 (plain over r50long's
+#                        plain (the house LM's own settings, HOUSE_REPEAT_*
+#                        0 unless given: with seed 1 the house LM itself) |
+#                        plain3600 (plain over r50long's
 #                        3,600 steps) | any other name of letters, digits, -
 #                        and _ with the settings below; NAME-seedS is NAME
 #                        pre-trained with seed S
@@ -59,13 +60,14 @@ case $settings in
 esac
 overrides="${HOUSE_REPEAT_SHARE:-}${HOUSE_REPEAT_COPIES:-}${HOUSE_REPEAT_RANDOM:-}"
 case $settings in
-    repeat25 | repeat50 | random25 | random50 | r50long | plain | plain3600)
+    repeat25 | repeat50 | random25 | random50 | r50long)
         if [ -n "$overrides" ]; then
             echo "house: HOUSE_VARIANT=$variant has its own settings; give HOUSE_REPEAT_* another name" >&2
             exit 2
         fi ;;
     *)
-        if [ -z "$overrides" ]; then
+        # plain and plain3600 repeat nothing unless HOUSE_REPEAT_* says otherwise
+        if [ -z "$overrides" ] && [ "$settings" != plain ] && [ "$settings" != plain3600 ]; then
             echo "house: HOUSE_VARIANT=$variant is none of repeat25, repeat50, random25, random50, r50long, plain, plain3600; give its HOUSE_REPEAT_SHARE, HOUSE_REPEAT_COPIES or HOUSE_REPEAT_RANDOM" >&2
             exit 2
         fi

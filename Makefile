@@ -387,7 +387,7 @@ HOUSE_VARIANT ?=
 house: HOUSE_START = $(shell date +%s)
 house: deps-corpus
 	$(MAKE) -j2 BUILD=$(HOUSE_BUILD) OPT="-O3 -march=x86-64-v3" all
-	HOUSE_START=$(HOUSE_START) HOUSE_VARIANT=$(HOUSE_VARIANT) $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
+	HOUSE_START=$(HOUSE_START) HOUSE_VARIANT=$(HOUSE_VARIANT) HOUSE_SEED=$(HOUSE_SEED) $(HOUSE_RUN) sh examples/house.sh $(HOUSE_BUILD)
 
 # the numbers of the house LMs and variants trained here (in the cache; make
 # house changes no file of the checkout) into results/house/, results/md/ and

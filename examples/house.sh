@@ -21,6 +21,10 @@
 # OpenBLAS's Haswell kernels).
 # HOUSE_LAYERS, HOUSE_D_MODEL, HOUSE_HEADS, HOUSE_D_FF, HOUSE_SEQ_LEN,
 # HOUSE_BATCH, HOUSE_STEPS, HOUSE_VOCAB, HOUSE_LR, HOUSE_THREADS override it.
+# HOUSE_SEED (default 1, the committed models' seed) is the pre-training
+# seed: another one trains the causal LM apart, as the variant plain (the
+# house LM's settings) or HOUSE_VARIANT's, into CACHE/house/NAME-seedS/ (see
+# below); the house LMs of seed 1 stay as they are.
 # The numbers stay in the cache: make house changes no file of the checkout.
 # make house-record (examples/house_record.sh) copies them into the committed
 # results/house/ and results/md/ (docs/house.md).
@@ -58,6 +62,7 @@ steps=${HOUSE_STEPS:-1800}
 vocab=${HOUSE_VOCAB:-8000}
 lr=${HOUSE_LR:-3e-3}
 threads=${HOUSE_THREADS:-0}
+seed=${HOUSE_SEED:-1}
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 [ -x "$seqrep" ] || { echo "house: $seqrep is not built (run make)" >&2; exit 2; }
@@ -66,6 +71,13 @@ if [ ! -s "$corpus/train.txt" ] || [ ! -s "$corpus/heldout.txt" ]; then
 fi
 mkdir -p "$out"
 
+case $seed in
+    '' | *[!0-9]* | 0*) echo "house: HOUSE_SEED '$seed' must be a whole number >= 1" >&2; exit 2 ;;
+esac
+if [ "$seed" != 1 ] && [ -z "${HOUSE_VARIANT:-}" ]; then
+    echo "house: HOUSE_SEED=$seed: the causal LM with the house LM's settings, as variant plain"
+    HOUSE_VARIANT=plain
+fi
 if [ -n "${HOUSE_VARIANT:-}" ]; then
     . "$(dirname "$0")/house_variant.sh"
     exit 0
@@ -86,7 +98,7 @@ train() {
     "$seqrep" train-lm --corpus "$corpus/train.txt" --out "$model" --objective "$objective" \
         --tokenizer bpe --vocab-size "$vocab" --layers "$layers" --d-model "$d_model" --heads "$heads" \
         --d-ff "$d_ff" --seq-len "$seq_len" --batch "$batch" --steps "$steps" --lr "$lr" \
-        --threads "$threads" --seed 1 --save-every 250 $resume
+        --threads "$threads" --seed "$seed" --save-every 250 $resume
     date -u +%FT%TZ >"$out/$objective.done"
     trained="$trained $objective"
 }

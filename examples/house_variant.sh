@@ -1,13 +1,22 @@
 # house_variant.sh — sourced by examples/house.sh when HOUSE_VARIANT is set:
 # the causal house LM of one variant (pre-training on repeated text, issue
-# 29), of the same size, data, steps and seed as the house LM, with
+# 29), of the same size, data, steps and seed as the house LM (another seed
+# with HOUSE_SEED), with
 # snapshots for the phase-change study. Uses house.sh's variables (seqrep,
 # corpus, out, the sizes, threads).
 #
 #   HOUSE_VARIANT        repeat25 | repeat50 | random25 | random50 | r50long
 #                        (repeat50 over twice the steps, 3,600: the budget the
-#                        variant needs to keep the house LM's perplexity) | any
-#                        other name of letters, digits, - and _ with the settings below
+#                        variant needs to keep the house LM's perplexity) |
+#                        plain (the house LM's own settings, HOUSE_REPEAT_*
+#                        0 unless given: with seed 1 the house LM itself) |
+#                        plain3600 (plain over r50long's
+#                        3,600 steps) | any other name of letters, digits, -
+#                        and _ with the settings below; NAME-seedS is NAME
+#                        pre-trained with seed S
+#   HOUSE_SEED           the pre-training seed (default 1, the seed of every
+#                        committed LM); another seed S makes the variant
+#                        NAME-seedS, in a folder of its own
 #   HOUSE_REPEAT_SHARE   train-lm --repeat-share (other names only; default 0)
 #   HOUSE_REPEAT_COPIES  train-lm --repeat-copies (other names only; default 2)
 #   HOUSE_REPEAT_RANDOM  train-lm --repeat-random (other names only; default 0)
@@ -24,8 +33,25 @@ variant=$HOUSE_VARIANT
 case $variant in
     *[!A-Za-z0-9_-]* | -*) echo "house: HOUSE_VARIANT '$variant' must be letters, digits, - and _" >&2; exit 2 ;;
 esac
-share=0 copies=2 random=0
+# NAME-seedS: NAME's settings, seed S (HOUSE_SEED, if given, must agree)
+settings=$variant
 case $variant in
+    *-seed[1-9]*)
+        named=${variant##*-seed} settings=${variant%-seed*}
+        case $named in *[!0-9]*) settings=$variant named="" ;; esac
+        if [ -n "$named" ]; then
+            if [ -n "${HOUSE_SEED:-}" ] && [ "$HOUSE_SEED" != "$named" ]; then
+                echo "house: HOUSE_VARIANT=$variant names seed $named, HOUSE_SEED is $HOUSE_SEED" >&2
+                exit 2
+            fi
+            seed=$named
+        fi ;;
+esac
+[ "$seed" = 1 ] || variant=$settings-seed$seed
+share=0 copies=2 random=0
+case $settings in
+    plain) ;;
+    plain3600) steps=${HOUSE_STEPS:-3600} ;;
     repeat25) share=0.25 ;;
     repeat50) share=0.5 ;;
     random25) random=0.25 ;;
@@ -33,15 +59,16 @@ case $variant in
     r50long) share=0.5 steps=${HOUSE_STEPS:-3600} ;;
 esac
 overrides="${HOUSE_REPEAT_SHARE:-}${HOUSE_REPEAT_COPIES:-}${HOUSE_REPEAT_RANDOM:-}"
-case $variant in
+case $settings in
     repeat25 | repeat50 | random25 | random50 | r50long)
         if [ -n "$overrides" ]; then
             echo "house: HOUSE_VARIANT=$variant has its own settings; give HOUSE_REPEAT_* another name" >&2
             exit 2
         fi ;;
     *)
-        if [ -z "$overrides" ]; then
-            echo "house: HOUSE_VARIANT=$variant is none of repeat25, repeat50, random25, random50, r50long; give its HOUSE_REPEAT_SHARE, HOUSE_REPEAT_COPIES or HOUSE_REPEAT_RANDOM" >&2
+        # plain and plain3600 repeat nothing unless HOUSE_REPEAT_* says otherwise
+        if [ -z "$overrides" ] && [ "$settings" != plain ] && [ "$settings" != plain3600 ]; then
+            echo "house: HOUSE_VARIANT=$variant is none of repeat25, repeat50, random25, random50, r50long, plain, plain3600; give its HOUSE_REPEAT_SHARE, HOUSE_REPEAT_COPIES or HOUSE_REPEAT_RANDOM" >&2
             exit 2
         fi
         share=${HOUSE_REPEAT_SHARE:-0} copies=${HOUSE_REPEAT_COPIES:-2} random=${HOUSE_REPEAT_RANDOM:-0} ;;
@@ -70,7 +97,7 @@ else
     "$seqrep" train-lm --corpus "$corpus/train.txt" --out "$model" --objective causal \
         --tokenizer bpe --vocab-size "$vocab" --layers "$layers" --d-model "$d_model" --heads "$heads" \
         --d-ff "$d_ff" --seq-len "$seq_len" --batch "$batch" --steps "$steps" --lr "$lr" \
-        --threads "$threads" --seed 1 --save-every 250 $repeat \
+        --threads "$threads" --seed "$seed" --save-every 250 $repeat \
         --snapshots "$vdir/snapshots" --snapshot-steps "$snapshot_steps" $resume
     date -u +%FT%TZ >"$vdir/causal.done"
 fi

@@ -250,7 +250,7 @@ int readout_batch_build(ReadoutBatch *b, const PiecedData *pd, const int *sent, 
         RepeatLayout rl;
         if (repeat_build_ids(ps->pieces, ps->n_pieces, lay.r, lay.bos, lay.sep, pd->ids, 0, &rl, err))
             return -1;
-        if (lay.copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&rl);
+        repeat_apply_positions(&rl, lay.copy_positions);
         int *row_ids = b->ids + (size_t)i * T, *row_pos = b->positions + (size_t)i * T;
         memcpy(row_ids, rl.ids, sizeof(int) * (size_t)rl.T);
         memcpy(row_pos, rl.positions, sizeof(int) * (size_t)rl.T);
@@ -271,7 +271,8 @@ int readout_batch_build(ReadoutBatch *b, const PiecedData *pd, const int *sent, 
     return 0;
 }
 
-ModelInput readout_model_input(const ReadoutBatch *b, const MaskKind *mask, int n_run)
+ModelInput readout_model_input(const ReadoutBatch *b, const MaskKind *mask, const float *head_scale,
+                               int n_run)
 {
     ModelInput in = {0};
     in.B = b->B;
@@ -280,6 +281,7 @@ ModelInput readout_model_input(const ReadoutBatch *b, const MaskKind *mask, int 
     in.lengths = b->lengths;
     in.positions = b->positions;
     in.mask = mask;
+    in.head_scale = head_scale;
     in.n_run = n_run;
     return in;
 }
@@ -305,7 +307,7 @@ static void scatter_words(const ReadoutBatch *b, const PiecedData *pd, const flo
 }
 
 int readout_collect(Model *m, const PiecedData *pd, ReadoutLayout lay, const MaskKind *mask,
-                    int batch_size, float *last, float *first, SrError *err)
+                    const float *head_scale, int batch_size, float *last, float *first, SrError *err)
 {
     const int C = m->cfg.d_model, L = m->cfg.n_layers;
     ReadoutBatch b = {0};
@@ -319,7 +321,7 @@ int readout_collect(Model *m, const PiecedData *pd, ReadoutLayout lay, const Mas
             rc = -1;
             break;
         }
-        ModelInput in = readout_model_input(&b, mask, 0);
+        ModelInput in = readout_model_input(&b, mask, head_scale, 0);
         if (model_forward(m, &in, err)) {
             rc = -1;
             break;

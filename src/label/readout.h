@@ -129,8 +129,10 @@ int readout_batch_build(ReadoutBatch *b, const PiecedData *pd, const int *sent, 
 void readout_batch_free(ReadoutBatch *b);
 
 /* The forward call for a batch: ids, lengths, positions, the mask plan
- * (N entries; NULL = causal) and the exit layer n_run (1..N; 0 = all). */
-ModelInput readout_model_input(const ReadoutBatch *b, const MaskKind *mask, int n_run);
+ * (N entries; NULL = causal), the head plan (N x H weights, engine/input.h;
+ * NULL = every head) and the exit layer n_run (1..N; 0 = all). */
+ModelInput readout_model_input(const ReadoutBatch *b, const MaskKind *mask, const float *head_scale,
+                               int n_run);
 
 /* Gather the features of the batch's words from hidden states (B, T, C) of
  * one layer (model_hidden(m, layer) after model_forward on this batch):
@@ -138,11 +140,12 @@ ModelInput readout_model_input(const ReadoutBatch *b, const MaskKind *mask, int 
 void readout_gather(const ReadoutBatch *b, const float *hidden, int C, ReadCopy copy, float *out);
 
 /* Run the model over the whole of pd in batches of up to batch_size
- * sentences of similar length (readout_sort_by_length; mask plan as readout_model_input, all layers) and store the
+ * sentences of similar length (readout_sort_by_length; mask and head plans as
+ * readout_model_input, all layers) and store the
  * features of every layer l = 0..N of every word w:
  *   last[(l * pd->n_words + w) * C + c]  (last copy), likewise first (first copy;
  *   may be NULL). The model must be sized for batch_size x readout_max_length. */
 int readout_collect(Model *m, const PiecedData *pd, ReadoutLayout lay, const MaskKind *mask,
-                    int batch_size, float *last, float *first, SrError *err);
+                    const float *head_scale, int batch_size, float *last, float *first, SrError *err);
 
 #endif

@@ -30,8 +30,8 @@ static void gather_prefix(const ReadoutBatch *small, const ReadoutBatch *big, co
 }
 
 int readout_collect_prefixes(Model *m, const PiecedData *pd, ReadoutLayout lay, const int *r_values,
-                             int n_r, const MaskKind *mask, int batch_size, float *const *last,
-                             float *first, SrError *err)
+                             int n_r, const MaskKind *mask, const float *head_scale, int batch_size,
+                             float *const *last, float *first, SrError *err)
 {
     const int C = m->cfg.d_model, L = m->cfg.n_layers;
     if (!readout_prefix_applies(mask, L))
@@ -48,7 +48,7 @@ int readout_collect_prefixes(Model *m, const PiecedData *pd, ReadoutLayout lay, 
     for (int s0 = 0; s0 < pd->n_sents && rc == 0; s0 += batch_size) {
         int n = pd->n_sents - s0 < batch_size ? pd->n_sents - s0 : batch_size;
         rc = readout_batch_build(&big, pd, order + s0, n, big_lay, m->max_T, err);
-        ModelInput in = readout_model_input(&big, mask, 0);
+        ModelInput in = readout_model_input(&big, mask, head_scale, 0);
         if (rc == 0) rc = model_forward(m, &in, err);
         for (int ri = 0; ri < n_r && rc == 0; ri++) {
             ReadoutLayout r_lay = lay;

@@ -21,13 +21,13 @@
 int readout_prefix_applies(const MaskKind *mask, int n_layers);
 
 /* Run the model once over pd with lay.r = the largest of r_values[0..n_r)
- * (mask as readout_collect, which must be causal) and store, for each ri,
+ * (mask and head plan as readout_collect; the mask must be causal) and store, for each ri,
  * the features of layout lay with r = r_values[ri] in last[ri]
  * ((N + 1) * pd->n_words * C, laid out as readout_collect's), and the
  * first-copy features, the same for every r, in first (may be NULL). The
  * model must be sized for batch_size x the longest input of the largest r. */
 int readout_collect_prefixes(Model *m, const PiecedData *pd, ReadoutLayout lay, const int *r_values,
-                             int n_r, const MaskKind *mask, int batch_size, float *const *last,
-                             float *first, SrError *err);
+                             int n_r, const MaskKind *mask, const float *head_scale, int batch_size,
+                             float *const *last, float *first, SrError *err);
 
 #endif

@@ -72,8 +72,9 @@ ArgSpec option_mask(const char **text, const char *help)
 ArgSpec option_copy_positions(const char **text)
 {
     return (ArgSpec){.name = "copy-positions", .type = ARG_STRING, .value = text,
-                     .help = "run | restart: positions run on across copies, or restart at 0 in "
-                             "each (default run)"};
+                     .help = "run | restart | induction: positions run on across copies, restart "
+                             "at 0 in each, or put a later copy's piece i where the first copy's "
+                             "piece i + 1 is (default run)"};
 }
 
 ArgSpec option_adapter_file(const char **path, const char *help)
@@ -113,7 +114,7 @@ int option_settle_schedule(const char *command, float lr, int steps, float *min_
 int option_parse_copy_positions(const char *command, const char *text, RepeatPositions *out)
 {
     if (repeat_parse_positions(text, out) == 0) return 0;
-    return args_error(command, "--copy-positions must be run or restart, got '%s'", text);
+    return args_error(command, "--copy-positions must be run, restart or induction, got '%s'", text);
 }
 
 int option_parse_bos(const char *command, const char *text, RepeatBos *out)

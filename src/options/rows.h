@@ -25,7 +25,8 @@ ArgSpec option_bos(const char **text, const char *help);
 ArgSpec option_sep(const char **text, const char *help);
 ArgSpec option_mask(const char **text, const char *help);
 
-/* --copy-positions run | restart (default run: positions run on across copies). */
+/* --copy-positions run | restart | induction (default run: positions run on
+ * across copies; repeat.h RepeatPositions). */
 ArgSpec option_copy_positions(const char **text);
 
 /* --adapter FILE of the commands that look inside a model (probe, attnflow,

@@ -130,6 +130,24 @@ void repeat_restart_positions(RepeatLayout *lay)
     }
 }
 
+void repeat_induction_positions(RepeatLayout *lay)
+{
+    const int first_piece0 = lay->copy_start[0]; /* running positions: row = position */
+    for (int c = 1; c < lay->k; c++) {
+        /* piece i at first_piece0 + i + 1; the copy's <bos> and <sep> just before piece 0 */
+        int start = lay->copy_start[c], t0 = start;
+        if (lay->bos == REPEAT_BOS_PER_COPY) t0--;
+        if (lay->sep == REPEAT_SEP_TOKEN) t0--;
+        for (int t = t0; t < start + lay->n; t++) lay->positions[t] = first_piece0 + 1 + (t - start);
+    }
+}
+
+void repeat_apply_positions(RepeatLayout *lay, RepeatPositions plan)
+{
+    if (plan == REPEAT_POSITIONS_RESTART) repeat_restart_positions(lay);
+    else if (plan == REPEAT_POSITIONS_INDUCTION) repeat_induction_positions(lay);
+}
+
 int repeat_max_n(int max_seq_len, int r, RepeatBos bos, RepeatSep sep)
 {
     if (r < 0 || max_seq_len < 1) return 0;
@@ -176,11 +194,14 @@ int repeat_parse_positions(const char *text, RepeatPositions *out)
 {
     if (strcmp(text, "run") == 0) *out = REPEAT_POSITIONS_RUN;
     else if (strcmp(text, "restart") == 0) *out = REPEAT_POSITIONS_RESTART;
+    else if (strcmp(text, "induction") == 0) *out = REPEAT_POSITIONS_INDUCTION;
     else return -1;
     return 0;
 }
 
 const char *repeat_positions_name(RepeatPositions positions)
 {
-    return positions == REPEAT_POSITIONS_RESTART ? "restart" : "run";
+    return positions == REPEAT_POSITIONS_RESTART     ? "restart"
+           : positions == REPEAT_POSITIONS_INDUCTION ? "induction"
+                                                     : "run";
 }

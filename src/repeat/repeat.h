@@ -49,12 +49,17 @@ typedef enum {
 } RepeatSep;
 
 /* Positions of the copies: running on across copies (0 .. T-1, the paper),
- * or restarting at 0 with every copy: the tokens put for copy c (its <sep>,
- * its <bos>, its words, in that order) are numbered 0, 1, 2, ... The mask is
- * the same either way; only what RoPE rotates by changes. */
+ * restarting at 0 with every copy (copy c's <sep>, <bos> and words, in that
+ * order, numbered 0, 1, 2, ...), or induction-aligned: the first copy as
+ * running, every later copy's piece i at the first copy's position of piece
+ * i + 1 (where an induction head looks), its <bos> and <sep> just before;
+ * the last piece, with no piece n to align to, one past the first copy's
+ * last (B w0 w1 w2 | B w0 w1 w2 is 0 1 2 3 | 1 2 3 4). The mask is the
+ * same in every plan; only what RoPE rotates by changes. */
 typedef enum {
-    REPEAT_POSITIONS_RUN = 0,     /* 0 .. T-1 across the whole input (default) */
-    REPEAT_POSITIONS_RESTART = 1  /* each copy from 0 again                    */
+    REPEAT_POSITIONS_RUN = 0,       /* 0 .. T-1 across the whole input (default)    */
+    REPEAT_POSITIONS_RESTART = 1,   /* each copy from 0 again                       */
+    REPEAT_POSITIONS_INDUCTION = 2  /* later copies' piece i where the first's i+1 is */
 } RepeatPositions;
 
 typedef enum {
@@ -126,6 +131,15 @@ void repeat_free(RepeatLayout *lay);
  * RepeatPositions); a layout of one copy is unchanged. */
 void repeat_restart_positions(RepeatLayout *lay);
 
+/* Renumber lay->positions induction-aligned (see RepeatPositions): copies
+ * 1 .. k-1 put piece i at the first copy's position of piece i + 1; a
+ * layout of one copy is unchanged. */
+void repeat_induction_positions(RepeatLayout *lay);
+
+/* Number lay's positions as plan says: run (as built, unchanged), restart
+ * or induction. */
+void repeat_apply_positions(RepeatLayout *lay, RepeatPositions plan);
+
 /* Largest n such that the repeated input fits in max_seq_len tokens; 0 if not
  * even one word fits (or r < 0). */
 int repeat_max_n(int max_seq_len, int r, RepeatBos bos, RepeatSep sep);
@@ -142,7 +156,7 @@ int repeat_parse_r_list(const char *text, int **values, int *n_values, SrError *
 /* Parse "none" | "once" | "per-copy" and "none" | "token". 0 or -1. */
 int repeat_parse_bos(const char *text, RepeatBos *out);
 int repeat_parse_sep(const char *text, RepeatSep *out);
-/* Parse "run" | "restart". 0 or -1. */
+/* Parse "run" | "restart" | "induction". 0 or -1. */
 int repeat_parse_positions(const char *text, RepeatPositions *out);
 /* Names for printing: the same words the parsers accept. */
 const char *repeat_bos_name(RepeatBos bos);

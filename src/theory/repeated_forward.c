@@ -30,9 +30,10 @@ static int run_one(Model *m, const RepeatedForward *run, const PieceSentence *on
     if (repeat_build_ids(one->ids, one->n, run->r, run->bos, run->sep, run->ids, m->max_T, &lay,
                          &inner))
         return sr_fail(err, "%s:%d: %s", source, one->line, inner.msg);
-    if (run->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
+    repeat_apply_positions(&lay, run->copy_positions);
     ModelInput in = {.B = 1, .T = lay.T, .ids = lay.ids, .positions = lay.positions,
-                     .mask = run->plan, .want_logits = run->want_logits};
+                     .mask = run->plan, .head_scale = run->head_scale,
+                     .want_logits = run->want_logits};
     int rc = model_forward(m, &in, &inner);
     if (rc) sr_fail(err, "%s:%d: %s", source, one->line, inner.msg);
     else rc = consume(ctx, m, &lay, one, err);

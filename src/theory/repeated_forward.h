@@ -4,7 +4,7 @@
  * This is the loop `attnflow` and `heads` share: which sentences fit the
  * model's context (repeated_forward_fit), then for every sentence that does,
  * build its layout (repeat.h) with the tokenizer's special ids, renumber the
- * positions when the copies restart, run the forward with the mask plan and
+ * positions when the copies restart, run the forward with the mask and head plans and
  * call the consumer, which reads what it needs from the model (the attention
  * of every layer: model_attention; the logits with want_logits). One sentence
  * per forward (B = 1, T = the layout's length), in list order. */
@@ -25,6 +25,7 @@ typedef struct {
     RepeatPositions copy_positions;
     RepeatIds ids;                  /* the tokenizer's <bos> and <sep> */
     const MaskKind *plan;           /* (n_layers) mask plan; NULL = causal */
+    const float *head_scale;        /* (n_layers, n_heads) head plan (engine/input.h); NULL = every head */
     int want_logits;                /* 1: the forward also computes the logits */
 } RepeatedForward;
 

@@ -48,9 +48,11 @@ void finetune_result_free(FinetuneResult *res)
     memset(res, 0, sizeof *res);
 }
 
-/* Label every word of a split (no dropout): pred (n_words) tag ids. */
+/* Label every word of a split (no dropout) under the mask and head plans:
+ * pred (n_words) tag ids. */
 static int predict_split(Model *m, LabelHead *h, const LabelledSplit *split, ReadoutLayout lay,
-                         const MaskKind *plan, int L, int batch, int *pred, SrError *err)
+                         const MaskKind *plan, const float *head_scale, int L, int batch, int *pred,
+                         SrError *err)
 {
     const PiecedData *pd = split->pieces;
     ReadoutBatch b = {0};
@@ -61,7 +63,7 @@ static int predict_split(Model *m, LabelHead *h, const LabelledSplit *split, Rea
     for (int s0 = 0; s0 < pd->n_sents && rc == 0; s0 += batch) {
         int n = pd->n_sents - s0 < batch ? pd->n_sents - s0 : batch;
         rc = readout_batch_build(&b, pd, order + s0, n, lay, m->max_T, err);
-        ModelInput in = readout_model_input(&b, plan, L);
+        ModelInput in = readout_model_input(&b, plan, head_scale, L);
         if (rc == 0) rc = model_forward(m, &in, err);
         if (rc) break;
         label_head_forward(h, m, &b, model_hidden(m, L), 0.0f, NULL);
@@ -255,7 +257,7 @@ static int accumulate_batch(Trainer *t, Model *m, int s0, int n, float weight, d
         for (int k = 0; k < tp->sents[b->sent[i]].n_words; k++)
             t->h.targets[w++] = train->labels[first + k];
     }
-    ModelInput in = readout_model_input(b, t->plan, t->L);
+    ModelInput in = readout_model_input(b, t->plan, t->cfg->head_scale, t->L);
     if (model_forward(m, &in, err)) return -1;
     label_head_forward(&t->h, m, b, model_hidden(m, t->L), t->cfg->dropout, &t->drop_rng);
     *loss = label_head_backward(&t->h, m, b, weight);
@@ -363,8 +365,8 @@ static int evaluate_epoch(Trainer *t, Model *m, const LabelSet *ls, const Labell
 {
     FinetuneEpoch *e = &res->epochs[epoch - 1];
     int batch = t->cfg->batch;
-    if (predict_split(m, &t->h, dev, t->lay, t->plan, t->L, batch, t->dev_pred, err) ||
-        predict_split(m, &t->h, test, t->lay, t->plan, t->L, batch, t->test_pred, err) ||
+    if (predict_split(m, &t->h, dev, t->lay, t->plan, t->cfg->head_scale, t->L, batch, t->dev_pred, err) ||
+        predict_split(m, &t->h, test, t->lay, t->plan, t->cfg->head_scale, t->L, batch, t->test_pred, err) ||
         labels_score(ls, dev->data, t->dev_pred, &e->dev, err) ||
         labels_score(ls, test->data, t->test_pred, &e->test, err))
         return -1;
@@ -388,8 +390,8 @@ static int report_epoch(Trainer *t, Model *m, const LabelSet *ls, const Labelled
     FinetuneEpoch start = {.train_loss = NAN};
     if (!e) {
         int batch = t->cfg->batch;
-        if (predict_split(m, &t->h, dev, t->lay, t->plan, t->L, batch, t->dev_pred, err) ||
-            predict_split(m, &t->h, test, t->lay, t->plan, t->L, batch, t->test_pred, err) ||
+        if (predict_split(m, &t->h, dev, t->lay, t->plan, t->cfg->head_scale, t->L, batch, t->dev_pred, err) ||
+            predict_split(m, &t->h, test, t->lay, t->plan, t->cfg->head_scale, t->L, batch, t->test_pred, err) ||
             labels_score(ls, dev->data, t->dev_pred, &start.dev, err) ||
             labels_score(ls, test->data, t->test_pred, &start.test, err))
             return -1;

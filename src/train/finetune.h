@@ -97,6 +97,9 @@ typedef struct {
     RepeatBos bos;            /* layout; default the paper's: <bos> per copy */
     RepeatSep sep;            /*  and no separator */
     RepeatPositions copy_positions; /* positions run on across copies (default) or restart */
+    const float *head_scale;  /* (N, H) head plan (engine/input.h): a head of weight 0 is taken
+                                 away in every forward and backward, so nothing trains
+                                 through it; NULL = every head (default) */
     AdapterKind adapter;      /* ADAPTER_NONE (default: all weights) or ADAPTER_LORA */
     LoraConfig lora;          /* with ADAPTER_LORA: rank, alpha, dropout, targets */
     int grad_accum;           /* batches per update (default 1) */

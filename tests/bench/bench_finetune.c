@@ -187,11 +187,11 @@ static int time_probe_features(const void *arg, void *result)
     }
     double start = bench_now();
     for (int i = 0; i < N_R; i++)
-        if (readout_collect(&m, pd, readout_layout_paper(r_values[i]), NULL, BATCH, last[i], first, &err))
+        if (readout_collect(&m, pd, readout_layout_paper(r_values[i]), NULL, NULL, BATCH, last[i], first, &err))
             goto fail;
     out->separate_seconds = bench_now() - start;
     start = bench_now();
-    if (readout_collect_prefixes(&m, pd, readout_layout_paper(8), r_values, N_R, NULL, BATCH, last,
+    if (readout_collect_prefixes(&m, pd, readout_layout_paper(8), r_values, N_R, NULL, NULL, BATCH, last,
                                  first, &err))
         goto fail;
     out->one_pass_seconds = bench_now() - start;

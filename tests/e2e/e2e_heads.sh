@@ -8,6 +8,9 @@
 # input (r < 1, --random or --sequences < 1, a sentence or random length past
 # the context, both or neither of --data and --random, options of the other
 # mode, missing or unknown options, a tokenizer with only special tokens).
+# --ablate-heads of heads, attnflow and plot attention: the head taken away
+# after its own attention (its layer's rows as without, the next layer's
+# changed), named in the report, manifests and caption; its bad values.
 # Usage: sh tests/e2e/e2e_heads.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -133,6 +136,41 @@ assert m["loss_first_copy"] is None and m["icl_score"] is None and m["loss_first
 assert m["induction_tokens"] == 0
 '
 
+# ---- --ablate-heads: heads, attnflow and plot attention with a head taken away ----
+expect_ok "heads --ablate-heads 0.1" "$seqrep" heads --model m.safetensors --data data.conll --ablate-heads 0.1 --out ha.csv
+check "the report names the head taken away" grep -q "mask causal, heads taken away 0.1: 12 sentences" out.txt
+check "heads: manifest ablate_heads, none without it" python3 -c '
+import json
+assert json.load(open("ha.manifest.json"))["ablate_heads"] == "0.1"
+assert json.load(open("h.manifest.json"))["ablate_heads"] == "none"
+'
+# a head's output is taken away after its own attention: layer 0's rows stay,
+# layer 1 reads another residual stream
+check "heads: layer 0 as without, layer 1 changed" python3 -c '
+import csv
+a, b = list(csv.DictReader(open("ha.csv"))), list(csv.DictReader(open("h.csv")))
+assert a[:2] == b[:2] and a[2:] != b[2:], (a, b)
+'
+expect_ok "attnflow --ablate-heads 1.0,0.0" "$seqrep" attnflow --model m.safetensors --data data.txt --text --r 2 --bos once --ablate-heads 1.0,0.0 --out fa.csv
+check "attnflow: manifest, layer 0 as without, layer 1 changed" python3 -c '
+import csv, json
+assert json.load(open("fa.manifest.json"))["ablate_heads"] == "1.0,0.0"
+a, b = list(csv.DictReader(open("fa.csv"))), list(csv.DictReader(open("f2.csv")))
+assert a[:2] == b[:2] and a[2:] != b[2:], (a, b)
+'
+att="plot attention --model m.safetensors --data data.conll --sentence 0 --r 1 --size 640x480"
+expect_ok "plot attention, layer 1" "$seqrep" $att --layer 1 --out p1.png
+expect_ok "plot attention --ablate-heads 0.1, layer 1" "$seqrep" $att --layer 1 --ablate-heads 0.1 --out pa1.png
+expect_ok "plot attention, layer 0" "$seqrep" $att --layer 0 --out p0.png
+expect_ok "plot attention --ablate-heads 0.1, layer 0" "$seqrep" $att --layer 0 --ablate-heads 0.1 --out pa0.png
+check "plot attention: layer 0 as without, layer 1 changed" sh -c 'cmp -s p0.csv pa0.csv && ! cmp -s p1.csv pa1.csv'
+check "plot attention: the manifest and caption name the head" python3 -c '
+import json
+m = json.load(open("pa1.manifest.json"))
+assert m["ablate_heads"] == "0.1" and "Heads taken away (output zeroed before o_proj): 0.1." in m["caption"]
+assert json.load(open("p1.manifest.json"))["ablate_heads"] == "none"
+'
+
 # ---- bad input: one line, exit 2, nothing written ----
 head -3 corpus.txt | tr '\n' ' ' >long.txt; head -3 corpus.txt | tr '\n' ' ' >>long.txt; echo >>long.txt
 expect_error "r = 0" "--r must be at least 1 (the scores look back" "$seqrep" heads --model m.safetensors --data data.conll --r 0 --out bad.csv
@@ -165,6 +203,11 @@ d["post_processor"]["special_tokens"]["<|start|>"]["ids"] = [0]
 json.dump(d, open(p, "w"))
 PY
 expect_error "a tokenizer with only special ids" "nospecial: the tokenizer has no ids that are not special tokens" "$seqrep" heads --model nospecial --random 3 --out bad.csv
+expect_error "heads --ablate-heads: layer out of range" "seqrep heads: --ablate-heads: '2.0': layer 2 is out of range 0..1" "$seqrep" heads --model m.safetensors --data data.conll --ablate-heads 2.0 --out bad.csv
+expect_error "heads --ablate-heads: head out of range" "seqrep heads: --ablate-heads: '1.2': head 2 is out of range 0..1" "$seqrep" heads --model m.safetensors --data data.conll --ablate-heads 1.2 --out bad.csv
+expect_error "attnflow --ablate-heads: not L.H" "seqrep attnflow: --ablate-heads: 'x' is not LAYER.HEAD" "$seqrep" attnflow --model m.safetensors --data data.conll --r 1 --ablate-heads 0.1,x --out bad.csv
+expect_error "attnflow --ablate-heads: a head twice" "seqrep attnflow: --ablate-heads: '0.1' is named twice" "$seqrep" attnflow --model m.safetensors --data data.conll --r 1 --ablate-heads 0.1,1.0,0.1 --out bad.csv
+expect_error "plot attention --ablate-heads: head out of range" "seqrep plot: --ablate-heads: '0.5': head 5 is out of range 0..1" "$seqrep" $att --ablate-heads 0.5 --out bad.png
 check "no bad run wrote anything" sh -c '! ls bad.* >/dev/null 2>&1'
 
 echo "$passed passed, $failed failed"

@@ -13,9 +13,11 @@
 # base grid untouched, resuming, and the refusals (no model, an unfinished
 # one, other weights, a bad name); and examples/house_variant_study.sh on the
 # same cache (a row per LM as its files say, an untrained variant left out,
-# resuming, no house LM); and the lab's number check (examples/lab.py): a
-# quoted number that its committed file does not hold, or read from a file
-# that is not committed, fails.
+# resuming, no house LM); examples/ablation.sh on it (the heads picked on
+# dev, a sweep per head taken away, the table, resuming); examples/house.sh's
+# pre-training seed (HOUSE_SEED, NAME-seedS) on a tiny fake corpus; and the
+# lab's number check (examples/lab.py): a quoted number that its committed
+# file does not hold, or read from a file that is not committed, fails.
 # Usage: sh tests/e2e/e2e_house_scripts.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -138,7 +140,8 @@ expect_error "replay: a CSV without commands" "line 1: no command column" \
 data_rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
 build=$(dirname "$seqrep")
 mkdir -p repo/examples repo/results/house cache/house/v1
-for f in house_grid.sh house_grid_variant.sh house_hash.py house_replay.py house_heads.py house_heads_f1.py probe_table.sh sweep_time.sh; do
+for f in house_grid.sh house_grid_variant.sh house_hash.py house_replay.py house_heads.py house_heads_f1.py probe_table.sh sweep_time.sh \
+    ablation.sh ablation_table.py; do
     cp "$examples/$f" repo/examples/
 done
 # a generated task stands in for NLU++ (results/data/nlupp), left-cue for the built-in tasks
@@ -387,6 +390,82 @@ if [ $? = 2 ] && [ "$(wc -l <study.err)" = 1 ] && grep -q "no .*nothere/house/ca
 else
     bad "variant study without a house LM"; cat study.err
 fi
+
+# ---- examples/ablation.sh on the same cache: heads from dev, a sweep per head taken away, the table ----
+ablation_run() {
+    (cd repo && env SEQREP_CACHE="$work/cache" LMS=house SEEDS=1 LR=0.01 THREADS=1 sh examples/ablation.sh "$build") \
+        >abl.out 2>abl.err
+}
+abl=repo/results/house/ablation
+ablation_run
+abl_rc=$?
+if [ "$abl_rc" = 0 ] && python3 - "$abl" <<'PY'; then
+import csv, json, os, sys
+d = sys.argv[1]
+heads = [line.split() for line in open(os.path.join(d, "house.heads.txt"))]
+roles = [h[0] for h in heads]
+assert roles == ["induction", "previous", "control"], heads
+ind, prev, ctl = (h[1] for h in heads)
+assert ind.startswith("1.") and prev.startswith("0.") and ctl.startswith("1.") and ctl != ind, heads
+rows = lambda name: list(csv.DictReader(open(os.path.join(d, name))))
+assert len(rows("house.none.csv")) == 5 and {r["positions"] for r in rows("house.none.csv")} == {"run", "restart", "induction"}
+for h in (ind, prev, ctl):
+    runs = rows("house.ablate-%s.csv" % h)
+    assert len(runs) == 3 and all("--ablate-heads %s " % h in r["command"] for r in runs), runs
+m = json.load(open(os.path.join(d, "house.heads-dev.manifest.json")))
+assert m["data"].endswith("nlupp/dev.conll"), m["data"]
+table = rows("ablation.csv")
+assert {r["condition"] for r in table} == {"none", "induction", "previous", "control"}
+assert any(r["comparison"] == "change" and r["a"] == "sr r=1 [ablate-%s]" % ind for r in table), table
+assert any(r["a"] == "sr r=1 induction" and r["b"] == "causal" for r in table)
+lm = json.load(open(os.path.join(d, "ablation.manifest.json")))["lms"]["house"]
+assert [h["head"] for h in lm["heads"]] == [ind, prev, ctl] and lm["lr"] == "0.01" and len(lm["weights_sha256"]) == 64
+PY
+    ok "ablation: heads picked on dev, a sweep per head taken away, the table and manifest"
+else
+    bad "ablation"; tail -5 abl.err abl.out
+fi
+ablation_run
+[ "$(cat abl.out abl.err | grep -c ", 0 to do")" = 4 ] && ok "ablation resumed: no run again" || bad "ablation resumed: no run again"
+
+# ---- examples/house.sh: the pre-training seed (HOUSE_SEED) on a tiny fake corpus ----
+mkdir -p seeds/english
+"$seqrep" gen-text --out seeds/english/train.txt --sentences 300 --seed 3 2>/dev/null
+"$seqrep" gen-text --out seeds/english/heldout.txt --sentences 40 --seed 4 2>/dev/null
+# house_run STATUS NAME [VAR=VALUE...]: house.sh with a tiny size into seeds/
+house_run() {
+    code=$1; name=$2; shift 2
+    (cd "$here/.." && env SEQREP_CACHE="$work/seeds" HOUSE_LAYERS=1 HOUSE_D_MODEL=16 HOUSE_HEADS=2 HOUSE_D_FF=32 \
+        HOUSE_SEQ_LEN=96 HOUSE_BATCH=2 HOUSE_STEPS=4 HOUSE_VOCAB=300 HOUSE_THREADS=1 HOUSE_SNAPSHOT_EVERY=2 "$@" \
+        sh examples/house.sh "$build") >house.out 2>house.err
+    got=$?
+    if [ "$got" = "$code" ]; then ok "$name"; else bad "$name (exit $got, wanted $code)"; tail -n 3 house.err; fi
+}
+# trained_with DIR KEY=VALUE...: the manifest of DIR/causal.safetensors says so
+trained_with() {
+    python3 - "$@" <<'PY'
+import json, struct, sys
+raw = open(sys.argv[1] + "/causal.safetensors", "rb").read()
+m = json.loads(json.loads(raw[8:8 + struct.unpack("<Q", raw[:8])[0]])["__metadata__"]["seqrep.manifest"])
+for kv in sys.argv[2:]:
+    k, v = kv.split("=")
+    assert str(m.get(k)) == v, (k, m.get(k), v)
+PY
+}
+house_run 0 "house.sh HOUSE_SEED=2 HOUSE_VARIANT=repeat50" HOUSE_SEED=2 HOUSE_VARIANT=repeat50
+check "seed 2: repeat50-seed2, its own folder, trained with seed 2" trained_with seeds/house/repeat50-seed2 seed=2 repeat_share=0.5
+check "seed 2: no repeat50 of seed 1 touched" test ! -e seeds/house/repeat50
+house_run 0 "house.sh HOUSE_VARIANT=repeat50-seed2: the same model" HOUSE_VARIANT=repeat50-seed2
+check "repeat50-seed2 is already trained" grep -q "repeat50-seed2/causal.safetensors is already trained" house.out
+house_run 0 "house.sh HOUSE_VARIANT=plain: the house LM's settings, seed 1" HOUSE_VARIANT=plain
+check "plain: seed 1 (the default), nothing repeated" trained_with seeds/house/plain seed=1 repeat_share=None
+house_run 0 "house.sh HOUSE_SEED=3 without a variant" HOUSE_SEED=3
+check "seed 3 alone: the variant plain-seed3, no house LM" sh -c 'test -s seeds/house/plain-seed3/causal.safetensors && test ! -e seeds/house/causal.safetensors'
+check "plain-seed3 trained with seed 3" trained_with seeds/house/plain-seed3 seed=3
+house_run 2 "house.sh HOUSE_SEED=x refused" HOUSE_SEED=x
+check "HOUSE_SEED=x: one line" sh -c '[ "$(wc -l <house.err)" = 1 ] && grep -q "HOUSE_SEED .x. must be a whole number" house.err'
+house_run 2 "house.sh: a name's seed and HOUSE_SEED disagree" HOUSE_SEED=2 HOUSE_VARIANT=repeat50-seed3
+check "disagreeing seeds: one line" sh -c '[ "$(wc -l <house.err)" = 1 ] && grep -q "names seed 3, HOUSE_SEED is 2" house.err'
 
 # ---- make -n lab prints what it would do and runs nothing (the house script
 # too: it used to share a line with $(MAKE), which make runs even under -n) ----

@@ -2,7 +2,9 @@
 # e2e_lora.sh — end-to-end runs of finetune with LoRA adapters and the
 # paper's recipe (--recipe paper, --adapter lora, --lora-*, --grad-accum),
 # the adapter file of --save / --load, every bad input of these options, and
-# a sweep over two recipes. A tiny model on a small generated right-cue task.
+# a sweep over two recipes; --ablate-heads of finetune, probe and sweep (in
+# the manifests and commands, and its bad values). A tiny model on a small
+# generated right-cue task.
 # Usage: sh tests/e2e/e2e_lora.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -97,6 +99,31 @@ expect_ok "--recipe full" "$seqrep" $ft --recipe full --epochs 2 --out full.csv 
 [ "$(cut -d, -f1-14 plain.csv)" = "$(cut -d, -f1-14 full.csv)" ] && cmp -s plain.pred full.pred \
     && ok "--recipe full changes nothing" || bad "--recipe full changes nothing"
 expect_ok "grad-accum 2 x batch 4" "$seqrep" $ft --epochs 1 --batch 4 --grad-accum 2 --out ga.csv --quiet
+
+# ---- --ablate-heads: finetune (LoRA and full), probe and sweep with a head taken away ----
+expect_ok "finetune --recipe paper --ablate-heads 1.0" "$seqrep" $ft --recipe paper --epochs 1 --ablate-heads 1.0 --out abl.csv --predictions abl.pred --quiet
+expect_ok "the same without --ablate-heads" "$seqrep" $ft --recipe paper --epochs 1 --out nabl.csv --predictions nabl.pred --quiet
+manifest_has abl.manifest.json ablate_heads=1.0 && manifest_has nabl.manifest.json ablate_heads=none \
+    && ok "finetune: ablate_heads in the manifest" || bad "finetune: ablate_heads in the manifest"
+[ "$(cut -d, -f1-13 abl.csv)" != "$(cut -d, -f1-13 nabl.csv)" ] || ! cmp -s abl.pred nabl.pred \
+    && ok "finetune: a head taken away changes the run" || bad "finetune: a head taken away changes the run"
+expect_ok "finetune, full recipe, two heads taken away" "$seqrep" $ft --epochs 1 --ablate-heads 0.1,1.1 --out ablf.csv --quiet
+manifest_has ablf.manifest.json ablate_heads=0.1,1.1 && ok "full recipe: ablate_heads in the manifest" || bad "full recipe: ablate_heads in the manifest"
+expect_ok "probe --ablate-heads 0.0" "$seqrep" probe --model lm.st $data --r 1 --epochs 2 --ablate-heads 0.0 --out pa.csv --quiet
+expect_ok "probe without" "$seqrep" probe --model lm.st $data --r 1 --epochs 2 --out pn.csv --quiet
+manifest_has pa.manifest.json ablate_heads=0.0 && ok "probe: ablate_heads in the manifest" || bad "probe: ablate_heads in the manifest"
+# layer 0 (the embeddings) is read before any head; layers 1 and 2 after
+[ "$(grep '^1,0,' pa.csv)" = "$(grep '^1,0,' pn.csv)" ] && ok "probe: layer 0 as without" || bad "probe: layer 0 as without"
+expect_ok "sweep --plan --ablate-heads" "$seqrep" sweep --data task --model lm.st --methods causal,sr --r 1 --seeds 3 --epochs 1 --threads 2 --recipe paper --ablate-heads 1.1 --out swa.csv --plan
+[ "$(grep -c -- '--ablate-heads 1.1 --out' out.txt)" = 2 ] && ok "sweep: every run's command takes the head away" || bad "sweep: every run's command takes the head away"
+expect_ok "sweep --ablate-heads, one run" "$seqrep" sweep --data task --model lm.st --methods sr --r 1 --seeds 3 --epochs 1 --threads 2 --ablate-heads 1.1 --out swa.csv
+expect_error "sweep: its CSV resumed without --ablate-heads" "swa.csv holds a run with --ablate-heads 1.1 (.*), this sweep asks for none" "$seqrep" sweep --data task --model lm.st --methods sr --r 1 --seeds 3 --epochs 1 --threads 2 --out swa.csv
+expect_error "sweep: its CSV resumed with other heads" "this sweep asks for 0.1" "$seqrep" sweep --data task --model lm.st --methods sr --r 1 --seeds 3 --epochs 1 --threads 2 --ablate-heads 0.1 --out swa.csv
+expect_error "finetune --ablate-heads: layer out of range" "seqrep finetune: --ablate-heads: '2.0': layer 2 is out of range 0..1" "$seqrep" $ft --ablate-heads 2.0 --out x.csv
+expect_error "finetune --ablate-heads: head out of range" "seqrep finetune: --ablate-heads: '0.2': head 2 is out of range 0..1" "$seqrep" $ft --recipe paper --ablate-heads 0.2 --out x.csv
+expect_error "finetune --ablate-heads: not L.H" "seqrep finetune: --ablate-heads: '1' is not LAYER.HEAD" "$seqrep" $ft --ablate-heads 1 --out x.csv
+expect_error "finetune --ablate-heads: a head twice" "seqrep finetune: --ablate-heads: '1.1' is named twice" "$seqrep" $ft --ablate-heads 1.1,1.1 --out x.csv
+expect_error "probe --ablate-heads: head out of range" "seqrep probe: --ablate-heads: '1.7': head 7 is out of range 0..1" "$seqrep" probe --model lm.st $data --ablate-heads 1.7 --out x.csv
 
 # ---- bad input: exit 2, one line, nothing written ----
 expect_error "--lora-rank 0" "lora-rank must be at least 1" "$seqrep" $ft --adapter lora --lora-rank 0 --out x.csv --save x.st

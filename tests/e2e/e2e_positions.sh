@@ -1,7 +1,9 @@
 #!/bin/sh
 # e2e_positions.sh — --copy-positions restart (every copy numbered from 0
-# again) beside the default run (positions run on across copies): blocks,
-# probe, attnflow, plot attention and the explorer's command line.
+# again) and induction (a later copy's piece i where the first copy's piece
+# i + 1 is) beside the default run (positions run on across copies): blocks,
+# probe, finetune, sweep, attnflow, plot attention and the explorer's
+# command line.
 # Usage: sh tests/e2e/e2e_positions.sh path/to/seqrep
 set -u
 . "$(dirname "$0")/e2e-lib.sh"
@@ -19,7 +21,7 @@ mv out.txt restart.csv
 grep -q "mask is unchanged" err.txt && ok "blocks notes that the mask is unchanged" || bad "blocks notes that the mask is unchanged"
 "$seqrep" blocks --n 5 --r 0..4 --format csv >run.csv 2>/dev/null
 check "blocks: the same counts with restarted positions" cmp -s run.csv restart.csv
-expect_error "blocks: bad --copy-positions" "copy-positions must be run or restart" \
+expect_error "blocks: bad --copy-positions" "copy-positions must be run, restart or induction" \
     "$seqrep" blocks --n 5 --r 1 --copy-positions again
 
 # ---- probe: both numberings run; the manifest says which ----
@@ -34,7 +36,7 @@ grep -q '"copy_positions":[[:space:]]*"restart"' restart.probe.manifest.json &&
 grep '^0,' run.probe.csv >run0.txt
 grep '^0,' restart.probe.csv >restart0.txt
 check "probe: r = 0 (one copy) is unchanged by restart" cmp -s run0.txt restart0.txt
-expect_error "probe: bad --copy-positions" "copy-positions must be run or restart" \
+expect_error "probe: bad --copy-positions" "copy-positions must be run, restart or induction" \
     "$seqrep" probe --model lm.st $data --r 1 --out x.csv --copy-positions sometimes
 
 # ---- finetune ----
@@ -42,7 +44,15 @@ expect_ok "finetune sr --copy-positions restart" "$seqrep" finetune --model lm.s
     --epochs 1 --copy-positions restart --out ft_restart.csv --threads 2 --quiet
 grep -q '"copy_positions":[[:space:]]*"restart"' ft_restart.manifest.json && ok "finetune manifest records restart" ||
     bad "finetune manifest records restart"
-expect_error "finetune: bad --copy-positions" "copy-positions must be run or restart" \
+expect_ok "finetune sr --copy-positions induction" "$seqrep" finetune --model lm.st $data --method sr --r 1 \
+    --epochs 1 --copy-positions induction --out ft_induction.csv --threads 2 --quiet
+grep -q '"copy_positions":[[:space:]]*"induction"' ft_induction.manifest.json && ok "finetune manifest records induction" ||
+    bad "finetune manifest records induction"
+expect_ok "sweep --plan --copy-positions run,restart,induction" "$seqrep" sweep --data task --model lm.st --methods causal,sr \
+    --r 1 --seeds 3 --epochs 1 --copy-positions run,restart,induction --out sw.csv --plan
+[ "$(wc -l <out.txt)" = 4 ] && grep -q -- "--copy-positions induction --out sw.runs/task.lm.st.sr.r1.exit2.seed3.induction.csv" out.txt \
+    && ok "sweep: an induction run, its own file" || bad "sweep: an induction run, its own file"
+expect_error "finetune: bad --copy-positions" "copy-positions must be run, restart or induction" \
     "$seqrep" finetune --model lm.st $data --method sr --r 1 --out x.csv --copy-positions never
 
 # ---- attnflow and plot attention ----
@@ -59,6 +69,12 @@ grep -q "positions restarting at 0 in every copy" att_restart.manifest.json &&
     ok "the caption says when positions restart" || bad "the caption says when positions restart"
 cmp -s att_restart.csv att_run.csv && bad "restarted positions change the attention" ||
     ok "restarted positions change the attention"
+expect_ok "plot attention --copy-positions induction" "$seqrep" plot attention --model lm.st --data task/test.conll \
+    --r 2 --copy-positions induction --out att_induction.png
+grep -q "positions induction-aligned" att_induction.manifest.json && ok "the caption says when positions are induction-aligned" ||
+    bad "the caption says when positions are induction-aligned"
+cmp -s att_induction.csv att_restart.csv || cmp -s att_induction.csv att_run.csv &&
+    bad "induction-aligned positions: other attention" || ok "induction-aligned positions: other attention"
 expect_error "plot mask takes no --copy-positions" "copy-positions" \
     "$seqrep" plot mask --n 4 --r 1 --copy-positions restart --out m.png
 

@@ -263,10 +263,11 @@ int attention_data_from_inference(AttentionData *d, Model *inference, Model *wei
 }
 
 /* Load the model of model_path (with adapter_path merged in, NULL = none),
- * run it forward-only over lay with the mask plan and fill d with its maps
- * on demand (d owns both models). 0 or -1. */
+ * run it forward-only over lay with the mask and head plans and fill d with
+ * its maps on demand (d owns both models). 0 or -1. */
 static int run_on_demand(AttentionData *d, const char *model_path, const char *adapter_path,
-                         const RepeatLayout *lay, const Tokenizer *tok, const MaskKind *plan, SrError *err)
+                         const RepeatLayout *lay, const Tokenizer *tok, const MaskKind *plan,
+                         const float *head_scale, SrError *err)
 {
     Model *weights = calloc(1, sizeof *weights), *inference = calloc(1, sizeof *inference);
     if (!weights || !inference) {
@@ -276,7 +277,8 @@ static int run_on_demand(AttentionData *d, const char *model_path, const char *a
     }
     int made = adapter_load_inference(model_path, adapter_path, weights, inference, 1, lay->T,
                                       err) == 0;
-    ModelInput in = {.B = 1, .T = lay->T, .ids = lay->ids, .positions = lay->positions, .mask = plan};
+    ModelInput in = {.B = 1, .T = lay->T, .ids = lay->ids, .positions = lay->positions, .mask = plan,
+                     .head_scale = head_scale};
     if (made && model_forward(inference, &in, err) == 0 &&
         attention_data_from_inference(d, inference, weights, lay, tok, plan, err) == 0)
         return 0;
@@ -291,14 +293,15 @@ static int run_on_demand(AttentionData *d, const char *model_path, const char *a
 
 int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
                               const char *text, int r, RepeatBos *bos, int bos_given, RepeatSep sep,
-                              RepeatPositions positions, const char *mask_plan, long long *seed,
-                              SrError *err)
+                              RepeatPositions positions, const char *mask_plan,
+                              const char *ablate_heads, long long *seed, SrError *err)
 {
     memset(d, 0, sizeof *d);
     CheckpointInfo info = {0};
     Tokenizer tok = {0};
     RepeatLayout lay = {0};
     MaskKind *plan = NULL;
+    float *head_scale = NULL;
     int *ids = NULL, rc = -1;
     if (checkpoint_read_info(model_path, &info, err)) return -1;
     if (seed) *seed = manifest_seed(info.manifest_json);
@@ -314,6 +317,11 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     if (mask_plan_parse(mask_plan ? mask_plan : "causal", plan, cfg.n_layers)) {
         sr_fail(err, "mask plan '%s' is not causal, middle, full or layer indices 0..%d", mask_plan,
                 cfg.n_layers - 1);
+        goto done;
+    }
+    SrError plan_err;
+    if (head_plan_parse(ablate_heads, cfg.n_layers, cfg.n_heads, &head_scale, &plan_err)) {
+        sr_fail(err, "--ablate-heads: %s", plan_err.msg);
         goto done;
     }
     long n = tokenizer_encode(&tok, text, 0, NULL, 0);
@@ -336,13 +344,14 @@ int attention_data_from_model(AttentionData *d, const char *model_path, const ch
     if (tokenizer_check_embedded(&tok, ids, n, "--text", err)) goto done;
     if (repeat_build_ids(ids, (int)n, r, *bos, sep, readout_repeat_ids(&tok), ATTENTION_MAX_T, &lay, err))
         goto done;
-    if (positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
-    rc = run_on_demand(d, model_path, adapter_path, &lay, &tok, plan, err);
+    repeat_apply_positions(&lay, positions);
+    rc = run_on_demand(d, model_path, adapter_path, &lay, &tok, plan, head_scale, err);
     if (rc == 0) d->copy_positions = positions;
 done:
     repeat_free(&lay);
     free(ids);
     free(plan);
+    free(head_scale);
     tokenizer_free(&tok);
     checkpoint_info_free(&info);
     return rc;
@@ -418,7 +427,10 @@ void attention_data_describe(AttentionData *d, int overview, const char *model_p
              "grey cells are masked%s.",
              what, model_path, d->n_layers, d->n_heads, checksum, seed_text, adapters, sentence, text_source, unknown, r + 1, r,
              repeat_bos_name(bos), repeat_sep_name(sep), mask_plan ? mask_plan : "causal", windows,
-             d->copy_positions == REPEAT_POSITIONS_RESTART ? ", positions restarting at 0 in every copy" : "",
+             d->copy_positions == REPEAT_POSITIONS_RESTART     ? ", positions restarting at 0 in every copy"
+             : d->copy_positions == REPEAT_POSITIONS_INDUCTION ? ", positions induction-aligned (a later copy's piece i "
+                                                                 "where the first copy's piece i + 1 is)"
+                                                               : "",
              colour,
              any_filtered(d) ? "; plain grey cells are visible but hidden, to show only what the last copy's "
                                "words take from earlier copies"

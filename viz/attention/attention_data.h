@@ -74,14 +74,16 @@ int attention_data_init(AttentionData *d, int n_layers, int n_heads, const Repea
  * vocabulary, repeat it (r, *bos, sep, positions running on or restarting in
  * each copy; the specials with the tokenizer's own ids; when bos_given is 0
  * and the tokenizer puts no BOS, *bos becomes none, see readout_choose_bos),
- * run the model with the mask plan (NULL = causal) and fill d.
+ * run the model with the mask plan (NULL = causal) and the heads of
+ * ablate_heads taken away ("L.H,...", head_plan_parse; NULL = none) and
+ * fill d.
  * Fails with a message on a bad checkpoint or adapter file, an empty
  * sentence or one that does not fit the model. *seed (may be NULL) gets the
  * training seed from the checkpoint's manifest (-1 if none). */
 int attention_data_from_model(AttentionData *d, const char *model_path, const char *adapter_path,
                               const char *text, int r, RepeatBos *bos, int bos_given, RepeatSep sep,
-                              RepeatPositions positions, const char *mask_plan, long long *seed,
-                              SrError *err);
+                              RepeatPositions positions, const char *mask_plan,
+                              const char *ablate_heads, long long *seed, SrError *err);
 
 void attention_data_free(AttentionData *d);
 

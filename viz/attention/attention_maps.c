@@ -41,6 +41,7 @@ struct AttentionMaps {
     PosKind *pos_kind;       /* (L)  computing a layer again reads (NULL when  */
     int *lengths;            /* (1)  the forward had none)                     */
     float *real_pos;         /* (L, T, H)                                      */
+    float *head_scale;       /* (L, H) the head plan                           */
     pthread_mutex_t model_lock; /* the model's working buffers                 */
     pthread_mutex_t lock;    /* everything below                               */
     pthread_cond_t wake;     /* the thread waits for work                      */
@@ -132,12 +133,14 @@ static int keep_input(AttentionMaps *m)
     if (copy_input((void **)&m->mask, in->mask, sizeof(MaskKind) * L) ||
         copy_input((void **)&m->pos_kind, in->pos_kind, sizeof(PosKind) * L) ||
         copy_input((void **)&m->lengths, in->lengths, sizeof(int) * (size_t)in->B) ||
-        copy_input((void **)&m->real_pos, in->real_pos, sizeof(float) * L * in->B * in->T * m->n_heads))
+        copy_input((void **)&m->real_pos, in->real_pos, sizeof(float) * L * in->B * in->T * m->n_heads) ||
+        copy_input((void **)&m->head_scale, in->head_scale, sizeof(float) * L * m->n_heads))
         return -1;
     in->mask = m->mask;
     in->pos_kind = m->pos_kind;
     in->lengths = m->lengths;
     in->real_pos = m->real_pos;
+    in->head_scale = m->head_scale;
     in->ids = NULL;
     in->positions = NULL;
     return 0;
@@ -189,6 +192,7 @@ void attention_maps_free(AttentionMaps *m)
     free(m->pos_kind);
     free(m->lengths);
     free(m->real_pos);
+    free(m->head_scale);
     if (m->inference) {
         model_free(m->inference);
         free(m->inference);

@@ -52,7 +52,7 @@ static int compute(ExplorerWorker *w, const int *ids, int n, int r, AttentionDat
     RepeatLayout lay;
     if (repeat_build_ids(ids, n, r, w->bos, w->sep, readout_repeat_ids(w->tok), w->max_T, &lay, err))
         return -1;
-    if (w->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
+    repeat_apply_positions(&lay, w->copy_positions);
     Model *inference = calloc(1, sizeof *inference);
     int rc = -1, made = 0;
     if (!inference) sr_fail(err, "out of memory");

@@ -42,7 +42,7 @@ int figure_request_repeat(const char *bos_text, const char *sep_text, const char
 int figure_request_copy_positions(const char *text, RepeatPositions *positions, SrError *err)
 {
     if (repeat_parse_positions(text ? text : "run", positions))
-        return sr_fail(err, "--copy-positions must be run or restart, got '%s'", text);
+        return sr_fail(err, "--copy-positions must be run, restart or induction, got '%s'", text);
     return 0;
 }
 

@@ -70,7 +70,8 @@ void plot_words_model_run(PlotWords *w, const ExplorerSources *src, int sentence
     plot_words_option(w, "--bos", repeat_bos_name(bos));
     plot_words_option(w, "--sep", repeat_sep_name(sep));
     if (src->mask) plot_words_option(w, "--mask", src->mask);
-    if (src->copy_positions == REPEAT_POSITIONS_RESTART) plot_words_option(w, "--copy-positions", "restart");
+    if (src->copy_positions != REPEAT_POSITIONS_RUN)
+        plot_words_option(w, "--copy-positions", repeat_positions_name(src->copy_positions));
 }
 
 /* Write ch at out[*n] if it fits before the NUL, and count it either way. */

@@ -5,6 +5,7 @@
  * layer and head on screen (the home view) and the overview (o), both taken
  * from the forward the explorer's worker computed. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ typedef struct {
     FigureModelRun run;
     int overview, last_copy_only;
     const char *scale;
+    const char *ablate_heads; /* --ablate-heads L.H,... (engine/input.h head_plan_parse) */
 } AttentionOptions;
 
 static const AttentionOptions DEFAULTS = {.run = {.layer = -1}};
@@ -29,7 +31,8 @@ static const FigureOption OPTIONS[] = {
     {.name = "bos", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.bos)},
     {.name = "sep", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.sep)},
     {.name = "copy-positions", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.copy_positions),
-     .help = "run | restart: positions run on across copies, or restart at 0 in each (default run)"},
+     .help = "run | restart | induction: positions run on across copies, restart at 0 in each, or put a "
+             "later copy's piece i where the first copy's piece i + 1 is (default run)"},
     {.name = "model", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.model), .input = 3,
      .help = "attention, repo-z, repo-repeat: checkpoint (.safetensors) or (attention) Hugging Face model folder"},
     {.name = "adapter", .type = ARG_STRING, .offset = offsetof(AttentionOptions, run.adapter), .input = 4,
@@ -53,6 +56,9 @@ static const FigureOption OPTIONS[] = {
      .help = "attention: only what the last copy sends into earlier copies (explorer key b)"},
     {.name = "scale", .type = ARG_STRING, .offset = offsetof(AttentionOptions, scale),
      .help = "attention: fixed (0..1) | per-head | log (default fixed)"},
+    {.name = "ablate-heads", .type = ARG_STRING, .offset = offsetof(AttentionOptions, ablate_heads),
+     .help = "attention: L.H[,L.H...]: take head H of layer L away (its output zeroed before o_proj; "
+             "default none)"},
 };
 
 /* The map to draw and its scale, from --scale, --head and --r. 0 or -1. */
@@ -76,6 +82,16 @@ static void add_map(cJSON *manifest, const AttentionData *d)
     cJSON_AddBoolToObject(manifest, "overview", d->overview);
 }
 
+/* Record the heads taken away (NULL: none), and say so in the caption. */
+static void add_ablated(cJSON *manifest, AttentionData *d, const char *ablate_heads)
+{
+    cJSON_AddStringToObject(manifest, "ablate_heads", ablate_heads ? ablate_heads : "none");
+    if (!ablate_heads) return;
+    size_t used = strlen(d->meta.caption);
+    snprintf(d->meta.caption + used, sizeof d->meta.caption - used,
+             " Heads taken away (output zeroed before o_proj): %.200s.", ablate_heads);
+}
+
 /* Run --model on the sentence repeated r times and select the map of
  * --layer and head, on the scale, with the `b` filter of --last-copy-only;
  * the maps drawn (the layer, or every layer for the overview) computed
@@ -86,7 +102,7 @@ static int run_model(AttentionData *d, const AttentionOptions *o, const char *te
 {
     const FigureModelRun *run = &o->run;
     if (attention_data_from_model(d, run->model, run->adapter, text, r, bos, run->bos != NULL, sep, positions,
-                                  run->mask, seed, err))
+                                  run->mask, o->ablate_heads, seed, err))
         return -1;
     d->overview = o->overview;
     d->scale = scale;
@@ -123,6 +139,7 @@ static int attention_load(void *data, const void *options, cJSON *manifest, long
                             o->run.mask);
     figure_manifest_model_run(manifest, &o->run, text, r, bos, sep, positions);
     add_map(manifest, d);
+    add_ablated(manifest, d, o->ablate_heads);
     free(text);
     int n_unknown, n_first;
     attention_data_unknown(d, &n_unknown, &n_first);

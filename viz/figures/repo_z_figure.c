@@ -57,7 +57,7 @@ static int z_from_model(RepoZData *d, const FigureModelRun *run, const char *nam
     if (figure_request_sentence(run, &text, source, sizeof source, err)) return -1;
     AttentionData a;
     int rc = attention_data_from_model(&a, run->model, run->adapter, text, r, &bos, run->bos != NULL, sep, positions,
-                                       run->mask, seed, err);
+                                       run->mask, NULL, seed, err);
     if (rc == 0) {
         repo_z_source(described, sizeof described, run->model, run->adapter, text, source, r, bos, sep, run->mask);
         rc = repo_z_data_from_attention(d, &a, run->layer, head, described, err);

@@ -36,6 +36,7 @@
 #include "label/readout.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/head_plan.h"
 #include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
@@ -48,12 +49,13 @@ static const char *CMD = "finetune";
 static const char *USAGE = "--model M --train F --dev F --test F --method METHOD --out run.csv "
                            "[--r R] [--exit L] [--recipe full|paper] [--adapter none|lora] "
                            "[--epochs E] [--lr LR] [--batch B] [--grad-accum N] [--seed S] "
-                           "[--save FILE] [--save-epochs DIR] [--predictions FILE]";
+                           "[--save FILE] [--save-epochs DIR] [--predictions FILE] "
+                           "[--ablate-heads L.H,...]";
 
 /* The options read as text, and --r, which applies to one method: as given
  * (or their defaults), turned into settings once the parse is over. */
 typedef struct {
-    const char *method, *bos, *sep, *positions, *adapter, *targets;
+    const char *method, *bos, *sep, *positions, *adapter, *targets, *ablate;
     int r;
 } FinetuneGiven;
 
@@ -76,6 +78,7 @@ typedef struct {
     LabelTask task;
     Model model;
     MaskKind *plan; /* (n_layers of the model) */
+    float *head_scale; /* (n_layers, n_heads) --ablate-heads; NULL = every head */
     char base_checksum[17]; /* of the model before training (adapter.h) */
     AdapterFile start;      /* --load: what the run starts from */
     TrainedWeights start_w; /* views into start */
@@ -250,6 +253,7 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
         option_sep(&o->given.sep,
                    help_text(&h, "none | token (default %s, as the paper)", o->given.sep)),
         option_copy_positions(&o->given.positions),
+        option_ablate_heads(&o->given.ablate),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines"),
     };
@@ -319,6 +323,8 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
         return args_error(CMD, "--exit %d is outside 1..%d (the model has %d layers)", o->exit_layer,
                           N, N);
     fc->exit_layer = o->exit_layer ? o->exit_layer : N;
+    if (option_parse_ablate_heads(CMD, o->given.ablate, N, cfg.n_heads, &run->head_scale)) return 2;
+    fc->head_scale = run->head_scale;
     if (fc->adapter == ADAPTER_LORA && fc->lora.rank > cfg.d_model)
         return args_error(CMD, "--lora-rank %d is larger than the model's width %d (%s)",
                           fc->lora.rank, cfg.d_model, o->model);
@@ -435,6 +441,7 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(fc->bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(fc->sep));
     cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(fc->copy_positions));
+    cJSON_AddStringToObject(manifest, "ablate_heads", head_plan_name(o->given.ablate));
     cJSON_AddStringToObject(manifest, "head",
                             "linear on final-RMSNorm(res[exit]) at each word's first piece, "
                             "last copy; dropout before it");
@@ -604,6 +611,7 @@ int cmd_finetune(int argc, char **argv)
     }
     cJSON_Delete(saver.head);
     free(run.plan);
+    free(run.head_scale);
     adapter_free(&run.start);
     finetune_result_free(&run.res);
     model_free(&run.model);

@@ -36,6 +36,7 @@
 #include "label/readout_prefix.h"
 #include "label/task.h"
 #include "options/args.h"
+#include "options/head_plan.h"
 #include "options/help_text.h"
 #include "options/rows.h"
 #include "repeat/repeat.h"
@@ -127,7 +128,7 @@ static void print_table(const ProbeTable *t, const int *r_values, const char *co
 /* The options of one probe run, as given and as parsed. */
 typedef struct {
     const char *model, *adapter, *train, *dev, *test, *out, *predictions;
-    const char *r_text, *copies_text, *bos_text, *sep_text, *mask_text, *positions_text;
+    const char *r_text, *copies_text, *bos_text, *sep_text, *mask_text, *positions_text, *ablate_text;
     int seed, epochs, batch, threads, quiet;
     float lr, l2;
     RepeatBos bos;
@@ -153,6 +154,7 @@ typedef struct {
     LabelTask task;
     Model weights, model;
     MaskKind *plan;          /* (n_layers of the model) */
+    float *head_scale;       /* (n_layers, n_heads) --ablate-heads; NULL = every head */
     ProbeTable table;
     SplitFeatures feats[3];  /* train, dev, test */
     int one_pass;            /* 1: every r read from one pass (feats[s].last[ri]) */
@@ -208,12 +210,13 @@ static int parse_options(int argc, char **argv, ProbeOptions *o)
         option_sep(&o->sep_text, help_text(&h, "none | token (default %s, as the paper)",
                                            o->sep_text)),
         option_copy_positions(&o->positions_text),
+        option_ablate_heads(&o->ablate_text),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines on stderr"),
     };
     const char *usage = help_text(&h, "--model M [--adapter FILE] --train F --dev F --test F "
                                       "--out probe.csv [--r %s] [--copies %s] [--predictions FILE] "
-                                      "[--seed S] [--epochs E]",
+                                      "[--seed S] [--epochs E] [--ablate-heads L.H,...]",
                                   o->r_text, o->copies_text);
     int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
@@ -239,7 +242,9 @@ static int load_task_and_model(ProbeOptions *o, ProbeRun *run)
     const ModelConfig cfg = run->task.info.cfg;
     SplitPaths paths = {.train = o->train, .dev = o->dev, .test = o->test};
     cli_warn_unknown_tags(CMD, &run->task, paths);
-    if (cli_mask_plan(CMD, o->mask_text, cfg.n_layers, &run->plan)) return 2;
+    if (cli_mask_plan(CMD, o->mask_text, cfg.n_layers, &run->plan) ||
+        option_parse_ablate_heads(CMD, o->ablate_text, cfg.n_layers, cfg.n_heads, &run->head_scale))
+        return 2;
     int max_T;
     if (cli_task_max_length(CMD, &run->task, o->r_values, o->n_r, o->bos, o->sep, cfg.max_seq_len,
                             &max_T))
@@ -298,8 +303,8 @@ static int probe_one_r(const ProbeOptions *o, const ProbeConfig *pcfg, int ri, P
     SrError err;
     double start = progress_now();
     for (int s = 0; s < 3 && !run->one_pass; s++)
-        if (readout_collect(&run->model, pieces[s], lay, run->plan, o->batch, run->feats[s].last[0],
-                            run->feats[s].first, &err))
+        if (readout_collect(&run->model, pieces[s], lay, run->plan, run->head_scale, o->batch,
+                            run->feats[s].last[0], run->feats[s].first, &err))
             return args_error(CMD, "%s", err.msg);
     for (int ci = 0; ci < o->n_copies; ci++) {
         ProbeSplit split[3];
@@ -338,7 +343,8 @@ static int collect_one_pass(const ProbeOptions *o, ProbeRun *run)
     double start = progress_now();
     for (int s = 0; s < 3; s++)
         if (readout_collect_prefixes(&run->model, pieces[s], lay, o->r_values, o->n_r, run->plan,
-                                     o->batch, run->feats[s].last, run->feats[s].first, &err))
+                                     run->head_scale, o->batch, run->feats[s].last,
+                                     run->feats[s].first, &err))
             return args_error(CMD, "%s", err.msg);
     if (!o->quiet)
         fprintf(stderr, "seqrep %s: features of every r from one pass of the largest in %.1f s\n", CMD,
@@ -392,6 +398,7 @@ static cJSON *probe_manifest(int argc, char **argv, const ProbeOptions *o, const
     cJSON_AddStringToObject(manifest, "bos", repeat_bos_name(o->bos));
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(o->sep));
     cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(o->copy_positions));
+    cJSON_AddStringToObject(manifest, "ablate_heads", head_plan_name(o->ablate_text));
     cJSON_AddStringToObject(manifest, "features",
                             "residual stream at the word's first piece, no final norm, standardised");
     cJSON_AddNumberToObject(manifest, "probe_epochs", o->epochs);
@@ -451,6 +458,7 @@ static void free_run(ProbeRun *run)
     free(run->test_pred);
     free(run->best_pred);
     free(run->plan);
+    free(run->head_scale);
     model_free(&run->model); /* before the weights it borrows */
     model_free(&run->weights);
     label_task_free(&run->task);

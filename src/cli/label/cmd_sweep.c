@@ -83,7 +83,7 @@ typedef struct {
 /* The grid and what is done of it. */
 typedef struct {
     Method methods[METHOD_COUNT];
-    RepeatPositions positions[2]; /* copy positions of the sr runs */
+    RepeatPositions positions[3]; /* copy positions of the sr runs */
     int n_positions;
     int n_methods, *r_values, n_r, *exits, n_exits, *seeds, n_seeds;
     char **dirs, *dirs_buf;
@@ -154,7 +154,7 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
         {.name = "exits", .type = ARG_STRING, .value = &o->exits_text,
          .help = help_text(&h, "exit layers, 0 = full depth (default %s)", o->exits_text)},
         {.name = "copy-positions", .type = ARG_STRING, .value = &o->positions_text,
-         .help = help_text(&h, "run,restart: copy positions of the sr runs, each its own runs "
+         .help = help_text(&h, "run,restart,induction: copy positions of the sr runs, each its own runs "
                            "(default %s)", o->positions_text)},
         {.name = "seeds", .type = ARG_STRING, .value = &o->seeds_text,
          .help = help_text(&h, "seeds (default %s)", o->seeds_text)},
@@ -174,6 +174,9 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
         option_lora_alpha(&o->ft.lora_alpha, "LoRA alpha of the LoRA runs (default: finetune's)"),
         option_lora_dropout(&o->ft.lora_dropout, "LoRA dropout of the LoRA runs (default: finetune's)"),
         option_lora_targets(&o->ft.lora_targets, "LoRA targets of the LoRA runs (default: finetune's)"),
+        {.name = "ablate-heads", .type = ARG_STRING, .value = &o->ft.ablate_heads,
+         .help = "L.H[,L.H...]: every run with these heads taken away (finetune --ablate-heads); "
+                 "the run files do not name it: one setting per sweep CSV (default none)"},
         {.name = "jobs", .type = ARG_INT, .value = &o->jobs, .min_int = 1,
          .help = help_text(&h, "runs at the same time (default %d)", o->jobs)},
         {.name = "out", .type = ARG_STRING, .value = &o->out_path, .required = 1,
@@ -293,6 +296,36 @@ static SweepJobs jobs_of(const SweepOptions *o, SweepState *st)
                        .summary_path = st->summary_path, .epochs = o->ft.epochs, .stop = &interrupted};
 }
 
+/* The heads a done run took away, as its command line says: the word after
+ * " --ablate-heads " (into out, capacity n), or "none". */
+static void command_ablation(const char *command, char *out, size_t n)
+{
+    const char *at = strstr(command, " --ablate-heads ");
+    if (!at) {
+        snprintf(out, n, "none");
+        return;
+    }
+    at += strlen(" --ablate-heads ");
+    snprintf(out, n, "%.*s", (int)strcspn(at, " "), at);
+}
+
+/* The run files do not name the heads taken away: every run the sweep holds
+ * (its CSV's rows, the run files it took) must have taken away the heads of
+ * this sweep's --ablate-heads. 0, or 2 after the error line. */
+static int check_ablation(const SweepOptions *o, const SweepState *st)
+{
+    const char *want = o->ft.ablate_heads ? o->ft.ablate_heads : "none";
+    for (int i = 0; i < st->table.n; i++) {
+        char had[256];
+        command_ablation(st->table.rows[i].command, had, sizeof had);
+        if (strcmp(had, want) != 0)
+            return args_error(CMD, "%s holds a run with --ablate-heads %s (%s), this sweep asks for %s; "
+                                   "give another --out and --runs-dir", o->out_path, had,
+                              st->table.rows[i].source, want);
+    }
+    return 0;
+}
+
 /* --save-models: the runs of the grid done before whose saved model is not
  * beside their files. With --redo-unsaved their rows leave the table (they
  * run again, with --save); without, they are kept and counted. 0, or 2 after
@@ -347,6 +380,7 @@ static int find_done_runs(const SweepOptions *o, SweepState *st)
             fprintf(stderr, "seqrep %s: %s: not taken, the run is done again (%s)\n", CMD, csv, e.msg);
     }
     int n_found = st->table.n - n_before;
+    if (check_ablation(o, st)) return 2;
     if (o->ft.save_models && find_unsaved_runs(o, st)) return 2;
     st->n_todo = sweep_remaining(st->runs, st->n_runs, &st->table, st->todo);
     if (sweep_check_fits(st->runs, st->todo, st->n_todo, &err) || make_dirs(st->runs_dir, &err) ||

@@ -316,7 +316,7 @@ static int count_rows(const BlocksOptions *o, BlocksRow *rows, int *n_done)
         BlocksRow *row = &rows[*n_done];
         RepeatLayout lay;
         if (repeat_build(NULL, o->n, r, o->bos, o->sep, 0, &lay, &err)) return args_error(CMD, "%s", err.msg);
-        if (o->copy_positions == REPEAT_POSITIONS_RESTART) repeat_restart_positions(&lay);
+        repeat_apply_positions(&lay, o->copy_positions);
         if (blocks_count(&lay, o->window, &row->counted, &err)) {
             repeat_free(&lay);
             return args_error(CMD, "%s", err.msg);
@@ -369,10 +369,12 @@ int cmd_blocks(int argc, char **argv)
         free(o.r_values);
         return args_error(CMD, "out of memory");
     }
-    if (o.copy_positions == REPEAT_POSITIONS_RESTART)
-        fprintf(stderr, "seqrep %s: note: with --copy-positions restart every copy's positions start "
-                "at 0 again, but the mask is unchanged (it depends on the order of the tokens, not on "
-                "their positions), and so is every count below\n", CMD);
+    if (o.copy_positions != REPEAT_POSITIONS_RUN)
+        fprintf(stderr, "seqrep %s: note: with --copy-positions %s %s, but the mask is unchanged (it "
+                "depends on the order of the tokens, not on their positions), and so is every count "
+                "below\n", CMD, repeat_positions_name(o.copy_positions),
+                o.copy_positions == REPEAT_POSITIONS_RESTART ? "every copy's positions start at 0 again"
+                                                             : "the later copies are numbered anew");
     int n_done = 0;
     status = count_rows(&o, rows, &n_done);
     if (status == 0) status = write_output(argc, argv, &o, rows);

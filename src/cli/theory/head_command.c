@@ -11,10 +11,11 @@
 #include "engine/threads.h"
 #include "formats/adapter_apply.h"
 #include "label/readout.h"
+#include "options/head_plan.h"
 #include "options/rows.h"
 #include "runs/manifest.h"
 
-/* The checkpoint's description and tokenizer and the mask plan, o->bos
+/* The checkpoint's description and tokenizer, the mask and head plans, o->bos
  * settled for that tokenizer (readout_choose_bos), and how every sentence
  * is laid out and run. 0 or 2 after the error line. */
 static int load_checkpoint(const char *command, HeadJob *job)
@@ -22,11 +23,14 @@ static int load_checkpoint(const char *command, HeadJob *job)
     HeadOptions *o = &job->o;
     HeadRun *run = &job->run;
     if (cli_load_checkpoint(command, o->model, o->bos_text, o->sep, o->mask_text, &run->info, &run->tok,
-                            &o->bos, &run->plan))
+                            &o->bos, &run->plan) ||
+        option_parse_ablate_heads(command, o->ablate_text, run->info.cfg.n_layers, run->info.cfg.n_heads,
+                                  &run->head_scale))
         return 2;
     run->setup = (RepeatedForward){.r = o->r, .bos = o->bos, .sep = o->sep,
                                    .copy_positions = o->copy_positions,
-                                   .ids = readout_repeat_ids(&run->tok), .plan = run->plan};
+                                   .ids = readout_repeat_ids(&run->tok), .plan = run->plan,
+                                   .head_scale = run->head_scale};
     return 0;
 }
 
@@ -64,6 +68,7 @@ static void free_run(HeadRun *run)
 {
     model_free(&run->model);
     free(run->plan);
+    free(run->head_scale);
     piece_sentences_free(&run->sentences);
     tokenizer_free(&run->tok);
     checkpoint_info_free(&run->info);
@@ -95,6 +100,7 @@ void head_command_option_table(ArgSpec *specs, const ArgSpec *first, int n_first
         option_copy_positions(&o->positions_text),
         option_mask(&o->mask_text,
                     help_text(h, "mask plan: causal | middle | full | layer list (default %s)", o->mask_text)),
+        option_ablate_heads(&o->ablate_text),
         {.name = "max-sentences", .type = ARG_INT, .value = &o->max_sentences,
          .help = help_text(h, "use only the first N sentences, 0 = all (default %d)", o->max_sentences)},
     };
@@ -128,8 +134,10 @@ void head_command_print_model(const char *command, const HeadOptions *o)
 
 void head_command_print_setup(const HeadOptions *o, int n, const char *sentences, long long tokens)
 {
-    printf("r = %d (k = %d copies), bos %s, sep %s, mask %s: %d %s, %lld last-copy tokens\n", o->r, o->r + 1,
-           repeat_bos_name(o->bos), repeat_sep_name(o->sep), o->mask_text, n, sentences, tokens);
+    int ablated = strcmp(head_plan_name(o->ablate_text), "none") != 0;
+    printf("r = %d (k = %d copies), bos %s, sep %s, mask %s%s%s: %d %s, %lld last-copy tokens\n", o->r,
+           o->r + 1, repeat_bos_name(o->bos), repeat_sep_name(o->sep), o->mask_text,
+           ablated ? ", heads taken away " : "", ablated ? o->ablate_text : "", n, sentences, tokens);
 }
 
 /* The line "chance" of layer l: chance's one head, each column in percent. */
@@ -184,4 +192,5 @@ void head_command_manifest_repeat(cJSON *manifest, const HeadOptions *o)
     cJSON_AddStringToObject(manifest, "sep", repeat_sep_name(o->sep));
     cJSON_AddStringToObject(manifest, "copy_positions", repeat_positions_name(o->copy_positions));
     cJSON_AddStringToObject(manifest, "mask", o->mask_text);
+    cJSON_AddStringToObject(manifest, "ablate_heads", head_plan_name(o->ablate_text));
 }

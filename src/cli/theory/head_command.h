@@ -41,6 +41,7 @@
 /* The options both commands have, as given and as parsed. */
 typedef struct {
     const char *model, *adapter, *data, *out, *bos_text, *sep_text, *mask_text, *positions_text;
+    const char *ablate_text; /* --ablate-heads (head_plan.h); NULL = none */
     int r, as_text, max_sentences, threads;
     RepeatBos bos;
     RepeatSep sep;
@@ -53,7 +54,8 @@ typedef struct {
 typedef struct {
     CheckpointInfo info;
     Tokenizer tok;
-    MaskKind *plan; /* (n_layers) */
+    MaskKind *plan;     /* (n_layers) */
+    float *head_scale;  /* (n_layers, n_heads) of --ablate-heads; NULL = every head */
     PieceSentences sentences;
     RepeatedForward setup;
     RepeatedFit fit;
@@ -85,8 +87,8 @@ int head_command_run(const HeadCommand *c, void *self, HeadJob *job, int argc, c
 /* What the steps share. */
 
 /* The option rows both commands have: --bos, --sep, --copy-positions,
- * --mask and --max-sentences. */
-enum { HEAD_SHARED_ROWS = 5 };
+ * --mask, --ablate-heads and --max-sentences. */
+enum { HEAD_SHARED_ROWS = 6 };
 
 /* A command's option table into specs (n_first + HEAD_SHARED_ROWS + n_last
  * rows): its own rows first[0..n_first), the shared rows (into o, their
@@ -107,8 +109,8 @@ int head_command_read_data(const char *command, const HeadOptions *o, HeadRun *r
  * start of the report's first line. */
 void head_command_print_model(const char *command, const HeadOptions *o);
 
-/* "r = R (k = K copies), bos B, sep S, mask M: N SENTENCES, T last-copy
- * tokens" and a newline on stdout. */
+/* "r = R (k = K copies), bos B, sep S, mask M[, heads taken away L.H,...]:
+ * N SENTENCES, T last-copy tokens" and a newline on stdout. */
 void head_command_print_setup(const HeadOptions *o, int n, const char *sentences, long long tokens);
 
 /* One line per (layer, head) of t on stdout: "%5d %5d", then each column's

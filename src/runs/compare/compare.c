@@ -71,7 +71,8 @@ void compare_config_label(const SweepRun *k, int with_exit, char *out, size_t n)
     size_t used = 0;
     text_append(out, n, &used, "%s", method_name(k->method));
     if (k->method == METHOD_SR) text_append(out, n, &used, " r=%d", k->r);
-    if (k->positions == REPEAT_POSITIONS_RESTART) text_append(out, n, &used, " restart");
+    if (k->positions != REPEAT_POSITIONS_RUN)
+        text_append(out, n, &used, " %s", repeat_positions_name(k->positions));
     if (with_exit) text_append(out, n, &used, " exit=%d", k->exit_layer);
 }
 

@@ -8,8 +8,8 @@
  * seeds both have) and by test sentence. Every run's F1 is recomputed from
  * its predictions and must equal its row's test_f1 (to the CSV's rounding).
  *
- * A configuration's label is its method, " r=R" for sr, " restart" for
- * restarted copy positions, and " exit=L" when the configurations of its
+ * A configuration's label is its method, " r=R" for sr, " restart" or
+ * " induction" for copy positions other than run (repeat.h), and " exit=L" when the configurations of its
  * dataset and recipe have more than one exit: "causal", "sr r=4 restart",
  * "sr r=2 exit=3". Configurations are ordered by method (methods.h), r, exit
  * and positions; of two, the later is A and the earlier B ("sr r=1" - "causal").

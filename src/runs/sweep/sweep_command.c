@@ -24,10 +24,10 @@ int sweep_run_path(const SweepRun *run, const char *runs_dir, char *out, size_t 
     sweep_model_label(run->model, label, sizeof label);
     char recipe[64] = "";
     if (strcmp(sweep_recipe(run), "full") != 0) snprintf(recipe, sizeof recipe, ".%s", run->recipe);
-    const char *restart = run->positions == REPEAT_POSITIONS_RESTART ? ".restart" : "";
-    int len = snprintf(out, n, "%s/%s.%s.%s.r%d.exit%d.seed%d%s%s.csv", runs_dir, run->dataset,
+    const int renumbered = run->positions != REPEAT_POSITIONS_RUN;
+    int len = snprintf(out, n, "%s/%s.%s.%s.r%d.exit%d.seed%d%s%s%s.csv", runs_dir, run->dataset,
                        label, method_name(run->method), run->r, run->exit_layer, run->seed, recipe,
-                       restart);
+                       renumbered ? "." : "", renumbered ? repeat_positions_name(run->positions) : "");
     if (len < 0 || (size_t)len >= n) return sr_fail(err, "%s: path of a run file too long", runs_dir);
     return 0;
 }
@@ -150,9 +150,11 @@ int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const cha
     if (!bad && o->batch_set) bad = push_int_option(argv, &argc, CAP, "--batch", o->batch);
     if (!bad && o->threads_set) bad = push_int_option(argv, &argc, CAP, "--threads", o->threads);
     bad = bad || push_recipe(argv, &argc, CAP, run, o);
-    if (!bad && run->positions == REPEAT_POSITIONS_RESTART)
+    if (!bad && run->positions != REPEAT_POSITIONS_RUN)
         bad = push_arg(argv, &argc, CAP, "--copy-positions") ||
               push_arg(argv, &argc, CAP, repeat_positions_name(run->positions));
+    if (!bad && o->ablate_heads)
+        bad = push_arg(argv, &argc, CAP, "--ablate-heads") || push_arg(argv, &argc, CAP, o->ablate_heads);
     char predictions[1100], saved[1100];
     if (!bad && (sweep_predictions_path(out_csv, predictions, sizeof predictions, err) ||
                  sweep_saved_model_path(out_csv, saved, sizeof saved, err))) {

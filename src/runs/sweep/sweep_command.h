@@ -27,6 +27,7 @@ typedef struct {
     int lora_dropout_set;
     const char *lora_targets;  /* NULL = not set */
     int save_models;    /* 1: each run saves its model (--save, sweep_saved_model_path) */
+    const char *ablate_heads; /* --ablate-heads of every run (finetune checks it); NULL = not set */
 } SweepFinetuneOptions;
 
 /* The checkpoint's file name without directory and ".safetensors", into out
@@ -34,10 +35,11 @@ typedef struct {
 void sweep_model_label(const char *model, char *out, size_t n);
 
 /* File name of a run's result inside runs_dir:
- *   RUNS_DIR/DATASET.MODEL.METHOD.rR.exitL.seedS[.RECIPE][.restart].csv
+ *   RUNS_DIR/DATASET.MODEL.METHOD.rR.exitL.seedS[.RECIPE][.POSITIONS].csv
  * where MODEL is the checkpoint's file name without ".safetensors", .RECIPE
- * the recipe label, left out for "full", and .restart there for positions
- * restart only (so the files of runs made before positions keep their names). */
+ * the recipe label, left out for "full", and .POSITIONS (.restart,
+ * .induction) there for positions other than run only (so the files of runs
+ * made before positions keep their names). */
 int sweep_run_path(const SweepRun *run, const char *runs_dir, char *out, size_t n, SrError *err);
 
 /* path with its file name's extension replaced by suffix (manifest.h's
@@ -62,7 +64,8 @@ int sweep_default_runs_dir(const char *sweep_csv, char *out, size_t n, SrError *
  * --dev DIR/dev.conll --test DIR/test.conll --method X --r R --exit L --seed S
  * --epochs E [--lr --batch --threads] [--recipe NAME (not for full)] [--adapter
  * A (when the label says "+A")] [--grad-accum --lora-*] [--copy-positions
- * restart (restart runs only)] --out out_csv --predictions
+ * restart | induction (runs of those positions only)] [--ablate-heads
+ * (when set)] --out out_csv --predictions
  * (sweep_predictions_path of out_csv) [--save (sweep_saved_model_path of
  * out_csv) when o->save_models] --quiet, NULL-terminated.
  * New array of new strings (sweep_argv_free). */

@@ -79,11 +79,18 @@ int sweep_parse_methods(const char *text, Method *methods, int *n_methods, SrErr
     return 0;
 }
 
+const char *sweep_positions_words(RepeatPositions positions)
+{
+    return positions == REPEAT_POSITIONS_RESTART     ? " positions=restart"
+           : positions == REPEAT_POSITIONS_INDUCTION ? " positions=induction"
+                                                     : "";
+}
+
 int sweep_parse_positions(const char *text, RepeatPositions *positions, int *n_positions,
                           SrError *err)
 {
-    int values[2];
-    if (parse_names(text, "copy position", "run, restart", parse_positions_value, values, 2,
+    int values[3];
+    if (parse_names(text, "copy position", "run, restart, induction", parse_positions_value, values, 3,
                     n_positions, err))
         return -1;
     for (int k = 0; k < *n_positions; k++) positions[k] = (RepeatPositions)values[k];

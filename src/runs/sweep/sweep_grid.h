@@ -8,8 +8,8 @@
  * and recipe is the fine-tuning recipe's label (train/recipe.h: "full",
  * "paper", "full+lora", ...; an empty recipe counts as "full", as in sweep
  * files written before recipes). positions is how the copies are numbered
- * (repeat.h: run, or restart at 0 in every copy); only sr has copies to
- * restart, so every other method's runs are positions run (as are the rows of
+ * (repeat.h: run, restart at 0 in every copy, or induction-aligned); only
+ * sr has copies to renumber, so every other method's runs are positions run (as are the rows of
  * sweep files written before positions). */
 #ifndef SEQREP_SWEEP_GRID_H
 #define SEQREP_SWEEP_GRID_H
@@ -30,7 +30,7 @@ typedef struct {
     int exit_layer;       /* 1..N once resolved; 0 = full depth before that */
     int seed;
     char recipe[48];      /* recipe label; "" = "full" */
-    RepeatPositions positions; /* run (0, the default) or restart: sr only */
+    RepeatPositions positions; /* run (0, the default), restart or induction: sr only */
 } SweepRun;
 
 /* What the grid is made of. Lists are used in the order given. */
@@ -62,8 +62,13 @@ int sweep_parse_int_list(const char *text, int min_value, int **values, int *n_v
  * (capacity METHOD_COUNT). Duplicates are an error. */
 int sweep_parse_methods(const char *text, Method *methods, int *n_methods, SrError *err);
 
-/* Parse a comma-separated list of copy positions, each run or restart
- * ("run,restart"), into positions (capacity 2). Duplicates are an error. */
+/* What a line about a run says of its positions: "" for run, else
+ * " positions=NAME" (" positions=restart"). */
+const char *sweep_positions_words(RepeatPositions positions);
+
+/* Parse a comma-separated list of copy positions, each run, restart or
+ * induction ("run,restart"), into positions (capacity 3). Duplicates are an
+ * error. */
 int sweep_parse_positions(const char *text, RepeatPositions *positions, int *n_positions,
                           SrError *err);
 

@@ -151,7 +151,7 @@ static int finish_run(const SweepJobs *s, const Slot *slot, int status, int fini
                 finished, n_todo, run->dataset, method_name(run->method), run->r,
                 run->exit_layer, run->seed, strcmp(sweep_recipe(run), "full") ? " recipe=" : "",
                 strcmp(sweep_recipe(run), "full") ? run->recipe : "",
-                run->positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
+                sweep_positions_words(run->positions),
                 row->test_f1, row->dev_f1, spent,
                 eta[0] ? ", ETA " : "", eta);
         return 0;
@@ -160,7 +160,7 @@ static int finish_run(const SweepJobs *s, const Slot *slot, int status, int fini
     last_line(slot->log, why, sizeof why);
     fprintf(stderr, "[%d/%d] %s %s r=%d exit=%d seed=%d%s: FAILED (%s %d): %s (log %s)\n",
             finished, n_todo, run->dataset, method_name(run->method), run->r, run->exit_layer,
-            run->seed, run->positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
+            run->seed, sweep_positions_words(run->positions),
             WIFEXITED(status) ? "exit" : "signal",
             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), why, slot->log);
     return 1;

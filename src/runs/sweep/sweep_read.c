@@ -51,9 +51,9 @@ static int check_key(const SweepRun *k, const char *where, SrError *err)
     if (method_plan(k->method, k->r, NULL, 0, &e))
         return sr_fail(err, "%s: %s", where, e.msg);
     if (k->exit_layer < 1) return sr_fail(err, "%s: exit %d is not a layer >= 1", where, k->exit_layer);
-    if (k->positions == REPEAT_POSITIONS_RESTART && k->method != METHOD_SR)
-        return sr_fail(err, "%s: positions restart with method %s (only sr has copies to restart)",
-                       where, method_name(k->method));
+    if (k->positions != REPEAT_POSITIONS_RUN && k->method != METHOD_SR)
+        return sr_fail(err, "%s: positions %s with method %s (only sr has copies to renumber)",
+                       where, repeat_positions_name(k->positions), method_name(k->method));
     return 0;
 }
 
@@ -70,7 +70,7 @@ static int row_from_record(const CsvFile *c, int r, const int *idx, int recipe_c
         return sr_fail(err, "%s: recipe too long", row->source);
     const char *positions = positions_col >= 0 ? csv_file_cell(c, r, positions_col) : "run";
     if (repeat_parse_positions(positions, &row->key.positions))
-        return sr_fail(err, "%s: column 'positions': '%s' is not run or restart", row->source,
+        return sr_fail(err, "%s: column 'positions': '%s' is not run, restart or induction", row->source,
                        positions);
     if (copy_text(row->key.dataset, sizeof row->key.dataset, csv_file_cell(c, r, idx[COL_DATASET])) ||
         copy_text(row->key.model, sizeof row->key.model, csv_file_cell(c, r, idx[COL_MODEL])) ||
@@ -193,7 +193,7 @@ static int row_from_manifest(const char *mpath, SweepRow *row, SrError *err)
         const char *recipe = json_string(m, "recipe");
         const char *positions = json_string(m, "copy_positions"); /* absent before it existed */
         if (rc == 0 && positions && repeat_parse_positions(positions, &row->key.positions))
-            rc = sr_fail(err, "%s: copy_positions '%s' is not run or restart", mpath, positions);
+            rc = sr_fail(err, "%s: copy_positions '%s' is not run, restart or induction", mpath, positions);
         if (rc == 0 && (copy_text(row->key.model, sizeof row->key.model, model) ||
                         copy_text(row->command, sizeof row->command, command) ||
                         copy_text(row->key.recipe, sizeof row->key.recipe,

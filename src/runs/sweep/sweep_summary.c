@@ -1,7 +1,8 @@
 /* sweep_summary.c — the markdown summary of a sweep table: per dataset, one
  * row per (model, method, r, exit, recipe, positions) with mean +- std over
  * seeds (see sweep_summary.h). A recipe other than "full" is shown beside the
- * method: "sr [paper]"; restarted copy positions as "sr restart". */
+ * method: "sr [paper]"; copy positions other than run as "sr restart",
+ * "sr induction". */
 #include "runs/sweep/sweep_summary.h"
 
 #include <math.h>
@@ -90,10 +91,11 @@ static void write_dataset_table(FILE *f, const SummaryGroup *g, int n)
         const SweepRun *k = &g[i].first->key;
         char label[1024], delta[32] = "–", rel[32] = "–", method[80];
         sweep_model_label(k->model, label, sizeof label);
-        const char *restart = k->positions == REPEAT_POSITIONS_RESTART ? " restart" : "";
+        const int renumbered = k->positions != REPEAT_POSITIONS_RUN;
+        const char *space = renumbered ? " " : "", *positions = renumbered ? repeat_positions_name(k->positions) : "";
         if (strcmp(sweep_recipe(k), "full") == 0)
-            snprintf(method, sizeof method, "%s%s", method_name(k->method), restart);
-        else snprintf(method, sizeof method, "%s%s [%s]", method_name(k->method), restart,
+            snprintf(method, sizeof method, "%s%s%s", method_name(k->method), space, positions);
+        else snprintf(method, sizeof method, "%s%s%s [%s]", method_name(k->method), space, positions,
                       sweep_recipe(k));
         /* causal of the same model and exit, for the F1 difference */
         for (int j = 0; j < n; j++) {

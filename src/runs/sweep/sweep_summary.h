@@ -11,7 +11,8 @@
 void sweep_mean_std(const double *x, int n, double *mean, double *std);
 
 /* The markdown summary: per dataset, one table row per (model, method, r,
- * exit, recipe, positions; restart rows read "sr restart") with test and dev F1 as mean +- std over seeds, the number of seeds,
+ * exit, recipe, positions; restart rows read "sr restart", induction rows
+ * "sr induction") with test and dev F1 as mean +- std over seeds, the number of seeds,
  * forward FLOPs per sentence relative to causal at full depth, and training
  * seconds. New string or NULL. */
 char *sweep_summary_markdown(const SweepTable *t);

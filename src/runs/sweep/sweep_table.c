@@ -39,7 +39,7 @@ int sweep_table_add(SweepTable *t, const SweepRow *row, int *added, SrError *err
                             "(test F1 %.2f vs %.2f)", old->source, row->source, row->key.dataset,
                        row->key.model, method_name(row->key.method), row->key.r,
                        row->key.exit_layer, row->key.seed,
-                       row->key.positions == REPEAT_POSITIONS_RESTART ? " positions=restart" : "",
+                       sweep_positions_words(row->key.positions),
                        old->test_f1, row->test_f1);
     }
     if (t->n == t->cap) {

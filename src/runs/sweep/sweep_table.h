@@ -19,9 +19,9 @@
  *                                       of the key; train/recipe.h). Sweep
  *                                       CSVs written before it are read as
  *                                       "full"
- *   positions                           run | restart: how the copies are
- *                                       numbered (part of the key; restart
- *                                       for sr only). Sweep CSVs written
+ *   positions                           run | restart | induction: how the
+ *                                       copies are numbered (part of the key;
+ *                                       the last two for sr only). Sweep CSVs written
  *                                       before it are read as "run"
  *   command                             the `seqrep finetune` command line */
 #ifndef SEQREP_SWEEP_TABLE_H

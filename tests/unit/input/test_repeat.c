@@ -187,47 +187,79 @@ static void test_bad_input(void **state)
     assert_int_equal(repeat_length(1, -1, REPEAT_BOS_NONE, REPEAT_SEP_NONE), -1);
 }
 
-/* Restarted positions: every copy's tokens (its <sep>, <bos>, words) count
- * from 0 again, for every BOS and separator option; ids and rows unchanged. */
-static void test_restart_positions(void **state)
+/* The positions one layout of the three-piece SENTENCE, r = 2, gets when
+ * its copies restart and when they are induction-aligned. */
+typedef struct {
+    RepeatBos bos;
+    RepeatSep sep;
+    int T;
+    int restart[16], induction[16];
+} PositionsCase;
+
+/* For every case: the layout renumbered by plan has the positions wanted,
+ * the ids and read-out rows of the running layout, and (induction) the
+ * plan's rule piece by piece: a later copy's piece i where the first
+ * copy's piece i + 1 is, the last piece one past the first copy's last. */
+static void check_positions(RepeatPositions plan, const PositionsCase *cases, size_t n)
 {
-    (void)state;
-    struct {
-        RepeatBos bos;
-        RepeatSep sep;
-        int T;
-        int want[16];
-    } cases[] = {
-        {REPEAT_BOS_NONE, REPEAT_SEP_NONE, 9, {0, 1, 2, 0, 1, 2, 0, 1, 2}},
-        {REPEAT_BOS_ONCE, REPEAT_SEP_NONE, 10, {0, 1, 2, 3, 0, 1, 2, 0, 1, 2}},
-        {REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 12, {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3}},
-        {REPEAT_BOS_NONE, REPEAT_SEP_TOKEN, 11, {0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 3}},
-        {REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, 14, {0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4}},
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        RepeatLayout run, restart;
+    for (size_t c = 0; c < n; c++) {
+        RepeatLayout run, renumbered;
         SrError err;
         assert_int_equal(repeat_build(SENTENCE, 3, 2, cases[c].bos, cases[c].sep, 0, &run, &err), 0);
-        assert_int_equal(repeat_build(SENTENCE, 3, 2, cases[c].bos, cases[c].sep, 0, &restart, &err), 0);
-        repeat_restart_positions(&restart);
-        assert_int_equal(restart.T, cases[c].T);
-        assert_memory_equal(restart.positions, cases[c].want, sizeof(int) * (size_t)cases[c].T);
-        assert_memory_equal(restart.ids, run.ids, sizeof(int) * (size_t)run.T);
-        assert_memory_equal(restart.last_rows, run.last_rows, sizeof(int) * 3);
+        assert_int_equal(repeat_build(SENTENCE, 3, 2, cases[c].bos, cases[c].sep, 0, &renumbered, &err), 0);
+        repeat_apply_positions(&renumbered, plan);
+        assert_int_equal(renumbered.T, cases[c].T);
+        const int *want = plan == REPEAT_POSITIONS_RESTART ? cases[c].restart : cases[c].induction;
+        assert_memory_equal(renumbered.positions, want, sizeof(int) * (size_t)cases[c].T);
+        assert_memory_equal(renumbered.ids, run.ids, sizeof(int) * (size_t)run.T);
+        assert_memory_equal(renumbered.last_rows, run.last_rows, sizeof(int) * 3);
+        for (int i = 0; plan == REPEAT_POSITIONS_INDUCTION && i < 3; i++)
+            assert_int_equal(renumbered.positions[renumbered.last_rows[i]],
+                             run.positions[run.first_rows[i < 2 ? i + 1 : 2]] + (i < 2 ? 0 : 1));
+        repeat_apply_positions(&run, REPEAT_POSITIONS_RUN); /* run: as built */
+        for (int t = 0; t < run.T; t++) assert_int_equal(run.positions[t], t);
         repeat_free(&run);
-        repeat_free(&restart);
+        repeat_free(&renumbered);
     }
-    /* one copy: nothing to restart */
+    /* one copy: nothing to renumber */
     RepeatLayout one;
     SrError err;
     assert_int_equal(repeat_build(SENTENCE, 3, 0, REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 0, &one, &err), 0);
-    repeat_restart_positions(&one);
+    repeat_apply_positions(&one, plan);
     for (int t = 0; t < one.T; t++) assert_int_equal(one.positions[t], t);
     repeat_free(&one);
+    RepeatPositions back;
+    assert_int_equal(repeat_parse_positions(repeat_positions_name(plan), &back), 0);
+    assert_int_equal(back, plan);
+}
+
+/* Renumbered copies, for every BOS and separator option. Restarted: every
+ * copy's tokens (its <sep>, <bos>, words) count from 0 again.
+ * Induction-aligned: the first copy as running, every later copy's piece i
+ * at the first copy's position of piece i + 1, the last piece one past the
+ * first copy's last, the copy's <bos> and <sep> just before (with a <sep>
+ * and <bos> none or per copy that is restarting's numbering; in the paper's
+ * layout it is restarting moved on by one). Ids and read-out rows as running
+ * in both. */
+static void test_renumbered_positions(void **state)
+{
+    (void)state;
+    static const PositionsCase cases[] = {
+        {REPEAT_BOS_NONE, REPEAT_SEP_NONE, 9, {0, 1, 2, 0, 1, 2, 0, 1, 2}, {0, 1, 2, 1, 2, 3, 1, 2, 3}},
+        {REPEAT_BOS_ONCE, REPEAT_SEP_NONE, 10, {0, 1, 2, 3, 0, 1, 2, 0, 1, 2}, {0, 1, 2, 3, 2, 3, 4, 2, 3, 4}},
+        {REPEAT_BOS_PER_COPY, REPEAT_SEP_NONE, 12, {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+         {0, 1, 2, 3, 1, 2, 3, 4, 1, 2, 3, 4}},
+        {REPEAT_BOS_NONE, REPEAT_SEP_TOKEN, 11, {0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 3},
+         {0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 3}},
+        {REPEAT_BOS_ONCE, REPEAT_SEP_TOKEN, 12, {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+         {0, 1, 2, 3, 1, 2, 3, 4, 1, 2, 3, 4}},
+        {REPEAT_BOS_PER_COPY, REPEAT_SEP_TOKEN, 14, {0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4},
+         {0, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4}},
+    };
+    check_positions(REPEAT_POSITIONS_RESTART, cases, sizeof cases / sizeof cases[0]);
+    check_positions(REPEAT_POSITIONS_INDUCTION, cases, sizeof cases / sizeof cases[0]);
+    assert_string_equal(repeat_positions_name(REPEAT_POSITIONS_RESTART), "restart");
     RepeatPositions p;
-    assert_int_equal(repeat_parse_positions("restart", &p), 0);
-    assert_int_equal(p, REPEAT_POSITIONS_RESTART);
-    assert_string_equal(repeat_positions_name(p), "restart");
     assert_int_equal(repeat_parse_positions("run", &p), 0);
     assert_string_equal(repeat_positions_name(p), "run");
     assert_int_equal(repeat_parse_positions("again", &p), -1);
@@ -316,6 +348,7 @@ static void test_r_list(void **state)
     check_r_list_error("99999999999", "too large");
 }
 
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,7 +360,7 @@ int main(void)
         cmocka_unit_test(test_layout_invariants),
         cmocka_unit_test(test_layout_without_ids),
         cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_restart_positions),
+        cmocka_unit_test(test_renumbered_positions),
         cmocka_unit_test(test_max_n),
         cmocka_unit_test(test_caller_ids),
         cmocka_unit_test(test_names),

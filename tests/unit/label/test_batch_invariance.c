@@ -195,7 +195,7 @@ static void bench_read(Bench *bn, const int *order, int n, int row, Reading *out
     const int C = m->cfg.d_model, L = m->cfg.n_layers, K = bn->head.K;
     if (readout_batch_build(&bn->b, &bn->s->pd, order, n, bn->lay, m->max_T, &err))
         fail_msg("%s", err.msg);
-    ModelInput in = readout_model_input(&bn->b, bn->mask, 0);
+    ModelInput in = readout_model_input(&bn->b, bn->mask, NULL, 0);
     in.window = bn->window_plan;
     in.pos_kind = bn->pos_plan;
     if (model_forward(m, &in, &err)) fail_msg("%s", err.msg);
@@ -336,8 +336,8 @@ static void bench_collect(Bench *bn)
             assert_int_equal(mask_plan_parse(masks[i], bn->mask, L), 0);
             ReadoutLayout lay = readout_layout_paper(1);
             lay.copy_positions = restart ? REPEAT_POSITIONS_RESTART : REPEAT_POSITIONS_RUN;
-            if (readout_collect(bn->m, &bn->s->pd, lay, bn->mask, 1, one, NULL, &err) ||
-                readout_collect(bn->m, &bn->s->pd, lay, bn->mask, N_SENTS, three, NULL, &err))
+            if (readout_collect(bn->m, &bn->s->pd, lay, bn->mask, NULL, 1, one, NULL, &err) ||
+                readout_collect(bn->m, &bn->s->pd, lay, bn->mask, NULL, N_SENTS, three, NULL, &err))
                 fail_msg("%s", err.msg);
             for (int l = 0; l <= L; l++)
                 bench_agree(bn, "collected features", -1, l, three + l * n, one + l * n, n);

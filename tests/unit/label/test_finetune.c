@@ -163,7 +163,7 @@ static void test_early_exit_leaves_upper_layers(void **state)
 static float batch_loss(Model *m, LabelHead *h, const ReadoutBatch *b, const int *targets)
 {
     SrError err;
-    ModelInput in = readout_model_input(b, NULL, 0);
+    ModelInput in = readout_model_input(b, NULL, NULL, 0);
     assert_int_equal(model_forward(m, &in, &err), 0);
     label_head_forward(h, m, b, model_hidden(m, m->cfg.n_layers), 0.0f, NULL);
     memcpy(h->targets, targets, sizeof(int) * b->n_words);

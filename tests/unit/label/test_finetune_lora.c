@@ -2,8 +2,9 @@
  * accumulation (finetune.h), the recipes (recipe.h) and the adapter file
  * (formats/adapter.h), on the tiny right-cue task of finetune_task.h:
  * the base stays bit-identical under LoRA, G batches of B accumulate to the
- * gradient and update of one batch of G x B, and an adapter file reads back
- * exactly and only for its own base model. */
+ * gradient and update of one batch of G x B, an adapter file reads back
+ * exactly and only for its own base model, and a head taken away is its
+ * o_proj columns zeroed. */
 #include "test_util.h"
 
 #include <math.h>
@@ -356,6 +357,47 @@ static void test_errors(void **state)
     task_free(&t);
 }
 
+/* Fine-tuning with a head taken away (cfg.head_scale) is fine-tuning the
+ * model whose o_proj columns of that head were zeroed by hand, under LoRA
+ * on q, k and v (whose adapters then learn nothing for that head; with o,
+ * the zeroed model's o adapter would read the head): the same scores,
+ * test labels and adapters after every epoch. */
+static void test_head_taken_away(void **state)
+{
+    (void)state;
+    Task t;
+    task_make(&t, 48);
+    SrError err;
+    const int layer = 1, head = 0, C = 32, hd = 16;
+    float plan[2 * 2] = {1.0f, 1.0f, 1.0f, 1.0f};
+    plan[layer * 2 + head] = 0.0f;
+    FinetuneResult res[2];
+    for (int k = 0; k < 2; k++) {
+        Model m;
+        make_model(&m, 2);
+        FinetuneConfig cfg = lora_config(2);
+        cfg.lora.targets = 0x7u; /* q, k, v */
+        if (k == 0) {
+            cfg.head_scale = plan;
+        } else {
+            float *wo = m.p.wo + (size_t)layer * C * C;
+            for (int r = 0; r < C; r++) memset(wo + (size_t)r * C + head * hd, 0, hd * sizeof(float));
+        }
+        if (finetune_run(&m, &t.ls, &t.split[0], &t.split[1], &t.split[2], &cfg, &res[k], &err))
+            fail_msg("%s", err.msg);
+        model_free(&m);
+    }
+    for (int e = 0; e < 2; e++) {
+        assert_true(res[0].epochs[e].train_loss == res[1].epochs[e].train_loss);
+        assert_true(res[0].epochs[e].test.f1 == res[1].epochs[e].test.f1);
+    }
+    assert_memory_equal(res[0].test_pred, res[1].test_pred, sizeof(int) * (size_t)t.pieces[2].n_words);
+    assert_int_equal(res[0].best.n_lora, res[1].best.n_lora);
+    assert_memory_equal(res[0].best.lora_w, res[1].best.lora_w, sizeof(float) * res[0].best.n_lora);
+    for (int k = 0; k < 2; k++) finetune_result_free(&res[k]);
+    task_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_start_from_trained_weights),
         cmocka_unit_test(test_recipes),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_head_taken_away),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

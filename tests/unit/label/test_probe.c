@@ -184,7 +184,7 @@ static void test_probe_on_model_features(void **state)
         float *x[3];
         for (int k = 0; k < 3; k++) {
             x[k] = malloc(sizeof(float) * L * pd[k].n_words * C);
-            assert_int_equal(readout_collect(&m, &pd[k], readout_layout_paper(r), NULL, 8, x[k], NULL, &err), 0);
+            assert_int_equal(readout_collect(&m, &pd[k], readout_layout_paper(r), NULL, NULL, 8, x[k], NULL, &err), 0);
         }
         ProbeSplit tr = {x[0], y[0], pd[0].n_words, &train}, dv = {x[1], y[1], pd[1].n_words, &dev},
                    te = {x[2], y[2], pd[2].n_words, &test};

@@ -175,7 +175,7 @@ static void test_batch_padding_and_flat_rows(void **state)
     int row1[] = {2, ID_HOME, 2, ID_HOME};
     for (int t = 0; t < 14; t++) assert_int_equal(b.ids[14 + t], t < 4 ? row1[t] : TOK_PAD);
     assert_int_equal(b.tokens, 18);
-    ModelInput in = readout_model_input(&b, NULL, 2);
+    ModelInput in = readout_model_input(&b, NULL, NULL, 2);
     assert_int_equal(in.B, 2);
     assert_int_equal(in.T, 14);
     assert_ptr_equal(in.lengths, b.lengths);
@@ -251,11 +251,11 @@ static void test_collect_matches_single_runs(void **state)
         ReadoutLayout lay = readout_layout_paper(1);
         float *last = malloc(sizeof(float) * (L + 1) * 4 * C);
         float *first = malloc(sizeof(float) * (L + 1) * 4 * C);
-        assert_int_equal(readout_collect(&m, &pd, lay, plans[p], 2, last, first, &err), 0);
+        assert_int_equal(readout_collect(&m, &pd, lay, plans[p], NULL, 2, last, first, &err), 0);
         ReadoutBatch b = {0};
         for (int s = 0; s < 2; s++) {
             assert_int_equal(readout_batch_build(&b, &pd, &s, 1, lay, 0, &err), 0);
-            ModelInput in = readout_model_input(&b, plans[p], 0);
+            ModelInput in = readout_model_input(&b, plans[p], NULL, 0);
             assert_int_equal(model_forward(&m, &in, &err), 0);
             float one[3 * 16];
             for (int l = 0; l <= L; l++) {
@@ -303,7 +303,8 @@ static void test_sort_by_length(void **state)
 /* One pass of the largest r gives, for r = 0, 1, 2, 4, the same last-copy
  * features (and the same first-copy ones) as one readout_collect per r, to
  * float rounding (a longer batch changes the order of some sums),
- * with positions running on and restarting, <bos> per copy and once. */
+ * with positions running on, restarting and induction-aligned, <bos> per
+ * copy and once. */
 static void test_prefixes_equal_per_r_passes(void **state)
 {
     (void)state;
@@ -317,16 +318,17 @@ static void test_prefixes_equal_per_r_passes(void **state)
     const int C = 16, L = 2, r_values[4] = {0, 1, 2, 4};
     const size_t n = (size_t)(L + 1) * 4 * C;
     RepeatBos bos[2] = {REPEAT_BOS_PER_COPY, REPEAT_BOS_ONCE};
-    RepeatPositions positions[2] = {REPEAT_POSITIONS_RUN, REPEAT_POSITIONS_RESTART};
-    for (int v = 0; v < 4; v++) {
+    RepeatPositions positions[3] = {REPEAT_POSITIONS_RUN, REPEAT_POSITIONS_RESTART,
+                                    REPEAT_POSITIONS_INDUCTION};
+    for (int v = 0; v < 6; v++) {
         ReadoutLayout lay = {0, bos[v % 2], REPEAT_SEP_NONE, positions[v / 2]};
         float *last[4], *first = malloc(sizeof(float) * n), *one = malloc(sizeof(float) * n),
               *one_first = malloc(sizeof(float) * n);
         for (int ri = 0; ri < 4; ri++) last[ri] = malloc(sizeof(float) * n);
-        assert_int_equal(readout_collect_prefixes(&m, &pd, lay, r_values, 4, NULL, 2, last, first, &err), 0);
+        assert_int_equal(readout_collect_prefixes(&m, &pd, lay, r_values, 4, NULL, NULL, 2, last, first, &err), 0);
         for (int ri = 0; ri < 4; ri++) {
             lay.r = r_values[ri];
-            assert_int_equal(readout_collect(&m, &pd, lay, NULL, 2, one, one_first, &err), 0);
+            assert_int_equal(readout_collect(&m, &pd, lay, NULL, NULL, 2, one, one_first, &err), 0);
             for (size_t i = 0; i < n; i++) {
                 assert_true(fabsf(last[ri][i] - one[i]) <= 1e-5f * (1.0f + fabsf(one[i])));
                 assert_true(fabsf(first[i] - one_first[i]) <= 1e-5f * (1.0f + fabsf(one_first[i])));
@@ -341,7 +343,7 @@ static void test_prefixes_equal_per_r_passes(void **state)
     assert_false(readout_prefix_applies(middle, 2));
     assert_true(readout_prefix_applies(NULL, 2));
     float *dummy[1] = {NULL};
-    assert_int_equal(readout_collect_prefixes(&m, &pd, readout_layout_paper(0), r_values, 1, middle, 2, dummy,
+    assert_int_equal(readout_collect_prefixes(&m, &pd, readout_layout_paper(0), r_values, 1, middle, NULL, 2, dummy,
                                               NULL, &err), -1);
     model_free(&m);
     close_toy(&tok, &d, &pd);
@@ -370,7 +372,7 @@ static void test_last_copy_sees_the_future(void **state)
             assert_int_equal(readout_prepare(&pd, &d, &tok, &err), 0);
             int s0 = 0;
             assert_int_equal(readout_batch_build(&b, &pd, &s0, 1, readout_layout_paper(r), 0, &err), 0);
-            ModelInput in = readout_model_input(&b, NULL, 0);
+            ModelInput in = readout_model_input(&b, NULL, NULL, 0);
             assert_int_equal(model_forward(&m, &in, &err), 0);
             float all[3 * 16];
             readout_gather(&b, model_hidden(&m, 2), 16, READ_LAST_COPY, all);

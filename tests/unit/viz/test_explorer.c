@@ -701,7 +701,7 @@ static void test_worker_matches_plot_path(void **unused)
     /* exactly the maps `seqrep plot attention` computes for the same input */
     RepeatBos bos = REPEAT_BOS_PER_COPY;
     assert_int_equal(attention_data_from_model(&want, path, NULL, "the red fox", 2, &bos, 1,
-                                               REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN, NULL, NULL, &err),
+                                               REPEAT_SEP_NONE, REPEAT_POSITIONS_RUN, NULL, NULL, NULL, &err),
                      0);
     assert_int_equal(d.T, 12);
     assert_int_equal(want.T, d.T);

@@ -27,6 +27,7 @@ typedef struct {
     int lora_dropout_set;
     const char *lora_targets;  /* NULL = not set */
     int save_models;    /* 1: each run saves its model (--save, sweep_saved_model_path) */
+    int recompute;      /* 1: each run recomputes its layers in the backward (--recompute) */
 } SweepFinetuneOptions;
 
 /* The checkpoint's file name without directory and ".safetensors", into out

@@ -118,6 +118,7 @@ static int load_corpus(const TrainOptions *o, TrainRun *run)
 static FloorRun floor_run(const TrainOptions *o, const TrainRun *run, const ModelConfig *cfg)
 {
     return (FloorRun){.B = o->batch, .T = o->seq_len, .with_lm_head = 1,
+                      .sees_all = strcmp(o->objective, "mlm") == 0,
                       .recompute = o->recompute, .n_trained = model_param_count(cfg),
                       .process = run->process};
 }

@@ -62,8 +62,9 @@ MemoryFloor memory_floor_training(const ModelConfig *c, int matrix_bytes, const 
     f.trained = 4.0 * 3.0 * (double)run->n_trained;
     f.activations = 4.0 * (tokens * (stream + head + kept * slab_floats_per_token(c)) + kept * pairs);
     f.adapters = run->lora ? tokens * (kept * lora + lora_scratch) : 0.0;
+    double grad_pairs = run->sees_all ? pairs : tokens * (run->T + 1.0) / 2.0 * (double)d.H;
     f.gradient = 4.0 * (tokens * (gradient_floats_per_token(c) + (run->with_lm_head ? 0.0 : d.C)) +
-                        pairs);
+                        grad_pairs);
     f.total = f.process + f.weights + f.trained + f.activations + f.adapters + f.gradient;
     return f;
 }

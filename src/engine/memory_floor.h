@@ -24,9 +24,11 @@
  *                rank-wide product) and its scratch;
  *   gradient     the backward's working set (GradActViews): the residual's
  *                gradient twice and the norm's, every product's, the
- *                attention probabilities' (T x T a head), RePo's and a
+ *                attention probabilities', RePo's and a
  *                family's; a head on the hidden states adds the gradient of
- *                the hidden states (C).
+ *                the hidden states (C). The attention gradient is written on
+ *                the visible pairs only: T (T + 1) / 2 a head under causal
+ *                masks, T x T when a layer sees every key.
  * Not counted: allocator slack, OpenMP and OpenBLAS buffers made after the
  * run starts. A floor: a run comes near it but not below. */
 #ifndef SEQREP_MEMORY_FLOOR_H
@@ -44,6 +46,8 @@ typedef struct {
     int with_lm_head;       /* 1: the LM's loss (logits over the vocabulary); 0: a head
                                on the hidden states */
     int recompute;          /* 1: the backward recomputes each layer (one layer's slabs) */
+    int sees_all;           /* 1: a layer's mask sees every key (bidirectional); 0: causal
+                               everywhere, whose backward writes only the visible pairs */
     size_t n_trained;       /* trained floats */
     size_t n_outside;       /* of them, those held outside the model (adapters, a head) */
     const LoraConfig *lora; /* the adapters on the model, or NULL */

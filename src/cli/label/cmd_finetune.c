@@ -317,6 +317,11 @@ static FloorRun floor_run(const FinetuneOptions *o, const FinetuneRun *run, int 
     FloorRun f = run->floor;
     f.B = B, f.T = max_T, f.n_run = fc->exit_layer, f.with_lm_head = 0;
     f.recompute = o->recompute;
+    MaskKind *plan = malloc(sizeof(MaskKind) * (size_t)c->n_layers);
+    SrError err; /* the plan was checked when the options were read */
+    f.sees_all = !plan || method_plan(fc->method, fc->r, plan, c->n_layers, &err) != 0;
+    for (int l = 0; l < c->n_layers && !f.sees_all; l++) f.sees_all = plan[l] == MASK_BIDIRECTIONAL;
+    free(plan);
     f.n_trained = head + (fc->adapter == ADAPTER_LORA ? lora : model_param_count(c));
     f.n_outside = head + lora;
     f.lora = fc->adapter == ADAPTER_LORA ? &fc->lora : NULL;

@@ -307,9 +307,10 @@ static FloorRun floor_run(const FinetuneOptions *o, const FinetuneRun *run, int 
     const ModelConfig *c = &run->task.info.cfg;
     const int n_sents[3] = {run->task.train.n_sents, run->task.dev.n_sents, run->task.test.n_sents};
     int B = 1;
-    for (int s = 0; s < 3; s++)
-        if ((n_sents[s] < fc->batch ? n_sents[s] : fc->batch) > B)
-            B = n_sents[s] < fc->batch ? n_sents[s] : fc->batch;
+    for (int s = 0; s < 3; s++) {
+        int held = n_sents[s] < fc->batch ? n_sents[s] : fc->batch; /* a step of split s */
+        if (held > B) B = held;
+    }
     size_t head = (size_t)run->task.labels.n * (size_t)(c->d_model + 1), lora = 0;
     if (fc->adapter == ADAPTER_LORA)
         lora = adapter_lora_floats_dims(&fc->lora, c->n_layers, c->d_model, model_q_dim(c),

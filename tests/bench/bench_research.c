@@ -106,9 +106,9 @@ static double csv_seconds(const char *path)
     return s;
 }
 
-/* Run `seqrep finetune` on folder model at r, batch, recompute; fill row. */
-static void run_row(const char *model, const char *data, int r, int batch, int recompute,
-                    int threads, ResearchRow *row)
+/* Run `seqrep finetune` on folder model (--bos bos) at r, batch, recompute; fill row. */
+static void run_row(const char *model, const char *bos, const char *data, int r, int batch,
+                    int recompute, int threads, ResearchRow *row)
 {
     char train[1200], dev[1200], test[1200], out[1200], err_path[1200], rs[16], bs[16], ts[16];
     snprintf(train, sizeof train, "%s/train.conll", data);
@@ -119,7 +119,7 @@ static void run_row(const char *model, const char *data, int r, int batch, int r
     snprintf(rs, sizeof rs, "%d", r), snprintf(bs, sizeof bs, "%d", batch);
     snprintf(ts, sizeof ts, "%d", threads);
     char *argv[] = {"build/seqrep", "finetune", "--model", (char *)model, "--train", train,
-                    "--dev", dev, "--test", test, "--method", "sr", "--r", rs, "--recipe",
+                    "--dev", dev, "--test", test, "--method", "sr", "--r", rs, "--bos", (char *)bos, "--recipe",
                     "paper", "--epochs", "1", "--batch", bs, "--threads",
                     ts, "--out", out, recompute ? "--recompute" : NULL, NULL};
     memset(row, 0, sizeof *row);
@@ -144,8 +144,8 @@ static void run_row(const char *model, const char *data, int r, int batch, int r
 int bench_research_table(int threads)
 {
     static const struct {
-        const char *shape, *tokenizer;
-    } SHAPES[] = {{"smollm2-135m", "llama2"}, {"qwen3-0.6b", "qwen3"}};
+        const char *shape, *tokenizer, *bos; /* Qwen3's tokenizer has no BOS token */
+    } SHAPES[] = {{"smollm2-135m", "llama2", "per-copy"}, {"qwen3-0.6b", "qwen3", "none"}};
     static const int R[] = {1, 4, 8};
     const char *env = getenv("HF_SHAPES_DIR");
     const char *dir = env ? env : "/tmp/seqrep-hf-shapes";
@@ -174,7 +174,7 @@ int bench_research_table(int threads)
             for (int rc = 1; rc >= 0; rc--) {
                 int batch = R[i] == 8 && !rc ? 4 : 8;
                 ResearchRow row;
-                run_row(path, data, R[i], batch, rc, threads, &row);
+                run_row(path, SHAPES[k].bos, data, R[i], batch, rc, threads, &row);
                 if (!row.ok) {
                     printf("%-13s %2d %9s %5d  failed (%s/row.err)\n", SHAPES[k].shape, R[i],
                            rc ? "yes" : "no", batch, data);

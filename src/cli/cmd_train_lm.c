@@ -113,12 +113,23 @@ static int load_corpus(const TrainOptions *o, TrainRun *run)
     return repeat_sentences(o, run);
 }
 
+/* The run the memory floor describes: steps of --batch windows of
+ * --seq-len tokens, every weight trained on the LM's loss. */
+static FloorRun floor_run(const TrainOptions *o, const TrainRun *run, const ModelConfig *cfg)
+{
+    return (FloorRun){.B = o->batch, .T = o->seq_len, .with_lm_head = 1,
+                      .sees_all = strcmp(o->objective, "mlm") == 0,
+                      .recompute = o->recompute, .n_trained = model_param_count(cfg),
+                      .process = run->process};
+}
+
 /* The model to train: new with the options' size, or --init's size and
  * weights; RePo weights it lacks at Normal(0, 0.02); and its positions.
  * 0, or 2 after the error line. */
 static int build_model(const TrainOptions *o, TrainRun *run)
 {
     SrError err;
+    run->process = cli_process_bytes(); /* code, libraries, corpus, vocabulary */
     const Model *base = &run->base;
     ModelConfig cfg = {.vocab_size = run->tok.n_words, .d_model = o->d_model, .n_layers = o->layers,
                        .n_heads = o->heads, .d_ff = o->d_ff, .max_seq_len = o->seq_len,
@@ -134,8 +145,14 @@ static int build_model(const TrainOptions *o, TrainRun *run)
                               base->cfg.repo_from);
         if (base->cfg.repo) repo_from = base->cfg.repo_from;
     }
-    if (repo_method_config(o->method, repo_from, &cfg, &err) ||
-        model_create(&run->m, &cfg, o->batch, o->seq_len, &err))
+    if (o->recompute && cfg.n_layers == 1)
+        return args_error(CMD, "--recompute: the model has one layer, which a step keeps alone "
+                          "anyway; leave --recompute out");
+    if (repo_method_config(o->method, repo_from, &cfg, &err)) return args_error(CMD, "%s", err.msg);
+    FloorRun floor = floor_run(o, run, &cfg);
+    if (cli_check_memory(CMD, &cfg, 4, &floor)) return 2;
+    if (model_create(&run->m, &cfg, o->batch, o->seq_len, &err) ||
+        (o->recompute && model_set_recompute(&run->m, 1, &err)))
         return args_error(CMD, "%s", err.msg);
     model_init_weights(&run->m, (unsigned long long)o->seed); /* RePo weights: Normal(0, 0.02) */
     if ((o->init && repo_copy_shared_weights(&run->m, base, &err)) ||
@@ -258,7 +275,8 @@ static int train(int argc, char **argv, const TrainOptions *o, TrainRun *run)
         run->val_loss = -1.0f; /* no held-out loss, as when the held-out part is too short */
     if (!o->quiet && run->val_loss >= 0.0f)
         fprintf(stderr, "validation loss %.4f (held-out last 5%%)\n", run->val_loss);
-    if (!o->quiet) cli_report_memory(CMD, &run->m, run->m.n_params, 0, 1);
+    FloorRun floor = floor_run(o, run, &run->m.cfg);
+    if (!o->quiet) cli_report_memory(CMD, &run->m, &floor);
     return 0;
 }
 

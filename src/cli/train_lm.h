@@ -22,6 +22,7 @@ typedef struct {
     int layers, d_model, heads, d_ff, seq_len, batch, steps, warmup, seed, threads, repo_from;
     int min_count, max_vocab, lowercase, untied, quiet, vocab_size;
     int save_every, resume, warmup_default; /* warmup_default: --warmup not given */
+    int recompute;      /* keep each layer's input only (model_set_recompute) */
     float lr, min_lr, weight_decay, clip, rope_theta;
     float repeat_share, repeat_random; /* P of the repeated sentences, of the random windows */
     int repeat_copies;                 /* K */
@@ -46,6 +47,7 @@ typedef struct {
     RepoRun positions;
     PretrainResult result;
     float val_loss;     /* -1: none */
+    double process;     /* bytes held before the model (the memory floor's) */
     char *state_path;   /* OUT.state.safetensors, with --save-every or --resume */
     char *settings;     /* the settings of this run (JSON object text) */
     PretrainState from; /* with --resume: where the saved run stands */

@@ -194,6 +194,9 @@ int train_lm_parse_options(int argc, char **argv, TrainOptions *o)
         option_seed(&o->seed, help_text(&h, "random seed (default %d)", o->seed)),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress output"),
+        {.name = "recompute", .type = ARG_FLAG, .value = &o->recompute,
+         .help = "keep each layer's input only and run each layer again in the backward: "
+                 "less memory, more time, the same numbers"},
         {.name = "positions", .type = ARG_STRING, .value = &o->positions,
          .help = help_text(&h, "rope, nope, const, hybrid or repo (default %s)", o->positions)},
         {.name = "repo-from", .type = ARG_INT, .value = &o->repo_from, .min_int = -1000000,

@@ -157,6 +157,7 @@ static cJSON *train_manifest(int argc, char **argv, const TrainOptions *o, const
     cJSON_AddNumberToObject(manifest, "seq_len", o->seq_len);
     cJSON_AddNumberToObject(manifest, "lr", o->lr);
     cJSON_AddNumberToObject(manifest, "threads", threads_count());
+    cJSON_AddBoolToObject(manifest, "recompute", o->recompute);
     if (o->repeat_share > 0.0f) {
         cJSON_AddNumberToObject(manifest, "repeat_share", o->repeat_share);
         cJSON_AddNumberToObject(manifest, "repeat_copies", o->repeat_copies);

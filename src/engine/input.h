@@ -61,11 +61,4 @@ typedef struct {
 int input_check(const ModelInput *in, const ModelConfig *c, int max_batch, int max_T,
                 const struct Lora *lora, SrError *err);
 
-/* The head plan taking away the heads of "L.H[,L.H...]" (head H of layer L;
- * "none" or NULL: *plan = NULL): a new (n_layers, n_heads) plan, 0 for the
- * heads named, else 1. Fails naming the item: "'2.7': head 7 is out of
- * range 0..3", "'2' is not LAYER.HEAD (such as 2.1)", "'1.2' is named
- * twice". 0 or -1. */
-int head_plan_parse(const char *text, int n_layers, int n_heads, float **plan, SrError *err);
-
 #endif

@@ -97,6 +97,20 @@ float *lora_b(const Lora *lo, int layer, LoraTarget t, int grads)
     return a ? a + (size_t)lo->cfg.rank * lora_in_dim(lo, t) : NULL;
 }
 
+/* (Re)allocate the inputs the backward reads (keep, xdrop, u) for `kept`
+ * layers of max_rows rows. 0, or -1 when out of memory. */
+static int alloc_saved(Lora *lo, int kept)
+{
+    free(lo->keep), free(lo->xdrop), free(lo->u);
+    size_t in_rows = (size_t)kept * targets_before(lo, LORA_N_TARGETS, 1) * (size_t)lo->max_rows;
+    size_t rank_rows = (size_t)kept * targets_before(lo, LORA_N_TARGETS, 2) * (size_t)lo->max_rows;
+    lo->layers_kept = kept;
+    lo->keep = malloc(in_rows);
+    lo->xdrop = malloc(sizeof(float) * in_rows);
+    lo->u = malloc(sizeof(float) * rank_rows);
+    return lo->keep && lo->xdrop && lo->u ? 0 : -1;
+}
+
 int lora_create(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model, int max_rows,
                 unsigned long long seed, SrError *err)
 {
@@ -115,20 +129,17 @@ int lora_create_dims(Lora *lo, const LoraConfig *cfg, int n_layers, int d_model,
     lo->kv_dim = kv_dim;
     lo->max_rows = max_rows;
     lo->n_params = (size_t)n_layers * targets_before(lo, LORA_N_TARGETS, 0);
-    size_t in_rows = (size_t)n_layers * targets_before(lo, LORA_N_TARGETS, 1) * (size_t)max_rows;
-    size_t rank_rows = (size_t)n_layers * targets_before(lo, LORA_N_TARGETS, 2) * (size_t)max_rows;
     int widest = d_model > q_dim ? d_model : q_dim;
     widest = widest > kv_dim ? widest : kv_dim;
     lo->params = calloc(lo->n_params, sizeof(float));
     lo->grads = calloc(lo->n_params, sizeof(float));
     lo->m1 = calloc(lo->n_params, sizeof(float));
     lo->m2 = calloc(lo->n_params, sizeof(float));
-    lo->keep = malloc(in_rows);
-    lo->xdrop = malloc(sizeof(float) * in_rows);
-    lo->u = malloc(sizeof(float) * rank_rows);
     lo->tmp = malloc(sizeof(float) * (size_t)max_rows * (size_t)widest);
     lo->du = malloc(sizeof(float) * (size_t)max_rows * (size_t)cfg->rank);
-    if (!lo->params || !lo->grads || !lo->m1 || !lo->m2 || !lo->keep || !lo->xdrop || !lo->u || !lo->tmp || !lo->du) {
+    lo->layer_rng = calloc((size_t)n_layers, sizeof(Rng));
+    if (!lo->params || !lo->grads || !lo->m1 || !lo->m2 || !lo->tmp || !lo->du || !lo->layer_rng ||
+        alloc_saved(lo, n_layers)) {
         lora_free(lo);
         return sr_fail(err, "out of memory for the LoRA adapters");
     }
@@ -158,6 +169,7 @@ void lora_free(Lora *lo)
     free(lo->u);
     free(lo->tmp);
     free(lo->du);
+    free(lo->layer_rng);
     memset(lo, 0, sizeof *lo);
 }
 
@@ -167,6 +179,7 @@ static size_t slot(const Lora *lo, int layer, LoraTarget t, int rank)
 {
     int what = rank ? 2 : 1;
     size_t per_layer = targets_before(lo, LORA_N_TARGETS, what);
+    if (lo->layers_kept == 1) layer = 0; /* one slot every layer shares */
     return ((size_t)layer * per_layer + targets_before(lo, t, what)) * (size_t)lo->max_rows;
 }
 
@@ -244,6 +257,29 @@ void lora_backward_qkv(Lora *lo, int layer, const float *dqkv, float *dx, int N)
     int W = lo->q_dim + 2 * lo->kv_dim;
     for (int t = LORA_Q; t <= LORA_V; t++)
         lora_backward(lo, layer, (LoraTarget)t, dqkv + qkv_column(lo, (LoraTarget)t), W, dx, N);
+}
+
+int lora_set_recompute(Lora *lo, int on, SrError *err)
+{
+    if (alloc_saved(lo, on ? 1 : lo->n_layers))
+        return sr_fail(err, "out of memory for the LoRA adapters' saved inputs");
+    return 0;
+}
+
+void lora_layer_begin(Lora *lo, int layer)
+{
+    lo->layer_rng[layer] = lo->rng;
+}
+
+void lora_layer_replay(Lora *lo, int layer, Rng *resume)
+{
+    *resume = lo->rng;
+    lo->rng = lo->layer_rng[layer];
+}
+
+void lora_layer_replay_end(Lora *lo, const Rng *resume)
+{
+    lo->rng = *resume;
 }
 
 void lora_zero_grad(Lora *lo)

@@ -47,6 +47,11 @@ typedef struct Lora {
     float *u;          /* per layer and target on: (max_rows, rank) A dropout(x) */
     float *tmp;        /* (max_rows, widest of C, q_dim, kv_dim) scratch */
     float *du;         /* (max_rows, rank) scratch */
+    int layers_kept;   /* layers whose keep, xdrop and u are kept: n_layers, or 1 when
+                          the model recomputes each layer in its backward (every layer
+                          then shares one slot; lora_set_recompute) */
+    Rng *layer_rng;    /* (n_layers) where the dropout stream stood when each layer's
+                          forward began (lora_layer_begin), to draw its masks again */
     int training;      /* 1: draw dropout masks */
     Rng rng;           /* dropout stream */
 } Lora;
@@ -99,6 +104,24 @@ void lora_backward(Lora *lo, int layer, LoraTarget t, const float *dy, int dy_st
  * shape) into the adapters' gradients and dx (N, C). */
 void lora_forward_qkv(Lora *lo, int layer, const float *x, float *qkv, int N);
 void lora_backward_qkv(Lora *lo, int layer, const float *dqkv, float *dx, int N);
+
+/* Keep the saved inputs of one layer (on = 1), which every layer then
+ * shares, or of every layer (on = 0): for a model that runs each layer's
+ * forward again just before its backward (model_set_recompute). The saved
+ * inputs are reallocated (their contents are lost). -1 with err when out of
+ * memory. */
+int lora_set_recompute(Lora *lo, int on, SrError *err);
+
+/* Note where the dropout stream stands as layer `layer`'s forward begins
+ * (the model calls it before each layer). */
+void lora_layer_begin(Lora *lo, int layer);
+
+/* Before layer `layer`'s forward runs again: the dropout stream set back to
+ * where it stood when that layer's forward first began, so the same masks
+ * are drawn; *resume gets where it stands now. lora_layer_replay_end(lo,
+ * resume) afterwards puts it back. */
+void lora_layer_replay(Lora *lo, int layer, Rng *resume);
+void lora_layer_replay_end(Lora *lo, const Rng *resume);
 
 /* Zero the adapter gradients. */
 void lora_zero_grad(Lora *lo);

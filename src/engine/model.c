@@ -239,6 +239,7 @@ const float *model_layer_attention(Model *m, int layer, float *out, SrError *err
     }
     LayerActs x = layer_acts(m, layer);
     if (out) x.att = out;
+    else m->slab_layer = -1; /* a shared slab now holds part of another layer */
     attention_of_layer(m, layer, &x, 0);
     return x.att;
 }
@@ -284,6 +285,18 @@ static void mlp_sublayer(Model *m, int l, const LayerActs *x, int N)
     residual_forward(x->res_out, x->res_mid, x->res_out, (long)N * s.C);
 }
 
+/* Layer l from its input res[l] into res[l+1]: attention, then the MLP. A
+ * recomputing model's backward runs it again, the same operations in order. */
+static void layer_forward(Model *m, int l)
+{
+    LayerActs x = layer_acts(m, l);
+    int N = m->in.B * m->in.T;
+    attention_of_layer(m, l, &x, 1);
+    attention_output(m, l, &x, N);
+    mlp_sublayer(m, l, &x, N);
+    m->slab_layer = m->layers_kept == 1 ? l : -1;
+}
+
 /* The final norm and the LM head: the logits of every position
  * (LOGITS_ALL, (B, T, V)) or of each row's last one (LOGITS_LAST, (B, V)). */
 static void logits_forward(Model *m, const ModelInput *in)
@@ -307,6 +320,8 @@ static void logits_forward(Model *m, const ModelInput *in)
 int model_forward(Model *m, const ModelInput *in, SrError *err)
 {
     if (input_check(in, &m->cfg, m->max_batch, m->max_T, m->lora, err)) return -1;
+    if (m->lora && m->gacts && m->lora->layers_kept < m->layers_kept)
+        return sr_fail(err, "the LoRA adapters keep one layer's inputs, the model every layer's");
     const ModelConfig *c = &m->cfg;
     int C = c->d_model, N = in->B * in->T;
     m->in = *in;
@@ -317,10 +332,8 @@ int model_forward(Model *m, const ModelInput *in, SrError *err)
     else embedding_forward(m->a.res, in->ids, m->p.wte, N, C);
     family_embed_forward(&c->family, m->a.res, (long)N * C);
     for (int l = 0; l < m->n_run; l++) {
-        LayerActs x = layer_acts(m, l);
-        attention_of_layer(m, l, &x, 1);
-        attention_output(m, l, &x, N);
-        mlp_sublayer(m, l, &x, N);
+        if (m->lora) lora_layer_begin(m->lora, l);
+        layer_forward(m, l);
     }
     if (in->want_logits) logits_forward(m, in);
     return 0;
@@ -334,16 +347,6 @@ float model_lm_loss(Model *m, const int *targets, int ignore)
     double sum = 0.0;
     for (int n = 0; n < N; n++) sum += m->a.losses[n];
     return (float)(sum / m->counted);
-}
-
-const float *model_position_losses(const Model *m)
-{
-    return m->a.losses;
-}
-
-void model_zero_grad(Model *m)
-{
-    if (m->grads) memset(m->grads, 0, m->n_params * sizeof(float));
 }
 
 /* ---- backward ----------------------------------------------------------------- */
@@ -443,6 +446,12 @@ static void backward_layers(Model *m)
             memset(ga->dreal_pos + (size_t)l * N * H, 0, (size_t)N * H * sizeof(float));
 
     for (int l = m->n_run - 1; l >= 0; l--) {
+        if (m->recompute && m->slab_layer != l) { /* layer l again, the same dropout masks */
+            Rng resume;
+            if (m->lora) lora_layer_replay(m->lora, l, &resume);
+            layer_forward(m, l);
+            if (m->lora) lora_layer_replay_end(m->lora, &resume);
+        }
         LayerActs x = layer_acts(m, l);
         PosKind kind = model_layer_pos_kind(m, in, l);
         int learned_z = kind == POS_REPO && !in->repo_force_index;

@@ -52,7 +52,12 @@ typedef struct {
     ModelConfig cfg;
     int max_batch, max_T;
     int layers_kept;           /* LK: layers whose working activations are kept, n_layers
-                                  (trainable) or 1 (forward only: every layer reuses one) */
+                                  (trainable) or 1 (forward only, or recomputing: every
+                                  layer reuses one) */
+    int recompute;             /* 1: the forward keeps each layer's input only and the
+                                  backward runs each layer's forward again just before
+                                  its backward (model_set_recompute) */
+    int slab_layer;            /* with one layer's slabs: the layer they hold, -1 none */
     size_t n_params;           /* floats in params */
     float *params;  ParamViews p;   /* one buffer */
     float *grads;   ParamViews g;   /* same layout; NULL (and every view NULL) while the
@@ -101,6 +106,18 @@ int model_build(Model *m, const ModelConfig *cfg, const ModelBuild *how, SrError
  * again (zero) if missing. -1 with err when out of memory. */
 int model_freeze_base(Model *m, int frozen, SrError *err);
 
+/* Recompute (on = 1) or keep (0) the layers' working activations: with on,
+ * the activations are laid out again with one layer's slabs, which every
+ * layer shares, beside every layer's input (the residual stream) and RePo
+ * positions; the backward runs each layer's forward again, the same code
+ * on the same inputs, just before that layer's backward, so its loss and
+ * gradients are bit for bit those of the run without it. The ModelInput of
+ * the last forward must then stay valid until the backward is done, and
+ * LoRA adapters the caller attaches keep one layer too
+ * (lora_set_recompute). The activations' contents are lost. -1 with err
+ * for a forward-only model or when out of memory. */
+int model_set_recompute(Model *m, int on, SrError *err);
+
 /* Normal(0, 0.02) for matrices and embeddings (seeded), ones for norm weights. */
 void model_init_weights(Model *m, unsigned long long seed);
 
@@ -132,8 +149,8 @@ void model_backward_hidden(Model *m, const float *dhidden);
 const float *model_hidden(const Model *m, int layer);
 
 /* Attention probabilities of layer l of the last forward: (B, H, T, T).
- * For a forward-only model only those of the last layer run (use
- * model_layer_attention). */
+ * For a forward-only or recomputing model only those of the last layer run
+ * (use model_layer_attention). */
 const float *model_attention(const Model *m, int layer);
 
 /* Attention probabilities of layer l (0 .. n_run-1) of the last forward,

@@ -1,8 +1,9 @@
 /* model_buffers.c — the model's four buffers (parameters, gradients,
  * activations, activation gradients; tensors.h): their sizes read from the
  * table of parameters and the list of a layer's slabs, the named views
- * pointed into them, the check that nothing wraps around, and the weights'
- * initialisation.
+ * pointed into them, the check that nothing wraps around, the activations
+ * laid out again for a model that recomputes its layers, zeroing the
+ * gradients, and the weights' initialisation.
  *
  * model.c, which runs the model, calls nothing here: this file makes a Model
  * (model_build) and model.c reads and writes what it made. */
@@ -183,6 +184,28 @@ static int out_of_memory(const ModelBuild *how, double floats, SrError *err)
                    floats * 4.0 / 1048576.0);
 }
 
+/* m's activations for its max_batch x max_T with `kept` layers' working
+ * slabs (trainable: with the copy of capped logits a backward reads), in a
+ * new buffer that replaces m->acts, and the RoPE tables filled in; *floats
+ * gets its size. -1 when out of memory (m->acts is then left as it was). */
+static int make_acts(Model *m, int kept, int trainable, size_t *floats)
+{
+    const ModelConfig *cfg = &m->cfg;
+    Slot as[MAX_ACT_SLOTS];
+    ActViews a;
+    int n_act = act_slots(cfg, m->max_batch, m->max_T, (size_t)kept, trainable, &a, as);
+    *floats = total_floats(as, n_act);
+    float *acts = calloc(*floats, sizeof(float));
+    if (!acts) return -1;
+    point_slots(as, n_act, acts);
+    if (!trainable) a.family.capped = NULL; /* no copy of capped logits kept */
+    free(m->acts);
+    m->acts = acts;
+    m->a = a;
+    family_rope_tables(&cfg->family, cfg->rope_theta, model_head_dim(cfg), m->a.rope_freq);
+    return 0;
+}
+
 /* m's parameters: its own and, unless forward only or the matrices are read
  * from a source (a frozen base), their gradients; or those of how->borrow.
  * -1 when out of memory. */
@@ -228,28 +251,38 @@ int model_build(Model *m, const ModelConfig *cfg, const ModelBuild *how, SrError
     m->layers_kept = how->forward_only ? 1 : cfg->n_layers;
     m->frozen_base = how->forward_only || how->matrices != NULL;
 
-    Slot as[MAX_ACT_SLOTS], gs[N_GACT];
-    int n_act = act_slots(cfg, how->max_batch, how->max_T, (size_t)m->layers_kept,
-                          !how->forward_only, &m->a, as);
-    size_t act_floats = total_floats(as, n_act), gact_floats = 0;
+    m->slab_layer = -1;
+
+    Slot gs[N_GACT];
+    size_t act_floats = 0, gact_floats = 0;
+    int acts_ok = make_acts(m, m->layers_kept, !how->forward_only, &act_floats) == 0;
     if (!how->forward_only) {
         gact_slots(cfg, how->max_batch, how->max_T, &m->ga, gs);
         gact_floats = total_floats(gs, N_GACT);
     }
     int params_ok = make_params(m, how) == 0;
-    m->acts = calloc(act_floats, sizeof(float));
     if (!how->forward_only) m->gacts = calloc(gact_floats, sizeof(float));
-    if (!params_ok || !m->acts || (!how->forward_only && !m->gacts)) {
+    if (!params_ok || !acts_ok || (!how->forward_only && !m->gacts)) {
         double floats = (double)(act_floats + gact_floats) +
                         (how->borrow ? 0.0 : (how->forward_only || how->matrices ? 1.0 : 2.0) *
                                                  (double)m->n_params);
         model_free(m);
         return out_of_memory(how, floats, err);
     }
-    point_slots(as, n_act, m->acts);
-    if (how->forward_only) m->a.family.capped = NULL; /* no copy of capped logits kept */
     if (!how->forward_only) point_slots(gs, N_GACT, m->gacts);
-    family_rope_tables(&cfg->family, cfg->rope_theta, model_head_dim(cfg), m->a.rope_freq);
+    return 0;
+}
+
+int model_set_recompute(Model *m, int on, SrError *err)
+{
+    if (!m->gacts) return sr_fail(err, "a forward-only model has no backward to recompute for");
+    size_t floats;
+    if (make_acts(m, on ? 1 : m->cfg.n_layers, 1, &floats))
+        return sr_fail(err, "out of memory allocating the activations (%.1f MiB)",
+                       (double)floats * 4.0 / 1048576.0);
+    m->layers_kept = on ? 1 : m->cfg.n_layers;
+    m->recompute = on != 0;
+    m->slab_layer = -1;
     return 0;
 }
 
@@ -287,6 +320,16 @@ int model_freeze_base(Model *m, int frozen, SrError *err)
     }
     point_param_views(&m->g, m->grads, &m->cfg, m->matrices != NULL);
     return 0;
+}
+
+const float *model_position_losses(const Model *m)
+{
+    return m->a.losses;
+}
+
+void model_zero_grad(Model *m)
+{
+    if (m->grads) memset(m->grads, 0, m->n_params * sizeof(float));
 }
 
 void model_init_weights(Model *m, unsigned long long seed)

@@ -1,7 +1,7 @@
 /* head_plan.c — parsing --ablate-heads into a head plan (see head_plan.h). */
 #include "options/head_plan.h"
 
-#include "engine/input.h"
+#include "engine/head_scale.h"
 
 ArgSpec option_ablate_heads(const char **text)
 {

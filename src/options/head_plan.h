@@ -14,7 +14,7 @@
 /* --ablate-heads TEXT (default none) of the commands that run a model. */
 ArgSpec option_ablate_heads(const char **text);
 
-/* The plan of a command's --ablate-heads (head_plan_parse, engine/input.h:
+/* The plan of a command's --ablate-heads (head_plan_parse, engine/head_scale.h:
  * NULL for none): 0, or 2 after the error line "seqrep CMD: --ablate-heads:
  * ...". */
 int option_parse_ablate_heads(const char *command, const char *text, int n_layers, int n_heads,

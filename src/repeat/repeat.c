@@ -201,7 +201,6 @@ int repeat_parse_positions(const char *text, RepeatPositions *out)
 
 const char *repeat_positions_name(RepeatPositions positions)
 {
-    return positions == REPEAT_POSITIONS_RESTART     ? "restart"
-           : positions == REPEAT_POSITIONS_INDUCTION ? "induction"
-                                                     : "run";
+    if (positions == REPEAT_POSITIONS_INDUCTION) return "induction";
+    return positions == REPEAT_POSITIONS_RESTART ? "restart" : "run";
 }

@@ -206,6 +206,9 @@ static int trainer_open(Trainer *t, Model *m, const LabelSet *ls, const Labelled
             t->has_lora = 0;
             return -1;
         }
+        /* a model that recomputes its layers in the backward (model_set_recompute):
+         * the adapters keep one layer's inputs too */
+        if (m->recompute && lora_set_recompute(&t->lo, 1, err)) return -1;
         m->lora = &t->lo;
         model_freeze_base(m, 1, err); /* frees the base's gradients; cannot fail */
     }

@@ -74,6 +74,12 @@ int bench_stored_table(int reps, int runs, int threads);
  * shapes, against issue 29's targets (30 s and 300 s). */
 int bench_heads_table(int threads);
 
+/* Research scale: `seqrep finetune` with the paper recipe on random BF16
+ * folders of the SmolLM2-135M and Qwen3-0.6B shapes, r = 1, 4, 8, with and
+ * without --recompute: seconds per sentence, peak RSS, the printed floor
+ * (bench_research.c). */
+int bench_research_table(int threads);
+
 /* Analytic FLOPs of one forward pass over B sequences of T tokens through
  * layers 0..n_run-1 (0 = all), with or without the LM head: label/cost.h's
  * count (2 per multiply-add of every projection, attention over the causal

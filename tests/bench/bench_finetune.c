@@ -227,8 +227,11 @@ int bench_finetune_table(int threads)
         int T = (int)(sp.tokens_per_sentence + 0.5);
         double flops = bench_forward_flops(&mc, 1, T, 0, 0) / T;
         if (i == 0) base_tok_s = sp.tok_s, base_flops = flops;
-        MemoryFloor floor = memory_floor_training(&mc, (int)sp.batch, (int)sp.max_T,
-                                                  (size_t)sp.n_trained, 0, 0);
+        FinetuneConfig paper;
+        recipe_apply("paper", &paper);
+        FloorRun run = {.B = (int)sp.batch, .T = (int)sp.max_T, .n_trained = (size_t)sp.n_trained,
+                        .n_outside = (size_t)sp.n_trained, .lora = &paper.lora};
+        MemoryFloor floor = memory_floor_training(&mc, 4, &run);
         printf("%3d %9.1f %8.0f %9.2fx %7.2fM %9.1f %9.1f %5.2fx\n", r_values[i],
                sp.tokens_per_sentence, sp.tok_s, base_tok_s > 0 ? sp.tok_s / base_tok_s : 0.0,
                flops / 1e6, bytes_to_mib(rss), bytes_to_mib(floor.total), rss / floor.total);

@@ -131,7 +131,7 @@ int bench_hf_table(int reps, int threads, int with_torch)
                 continue;
             }
             ModelConfig cfg = SHAPES[s].cfg;
-            MemoryFloor f = memory_floor_training(&cfg, 1, T, 0, 0, 1);
+            MemoryFloor f = memory_floor_training(&cfg, 4, &(FloorRun){.B = 1, .T = T, .with_lm_head = 1});
             double bound = f.weights + f.activations;
             printf("%-13s %5.0fM %7d %9.0f %9.0f %10.0f %5.2fx", SHAPES[s].name, sp.n_params / 1e6, T,
                    sp.tok_s, bytes_to_mib(rss), bytes_to_mib(bound), rss / bound);

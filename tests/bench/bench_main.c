@@ -3,11 +3,12 @@
  * machine (CPU, the vector extensions it has, the kernel OpenBLAS chose), the
  * FMA peaks, the training-step table, fine-tuning and probe throughput, early
  * exit, the forward pass on real Hugging Face model shapes, and the head-roles
- * measurement of `seqrep heads`. Every measurement runs in a child process
- * (bench_in_child).
+ * measurement of `seqrep heads`, and research scale (`seqrep finetune` on real
+ * model shapes, with and without --recompute). Every measurement runs in a
+ * child process (bench_in_child, or the command itself).
  *
  * Usage: bench [--config tiny|small|base] [--reps N] [--threads N] [--no-torch]
- *              [--only train|finetune|exit|hf|stored|heads]
+ *              [--only train|finetune|exit|hf|stored|heads|research]
  * Run from the repository root (it calls /usr/bin/python3 tests/reference/bench_torch.py). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static int peaks_in_child(const void *arg, void *result)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench [--config tiny|small|base] [--reps N] [--runs N] [--threads N] [--no-torch]"
-                    " [--only train|finetune|exit|hf|stored|heads]\n");
+                    " [--only train|finetune|exit|hf|stored|heads|research]\n");
     return 2;
 }
 
@@ -53,7 +54,8 @@ int main(int argc, char **argv)
     if (config && strcmp(config, "tiny") && strcmp(config, "small") && strcmp(config, "base"))
         return usage();
     if (part && strcmp(part, "train") && strcmp(part, "finetune") && strcmp(part, "exit") &&
-        strcmp(part, "hf") && strcmp(part, "stored") && strcmp(part, "heads"))
+        strcmp(part, "hf") && strcmp(part, "stored") && strcmp(part, "heads") &&
+        strcmp(part, "research"))
         return usage();
 
     char cpu[256];
@@ -89,6 +91,7 @@ int main(int argc, char **argv)
     if (!part || strcmp(part, "hf") == 0) failed |= bench_hf_table(reps, threads, with_torch);
     if (!part || strcmp(part, "stored") == 0) failed |= bench_stored_table(reps, runs, threads);
     if (!part || strcmp(part, "heads") == 0) failed |= bench_heads_table(threads);
+    if (!part || strcmp(part, "research") == 0) failed |= bench_research_table(threads);
     FmaPeaks after = {0, 0};
     if (bench_in_child(peaks_in_child, &pj, &after, sizeof after, &rss) == 0) {
         double widest_after = after.avx512 > 0 ? after.avx512 : after.avx2;

@@ -238,7 +238,8 @@ static void measure_row(const TrainConfig *tc, int reps, int threads, int with_t
         return;
     }
     ModelConfig cfg = model_config_of(tc);
-    row->floor = memory_floor_training(&cfg, BENCH_BATCH, BENCH_SEQ, (size_t)row->r.params, 0, 1).total;
+    row->floor = memory_floor_training(&cfg, 4, &(FloorRun){.B = BENCH_BATCH, .T = BENCH_SEQ, .with_lm_head = 1,
+                                                              .n_trained = (size_t)row->r.params}).total;
     row->ok = 1;
     row->torch_ok = with_torch && bench_torch(tc, reps, &row->t) == 0;
 }

@@ -161,5 +161,33 @@ expect_error "sweep: unknown recipe" "'fast' is not a recipe" "$seqrep" $sweep -
 expect_error "sweep: --adapter prefix" "adapter must be none or lora" "$seqrep" $sweep --adapter prefix --out sw3.csv
 [ -e sw3.csv ] && bad "sweep: no output after bad input" || ok "sweep: no output after bad input"
 
+# ---- --recompute: the same bits, recorded; what it cannot serve; the memory check ----
+expect_ok "finetune --recompute" "$seqrep" $ft --recipe paper --epochs 2 --out rc.csv --save rc.st --recompute
+cmp -s rc.st paper.st && ok "--recompute: the adapters and head bit for bit" || bad "--recompute: the adapters and head bit for bit"
+grep -q "floor .* recomputed): " err.txt && ok "--recompute: the floor line says so" || bad "--recompute: the floor line says so"
+python3 -c "import json,sys; m=json.load(open('rc.manifest.json')); sys.exit(m.get('recompute') is not True)" \
+    && python3 -c "import json,sys; m=json.load(open('paper.manifest.json')); sys.exit(m.get('recompute') is not False)" \
+    && ok "--recompute: in the manifest" || bad "--recompute: in the manifest"
+expect_ok "train-lm --recompute" "$seqrep" train-lm --corpus task/corpus.txt --out lmr.st $tiny --seed 1 --recompute
+same_tensors lm.before lmr.st && ok "train-lm --recompute: the weights bit for bit" || bad "train-lm --recompute: the weights bit for bit"
+expect_ok "sweep --recompute --plan" "$seqrep" $sweep --recipe paper --out swr.csv --recompute --plan
+grep -q -- "--threads 2 --recompute " out.txt && ok "sweep: --recompute passed to its runs" || bad "sweep: --recompute passed to its runs"
+expect_error "--recompute at --exit 1" "recompute: only one layer runs (--exit 1)" "$seqrep" $ft --exit 1 --recompute --out x.csv
+expect_error "train-lm --recompute, one layer" "recompute: the model has one layer" "$seqrep" train-lm --corpus task/corpus.txt --out x.st --layers 1 --d-model 32 --heads 2 --d-ff 64 --steps 2 --recompute
+expect_error "train-lm: floor over the machine's memory" "needs at least .* GiB, more than the machine's memory allows .*; try --recompute or --batch below 4096" \
+    "$seqrep" train-lm --corpus task/corpus.txt --out x.st --layers 2 --d-model 32 --heads 2 --d-ff 64 --seq-len 2048 --batch 4096 --steps 2
+expect_status 0 "train-lm, long positions, 8 heads" "$seqrep" train-lm --corpus task/corpus.txt --out long.st --layers 2 --d-model 64 --heads 8 --d-ff 64 --seq-len 1024 --batch 1 --steps 2 --threads 2 --quiet --seed 1
+# ulimit -v: not under AddressSanitizer, whose shadow memory is far larger
+if ldd "$seqrep" 2>/dev/null | grep -q libasan; then
+    ok "finetune: floor over ulimit -v (skipped: AddressSanitizer build)"
+    ok "finetune --recompute: floor still over (skipped: AddressSanitizer build)"
+else
+expect_error "finetune: floor over ulimit -v" "60 sequences x 861 tokens needs at least .* GiB, more than ulimit -v allows .*; try --recompute or --batch below 60" \
+    sh -c 'ulimit -v 2000000 && exec "$@"' _ "$seqrep" finetune --model long.st $data --method sr --r 40 --batch 60 --epochs 1 --out x.csv
+expect_error "finetune --recompute: floor still over" "needs at least .* GiB, more than ulimit -v allows .*; try --batch below 60" \
+    sh -c 'ulimit -v 2000000 && exec "$@"' _ "$seqrep" finetune --model long.st $data --method sr --r 40 --batch 60 --epochs 1 --out x.csv --recompute
+fi
+[ -e x.csv ] || [ -e x.st ] && bad "no output after --recompute's bad input" || ok "no output after --recompute's bad input"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

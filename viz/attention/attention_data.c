@@ -7,6 +7,7 @@
 #include <cJSON.h>
 
 #include "attention/attention_data.h"
+#include "engine/head_scale.h"
 #include "engine/model.h"
 #include "formats/adapter_apply.h"
 #include "formats/checkpoint.h"

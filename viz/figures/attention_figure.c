@@ -21,7 +21,7 @@ typedef struct {
     FigureModelRun run;
     int overview, last_copy_only;
     const char *scale;
-    const char *ablate_heads; /* --ablate-heads L.H,... (engine/input.h head_plan_parse) */
+    const char *ablate_heads; /* --ablate-heads L.H,... (engine/head_scale.h head_plan_parse) */
 } AttentionOptions;
 
 static const AttentionOptions DEFAULTS = {.run = {.layer = -1}};

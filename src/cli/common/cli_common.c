@@ -97,14 +97,43 @@ int cli_load_checkpoint(const char *command, const char *model, const char *bos_
     return cli_mask_plan(command, mask_text, info->cfg.n_layers, plan);
 }
 
-void cli_report_memory(const char *command, const Model *m, size_t n_trained, int n_run,
-                       int with_lm_head)
+void cli_report_memory(const char *command, const Model *m, const FloorRun *run)
 {
-    MemoryFloor floor = memory_floor_of_model(m, n_trained, n_run, with_lm_head);
+    MemoryFloor floor = memory_floor_of_model(m, run);
     double rss = rss_peak_bytes();
-    fprintf(stderr, "seqrep %s: peak RSS %.1f MiB; floor %.1f MiB (weights %.1f, trained state %.1f, "
-                    "activations %.1f, gradients %.1f): %.2fx\n",
-            command, bytes_to_mib(rss), bytes_to_mib(floor.total), bytes_to_mib(floor.weights),
-            bytes_to_mib(floor.trained), bytes_to_mib(floor.activations),
-            bytes_to_mib(floor.gradient), floor.total > 0 ? rss / floor.total : 0.0);
+    fprintf(stderr, "seqrep %s: peak RSS %.1f MiB; floor %.1f MiB (process %.1f, weights %.1f, "
+                    "trained state %.1f, activations %.1f, adapters %.1f, gradients %.1f; "
+                    "%d x %d tokens a step%s): %.2fx\n",
+            command, bytes_to_mib(rss), bytes_to_mib(floor.total), bytes_to_mib(floor.process),
+            bytes_to_mib(floor.weights), bytes_to_mib(floor.trained),
+            bytes_to_mib(floor.activations), bytes_to_mib(floor.adapters),
+            bytes_to_mib(floor.gradient), run->B, run->T, run->recompute ? ", recomputed" : "",
+            floor.total > 0 ? rss / floor.total : 0.0);
+}
+
+int cli_check_memory(const char *command, const ModelConfig *c, int matrix_bytes,
+                     const FloorRun *run)
+{
+    MemoryFloor floor = memory_floor_training(c, matrix_bytes, run);
+    const char *what;
+    double limit = memory_limit_bytes(&what), available = memory_available_bytes();
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    char lower[96];
+    snprintf(lower, sizeof lower, "%s--batch below %d", run->recompute ? "" : "--recompute or ",
+             run->B);
+    if (limit > 0.0 && floor.total > limit)
+        return args_error(command, "a training step of %d sequences x %d tokens needs at least "
+                          "%.1f GiB, more than %s allows (%.1f GiB); try %s", run->B, run->T,
+                          floor.total / gib, what, limit / gib, lower);
+    if (available > 0.0 && floor.total > available)
+        fprintf(stderr, "seqrep %s: warning: a training step of %d sequences x %d tokens needs at "
+                        "least %.1f GiB, more than the %.1f GiB available now; %s would need "
+                        "less\n", command, run->B, run->T, floor.total / gib, available / gib, lower);
+    return 0;
+}
+
+double cli_process_bytes(void)
+{
+    long kib = rss_now_kib();
+    return kib > 0 ? 1024.0 * (double)kib : 0.0;
 }

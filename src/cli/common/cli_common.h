@@ -10,6 +10,7 @@
 #include <cJSON.h>
 
 #include "base/status.h"
+#include "engine/memory_floor.h"
 #include "engine/ops/mask.h"
 #include "engine/model.h"
 #include "formats/checkpoint.h"
@@ -53,11 +54,20 @@ int cli_load_checkpoint(const char *command, const char *model, const char *bos_
                         const char *mask_text, CheckpointInfo *info, Tokenizer *tok, RepeatBos *bos,
                         MaskKind **plan);
 
-/* One line on stderr: this process's peak RSS against the memory floor of a
- * training step of m at its full size (max_batch x max_T) with n_trained
- * trained floats, backward through layers 0..n_run-1, with or without the
- * LM head (engine/memory_floor.h). */
-void cli_report_memory(const char *command, const Model *m, size_t n_trained, int n_run,
-                       int with_lm_head);
+/* One line on stderr: this process's peak RSS against the memory floor of
+ * the run `run` describes on model m (engine/memory_floor.h). */
+void cli_report_memory(const char *command, const Model *m, const FloorRun *run);
+
+/* Before a run allocates its model: the floor of `run` on a model of
+ * configuration c whose big matrices take matrix_bytes a value
+ * (engine/memory_floor.h) against the memory this process may hold
+ * (base/rss.h). Over it: the error line naming the floor, the limit and what
+ * lowers the floor (--recompute unless given, --batch), and 2. Over the
+ * memory available now (but not the machine's): a warning line, and 0. */
+int cli_check_memory(const char *command, const ModelConfig *c, int matrix_bytes,
+                     const FloorRun *run);
+
+/* The resident set of this process now, in bytes (FloorRun.process). */
+double cli_process_bytes(void);
 
 #endif

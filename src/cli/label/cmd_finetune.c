@@ -50,7 +50,7 @@ static const char *USAGE = "--model M --train F --dev F --test F --method METHOD
                            "[--r R] [--exit L] [--recipe full|paper] [--adapter none|lora] "
                            "[--epochs E] [--lr LR] [--batch B] [--grad-accum N] [--seed S] "
                            "[--save FILE] [--save-epochs DIR] [--predictions FILE] "
-                           "[--ablate-heads L.H,...]";
+                           "[--ablate-heads L.H,...] [--recompute]";
 
 /* The options read as text, and --r, which applies to one method: as given
  * (or their defaults), turned into settings once the parse is over. */
@@ -69,6 +69,7 @@ typedef struct {
     int exit_layer;        /* as given: 0 = the model's depth */
     int lora_rank_given;   /* checked against the model's width once it is known */
     int seed, threads, quiet;
+    int recompute;         /* keep each layer's input only (model_set_recompute) */
     FinetuneConfig fc;
 } FinetuneOptions;
 
@@ -84,6 +85,7 @@ typedef struct {
     TrainedWeights start_w; /* views into start */
     FinetuneResult res;
     double flops[2];
+    FloorRun floor;         /* the largest step, what it trains, for the memory floor */
 } FinetuneRun;
 
 /* The recipe-controlled settings not given explicitly among specs[0..n)
@@ -256,6 +258,9 @@ static int parse_options(int argc, char **argv, FinetuneOptions *o)
         option_ablate_heads(&o->given.ablate),
         option_threads(&o->threads),
         option_quiet(&o->quiet, "no progress lines"),
+        {.name = "recompute", .type = ARG_FLAG, .value = &o->recompute,
+         .help = "keep each layer's input only and run each layer again in the backward: "
+                 "less memory, more time, the same numbers"},
     };
     ArgSpec specs[ARGS_COUNT(training) + LORA_ROWS + FILE_ROWS + ARGS_COUNT(input)];
     const int n = ARGS_COUNT(specs);
@@ -297,6 +302,37 @@ static int load_start(FinetuneOptions *o, FinetuneRun *run)
     return 0;
 }
 
+/* The run the memory floor describes: its largest step (each split's
+ * sentences up to --batch, the longest input max_T), the layers run, what is
+ * trained (the adapters and the head, or every weight and the head). */
+static FloorRun floor_run(const FinetuneOptions *o, const FinetuneRun *run, int max_T)
+{
+    const FinetuneConfig *fc = &o->fc;
+    const ModelConfig *c = &run->task.info.cfg;
+    const int n_sents[3] = {run->task.train.n_sents, run->task.dev.n_sents, run->task.test.n_sents};
+    int B = 1;
+    for (int s = 0; s < 3; s++) {
+        int held = n_sents[s] < fc->batch ? n_sents[s] : fc->batch; /* a step of split s */
+        if (held > B) B = held;
+    }
+    size_t head = (size_t)run->task.labels.n * (size_t)(c->d_model + 1), lora = 0;
+    if (fc->adapter == ADAPTER_LORA)
+        lora = adapter_lora_floats_dims(&fc->lora, c->n_layers, c->d_model, model_q_dim(c),
+                                        model_kv_dim(c));
+    FloorRun f = run->floor;
+    f.B = B, f.T = max_T, f.n_run = fc->exit_layer, f.with_lm_head = 0;
+    f.recompute = o->recompute;
+    MaskKind *plan = malloc(sizeof(MaskKind) * (size_t)c->n_layers);
+    SrError err; /* the plan was checked when the options were read */
+    f.sees_all = !plan || method_plan(fc->method, fc->r, plan, c->n_layers, &err) != 0;
+    for (int l = 0; l < c->n_layers && !f.sees_all; l++) f.sees_all = plan[l] == MASK_BIDIRECTIONAL;
+    free(plan);
+    f.n_trained = head + (fc->adapter == ADAPTER_LORA ? lora : model_param_count(c));
+    f.n_outside = head + lora;
+    f.lora = fc->adapter == ADAPTER_LORA ? &fc->lora : NULL;
+    return f;
+}
+
 /* Load the task, check the exit layer, warn about the objective and unknown
  * tags, load the model sized for the longest input and build the method's
  * mask plan. 0 or 2 after the error line. */
@@ -317,6 +353,7 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
     }
     if (label_task_load(&run->task, o->model, o->train, o->dev, o->test, &err))
         return args_error(CMD, "%s", err.msg);
+    run->floor.process = cli_process_bytes(); /* code, libraries, tokenizer, data */
     const ModelConfig cfg = run->task.info.cfg;
     const int N = cfg.n_layers;
     if (o->exit_layer > N)
@@ -325,6 +362,9 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
     fc->exit_layer = o->exit_layer ? o->exit_layer : N;
     if (option_parse_ablate_heads(CMD, o->given.ablate, N, cfg.n_heads, &run->head_scale)) return 2;
     fc->head_scale = run->head_scale;
+    if (o->recompute && fc->exit_layer == 1)
+        return args_error(CMD, "--recompute: only one layer runs (%s), which a step keeps alone "
+                          "anyway; leave --recompute out", N == 1 ? "the model has one" : "--exit 1");
     if (fc->adapter == ADAPTER_LORA && fc->lora.rank > cfg.d_model)
         return args_error(CMD, "--lora-rank %d is larger than the model's width %d (%s)",
                           fc->lora.rank, cfg.d_model, o->model);
@@ -336,11 +376,17 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
     int max_T;
     if (cli_task_max_length(CMD, &run->task, &fc->r, 1, fc->bos, fc->sep, cfg.max_seq_len, &max_T))
         return 2;
+    /* before the model is made: LoRA on a folder may keep BF16 (2 bytes a value, the least) */
+    run->floor = floor_run(o, run, max_T);
+    int least_bytes = fc->adapter == ADAPTER_LORA && hf_is_model_dir(o->model) ? 2 : 4;
+    if (cli_check_memory(CMD, &cfg, least_bytes, &run->floor)) return 2;
     /* LoRA reads the base weights (BF16 / F16 stay as stored); full fine-tuning changes them */
     int rc = fc->adapter == ADAPTER_LORA
                  ? checkpoint_load(o->model, &run->model, fc->batch, max_T, NULL, &err)
                  : checkpoint_load_trainable(o->model, &run->model, fc->batch, max_T, NULL, &err);
     if (rc) return args_error(CMD, "%s", err.msg);
+    if (o->recompute && model_set_recompute(&run->model, 1, &err))
+        return args_error(CMD, "--recompute: %s", err.msg);
     adapter_base_checksum(&run->model, run->base_checksum);
     if (o->load && load_start(o, run)) return 2;
     run->plan = malloc(sizeof(MaskKind) * (size_t)N);
@@ -381,12 +427,7 @@ static int run_finetune(const FinetuneOptions *o, FinetuneRun *run)
     if (!o->quiet)
         fprintf(stderr, "seqrep %s: best dev F1 %.2f at epoch %d; test F1 %.2f\n", CMD,
                 run->res.dev.f1, run->res.best_epoch, run->res.test.f1);
-    if (!o->quiet) {
-        const TrainedWeights *w = &run->res.best;
-        size_t head = (size_t)w->K * w->C + (size_t)w->K;
-        size_t trained = fc->adapter == ADAPTER_LORA ? w->n_lora + head : run->model.n_params + head;
-        cli_report_memory(CMD, &run->model, trained, run->res.exit_layer, 0);
-    }
+    if (!o->quiet) cli_report_memory(CMD, &run->model, &run->floor);
     return 0;
 }
 
@@ -457,6 +498,7 @@ static cJSON *finetune_manifest(int argc, char **argv, const FinetuneOptions *o,
         cJSON_AddStringToObject(manifest, "frozen", "every base weight, the final norm included");
     }
     cJSON_AddNumberToObject(manifest, "grad_accum", fc->grad_accum);
+    cJSON_AddBoolToObject(manifest, "recompute", o->recompute);
     cJSON_AddStringToObject(manifest, "base_checksum", run->base_checksum);
     if (o->save) cJSON_AddStringToObject(manifest, "save", o->save);
     if (o->load) manifest_add_file(manifest, "load", o->load);

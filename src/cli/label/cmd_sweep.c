@@ -166,6 +166,9 @@ static int parse_options(int argc, char **argv, SweepOptions *o)
          .help = "sentences per step (default: finetune's)"},
         {.name = "threads", .type = ARG_INT, .value = &o->ft.threads,
          .help = "threads per run (default: cores / jobs)"},
+        {.name = "recompute", .type = ARG_FLAG, .value = &o->ft.recompute,
+         .help = "every run recomputes its layers in the backward (finetune --recompute): "
+                 "less memory, the same results"},
         option_recipe(&o->recipes_text, "recipes, comma-separated: full (default), paper; each "
                                         "its own runs (the --epochs above apply to all)"),
         option_adapter(&o->adapter_text, "none | lora for every run (default: each recipe's)"),

@@ -149,6 +149,7 @@ int sweep_run_argv(const SweepRun *run, const SweepFinetuneOptions *o, const cha
     }
     if (!bad && o->batch_set) bad = push_int_option(argv, &argc, CAP, "--batch", o->batch);
     if (!bad && o->threads_set) bad = push_int_option(argv, &argc, CAP, "--threads", o->threads);
+    if (!bad && o->recompute) bad = push_arg(argv, &argc, CAP, "--recompute");
     bad = bad || push_recipe(argv, &argc, CAP, run, o);
     if (!bad && run->positions != REPEAT_POSITIONS_RUN)
         bad = push_arg(argv, &argc, CAP, "--copy-positions") ||

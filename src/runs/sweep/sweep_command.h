@@ -28,6 +28,7 @@ typedef struct {
     const char *lora_targets;  /* NULL = not set */
     int save_models;    /* 1: each run saves its model (--save, sweep_saved_model_path) */
     const char *ablate_heads; /* --ablate-heads of every run (finetune checks it); NULL = not set */
+    int recompute;      /* 1: each run recomputes its layers in the backward (--recompute) */
 } SweepFinetuneOptions;
 
 /* The checkpoint's file name without directory and ".safetensors", into out

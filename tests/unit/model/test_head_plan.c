@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/head_scale.h"
 #include "engine/input.h"
 #include "engine/lora.h"
 #include "engine/serving/model_inference.h"

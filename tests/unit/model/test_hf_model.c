@@ -121,10 +121,12 @@ static void test_stored_equals_widened(void **state)
            stored matrices at 2 bytes a value (all three folders are BF16) */
         size_t all = model_param_count(&st.cfg), floats = st.n_params;
         assert_true(floats < all && wide.n_params == all);
-        assert_true(memory_floor_of_model(&wide, 0, 0, 0).weights == 4.0 * (double)all);
-        MemoryFloor f = memory_floor_of_model(&st, 0, 0, 0);
+        FloorRun run = {.B = 1, .T = 5, .with_lm_head = 1};
+        assert_true(memory_floor_of_model(&wide, &run).weights == 4.0 * (double)all);
+        MemoryFloor f = memory_floor_of_model(&st, &run);
         assert_true(f.weights == 4.0 * (double)floats + 2.0 * (double)(all - floats));
-        assert_true(f.total == f.weights + f.trained + f.activations + f.gradient);
+        assert_true(f.total == f.process + f.weights + f.trained + f.activations + f.adapters +
+                               f.gradient);
         model_free(&st);
         model_free(&wide);
     }

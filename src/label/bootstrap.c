@@ -63,9 +63,13 @@ static double quantile(const double *sorted, int n, double p)
     return sorted[i] + (sorted[i + 1] - sorted[i]) * (pos - (double)i);
 }
 
-int bootstrap_paired_diff(const double *f1, const double *full, int n_runs, int samples,
-                          const int *a, const int *b, int m, unsigned long long seed,
-                          BootstrapDiff *out, SrError *err)
+/* The interval of mean over the m pairs of (A - B) - (C - D), each term the
+ * F1 of run idx[t][j] (t = A, B, C, D; a NULL list counts 0): f1_a the
+ * mean of A - B on the whole test set, f1_b that of C - D, the pairs drawn
+ * from stream 1 of seed. */
+static int paired_contrast(const double *f1, const double *full, int n_runs, int samples,
+                           const int *const idx[4], int m, unsigned long long seed,
+                           BootstrapDiff *out, SrError *err)
 {
     if (m < 1 || samples < 1) return sr_fail(err, "bootstrap needs a seed pair and a sample");
     double *stat = malloc(sizeof(double) * (size_t)samples);
@@ -75,17 +79,25 @@ int bootstrap_paired_diff(const double *f1, const double *full, int n_runs, int 
         free(weight);
         return sr_fail(err, "out of memory");
     }
+    static const double sign[4] = {1, -1, -1, 1};
     out->f1_a = out->f1_b = 0;
-    for (int j = 0; j < m; j++) {
-        out->f1_a += full[a[j]] / m;
-        out->f1_b += full[b[j]] / m;
-    }
+    for (int j = 0; j < m; j++)
+        for (int t = 0; t < 4; t++) {
+            double v = idx[t] ? full[idx[t][j]] / m : 0;
+            if (t < 2) out->f1_a += sign[t] * v;
+            else out->f1_b -= sign[t] * v;
+        }
     out->diff = out->f1_a - out->f1_b;
     for (int s = 0; s < samples; s++) {
         bootstrap_draw(seed, s, 1, m, weight);
         const double *row = f1 + (size_t)s * (size_t)n_runs;
         double sum = 0;
-        for (int j = 0; j < m; j++) sum += weight[j] * (row[a[j]] - row[b[j]]);
+        for (int j = 0; j < m; j++) {
+            double term = 0;
+            for (int t = 0; t < 4; t++)
+                if (idx[t]) term += sign[t] * row[idx[t][j]];
+            sum += weight[j] * term;
+        }
         stat[s] = sum / m;
     }
     qsort(stat, (size_t)samples, sizeof *stat, compare_doubles);
@@ -94,6 +106,22 @@ int bootstrap_paired_diff(const double *f1, const double *full, int n_runs, int 
     free(stat);
     free(weight);
     return 0;
+}
+
+int bootstrap_paired_diff(const double *f1, const double *full, int n_runs, int samples,
+                          const int *a, const int *b, int m, unsigned long long seed,
+                          BootstrapDiff *out, SrError *err)
+{
+    const int *const idx[4] = {a, NULL, b, NULL};
+    return paired_contrast(f1, full, n_runs, samples, idx, m, seed, out, err);
+}
+
+int bootstrap_paired_gap(const double *f1, const double *full, int n_runs, int samples,
+                         const int *a, const int *b, const int *c, const int *d, int m,
+                         unsigned long long seed, BootstrapDiff *out, SrError *err)
+{
+    const int *const idx[4] = {a, b, c, d};
+    return paired_contrast(f1, full, n_runs, samples, idx, m, seed, out, err);
 }
 
 int bootstrap_compare(const SpanCounts *const *a, const SpanCounts *const *b, int m, int n,

@@ -48,6 +48,14 @@ int bootstrap_paired_diff(const double *f1, const double *full, int n_runs, int 
                           const int *a, const int *b, int m, unsigned long long seed,
                           BootstrapDiff *out, SrError *err);
 
+/* A difference of two differences, (A - B) - (C - D), from the same table:
+ * pair j < m is runs a[j], b[j], c[j], d[j] (one seed), drawn together as
+ * bootstrap_paired_diff draws its pairs; out->f1_a is the mean of A - B on
+ * the whole test set, out->f1_b that of C - D, out->diff their difference. */
+int bootstrap_paired_gap(const double *f1, const double *full, int n_runs, int samples,
+                         const int *a, const int *b, const int *c, const int *d, int m,
+                         unsigned long long seed, BootstrapDiff *out, SrError *err);
+
 /* Both steps for one pair of configurations: a[j], b[j] (j < m) are the
  * per-sentence counts (n sentences) of seed j's runs of A and B. */
 int bootstrap_compare(const SpanCounts *const *a, const SpanCounts *const *b, int m, int n,

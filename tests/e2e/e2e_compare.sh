@@ -5,7 +5,9 @@
 # predictions every run writes, an old sweep CSV without the positions column
 # resumed, and compare's intervals (its F1 equal to the sweep's test_f1 means,
 # --baseline, bad inputs with exit 2 and one stderr line); compare --against
-# between the sweeps of two LMs (pairs by seed, the sign, the refusals).
+# between the sweeps of two LMs (pairs by seed, the sign, the refusals);
+# compare --against --gap: a gap's change between them (the three rows, the
+# points the sweeps' test_f1 differences, the refusals).
 # Usage: sh tests/e2e/e2e_compare.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -200,6 +202,42 @@ expect_error "--names of one name" "--names must be two names" \
     "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --names base --out x.csv
 expect_error "--against: no runs dir" "give --against-runs-dir" \
     "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --against-runs-dir nowhere --out x.csv
+
+# ---- compare --against --gap: the change of the gap sr r=1 - causal (seed 2 is the four's) ----
+expect_ok "compare --against --gap" "$seqrep" compare --results old/sweep.csv --against v/sweep.csv \
+    --gap "sr r=1,causal" --names base,v --samples 300 --out gap.csv --md gap.md
+python3 - old/sweep.csv v/sweep.csv gap.csv <<'PY' && ok "--gap: gap in base, gap in v, their change; points the test_f1 differences, inside their intervals" || { bad "--gap rows"; cat gap.csv; }
+import csv, sys
+def f1(path, method):
+    return [float(r["test_f1"]) for r in csv.DictReader(open(path, newline=""))
+            if r["method"] == method and r["positions"] == "run" and r["seed"] == "2"][0]
+gap_base = f1(sys.argv[1], "sr") - f1(sys.argv[1], "causal")
+gap_v = f1(sys.argv[2], "sr") - f1(sys.argv[2], "causal")
+rows = list(csv.DictReader(open(sys.argv[3], newline="")))
+ok = [(r["a"], r["b"]) for r in rows] == [("sr r=1 [base]", "causal [base]"), ("sr r=1 [v]", "causal [v]"),
+                                          ("sr r=1 - causal [v]", "sr r=1 - causal [base]")]
+for r, want in zip(rows, [gap_base, gap_v, gap_v - gap_base]):
+    d, lo, hi = float(r["diff"]), float(r["lo"]), float(r["hi"])
+    ok = ok and r["seeds"] == "1" and abs(d - want) < 2e-3 and lo <= d + 1e-9 <= hi + 2e-9
+ok = ok and abs(float(rows[2]["f1_a"]) - gap_v) < 2e-3 and abs(float(rows[2]["f1_b"]) - gap_base) < 2e-3
+sys.exit(0 if ok else 1)
+PY
+if grep -q "of the gap sr r=1 − causal in each of two sweeps" gap.md &&
+   python3 -c 'import json,sys; m=json.load(open("gap.manifest.json")); sys.exit(0 if m["gap"] == "sr r=1 - causal" and "change" in m["gap_interval"] else 1)'; then
+    ok "--gap: the markdown and the manifest say the gap"
+else
+    bad "--gap report"; cat gap.md gap.manifest.json
+fi
+expect_error "--gap without --against" "--gap needs --against" \
+    "$seqrep" compare --results old/sweep.csv --gap "sr r=1,causal" --out x.csv
+expect_error "--gap of one label" "--gap must be two configuration labels" \
+    "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --gap causal --out x.csv
+expect_error "--gap with --baseline" "give it without --baseline" \
+    "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --gap "sr r=1,causal" --baseline causal --out x.csv
+expect_error "--gap: a label in neither sweep" "'sr r=9': no configuration of that label in the --results sweep old/sweep.csv" \
+    "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --gap "sr r=9,causal" --out x.csv
+expect_error "--gap: a label the --against sweep lacks" "'sr r=1 restart': no configuration of that label in the --against sweep v/sweep.csv" \
+    "$seqrep" compare --results old/sweep.csv --against v/sweep.csv --gap "sr r=1 restart,causal" --out x.csv
 
 # ---- bad inputs ----
 expect_error "compare: missing --results" "missing required option --results" "$seqrep" compare --out x.csv

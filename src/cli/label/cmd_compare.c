@@ -6,7 +6,9 @@
  *
  * With --against B.csv, each configuration of --results (A) is compared
  * with the same one of B (another LM's grid; runs/compare/compare_against.h): the
- * rows are B - A, named by --names.
+ * rows are B - A, named by --names. With --gap X,Y too, the gap X - Y in
+ * each sweep and its change, gap in B - gap in A, each with its interval
+ * (runs/compare/compare_gap.h).
  *
  * The CSV (compare.h's COMPARE_CSV_HEADER) has one row per pair, with the
  * manifest beside it; --md writes the same as markdown; stdout gets one line
@@ -24,6 +26,7 @@
 #include "options/rows.h"
 #include "runs/compare/compare.h"
 #include "runs/compare/compare_against.h"
+#include "runs/compare/compare_gap.h"
 #include "runs/manifest.h"
 #include "runs/sweep/sweep.h"
 
@@ -31,10 +34,10 @@ static const char *CMD = "compare";
 
 typedef struct {
     const char *results, *runs_arg, *out, *md;
-    const char *against, *against_runs_arg, *names;
+    const char *against, *against_runs_arg, *names, *gap;
     int seed;
     char runs_dir[1100], against_runs_dir[1100];
-    char names_buf[256];
+    char names_buf[256], gap_buf[256];
     CompareOptions cmp;
 } CompareCli;
 
@@ -50,6 +53,32 @@ static int find_runs_dir(const char *csv, const char *given, const char *option,
     if (access(out, F_OK) != 0)
         return args_error(CMD, "%s: no such runs directory (give --%s-dir)", out,
                           strcmp(option, "--against") == 0 ? "against-runs" : "runs");
+    return 0;
+}
+
+/* --gap X,Y: two different labels, each 1 to 40 characters, without a
+ * comma, and only with --against and without --baseline. 0, or 2 after the
+ * error line. */
+static int parse_gap(CompareCli *o)
+{
+    if (!o->gap) return 0;
+    if (!o->against) return args_error(CMD, "--gap needs --against");
+    if (o->cmp.baseline)
+        return args_error(CMD, "--gap compares one gap between two sweeps; give it without "
+                               "--baseline");
+    if (snprintf(o->gap_buf, sizeof o->gap_buf, "%s", o->gap) >= (int)sizeof o->gap_buf)
+        return args_error(CMD, "--gap: too long");
+    char *comma = strchr(o->gap_buf, ',');
+    if (!comma || comma == o->gap_buf || !comma[1] || strchr(comma + 1, ','))
+        return args_error(CMD, "--gap must be two configuration labels, X,Y (e.g. "
+                               "'sr r=1,causal'); got '%s'", o->gap);
+    *comma = 0;
+    if (strlen(o->gap_buf) > 40 || strlen(comma + 1) > 40)
+        return args_error(CMD, "--gap: each label at most 40 characters; got '%s'", o->gap);
+    if (strcmp(o->gap_buf, comma + 1) == 0)
+        return args_error(CMD, "--gap: two different labels, please; got '%s' twice", o->gap_buf);
+    o->cmp.gap_x = o->gap_buf;
+    o->cmp.gap_y = comma + 1;
     return 0;
 }
 
@@ -101,6 +130,10 @@ static int parse_options(int argc, char **argv, CompareCli *o)
                  "the same one of it, paired by seed and test sentence, AGAINST - RESULTS"},
         {.name = "against-runs-dir", .type = ARG_STRING, .value = &o->against_runs_arg,
          .help = "its runs' files (default: AGAINST without .csv, plus .runs)"},
+        {.name = "gap", .type = ARG_STRING, .value = &o->gap,
+         .help = "with --against: two configuration labels X,Y, e.g. 'sr r=1,causal'; per "
+                 "dataset and recipe, the gap X - Y in each sweep and its change, gap in "
+                 "AGAINST - gap in RESULTS, on the seeds all four runs share"},
         {.name = "names", .type = ARG_STRING, .value = &o->names,
          .help = help_text(&h, "with --against: the two sweeps' names in the labels, RESULTS,"
                            "AGAINST (default %s)", o->names)},
@@ -114,15 +147,17 @@ static int parse_options(int argc, char **argv, CompareCli *o)
     };
     const char *usage = help_text(&h, "--results SWEEP.csv [--runs-dir DIR] [--dataset D] "
                                       "[--recipe R] [--exit L] [--baseline LABEL | --against "
-                                      "B.csv [--names A,B]] [--samples %d] [--seed S] --out "
-                                      "compare.csv [--md compare.md]",
+                                      "B.csv [--gap X,Y] [--names A,B]] [--samples %d] [--seed S] "
+                                      "--out compare.csv [--md compare.md]",
                                   o->cmp.samples);
     int rc = args_parse(CMD, usage, specs, ARGS_COUNT(specs), argc, argv, NULL, 0, NULL);
     if (rc) return rc;
     o->cmp.seed = (unsigned long long)o->seed;
     int given_names = args_given(specs, ARGS_COUNT(specs), "names");
     if (!given_names && !o->against) o->names = NULL;
-    if (parse_names(o)) return 2;
+    if (parse_gap(o) || parse_names(o)) return 2;
+    o->cmp.results_file = o->results;
+    o->cmp.against_file = o->against;
     if (find_runs_dir(o->results, o->runs_arg, "--results", o->runs_dir, sizeof o->runs_dir))
         return 2;
     if (o->against && find_runs_dir(o->against, o->against_runs_arg, "--against",
@@ -151,6 +186,17 @@ static int write_outputs(int argc, char **argv, const CompareCli *o, const Compa
             cJSON_AddStringToObject(manifest, "results_name", o->cmp.results_name);
             cJSON_AddStringToObject(manifest, "against_name", o->cmp.against_name);
         }
+        if (o->cmp.gap_x) {
+            char gap[128];
+            snprintf(gap, sizeof gap, "%s - %s", o->cmp.gap_x, o->cmp.gap_y);
+            cJSON_AddStringToObject(manifest, "gap", gap);
+            cJSON_AddStringToObject(manifest, "gap_interval",
+                                    "rows per dataset and recipe: the gap in results, the gap in "
+                                    "against, and the change (gap in against - gap in results), "
+                                    "each with the 2.5th to 97.5th percentile of one paired "
+                                    "bootstrap drawing the same test sentences and seeds (those "
+                                    "all four runs share) for the four runs");
+        }
         cJSON_AddNumberToObject(manifest, "samples", o->cmp.samples);
         cJSON_AddStringToObject(manifest, "interval", "2.5th to 97.5th percentile of the paired "
                                                       "bootstrap over test sentences and seeds");
@@ -159,6 +205,19 @@ static int write_outputs(int argc, char **argv, const CompareCli *o, const Compa
         cJSON_Delete(manifest);
     }
     return rc ? args_error(CMD, "%s", err.msg) : 0;
+}
+
+/* The comparison the options ask for: within one sweep, against another,
+ * or a gap's change between two. */
+static int compare_run(const CompareCli *o, const SweepTable *table, const SweepTable *against,
+                       CompareTable *cmp, SrError *err)
+{
+    if (o->cmp.gap_x)
+        return compare_gap(table, o->runs_dir, against, o->against_runs_dir, &o->cmp, cmp, err);
+    if (o->against)
+        return compare_against(table, o->runs_dir, against, o->against_runs_dir, &o->cmp, cmp,
+                               err);
+    return compare_sweep(table, o->runs_dir, &o->cmp, cmp, err);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -172,9 +231,7 @@ int cmd_compare(int argc, char **argv)
     if (sweep_table_read(o.results, &table, NULL, &err) ||
         (o.against && sweep_table_read(o.against, &against, NULL, &err)))
         rc = args_error(CMD, "%s", err.msg);
-    if (rc == 0 && (o.against ? compare_against(&table, o.runs_dir, &against, o.against_runs_dir,
-                                                &o.cmp, &cmp, &err)
-                              : compare_sweep(&table, o.runs_dir, &o.cmp, &cmp, &err)))
+    if (rc == 0 && compare_run(&o, &table, &against, &cmp, &err))
         rc = args_error(CMD, "%s", err.msg);
     if (rc == 0) rc = write_outputs(argc, argv, &o, &cmp);
     for (int i = 0; rc == 0 && i < cmp.n; i++) {
@@ -184,7 +241,10 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc == 0 && cmp.n_unpaired && !o.against)
         fprintf(stderr, "seqrep %s: %d pairs left out: no seed in common\n", CMD, cmp.n_unpaired);
-    if (rc == 0 && cmp.n_unpaired && o.against)
+    if (rc == 0 && cmp.n_unpaired && o.cmp.gap_x)
+        fprintf(stderr, "seqrep %s: %d datasets and recipes left out: in one sweep only, a label "
+                        "missing, or no seed common to the four runs\n", CMD, cmp.n_unpaired);
+    if (rc == 0 && cmp.n_unpaired && o.against && !o.cmp.gap_x)
         fprintf(stderr, "seqrep %s: %d configurations left out: in one sweep only, or no seed in "
                         "common\n", CMD, cmp.n_unpaired);
     if (rc == 0)

@@ -303,14 +303,20 @@ char *compare_markdown(const CompareTable *t, const CompareOptions *o)
     if (!f) return NULL;
     fprintf(f, "Paired bootstrap of the difference a − b of mean test F1 over seeds (strict IOB2 "
                "span micro-F1, %%)");
-    if (o->against_name)
+    if (o->gap_x)
+        fprintf(f, " of the gap %s − %s in each of two sweeps and of its change between them: "
+                   "per dataset and recipe, the gap in %s, the gap in %s, and the change (the "
+                   "gap in %s − the gap in %s), paired by seed and test sentence, one draw for "
+                   "all four runs", o->gap_x, o->gap_y, o->results_name, o->against_name,
+                o->against_name, o->results_name);
+    else if (o->against_name)
         fprintf(f, " between two sweeps: a is a configuration of %s, b the same configuration "
                    "(dataset, recipe, method, r, positions, exit) of %s, paired by seed and test "
                    "sentence", o->against_name, o->results_name);
-    fprintf(f, ": %d samples (seed %llu), each drawing the test sentences and the seeds both "
-               "configurations have with replacement; the interval is the 2.5th to 97.5th "
-               "percentile. resolved: a>b or b>a when the interval leaves out 0, noise when it "
-               "holds 0.\n", o->samples, o->seed);
+    fprintf(f, ": %d samples (seed %llu), each drawing the test sentences and the seeds %s "
+               "with replacement; the interval is the 2.5th to 97.5th percentile. resolved: a>b "
+               "or b>a when the interval leaves out 0, noise when it holds 0.\n", o->samples,
+            o->seed, o->gap_x ? "the four runs share" : "both configurations have");
     for (int i = 0; i < t->n; i++) {
         const CompareRow *w = &t->rows[i];
         if (i == 0 || strcmp(w->dataset, t->rows[i - 1].dataset) != 0 ||

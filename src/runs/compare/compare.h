@@ -14,7 +14,8 @@
  * "sr r=2 exit=3". Configurations are ordered by method (methods.h), r, exit
  * and positions; of two, the later is A and the earlier B ("sr r=1" - "causal").
  * runs/compare/compare_against.h compares the same configuration between two sweeps
- * (another LM's grid) into the same table. */
+ * (another LM's grid) into the same table, runs/compare/compare_gap.h the
+ * change of a gap between two configurations from one sweep to the other. */
 #ifndef SEQREP_COMPARE_H
 #define SEQREP_COMPARE_H
 
@@ -35,11 +36,16 @@ typedef struct {
     /* across two sweeps only (compare_against.h): the names of the sweep of
      * --results and of --against; NULL within one sweep */
     const char *results_name, *against_name;
+    /* their CSVs (messages only; NULL: the names) */
+    const char *results_file, *against_file;
+    /* with --gap only (compare_gap.h): the two labels X and Y of the gap
+     * X - Y whose change between the two sweeps is asked for; else NULL */
+    const char *gap_x, *gap_y;
 } CompareOptions;
 
 /* One pair A - B. */
 typedef struct {
-    char dataset[256], recipe[48], a[96], b[96];
+    char dataset[256], recipe[48], a[128], b[128];
     int seeds;        /* seeds both have */
     BootstrapDiff d;  /* percent */
 } CompareRow;

@@ -4,7 +4,10 @@
  * (missing predictions, another test set, an F1 that disagrees with its
  * row, an unknown label); and one configuration of two sweeps compared
  * (runs/compare/compare_against.h): the pairs by seed, the sign and the interval of
- * a hand-made case, the same numbers as within one sweep, the refusals. */
+ * a hand-made case, the same numbers as within one sweep, the refusals;
+ * and the change of a gap between two sweeps (runs/compare/compare_gap.h):
+ * the seeds all four runs share, the points the differences of the rows'
+ * means, a one-point interval when every sentence agrees, the refusals. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "label/predictions.h"
 #include "runs/compare/compare.h"
 #include "runs/compare/compare_against.h"
+#include "runs/compare/compare_gap.h"
 #include "runs/sweep/sweep.h"
 
 #define N_SENTS 40
@@ -318,12 +322,20 @@ static void check_against_refusals(const SweepTable *base, const char *base_dir,
     assert_non_null(strstr(err.msg, "cannot read"));
 }
 
-static void test_against(void **state)
+/* body(a_dir, b_dir) in two new temporary folders, removed after. */
+static void in_two_dirs(void (*body)(const char *a_dir, const char *b_dir))
 {
-    (void)state;
-    char base_dir[] = "/tmp/test_compare_base.XXXXXX", variant_dir[] = "/tmp/test_compare_v.XXXXXX";
-    assert_non_null(mkdtemp(base_dir));
-    assert_non_null(mkdtemp(variant_dir));
+    char a_dir[] = "/tmp/test_compare_a.XXXXXX", b_dir[] = "/tmp/test_compare_b.XXXXXX";
+    assert_non_null(mkdtemp(a_dir));
+    assert_non_null(mkdtemp(b_dir));
+    body(a_dir, b_dir);
+    test_remove_dir(a_dir);
+    test_remove_dir(b_dir);
+}
+
+/* The base and variant sweeps compared: pairs, the sign, the refusals. */
+static void against_in(const char *base_dir, const char *variant_dir)
+{
     SweepTable base = {0}, variant = {0};
     two_sweeps(&base, base_dir, &variant, variant_dir);
     CompareOptions o = {.samples = 300, .seed = 7, .results_name = "base", .against_name = "v"};
@@ -332,8 +344,167 @@ static void test_against(void **state)
     check_against_refusals(&base, base_dir, &variant, variant_dir, &o);
     sweep_table_free(&base);
     sweep_table_free(&variant);
-    test_remove_dir(base_dir);
-    test_remove_dir(variant_dir);
+}
+
+static void test_against(void **state)
+{
+    (void)state;
+    in_two_dirs(against_in);
+}
+
+/* The test F1 of t's run of method, r and seed (positions run, exit 2). */
+static double run_f1(const SweepTable *t, Method method, int r, int seed)
+{
+    for (int i = 0; i < t->n; i++) {
+        const SweepRun *k = &t->rows[i].key;
+        if (k->method == method && k->r == r && k->seed == seed) return t->rows[i].test_f1;
+    }
+    fail_msg("no run of method %d, r %d, seed %d", (int)method, r, seed);
+    return 0;
+}
+
+/* Two sweeps for --gap. A: sr r=1 seeds 1-3 (misses every -, 5th, 4th
+ * sentence), causal seeds 1-3 (all wrong, every 2nd, every 3rd). B: sr r=1
+ * seeds 2-4 (every 6th, none, all), causal seeds 1-3 (none, every 4th,
+ * every 5th): the four share seeds 2 and 3. And the hand-made case, seed 1:
+ * sr r=2 always right in both, unmask-full always wrong in A and always
+ * right in B: the gap is 100 in A, 0 in B, the change -100 on any draw. */
+static void gap_sweeps(SweepTable *a, const char *a_dir, SweepTable *b, const char *b_dir)
+{
+    static const int xa[3] = {0, 5, 4}, ya[3] = {1, 2, 3}, xb[3] = {6, 0, 1}, yb[3] = {0, 4, 5};
+    const char *ma = "house/lm.safetensors", *mb = "house/v/lm.safetensors";
+    for (int i = 0; i < 3; i++) {
+        add_run_of(a, a_dir, ma, METHOD_SR, 1, 2, REPEAT_POSITIONS_RUN, i + 1, xa[i]);
+        add_run_of(a, a_dir, ma, METHOD_CAUSAL, 0, 2, REPEAT_POSITIONS_RUN, i + 1, ya[i]);
+        add_run_of(b, b_dir, mb, METHOD_SR, 1, 2, REPEAT_POSITIONS_RUN, i + 2, xb[i]);
+        add_run_of(b, b_dir, mb, METHOD_CAUSAL, 0, 2, REPEAT_POSITIONS_RUN, i + 1, yb[i]);
+    }
+    add_run_of(a, a_dir, ma, METHOD_SR, 2, 2, REPEAT_POSITIONS_RUN, 1, 0);
+    add_run_of(a, a_dir, ma, METHOD_UNMASK_FULL, 0, 2, REPEAT_POSITIONS_RUN, 1, 1);
+    add_run_of(b, b_dir, mb, METHOD_SR, 2, 2, REPEAT_POSITIONS_RUN, 1, 0);
+    add_run_of(b, b_dir, mb, METHOD_UNMASK_FULL, 0, 2, REPEAT_POSITIONS_RUN, 1, 0);
+    /* a label both sweeps have, but of no seed in common: sr r=4, seed 1 in A, 5 in B */
+    add_run_of(a, a_dir, ma, METHOD_SR, 4, 2, REPEAT_POSITIONS_RUN, 1, 0);
+    add_run_of(b, b_dir, mb, METHOD_SR, 4, 2, REPEAT_POSITIONS_RUN, 5, 0);
+}
+
+/* compare_gap of the gap x - y into c: three rows, one block. */
+static void gap_table(const SweepTable *a, const char *a_dir, const SweepTable *b,
+                      const char *b_dir, CompareOptions *o, const char *x, const char *y,
+                      CompareTable *c)
+{
+    SrError err;
+    o->gap_x = x;
+    o->gap_y = y;
+    assert_int_equal(compare_gap(a, a_dir, b, b_dir, o, c, &err), 0);
+    assert_int_equal(c->n, 3);
+}
+
+/* sr r=1 - causal: three rows on seeds 2 and 3, each point the difference
+ * of the rows' means, inside its interval; the change the difference of
+ * the two gaps. */
+static void check_gap_rows(const SweepTable *a, const char *a_dir, const SweepTable *b,
+                           const char *b_dir, CompareOptions *o)
+{
+    CompareTable c;
+    gap_table(a, a_dir, b, b_dir, o, "sr r=1", "causal", &c);
+    assert_string_equal(c.rows[0].a, "sr r=1 [base]");
+    assert_string_equal(c.rows[0].b, "causal [base]");
+    assert_string_equal(c.rows[1].a, "sr r=1 [v]");
+    assert_string_equal(c.rows[1].b, "causal [v]");
+    assert_string_equal(c.rows[2].a, "sr r=1 - causal [v]");
+    assert_string_equal(c.rows[2].b, "sr r=1 - causal [base]");
+    double gap_a = (run_f1(a, METHOD_SR, 1, 2) + run_f1(a, METHOD_SR, 1, 3)) / 2 -
+                   (run_f1(a, METHOD_CAUSAL, 0, 2) + run_f1(a, METHOD_CAUSAL, 0, 3)) / 2;
+    double gap_b = (run_f1(b, METHOD_SR, 1, 2) + run_f1(b, METHOD_SR, 1, 3)) / 2 -
+                   (run_f1(b, METHOD_CAUSAL, 0, 2) + run_f1(b, METHOD_CAUSAL, 0, 3)) / 2;
+    const double want[3] = {gap_a, gap_b, gap_b - gap_a};
+    for (int r = 0; r < 3; r++) {
+        const BootstrapDiff *d = &c.rows[r].d;
+        assert_int_equal(c.rows[r].seeds, 2);
+        assert_true(fabs(d->diff - want[r]) < 1e-9);
+        assert_true(fabs(d->diff - (d->f1_a - d->f1_b)) < 1e-9);
+        assert_true(d->lo <= d->diff && d->diff <= d->hi && d->lo < d->hi);
+    }
+    assert_true(fabs(c.rows[2].d.f1_a - gap_b) < 1e-9 && fabs(c.rows[2].d.f1_b - gap_a) < 1e-9);
+    double sr_a = (run_f1(a, METHOD_SR, 1, 2) + run_f1(a, METHOD_SR, 1, 3)) / 2;
+    assert_true(fabs(c.rows[0].d.f1_a - sr_a) < 1e-9);
+    char *md = compare_markdown(&c, o);
+    assert_non_null(strstr(md, "of the gap sr r=1 − causal in each of two sweeps"));
+    assert_non_null(strstr(md, "| sr r=1 - causal [v] | sr r=1 - causal [base] | 2 |"));
+    free(md);
+    compare_table_free(&c);
+}
+
+/* The hand-made case: every sentence agrees, so every draw gives the same
+ * numbers and the intervals are points: 100, 0, -100. */
+static void check_gap_exact(const SweepTable *a, const char *a_dir, const SweepTable *b,
+                            const char *b_dir, CompareOptions *o)
+{
+    CompareTable c;
+    gap_table(a, a_dir, b, b_dir, o, "sr r=2", "unmask-full", &c);
+    for (int r = 0; r < 3; r++) {
+        const BootstrapDiff *d = &c.rows[r].d;
+        double want = 100.0 * (1 - r); /* 100, 0, -100 */
+        assert_true(c.rows[r].seeds == 1 && d->diff == want && d->lo == want && d->hi == want);
+    }
+    assert_true(c.rows[2].d.f1_a == 0 && c.rows[2].d.f1_b == 100);
+    assert_string_equal(compare_resolved(&c.rows[2]), "b>a");
+    compare_table_free(&c);
+}
+
+/* Refusals: a label in neither sweep, a label the --against sweep lacks,
+ * no seed common to the four, --baseline, an F1 that disagrees with its row. */
+static void check_gap_refusals(SweepTable *a, const char *a_dir, const SweepTable *b,
+                               const char *b_dir, CompareOptions *o)
+{
+    CompareTable c;
+    SrError err;
+    o->gap_x = "sr r=9";
+    o->gap_y = "causal";
+    assert_int_equal(compare_gap(a, a_dir, b, b_dir, o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "'sr r=9'"));
+    assert_non_null(strstr(err.msg, "--results sweep base.csv"));
+    o->gap_x = "sr r=1";
+    SweepTable no_causal = {0};
+    add_run_of(&no_causal, b_dir, "house/v/lm.safetensors", METHOD_SR, 1, 2, REPEAT_POSITIONS_RUN,
+               2, 6);
+    assert_int_equal(compare_gap(a, a_dir, &no_causal, b_dir, o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "'causal'"));
+    assert_non_null(strstr(err.msg, "--against sweep v.csv"));
+    sweep_table_free(&no_causal);
+    o->gap_x = "sr r=4";
+    assert_int_equal(compare_gap(a, a_dir, b, b_dir, o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "no seed common to the four"));
+    o->gap_x = "sr r=1";
+    o->baseline = "causal";
+    assert_int_equal(compare_gap(a, a_dir, b, b_dir, o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "--baseline"));
+    o->baseline = NULL;
+    a->rows[2].test_f1 += 1; /* sr r=1 of seed 2 */
+    assert_int_equal(compare_gap(a, a_dir, b, b_dir, o, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "from the predictions"));
+    a->rows[2].test_f1 -= 1;
+}
+
+/* The gap sweeps: the rows, the hand-made case, the refusals. */
+static void gap_in(const char *a_dir, const char *b_dir)
+{
+    SweepTable a = {0}, b = {0};
+    gap_sweeps(&a, a_dir, &b, b_dir);
+    CompareOptions o = {.samples = 300, .seed = 5, .results_name = "base", .against_name = "v",
+                        .results_file = "base.csv", .against_file = "v.csv"};
+    check_gap_rows(&a, a_dir, &b, b_dir, &o);
+    check_gap_exact(&a, a_dir, &b, b_dir, &o);
+    check_gap_refusals(&a, a_dir, &b, b_dir, &o);
+    sweep_table_free(&a);
+    sweep_table_free(&b);
+}
+
+static void test_gap(void **state)
+{
+    (void)state;
+    in_two_dirs(gap_in);
 }
 
 int main(void)
@@ -341,6 +512,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_pairs),
         cmocka_unit_test(test_against),
+        cmocka_unit_test(test_gap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,12 +13,22 @@ table of every interval the sweeps' comparisons hold.
         control    every other head of the induction head's layer, in order
       Ties go to the lower layer, then the lower head.
 
-  summary --out CSV LM:CONDITION:HEADS:COMPARE.csv ...
+  summary --out CSV [--md MD] LM:CONDITION:HEADS:COMPARE.csv ...
       one row per pair of every compare CSV (seqrep compare), with the LM, the
       condition (none | induction | previous | control), the heads taken away
-      and which comparison it is ("within": A - B inside one sweep; "change":
-      the ablated sweep minus the one without, the same configuration), the
-      interval as compare printed it. Written through a temporary file.
+      and which comparison it is:
+        within   A - B inside one sweep (NAME.compare.csv)
+        change   the ablated sweep minus the one without, the same
+                 configuration (NAME.change.csv)
+        gap      the change of a gap (compare --gap X,Y): X - Y with the head
+                 taken away minus X - Y without it (NAME.gap-*.csv)
+        control  the same change of a gap between two ablated sweeps: with
+                 the induction head taken away minus with a control head of
+                 its layer taken away (NAME.vs-*.csv)
+      (of a --gap CSV only its last row, the change, is kept: the two gaps
+      are rows of the within comparisons), the interval as compare printed
+      it. With --md, the same rows as markdown tables, one per comparison
+      kind (results/md/house-ablation.md). Written through temporary files.
 """
 import csv
 import os
@@ -72,7 +82,7 @@ def pick(path):
             print(f"control {layer}.{head} {scores['induction']:.6f}")
 
 
-def summary(out, items):
+def summary(out, items, md=None):
     """Write the summary table of the compare CSVs named by items."""
     rows = []
     for item in items:
@@ -82,8 +92,11 @@ def summary(out, items):
         lm, condition, ablated, path = parts
         if not os.path.exists(path):
             continue
-        kind = "change" if path.endswith(".change.csv") else "within"
-        for row in csv.DictReader(open(path)):
+        kind = comparison_kind(os.path.basename(path))
+        pairs = list(csv.DictReader(open(path)))
+        if kind in ("gap", "control"):
+            pairs = pairs[-1:]
+        for row in pairs:
             rows.append([lm, condition, ablated, kind] + [row[k] for k in SUMMARY_COLUMNS[4:]])
     tmp = out + ".tmp"
     with open(tmp, "w", newline="") as handle:
@@ -92,16 +105,62 @@ def summary(out, items):
         writer.writerows(rows)
     os.replace(tmp, out)
     print(f"ablation_table: {len(rows)} rows into {out}")
+    if md:
+        write_markdown(md, rows)
+
+
+def comparison_kind(name):
+    """The comparison a compare CSV of examples/ablation.sh holds, by its name."""
+    if name.endswith(".change.csv"):
+        return "change"
+    if ".gap-" in name:
+        return "gap"
+    if ".vs-" in name:
+        return "control"
+    return "within"
+
+
+MD_TITLES = {
+    "within": "Inside each sweep: a − b, the same heads taken away from both",
+    "change": "Taking the head away: the same configuration, ablated − not",
+    "gap": "The change of a gap: (a) with the head taken away − (b) without it",
+    "control": "The induction head against each control head of its layer: the same gap, (a) induction head taken away − (b) control head taken away",
+}
+
+
+def write_markdown(path, rows):
+    """The summary rows as markdown, a table per comparison kind."""
+    lines = ["Paired bootstrap over fine-tuning seeds and test sentences (seqrep compare, 10000 samples): "
+             "mean test F1 (strict IOB2 span micro-F1, %) and the 2.5th to 97.5th percentile of a − b; "
+             "NLU++, paper recipe, r = 1 (examples/ablation.sh)."]
+    for kind in ("within", "change", "gap", "control"):
+        chosen = [r for r in rows if r[3] == kind]
+        if not chosen:
+            continue
+        lines += ["", f"**{MD_TITLES[kind]}**", "",
+                  "| LM | heads taken away | a | b | seeds | F1 a | F1 b | a − b | 95% interval | resolved |",
+                  "|---|---|---|---|---:|---:|---:|---:|---|---|"]
+        for lm, condition, ablated, _, a, b, seeds, f1a, f1b, diff, lo, hi, resolved in chosen:
+            heads = "none" if ablated == "none" else f"{ablated} ({condition})"
+            lines.append(f"| {lm} | {heads} | {a} | {b} | {seeds} | {float(f1a):.2f} | {float(f1b):.2f} | "
+                         f"{float(diff):+.2f} | [{float(lo):+.2f}, {float(hi):+.2f}] | {resolved} |")
+    tmp = path + ".tmp"
+    with open(tmp, "w") as handle:
+        handle.write("\n".join(lines) + "\n")
+    os.replace(tmp, path)
 
 
 def main():
-    """pick HEADS.csv | summary --out CSV ITEM..."""
+    """pick HEADS.csv | summary --out CSV [--md MD] ITEM..."""
     if len(sys.argv) == 3 and sys.argv[1] == "pick":
         pick(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "summary" and sys.argv[2] == "--out":
-        summary(sys.argv[3], sys.argv[4:])
+        items, md = sys.argv[4:], None
+        if items[:1] == ["--md"] and len(items) >= 2:
+            md, items = items[1], items[2:]
+        summary(sys.argv[3], items, md)
     else:
-        fail("usage: ablation_table.py pick HEADS.csv | summary --out CSV LM:CONDITION:HEADS:COMPARE.csv ...")
+        fail("usage: ablation_table.py pick HEADS.csv | summary --out CSV [--md MD] LM:CONDITION:HEADS:COMPARE.csv ...")
 
 
 if __name__ == "__main__":

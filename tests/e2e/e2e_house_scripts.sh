@@ -418,10 +418,20 @@ table = rows("ablation.csv")
 assert {r["condition"] for r in table} == {"none", "induction", "previous", "control"}
 assert any(r["comparison"] == "change" and r["a"] == "sr r=1 [ablate-%s]" % ind for r in table), table
 assert any(r["a"] == "sr r=1 induction" and r["b"] == "causal" for r in table)
+kinds = {r["comparison"] for r in table}
+assert kinds == {"within", "change", "gap", "control"}, kinds
+gap = [r for r in table if r["comparison"] == "gap" and r["ablated"] == ind and r["a"].startswith("sr r=1 - causal")]
+assert len(gap) == 1 and gap[0]["a"] == "sr r=1 - causal [ablate-%s]" % ind and gap[0]["b"] == "sr r=1 - causal [none]", gap
+ctl_rows = [r for r in table if r["comparison"] == "control"]
+assert len(ctl_rows) == 1 and ctl_rows[0]["ablated"] == "%s-vs-%s" % (ind, ctl), ctl_rows
+for r in gap + ctl_rows:
+    assert abs(float(r["diff"]) - (float(r["f1_a"]) - float(r["f1_b"]))) < 1e-3, r
+md = open(os.path.join(d, "..", "..", "md", "house-ablation.md")).read()
+assert "**The change of a gap" in md and "**The induction head against each control head" in md, md
 lm = json.load(open(os.path.join(d, "ablation.manifest.json")))["lms"]["house"]
 assert [h["head"] for h in lm["heads"]] == [ind, prev, ctl] and lm["lr"] == "0.01" and len(lm["weights_sha256"]) == 64
 PY
-    ok "ablation: heads picked on dev, a sweep per head taken away, the table and manifest"
+    ok "ablation: heads picked on dev, a sweep per head taken away, the gap changes, the table, its markdown and the manifest"
 else
     bad "ablation"; tail -5 abl.err abl.out
 fi

@@ -100,7 +100,7 @@ TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # each also depends on this Makefile (its flags, and objects older than -MMD)
 DEPFLAGS = -MMD -MP
 
-.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house house-record demo test test-build test-layout test-unit test-asan test-avx2 test-e2e test-fuzz soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
+.PHONY: all deps deps-test deps-slurm deps-bench deps-corpus deps-npm corpus house house-record demo test test-build test-layout test-unit test-asan test-avx2 test-e2e test-fuzz fuzz-syntax soak fuzz fuzz-build fuzz-seeds bench isa-mix golden tokenizers golden-tokenizers figures repo-figures reproduce reproduce-house lab-setup lab lab-figures test-lab clean
 
 all: $(BUILD)/seqrep $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
 
@@ -308,7 +308,8 @@ soak: deps-test
 # ---- fuzzing (tests/fuzz/README.md) ----------------------------------------
 # One libFuzzer harness per parser, tests/fuzz/fuzz_NAME.c, linked with the
 # library built again by clang with the same sanitizers into $(FUZZ_BUILD)/.
-#   make test-fuzz              every harness once over its committed corpus (part of make test)
+#   make test-fuzz              every harness once over its committed corpus (part of make test;
+#                               under the ASan build, see below)
 #   make fuzz FUZZ_SECONDS=N    fuzz each harness N seconds over a copy of its corpus
 #                               (FUZZ_ONLY="csv conll" picks harnesses; FUZZ_RUNS=M
 #                               also stops each after M inputs)
@@ -343,11 +344,27 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libseqrep_fuzz.a
 
 fuzz-build: $(FUZZ_BIN)
 
-# skipped (with a line saying so) where clang is missing; make deps-test installs it
+# make test-fuzz replays the committed corpora without a second build of the
+# library: each harness is linked with tests/fuzz/replay/replay_main.c against the
+# ASan build's libraries (gcc: AddressSanitizer, UBSan, LeakSanitizer), and
+# clang checks that the sources the fuzz build compiles (the library, the two
+# viz/ parsers, the harnesses) compile without a warning (-fsyntax-only with
+# the fuzz build's flags and -Werror; skipped, with a line saying so, where
+# clang is missing: make deps-test installs it).
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay/replay_main.c $(BUILD)/libseqrep.a $(BUILD)/libseqrep_viz.a
+	$(CC) $(CFLAGS) $(VIZ_CFLAGS) -Itests/fuzz $< tests/fuzz/replay/replay_main.c \
+	  $(BUILD)/libseqrep_viz.a $(BUILD)/libseqrep.a $(LDLIBS) -o $@
+
+fuzz-syntax:
+	printf '%s\n' $(LIB_SRC) | xargs -P $(TEST_JOBS) -n 16 $(FUZZ_CC) -fsyntax-only $(FUZZ_CFLAGS)
+	printf '%s\n' $(FUZZ_VIZ_SRC) $(wildcard tests/fuzz/fuzz_*.c) | \
+	  xargs -P $(TEST_JOBS) -n 8 $(FUZZ_CC) -fsyntax-only $(FUZZ_CFLAGS) $(VIZ_CFLAGS) -Itests/fuzz
+
 test-fuzz:
-	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory -j$(TEST_JOBS) fuzz-build && sh tests/fuzz/run.sh replay $(FUZZ_BUILD) $(FUZZ_NAMES); \
-	else echo "skip test-fuzz: $(FUZZ_CC) is not installed (make deps-test installs clang)"; fi
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) --no-print-directory fuzz-syntax; \
+	else echo "skip the clang check of test-fuzz: $(FUZZ_CC) is not installed (make deps-test installs clang)"; fi
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) BUILD=build-asan OPT="$(ASAN_OPT)" DEBUG=-g1 $(FUZZ_NAMES:%=build-asan/fuzz_%)
+	sh tests/fuzz/run.sh replay-main build-asan $(FUZZ_NAMES)
 
 fuzz: fuzz-build
 	FUZZ_RUNS=$(FUZZ_RUNS) sh tests/fuzz/run.sh fuzz $(FUZZ_BUILD) $(FUZZ_SECONDS) $(or $(FUZZ_ONLY),$(FUZZ_NAMES))

@@ -47,7 +47,7 @@ static inline void fuzz_remove_tree(const char *path)
         for (struct dirent *e; d && (e = readdir(d));) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
             char child[1024];
-            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+            if (snprintf(child, sizeof child, "%s/%s", path, e->d_name) >= (int)sizeof child) continue;
             fuzz_remove_tree(child);
         }
         if (d) closedir(d);

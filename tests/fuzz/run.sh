@@ -5,6 +5,10 @@
 #       each harness once over every file of its committed corpus
 #       (tests/fuzz/corpus/NAME/): libFuzzer runs each input once and stops
 #       at the first crash, leak or sanitizer report. `make test-fuzz`.
+#   sh tests/fuzz/run.sh replay-main BUILD NAME...
+#       the same with BUILD/fuzz_NAME linked with replay/replay_main.c instead of
+#       libFuzzer (make test-fuzz: the ASan build), each harness's inputs in
+#       one run of at most 120 s; a sanitizer report or a leak fails it.
 #   sh tests/fuzz/run.sh fuzz BUILD SECONDS NAME...
 #       fuzz each harness SECONDS over a copy of its corpus in
 #       BUILD/corpus/NAME (new inputs go there, never into tests/), with
@@ -18,8 +22,8 @@
 # Ends with "N passed, N failed"; exits 1 when anything failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-mode=${1:?usage: run.sh replay|fuzz BUILD ...}
-build=${2:?usage: run.sh replay|fuzz BUILD ...}
+mode=${1:?usage: run.sh replay|replay-main|fuzz BUILD ...}
+build=${2:?usage: run.sh replay|replay-main|fuzz BUILD ...}
 shift 2
 seconds=0
 if [ "$mode" = fuzz ]; then
@@ -52,9 +56,14 @@ for name in "$@"; do
         failed=$((failed + 1))
         continue
     fi
-    if [ "$mode" = replay ]; then
-        # shellcheck disable=SC2086
-        if "$bin" $limits -artifact_prefix="$build/artifacts/$name-" "$corpus"/* >"$log" 2>&1; then
+    if [ "$mode" = replay-main ] || [ "$mode" = replay ]; then
+        if [ "$mode" = replay-main ]; then
+            timeout 120 "$bin" "$corpus"/* >"$log" 2>&1
+        else
+            # shellcheck disable=SC2086
+            "$bin" $limits -artifact_prefix="$build/artifacts/$name-" "$corpus"/* >"$log" 2>&1
+        fi
+        if [ $? = 0 ]; then
             echo "ok   $name: $(ls "$corpus" | wc -l) inputs"
             passed=$((passed + 1))
         else

@@ -14,7 +14,8 @@
 # one, other weights, a bad name); and examples/house_variant_study.sh on the
 # same cache (a row per LM as its files say, an untrained variant left out,
 # resuming, no house LM); examples/ablation.sh on it (the heads picked on
-# dev, a sweep per head taken away, the table, resuming); examples/house.sh's
+# dev, a sweep per head taken away, the table, resuming); examples/induction_gap.py
+# (the gap per LM, r and slope across them, bad input); examples/house.sh's
 # pre-training seed (HOUSE_SEED, NAME-seedS) on a tiny fake corpus; and the
 # lab's number check (examples/lab.py): a quoted number that its committed
 # file does not hold, or read from a file that is not committed, fails.
@@ -437,6 +438,38 @@ else
 fi
 ablation_run
 [ "$(cat abl.out abl.err | grep -c ", 0 to do")" = 4 ] && ok "ablation resumed: no run again" || bad "ablation resumed: no run again"
+
+# ---- examples/induction_gap.py: sr r = 1 - unmask-full per LM against its best induction score ----
+"$seqrep" heads --model cache/house/v1/causal.safetensors --data repo/results/data/nlupp/dev.conll --r 1 \
+    --threads 1 --out v1-heads.csv >/dev/null 2>&1
+expect_status 0 "induction_gap.py: three LMs" python3 "$examples/induction_gap.py" --out ig.csv --md ig.md --samples 200 \
+    "house=repo/results/house/nlupp-paper.csv,$abl/house.heads-dev.csv" "v1=$v/nlupp-paper.csv,v1-heads.csv" \
+    "house2=repo/results/house/nlupp-paper.csv,v1-heads.csv"
+python3 - ig.csv repo/results/house/nlupp-paper.csv <<'PY' && ok "induction_gap.py: each gap the mean of sr r=1 - unmask-full over seeds, r and slope of those rows" || { bad "induction_gap.py"; cat ig.csv; }
+import csv, math, sys
+rows = {r["lm"]: r for r in csv.DictReader(open(sys.argv[1]))}
+grid = list(csv.DictReader(open(sys.argv[2])))
+full = max(int(r["exit"]) for r in grid)
+f1 = lambda m, rr: {r["seed"]: float(r["test_f1"]) for r in grid if r["method"] == m and r["r"] == rr
+                    and r["positions"] == "run" and int(r["exit"]) == full}
+sr, un = f1("sr", "1"), f1("unmask-full", "0")
+gap = sum(sr[s] - un[s] for s in sr) / len(sr)
+assert abs(float(rows["house"]["gap"]) - gap) < 1e-3 and rows["house"]["seeds"] == "2", rows["house"]
+assert float(rows["house"]["lo"]) <= gap + 1e-9 <= float(rows["house"]["hi"]) + 2e-9
+xs = [float(rows[k]["best_induction"]) for k in ("house", "v1", "house2")]
+ys = [float(rows[k]["gap"]) for k in ("house", "v1", "house2")]
+mx, my = sum(xs) / 3, sum(ys) / 3
+sxx = sum((x - mx) ** 2 for x in xs); syy = sum((y - my) ** 2 for y in ys)
+sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+assert abs(float(rows["pearson_r"]["gap"]) - sxy / math.sqrt(sxx * syy)) < 1e-3, rows["pearson_r"]
+assert abs(float(rows["slope_per_0.1"]["gap"]) - sxy / sxx / 10) < 1e-3, rows["slope_per_0.1"]
+assert float(rows["pearson_r"]["lo"]) <= float(rows["pearson_r"]["hi"])
+PY
+grep -q "Pearson's r, 3 LMs" ig.md && ok "induction_gap.py: the markdown table" || { bad "induction_gap.py markdown"; cat ig.md; }
+expect_error "induction_gap.py: a grid of another data set" "no NLU++ run under the paper recipe" \
+    python3 "$examples/induction_gap.py" --out none.csv "x=grid/sweep.csv,v1-heads.csv"
+expect_error "induction_gap.py: a bad argument" "neither an option nor" python3 "$examples/induction_gap.py" --out none.csv house
+[ ! -e none.csv ] && ok "induction_gap.py: nothing written on error" || bad "induction_gap.py wrote on error"
 
 # ---- examples/house.sh: the pre-training seed (HOUSE_SEED) on a tiny fake corpus ----
 mkdir -p seeds/english

@@ -39,11 +39,12 @@
 #   nlupp-paper.csv, nlupp-full.csv, tasks-paper.csv (+ .md)   the sweeps
 #   SWEEP.compare-unmask-full.{csv,md}, SWEEP.compare-causal.{csv,md}   within the variant
 #   SWEEP.vs-base.{csv,md}     variant − base, per configuration
+#   SWEEP.gap-vs-base.{csv,md} the change of sr r = 1 − unmask-full, variant − base
 #   heads/, heads-summary.csv  the heads stage (house_heads.py)
 #   heads-f1.{csv,md}          head scores against each sr run's F1 (house_heads_f1.py)
 #   logs/                      the probes' logs
 # and results/md/house-NAME-*.md: -lr, -probe-DATASET, -SWEEP, -SWEEP-time,
-# -SWEEP-compare, -vs-base, -heads, -heads-f1.
+# -SWEEP-compare, -vs-base, -gap-vs-base, -heads, -heads-f1.
 case $variant in
     *[!A-Za-z0-9_-]* | -*) echo "house_grid: HOUSE_VARIANT '$variant' must be letters, digits, - and _" >&2; exit 2 ;;
 esac
@@ -133,6 +134,17 @@ compare_sweep() {
     else
         echo "house_grid: $variant $name: per-run files of the variant's or the house LM's grid missing, its table against the base kept (STAGES=replay first; for the base grid STAGES=replay sh examples/house_grid.sh)" >&2
     fi
+    # the change of sr r = 1's gap to unmask-full from the house LM to the
+    # variant (compare --gap): needs only those two configurations' files
+    gap_runs="--exit full --only method=sr,unmask-full --only r=0,1 --only positions=run"
+    if [ -s "$base_csv" ] && python3 examples/house_replay.py "$seqrep" "$out/$name.csv" $gap_runs --missing >/dev/null &&
+        python3 examples/house_replay.py "$seqrep" "$base_csv" $gap_runs --only seed="$(seeds_of "$out/$name.csv")" \
+            --missing >/dev/null; then
+        "$seqrep" compare --results "$base_csv" --against "$out/$name.csv" --names "base,$variant" --exit "$layers" \
+            --gap "sr r=1,unmask-full" --out "$out/$name.gap-vs-base.csv" --md "$out/$name.gap-vs-base.md"
+    elif [ -s "$base_csv" ]; then
+        echo "house_grid: $variant $name: per-run files of sr r = 1 or unmask-full missing, its gap change against the base kept" >&2
+    fi
 }
 
 # tables_more: the markdown of every comparison made so far (this run's or an
@@ -153,6 +165,15 @@ tables_more() {
               cat "$out/$name.vs-base.md"
               echo
           done; } >"$md-vs-base.md"
+    fi
+    if ls "$out"/*.gap-vs-base.md >/dev/null 2>&1; then
+        { for name in $sweeps; do
+              [ -s "$out/$name.gap-vs-base.md" ] || continue
+              printf '**%s**: the change of sr r = 1 − unmask-full from the house LM to %s (seqrep compare --results %s --against %s --gap "sr r=1,unmask-full")\n\n' \
+                  "$name" "$variant" "$base_out/$name.csv" "$out/$name.csv"
+              cat "$out/$name.gap-vs-base.md"
+              echo
+          done; } >"$md-gap-vs-base.md"
     fi
     if [ -s "$out/heads-summary.csv" ] && [ -s "$out/nlupp-paper.csv" ]; then
         python3 examples/house_heads_f1.py "$out/heads-summary.csv" "$out/nlupp-paper.csv" "$out/heads-f1" >/dev/null

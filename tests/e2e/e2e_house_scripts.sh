@@ -252,6 +252,19 @@ for r, (method, rr, pos) in zip(rows, want):
     ok = ok and r["seeds"] == "2" and abs(float(r["f1_a"]) - a) < 1e-3 and abs(float(r["f1_b"]) - b) < 1e-3
 sys.exit(0 if ok else 1)
 PY
+python3 - "$v" "$md" <<'PY' && ok "variant − base: the change of sr r = 1 − unmask-full (compare --gap), its markdown" || { bad "gap vs base"; cat "$v/nlupp-paper.gap-vs-base.csv"; }
+import csv, sys
+v, md = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open(f"{v}/nlupp-paper.gap-vs-base.csv")))
+vs = {r["a"]: r for r in csv.DictReader(open(f"{v}/nlupp-paper.vs-base.csv"))}
+gap_v1 = float(vs["sr r=1 [v1]"]["f1_a"]) - float(vs["unmask-full [v1]"]["f1_a"])
+gap_base = float(vs["sr r=1 [v1]"]["f1_b"]) - float(vs["unmask-full [v1]"]["f1_b"])
+change = rows[-1]
+ok = len(rows) == 3 and change["a"] == "sr r=1 - unmask-full [v1]" and change["b"] == "sr r=1 - unmask-full [base]"
+ok = ok and abs(float(change["diff"]) - (gap_v1 - gap_base)) < 1e-3 and float(change["lo"]) <= float(change["hi"])
+ok = ok and "the change of sr r = 1 − unmask-full" in open(md + "-gap-vs-base.md").read()
+sys.exit(0 if ok else 1)
+PY
 python3 - "$v" repo/results/house/heads <<'PY' && ok "heads summary: the house LM and v1 (NLU++ run, restart, random 50 with ICL), 8 fine-tuned sr runs" || { bad "heads summary"; cat "$v/heads-summary.csv"; }
 import csv, os, sys
 v, base_dir = sys.argv[1], sys.argv[2]

@@ -45,7 +45,9 @@
 #
 # Per-run files (OUT/*.runs/) stay out of git; the CSVs, the heads and the
 # manifest are committed. LMS (default "house r50long"), SEEDS (default
-# 5,29,42), OUT (default results/house/ablation), THREADS (2), NLUPP, LR (one
+# 5,29,42), OUT (default results/house/ablation), THREADS (2: each run's
+# threads), JOBS (1: runs at a time; JOBS=2 THREADS=1 suits two cores, the
+# thread count is in each run's command), NLUPP, LR (one
 # rate for every LM instead of each grid's choice) override.
 #
 # Usage: sh examples/ablation.sh [BUILD_DIR]   (from the repository root;
@@ -63,6 +65,7 @@ md=${MD:-results/md/house-ablation.md}
 lms=${LMS:-house r50long}
 seeds=${SEEDS:-5,29,42}
 threads=${THREADS:-2}
+jobs=${JOBS:-1}
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 [ -x "$seqrep" ] || { echo "ablation: $seqrep is not built (make -j2 BUILD=$build OPT=\"-O3 -march=x86-64-v3\" all)" >&2; exit 2; }
 log() { echo "== $(date -u +%H:%M:%S) $*"; }
@@ -111,7 +114,7 @@ sweep() {
     [ "$ablate" = none ] && set --
     "$seqrep" sweep --data "$data" --model "$(lm_path "$lm")" --methods "$methods" --r 1 --exits 0 \
         --copy-positions "$positions" --recipe paper --lr "$(lm_rate "$lm")" --seeds "$seeds" \
-        --epochs 10 --jobs 1 --threads "$threads" --out "$csv" "$@" </dev/null
+        --epochs 10 --jobs "$jobs" --threads "$threads" --out "$csv" "$@" </dev/null
 }
 # compare_sweeps LM NAME: the intervals of OUT/LM.NAME.csv (within) and,
 # for an ablated sweep, against OUT/LM.none.csv (change); a comparison that

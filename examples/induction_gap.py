@@ -20,10 +20,11 @@ not resampled (seqrep compare does that for one gap between two LMs: compare
 --against --gap). With few LMs the interval is wide; it says so.
 
 Writes CSV (one row per LM, then the rows pearson_r and slope_per_0.1, whose
-gap, lo and hi columns hold the estimate and its interval) and MD, through
-temporary files.
+gap, lo and hi columns hold the estimate and its interval), its manifest
+beside it (the command, the inputs) and MD, through temporary files.
 """
 import csv
+import json
 import math
 import os
 import random
@@ -110,7 +111,10 @@ def main():
                     fail(f"{a} {value}: not a whole number")
                 if number < 1:
                     fail(f"{a} {value}: must be 1 or more")
-                samples, seed = (number, seed) if a == "--samples" else (samples, number)
+                if a == "--samples":
+                    samples = number
+                else:
+                    seed = number
         elif "=" in a and "," in a.split("=", 1)[1]:
             name, files = a.split("=", 1)
             grid, heads = files.split(",", 1)
@@ -167,6 +171,13 @@ def main():
         w.writerow(["slope_per_0.1", len(per_lm), "", "", "", fmt(None if slope is None else slope / 10),
                     fmt(s_lo / 10), fmt(s_hi / 10)])
     os.replace(tmp, out)
+    manifest = os.path.splitext(out)[0] + ".manifest.json"
+    with open(manifest + ".tmp", "w") as handle:
+        json.dump({"command": " ".join(["python3", "examples/induction_gap.py"] + sys.argv[1:]),
+                   "lms": [{"name": n, "grid": g, "heads": h} for n, g, h in lms],
+                   "samples": samples, "seed": seed}, handle, indent=2)
+        handle.write("\n")
+    os.replace(manifest + ".tmp", manifest)
     print(f"induction_gap: {len(per_lm)} LMs into {out}; r = {fmt(r) or 'none'} [{fmt(r_lo)}, {fmt(r_hi)}]")
     if md:
         lines = ["SR r = 1 (running positions) − unmask-full, mean NLU++ test F1 over the seeds both have "

@@ -478,7 +478,7 @@ assert abs(float(rows["pearson_r"]["gap"]) - sxy / math.sqrt(sxx * syy)) < 1e-3,
 assert abs(float(rows["slope_per_0.1"]["gap"]) - sxy / sxx / 10) < 1e-3, rows["slope_per_0.1"]
 assert float(rows["pearson_r"]["lo"]) <= float(rows["pearson_r"]["hi"])
 PY
-grep -q "Pearson's r, 3 LMs" ig.md && ok "induction_gap.py: the markdown table" || { bad "induction_gap.py markdown"; cat ig.md; }
+grep -q "Pearson's r, 3 LMs" ig.md && grep -q "examples/induction_gap.py --out ig.csv" ig.manifest.json && ok "induction_gap.py: the markdown table and the manifest with the command" || { bad "induction_gap.py markdown"; cat ig.md; }
 expect_error "induction_gap.py: a grid of another data set" "no NLU++ run under the paper recipe" \
     python3 "$examples/induction_gap.py" --out none.csv "x=grid/sweep.csv,v1-heads.csv"
 expect_error "induction_gap.py: a bad argument" "neither an option nor" python3 "$examples/induction_gap.py" --out none.csv house

@@ -16,7 +16,8 @@
 # resuming, no house LM); examples/ablation.sh on it (the heads picked on
 # dev, a sweep per head taken away, the table, resuming); examples/induction_gap.py
 # (the gap per LM, r and slope across them, bad input); examples/house.sh's
-# pre-training seed (HOUSE_SEED, NAME-seedS) on a tiny fake corpus; and the
+# pre-training seed (HOUSE_SEED, NAME-seedS) on a tiny fake corpus;
+# examples/snapshot_seeds.py on two of those seeds' snapshots; and the
 # lab's number check (examples/lab.py): a quoted number that its committed
 # file does not hold, or read from a file that is not committed, fails.
 # Usage: sh tests/e2e/e2e_house_scripts.sh path/to/seqrep
@@ -522,6 +523,58 @@ house_run 2 "house.sh HOUSE_SEED=x refused" HOUSE_SEED=x
 check "HOUSE_SEED=x: one line" sh -c '[ "$(wc -l <house.err)" = 1 ] && grep -q "HOUSE_SEED .x. must be a whole number" house.err'
 house_run 2 "house.sh: a name's seed and HOUSE_SEED disagree" HOUSE_SEED=2 HOUSE_VARIANT=repeat50-seed3
 check "disagreeing seeds: one line" sh -c '[ "$(wc -l <house.err)" = 1 ] && grep -q "names seed 3, HOUSE_SEED is 2" house.err'
+
+# ---- examples/snapshot_seeds.py: two seeds of plain (the snapshots of
+# house.sh above, steps 0, 2, 4), the seeds' spread and the largest rise ----
+# sentences of 10 words or fewer: twice their pieces fit the tiny LMs' 96 positions
+awk '/^$/ { if (words <= 10 && kept < 8) { printf "%s\n", sentence; kept++ } sentence = ""; words = 0; next }
+     { sentence = sentence $0 "\n"; words++ }' data/tiny/dev.conll >short.conll
+for lm in plain plain-seed3; do
+    sh "$examples/series_heads.sh" "$build" "seeds/house/$lm/snapshots" short.conll >/dev/null 2>&1 ||
+        bad "series_heads.sh on $lm"
+done
+# the tiny LMs' heads stay near uniform: known scores are written into the
+# measured CSVs (the best head of each snapshot), so the spread and the rise
+# are known exactly: induction plain 0.05 0.10 0.30, plain-seed3 0.05 0.20
+# 0.25 (a rise of 0.20 over a spread of 0.10: a jump); copy plain 0.10 0.10
+# 0.10, plain-seed3 0.10 0.40 0.40 (a rise of 0.30 over a spread of 0.30: not)
+python3 - seeds/house <<'PY' || bad "snapshot_seeds.py: known scores written"
+import csv, os, sys
+known = {"plain": {"induction": [0.05, 0.10, 0.30], "copy": [0.10, 0.10, 0.10]},
+         "plain-seed3": {"induction": [0.05, 0.20, 0.25], "copy": [0.10, 0.40, 0.40]}}
+for lm, scores in known.items():
+    for i, step in enumerate((0, 2, 4)):
+        path = os.path.join(sys.argv[1], lm, "snapshots", "measures", "heads-data", "step-%06d.csv" % step)
+        rows = list(csv.DictReader(open(path)))
+        for j, r in enumerate(rows):
+            for score, values in scores.items():
+                r[score] = "%.6f" % (values[i] if j == 0 else 0.01)
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+PY
+expect_status 0 "snapshot_seeds.py: two seeds of plain" python3 "$examples/snapshot_seeds.py" --cache seeds \
+    --seqrep "$seqrep" --out-dir sd --md sd.md plain=plain,plain-seed3
+python3 - sd <<'PY' && ok "snapshot_seeds.py: the seeds' spread and the largest rise of known scores" || { bad "snapshot_seeds.py"; cat sd/snapshots-spread.csv; }
+import csv, os, sys
+spread = {r["score"]: r for r in csv.DictReader(open(os.path.join(sys.argv[1], "snapshots-spread.csv")))}
+assert set(spread) == {"data_best_copy", "data_best_induction", "random_best_copy", "random_best_induction", "icl_score"}
+ind, copy = spread["data_best_induction"], spread["data_best_copy"]
+want = {"seeds": "2", "steps": "3", "last_step": "4", "final_mean": "0.275", "final_lo": "0.250", "final_hi": "0.300",
+        "max_spread": "0.100", "max_spread_step": "2", "jump": "0.200", "jump_seed": "plain", "jump_from": "2",
+        "jump_to": "4", "spread_at_jump": "0.100", "jump_exceeds_spread": "yes"}
+assert all(ind[k] == v for k, v in want.items()), ind
+want = {"max_spread": "0.300", "jump": "0.300", "jump_seed": "plain-seed3", "jump_from": "0", "jump_to": "2",
+        "spread_at_jump": "0.300", "jump_exceeds_spread": "no", "final_mean": "0.250"}
+assert all(copy[k] == v for k, v in want.items()), copy
+assert len(list(csv.DictReader(open(os.path.join(sys.argv[1], "snapshots.csv"))))) == 6
+PY
+check "snapshot_seeds.py: the markdown table, a row per score" sh -c '[ "$(grep -c "^| plain |" sd.md)" = 5 ]'
+expect_error "snapshot_seeds.py: a group of one seed" "a group is NAME=LM,LM" \
+    python3 "$examples/snapshot_seeds.py" --cache seeds --seqrep "$seqrep" --out-dir sd --md sd.md plain=plain
+expect_error "snapshot_seeds.py: an LM whose snapshots are not measured" "repeat50-seed2: its snapshots are not measured" \
+    python3 "$examples/snapshot_seeds.py" --cache seeds --seqrep "$seqrep" --out-dir sd --md sd.md r=plain,repeat50-seed2
 
 # ---- make -n lab prints what it would do and runs nothing (the house script
 # too: it used to share a line with $(MAKE), which make runs even under -n) ----

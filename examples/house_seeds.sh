@@ -31,7 +31,9 @@
 # Every step resumes: a trained LM, a chosen rate, a finished run or a measured
 # snapshot is kept. Per-run files (*.runs/) stay out of git; in a fresh
 # checkout their tables are kept as committed (house_replay.py --missing).
-# STAGES (default "train grid tables snapshots induction") picks stages.
+# STAGES (default "train grid tables snapshots induction") picks stages;
+# SEEDS_PAPER (default 5,29,42,81,123) the fine-tuning seeds (a grid run
+# for fewer seeds is resumed by the whole one).
 #
 # Usage: sh examples/house_seeds.sh [BUILD_DIR]   (from the repository root;
 #        after make house and sh examples/house_grid.sh, whose NLU++ files and
@@ -43,6 +45,7 @@ seqrep="$build/seqrep"
 house=${SEQREP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seqrep}/house
 seeds=${SEEDS:-2 3}
 stages=${STAGES:-train grid tables snapshots induction}
+finetune_seeds=${SEEDS_PAPER:-5,29,42,81,123}
 dev=results/data/nlupp/dev.conll
 out=results/house/seeds
 [ -x "$seqrep" ] || { echo "house_seeds: $seqrep is not built (make BUILD=$build)" >&2; exit 2; }
@@ -74,7 +77,7 @@ grid_lm() {
     log "$lm: nlupp-paper at lr $lr"
     "$seqrep" sweep --data results/data/nlupp --model "$house/$lm/causal.safetensors" \
         --methods causal,sr,unmask-full --r 1 --copy-positions run,restart --exits 0 --recipe paper \
-        --seeds 5,29,42,81,123 --epochs 10 --jobs 2 --threads 1 --lr "$lr" --out "$dir/nlupp-paper.csv" </dev/null
+        --seeds "$finetune_seeds" --epochs 10 --jobs 2 --threads 1 --lr "$lr" --out "$dir/nlupp-paper.csv" </dev/null
     if [ ! -s "$dir/heads-dev.csv" ]; then
         log "$lm: heads on dev"
         "$seqrep" heads --model "$house/$lm/causal.safetensors" --data "$dev" --r 1 --threads 2 \

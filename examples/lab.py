@@ -76,8 +76,9 @@ PROSE_DOCS = ["docs/results.md"]
 # where a prose marker may read from: the committed results, and the numbers of
 # the committed figures (docs/results/NAME.csv, written from results/ by seqrep plot)
 COMMITTED = ("results/", "docs/results/")
-# a decimal number of prose: every one must be marked or exempted (unmarked_numbers)
-DECIMAL = re.compile(r"(?<![\w.])[+\-\u2212]?\d+\.\d+(?!\w|\.\d)")
+# a decimal number of prose (0.51, +7.65, −0.38, 3.7M): every one must be marked or
+# exempted (unmarked_numbers)
+DECIMAL = re.compile(r"(?<![\w.])[+\-\u2212]?\d+\.\d+(?:[KMG](?!\w))?(?!\w|\.\d)")
 # an interval right after a marked number: checked against the columns lo and hi of its rows
 INTERVAL = re.compile(r"[ \t]*\n?[ \t]*\[\s*([+\-\u2212]?\d+(?:\.\d+)?)\s*,\s*([+\-\u2212]?\d+(?:\.\d+)?)\s*\]")
 # a number that is no result of ours: the marker right after it says why

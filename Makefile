@@ -423,7 +423,9 @@ house-record:
 # also copies the figures the sheets show into docs/lab/figures/; test-lab
 # (part of make test) runs the fast steps and checks every quoted number
 # (the "we saw" rows and the prose numbers with a src marker, in the sheets
-# and docs/results.md) against the committed files, without writing them
+# and docs/results.md) against the committed files, without writing them,
+# and fails on a decimal number of docs/results.md's prose that has neither
+# a src marker nor an exemption (examples/lab.py's docstring)
 lab-setup: deps-corpus
 	$(MAKE) all
 	$(MAKE) house

@@ -19,7 +19,9 @@
 # pre-training seed (HOUSE_SEED, NAME-seedS) on a tiny fake corpus;
 # examples/snapshot_seeds.py on two of those seeds' snapshots; and the
 # lab's number check (examples/lab.py): a quoted number that its committed
-# file does not hold, or read from a file that is not committed, fails.
+# file does not hold, or read from a file that is not committed, fails, and
+# so does a decimal number of docs/results.md's prose with no source marker
+# or exemption.
 # Usage: sh tests/e2e/e2e_house_scripts.sh path/to/seqrep
 # Ends with the line "N passed, N failed"; exits non-zero if anything failed.
 set -u
@@ -591,7 +593,8 @@ fi
 
 # ---- the lab's number check (examples/lab.py --check-only, as make test
 # runs it): a number read from a file that is not committed, a prose number
-# whose marker gives another value, and one that agrees ----
+# whose marker gives another value, one that agrees, and the prose of
+# docs/results.md: unmarked numbers fail, marked and exempted ones pass ----
 mkdir -p results/lab
 printf 'r,share\n1,0.333333\n2,0.5\n' >results/lab/x.csv
 cat >sheet.md <<'MD'
@@ -612,6 +615,40 @@ check "... named with its line and file" grep -q "wrong.md:9: prose: 0.334: the 
 sed 's/`results\/lab\/x.csv` share (r=2)/`lab\/x.csv` share (r=2)/' sheet.md >uncommitted.md
 expect_error "lab check: a 'we saw' row read from a file that is not committed" \
     "uncommitted.md:7: 'read from' names lab/x.csv, which is not committed" python3 "$examples/lab.py" --check-only uncommitted.md
+# docs/results.md (PROSE_DOCS): every decimal number of its prose is marked
+# (an interval right after a marked number is read from lo and hi) or
+# exempted (a setting, a cited figure, a head's name); code, tables and
+# generated blocks are no prose; an unmarked number fails with file and line
+mkdir -p docs
+printf 'a,diff,lo,hi\nsr,7.65,2.83,12.39\n' >results/gain.csv
+cat >docs/results.md <<'MD'
+Dropout 0.1<!-- not a result: setting -->, the paper's 80.28<!-- cited: Kukić et al. 2026 -->,
+head 2.3 and controls 2.0 and 2.1. SR gains
++7.65<!-- src: `results/gain.csv` diff (a=sr) -->
+[+2.83, +12.39] over causal.
+
+| a table | 0.5 |
+
+```sh
+seqrep finetune --lr 0.02
+```
+<!-- BEGIN:made -->
+generated 0.25
+<!-- END:made -->
+MD
+expect_status 0 "lab check: docs/results.md with every prose number marked or exempted" \
+    python3 "$examples/lab.py" --check-only sheet.md
+check "... its interval read from lo and hi" grep -q "prose: interval hi +12.39" out.txt
+printf 'SR r = 4 gains 5.9 more.\n' >>docs/results.md
+expect_status 1 "lab check: an unmarked number in the prose of docs/results.md" \
+    python3 "$examples/lab.py" --check-only sheet.md
+check "... named with its file, line and number" grep -q "^lab: docs/results.md:14: 5.9 quotes no source" err.txt
+check "... and only it" test "$(grep -c 'quotes no source' err.txt)" = 1
+sed 's/\[+2.83, +12.39\]/[+2.83, +12.40]/; $d' docs/results.md >r.md && mv r.md docs/results.md
+expect_status 1 "lab check: an interval its marker's rows do not hold" \
+    python3 "$examples/lab.py" --check-only sheet.md
+check "... named with its line" grep -q "docs/results.md:4: prose: interval hi +12.40: the sheet says 12.4 ± 0, results/gain.csv gave 12.39" err.txt
+rm -r docs results/gain.csv
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -13,6 +13,8 @@
 #ifndef SEQREP_OPS_H
 #define SEQREP_OPS_H
 
+#include <stddef.h>
+
 #include "engine/ops/mask.h"
 
 /* ---- matrix product -------------------------------------------------------
@@ -151,6 +153,14 @@ void softcap_backward(float *dx, const float *y, float cap, long n);
  * out (n) = a + b ; backward: da += dout, db += dout. */
 void residual_forward(float *out, const float *a, const float *b, long n);
 void residual_backward(float *da, float *db, const float *dout, long n);
+
+/* ---- filling buffers ---------------------------------------------------------
+ * The bytes of memset (zero) and memcpy, written by every thread of the team
+ * on its own part: fill_zero (n floats), fill_zero3 (three buffers in one
+ * parallel region, NULL skipped), fill_copy (dst and src do not overlap). */
+void fill_zero(float *x, size_t n);
+void fill_zero3(float *x0, size_t n0, float *x1, size_t n1, float *x2, size_t n2);
+void fill_copy(float *dst, const float *src, size_t n);
 
 /* ---- softmax cross-entropy with an ignore label -----------------------------
  * probs (N, V) = softmax(logits); losses (N) = -log probs[target], 0 where

@@ -2,6 +2,7 @@
 #include "engine/adamw.h"
 
 #include "engine/lora.h"
+#include "engine/ops/ops.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,12 +23,11 @@ int adamw_create(Model *m, SrError *err)
     return 0;
 }
 
-/* L2 norm of g (n): the sum runs serially in double, so it is reproducible. */
+/* L2 norm of g (n): the serial sum in double, so it is reproducible, taken
+ * from a parallel sum whenever that decides the float result (l2_norm). */
 static float grad_norm(const float *g, size_t n)
 {
-    double sum = 0.0;
-    for (size_t i = 0; i < n; i++) sum += (double)g[i] * g[i];
-    return (float)sqrt(sum);
+    return l2_norm(g, n);
 }
 
 float model_grad_norm(const Model *m)

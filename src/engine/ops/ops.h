@@ -162,6 +162,11 @@ void fill_zero(float *x, size_t n);
 void fill_zero3(float *x0, size_t n0, float *x1, size_t n1, float *x2, size_t n2);
 void fill_copy(float *dst, const float *src, size_t n);
 
+/* ---- the L2 norm of a gradient ------------------------------------------------
+ * (float)sqrt(sum of g[i]^2 in double, added serially in index order) (n),
+ * bit for bit; found from a parallel sum when that decides it (ops_l2norm.c). */
+float l2_norm(const float *g, size_t n);
+
 /* ---- softmax cross-entropy with an ignore label -----------------------------
  * probs (N, V) = softmax(logits); losses (N) = -log probs[target], 0 where
  * targets[n] == ignore. Returns the number of counted (non-ignored) rows.

@@ -159,7 +159,6 @@ static void repo_backward(Model *m, int l, const LayerActs *x, const float *dz, 
     fill_zero(m->ga.dr, (size_t)N * P);
     matmul_backward(m->ga.dr, base_grad(m, m->g.wz, (size_t)k * H * P), dz, x->repo_r,
                     m->p.wz + (size_t)k * H * P, N, P, H);
-    fill_zero(m->ga.dgc, (size_t)N * 2 * P);
     swiglu_backward(m->ga.dgc, m->ga.dr, x->repo_gc, N, P);
     matmul_backward(dln1, base_grad(m, m->g.wgc, (size_t)k * 2 * P * C), m->ga.dgc, x->ln1,
                     m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
@@ -373,7 +372,6 @@ static void mlp_backward(Model *m, int l, const LayerActs *x, const float *dres,
                                                  N); /* gradient of the down projection's output */
     fill_zero(ga->dswi, (size_t)N * F);
     layer_product_back(m, PARAM_WDOWN, l, ga->dswi, dtop, x->swi, N);
-    fill_zero(ga->dgu, (size_t)N * 2 * F);
     family_gate_backward(&c->family, ga->dgu, ga->dswi, x->gu, N, F);
     fill_zero(ga->dln, (size_t)N * C);
     layer_product_back(m, PARAM_WGU, l, ga->dln, ga->dgu, x->ln2, N);

@@ -5,7 +5,8 @@
  *  - Tensors are float32, row-major; N = B*T rows of C features unless noted.
  *  - Backward functions ACCUMULATE into gradient buffers (+=), so a caller
  *    zeroes gradients once per step and shared weights (a tied LM head) simply
- *    receive both contributions. Any gradient pointer may be NULL to skip it.
+ *    receive both contributions (the gates' backwards, SwiGLU and GeGLU,
+ *    assign instead). Any gradient pointer may be NULL to skip it.
  *  - No function allocates memory; scratch space is passed in.
  *  - For a fixed thread count every op is deterministic bit for bit: parallel
  *    loops split independent rows, and reductions over rows run in a fixed order.
@@ -133,7 +134,9 @@ void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float
                             const AttentionRule *rule, int B, int T, int H, int KVH, int hd);
 
 /* ---- SwiGLU -----------------------------------------------------------------
- * gu (N, 2F): gate in columns [0, F), up in [F, 2F).  out (N, F) = silu(gate) * up. */
+ * gu (N, 2F): gate in columns [0, F), up in [F, 2F).  out (N, F) = silu(gate) * up.
+ * The backwards of SwiGLU and GeGLU ASSIGN dgu (N, 2F) rather than accumulate:
+ * every caller had zeroed it first, and zeroing it cost a pass over it. */
 void swiglu_forward(float *out, const float *gu, int N, int F);
 void swiglu_backward(float *dgu, const float *dout, const float *gu, int N, int F);
 

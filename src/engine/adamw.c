@@ -2,6 +2,7 @@
 #include "engine/adamw.h"
 
 #include "engine/lora.h"
+#include "engine/ops/ops.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,12 +23,11 @@ int adamw_create(Model *m, SrError *err)
     return 0;
 }
 
-/* L2 norm of g (n): the sum runs serially in double, so it is reproducible. */
+/* L2 norm of g (n): the serial sum in double, so it is reproducible, taken
+ * from a parallel sum whenever that decides the float result (l2_norm). */
 static float grad_norm(const float *g, size_t n)
 {
-    double sum = 0.0;
-    for (size_t i = 0; i < n; i++) sum += (double)g[i] * g[i];
-    return (float)sqrt(sum);
+    return l2_norm(g, n);
 }
 
 float model_grad_norm(const Model *m)
@@ -36,12 +36,15 @@ float model_grad_norm(const Model *m)
     return grad_norm(m->grads, m->n_params);
 }
 
-void adamw_update_tensor(const AdamWConfig *cfg, float *p, const float *g, float *m1, float *m2,
-                          long n, float clip, float lr, float wd, int step)
+/* The update of adamw_update_tensor with its bias corrections bc1, bc2
+ * given, as an orphaned worksharing loop: called inside a parallel region,
+ * the team shares the n floats and goes on without waiting (nowait); called
+ * outside one, the calling thread does them all. Each float's update reads
+ * only its own p, g, m1 and m2, so the split changes no result. */
+static void update_floats(const AdamWConfig *cfg, float *p, const float *g, float *m1, float *m2,
+                          long n, float clip, float lr, float wd, float bc1, float bc2)
 {
-    float bc1 = 1.0f - powf(cfg->beta1, (float)step);
-    float bc2 = 1.0f - powf(cfg->beta2, (float)step);
-#pragma omp parallel for schedule(static)
+#pragma omp for schedule(static) nowait
     for (long i = 0; i < n; i++) {
         float gi = g[i] * clip;
         m1[i] = cfg->beta1 * m1[i] + (1.0f - cfg->beta1) * gi;
@@ -50,6 +53,15 @@ void adamw_update_tensor(const AdamWConfig *cfg, float *p, const float *g, float
         if (cfg->form == ADAM_PLAIN) p[i] -= lr * mhat / (sqrtf(vhat) + cfg->eps);
         else p[i] -= lr * (mhat / (sqrtf(vhat) + cfg->eps) + wd * p[i]);
     }
+}
+
+void adamw_update_tensor(const AdamWConfig *cfg, float *p, const float *g, float *m1, float *m2,
+                          long n, float clip, float lr, float wd, int step)
+{
+    float bc1 = 1.0f - powf(cfg->beta1, (float)step);
+    float bc2 = 1.0f - powf(cfg->beta2, (float)step);
+#pragma omp parallel
+    update_floats(cfg, p, g, m1, m2, n, clip, lr, wd, bc1, bc2);
 }
 
 /* The factor gradients are scaled by when their global norm exceeds the clip. */
@@ -63,14 +75,19 @@ float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
     float norm = model_grad_norm(m);
     if (!isfinite(norm)) return norm; /* a NaN or an infinity would spread to every weight */
     float clip = clip_factor(cfg, norm);
-    size_t start = 0;
-    for (int id = 0; id < PARAM_COUNT; id++) {
-        size_t n = param_floats(&m->cfg, (ParamId)id, 0);
-        /* no decay for norms and biases */
-        float wd = param_spec((ParamId)id)->decay ? cfg->weight_decay : 0.0f;
-        adamw_update_tensor(cfg, m->params + start, m->grads + start, m->m1 + start, m->m2 + start,
-                            (long)n, clip, lr, wd, step);
-        start += n;
+    float bc1 = 1.0f - powf(cfg->beta1, (float)step);
+    float bc2 = 1.0f - powf(cfg->beta2, (float)step);
+#pragma omp parallel /* one region for every tensor: no barrier between them */
+    {
+        size_t start = 0;
+        for (int id = 0; id < PARAM_COUNT; id++) {
+            size_t n = param_floats(&m->cfg, (ParamId)id, 0);
+            /* no decay for norms and biases */
+            float wd = param_spec((ParamId)id)->decay ? cfg->weight_decay : 0.0f;
+            update_floats(cfg, m->params + start, m->grads + start, m->m1 + start, m->m2 + start,
+                          (long)n, clip, lr, wd, bc1, bc2);
+            start += n;
+        }
     }
     return norm;
 }

@@ -156,10 +156,9 @@ static void repo_backward(Model *m, int l, const LayerActs *x, const float *dz, 
 {
     const ModelConfig *c = &m->cfg;
     int C = c->d_model, H = c->n_heads, P = model_repo_dim(c), k = l - c->repo_from;
-    memset(m->ga.dr, 0, (size_t)N * P * sizeof(float));
+    fill_zero(m->ga.dr, (size_t)N * P);
     matmul_backward(m->ga.dr, base_grad(m, m->g.wz, (size_t)k * H * P), dz, x->repo_r,
                     m->p.wz + (size_t)k * H * P, N, P, H);
-    memset(m->ga.dgc, 0, (size_t)N * 2 * P * sizeof(float));
     swiglu_backward(m->ga.dgc, m->ga.dr, x->repo_gc, N, P);
     matmul_backward(dln1, base_grad(m, m->g.wgc, (size_t)k * 2 * P * C), m->ga.dgc, x->ln1,
                     m->p.wgc + (size_t)k * 2 * P * C, N, C, 2 * P);
@@ -367,15 +366,14 @@ static void mlp_backward(Model *m, int l, const LayerActs *x, const float *dres,
     HeadShape s = model_heads(c);
     int C = c->d_model, F = c->d_ff;
     GradActViews *ga = &m->ga;
-    memcpy(dres_below, dres, (size_t)N * C * sizeof(float));
+    fill_copy(dres_below, dres, (size_t)N * C);
     const float *dtop = family_sublayer_backward(&c->family, &m->p.family, family_grads(m),
                                                  &x->family, &ga->family, FAMILY_MLP, l, dres, &s,
                                                  N); /* gradient of the down projection's output */
-    memset(ga->dswi, 0, (size_t)N * F * sizeof(float));
+    fill_zero(ga->dswi, (size_t)N * F);
     layer_product_back(m, PARAM_WDOWN, l, ga->dswi, dtop, x->swi, N);
-    memset(ga->dgu, 0, (size_t)N * 2 * F * sizeof(float));
     family_gate_backward(&c->family, ga->dgu, ga->dswi, x->gu, N, F);
-    memset(ga->dln, 0, (size_t)N * C * sizeof(float));
+    fill_zero(ga->dln, (size_t)N * C);
     layer_product_back(m, PARAM_WGU, l, ga->dln, ga->dgu, x->ln2, N);
     rmsnorm_backward(dres_below, base_grad(m, m->g.ln2w, (size_t)l * C), ga->dln, x->res_mid,
                      m->p.ln2w + (size_t)l * C, x->ln2_rstd, N, C);
@@ -393,7 +391,7 @@ static void attention_output_backward(Model *m, int l, const LayerActs *x, const
     const float *dout = family_sublayer_backward(&c->family, &m->p.family, family_grads(m),
                                                  &x->family, &ga->family, FAMILY_ATTENTION, l,
                                                  dres_mid, &s, N); /* gradient of o_proj's output */
-    memset(ga->datty, 0, (size_t)N * s.Q * sizeof(float));
+    fill_zero(ga->datty, (size_t)N * s.Q);
     layer_product_back(m, PARAM_WO, l, ga->datty, dout, x->atty, N);
     if (m->lora) lora_backward(m->lora, l, LORA_O, dout, s.C, ga->datty, N);
     if (m->in.head_scale) scale_heads(ga->datty, m->in.head_scale + (size_t)l * s.H, N, s.H, s.hd);
@@ -411,9 +409,7 @@ static void attention_of_layer_backward(Model *m, int l, const LayerActs *x, flo
     HeadShape s = model_heads(c);
     int N = in->B * in->T;
     GradActViews *ga = &m->ga;
-    memset(ga->dqrot, 0, (size_t)N * s.Q * sizeof(float));
-    memset(ga->dkrot, 0, (size_t)N * s.K * sizeof(float));
-    memset(ga->dqkv, 0, (size_t)N * s.W * sizeof(float));
+    fill_zero3(ga->dqrot, (size_t)N * s.Q, ga->dkrot, (size_t)N * s.K, ga->dqkv, (size_t)N * s.W);
     AttentionRule rule = layer_rule(m, l);
     attention_backward_gqa(ga->dqrot, ga->dkrot, ga->dqkv + s.Q + s.K, s.W, ga->datt, ga->datty,
                            x->qkv, s.W, x->qkv + s.Q, s.W, x->qkv + s.Q + s.K, x->att, in->lengths,
@@ -421,7 +417,7 @@ static void attention_of_layer_backward(Model *m, int l, const LayerActs *x, flo
     rope_rotate_back(m, l, x, dpos, layer_positions(m, l), N);
     family_qkv_backward(&c->family, &m->p.family, family_grads(m), &x->family, &ga->family, l, &s,
                         ga->dqkv, N);
-    memset(ga->dln, 0, (size_t)N * s.C * sizeof(float));
+    fill_zero(ga->dln, (size_t)N * s.C);
     int want_dx = !(m->frozen_base && l == 0); /* frozen: nothing below layer 0 wants it */
     layer_product_back(m, PARAM_WQKV, l, want_dx ? ga->dln : NULL, ga->dqkv, x->ln1, N);
     if (m->lora) lora_backward_qkv(m->lora, l, ga->dqkv, ga->dln, N);
@@ -483,9 +479,9 @@ void model_backward(Model *m, const int *targets, int ignore)
     /* logits hold the probabilities after model_lm_loss; turn them into dlogits in place */
     crossentropy_backward(m->a.logits, m->a.logits, targets, ignore, scale, N, V);
     family_logits_backward(&c->family, &m->a.family, m->a.logits, (long)N * V);
-    memset(m->ga.dln, 0, (size_t)N * C * sizeof(float));
+    fill_zero(m->ga.dln, (size_t)N * C);
     layer_product_back(m, PARAM_WLM, 0, m->ga.dln, m->a.logits, m->a.lnf, N);
-    memset(m->ga.dres, 0, (size_t)N * C * sizeof(float));
+    fill_zero(m->ga.dres, (size_t)N * C);
     rmsnorm_backward(m->ga.dres, base_grad(m, m->g.lnfw, 0), m->ga.dln, model_hidden(m, m->n_run),
                      m->p.lnfw, m->a.lnf_rstd, N, C);
     backward_layers(m);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "engine/ops/ops.h"
 #include "engine/threads.h"
 
 /* A tensor of a buffer: the view that points at it and its floats, exact
@@ -329,7 +330,7 @@ const float *model_position_losses(const Model *m)
 
 void model_zero_grad(Model *m)
 {
-    if (m->grads) memset(m->grads, 0, m->n_params * sizeof(float));
+    if (m->grads) fill_zero(m->grads, m->n_params);
 }
 
 void model_init_weights(Model *m, unsigned long long seed)

@@ -205,8 +205,8 @@ const float *family_sublayer_backward(const ModelFamily *f, const FamilyParams *
 /* ---- the MLP's activation ----------------------------------------------------- */
 
 /* out (N, F) = silu(gate) * up of gu (N, 2F) — SwiGLU, the plain model's —
- * or gelu_tanh(gate) * up with gelu_mlp (GeGLU); the backward accumulates
- * into dgu (N, 2F) from dout (N, F). */
+ * or gelu_tanh(gate) * up with gelu_mlp (GeGLU); the backward writes dgu
+ * (N, 2F) from dout (N, F) (assigned, not accumulated). */
 void family_gate_forward(const ModelFamily *f, float *out, const float *gu, int N, int F);
 void family_gate_backward(const ModelFamily *f, float *dgu, const float *dout, const float *gu,
                           int N, int F);

@@ -5,13 +5,16 @@
  *  - Tensors are float32, row-major; N = B*T rows of C features unless noted.
  *  - Backward functions ACCUMULATE into gradient buffers (+=), so a caller
  *    zeroes gradients once per step and shared weights (a tied LM head) simply
- *    receive both contributions. Any gradient pointer may be NULL to skip it.
+ *    receive both contributions (the gates' backwards, SwiGLU and GeGLU,
+ *    assign instead). Any gradient pointer may be NULL to skip it.
  *  - No function allocates memory; scratch space is passed in.
  *  - For a fixed thread count every op is deterministic bit for bit: parallel
  *    loops split independent rows, and reductions over rows run in a fixed order.
  *  - Weights follow PyTorch's nn.Linear: W has shape (OC, C) and y = x W^T. */
 #ifndef SEQREP_OPS_H
 #define SEQREP_OPS_H
+
+#include <stddef.h>
 
 #include "engine/ops/mask.h"
 
@@ -131,7 +134,9 @@ void attention_backward_gqa(float *dq, float *dk, float *dv, int v_stride, float
                             const AttentionRule *rule, int B, int T, int H, int KVH, int hd);
 
 /* ---- SwiGLU -----------------------------------------------------------------
- * gu (N, 2F): gate in columns [0, F), up in [F, 2F).  out (N, F) = silu(gate) * up. */
+ * gu (N, 2F): gate in columns [0, F), up in [F, 2F).  out (N, F) = silu(gate) * up.
+ * The backwards of SwiGLU and GeGLU ASSIGN dgu (N, 2F) rather than accumulate:
+ * every caller had zeroed it first, and zeroing it cost a pass over it. */
 void swiglu_forward(float *out, const float *gu, int N, int F);
 void swiglu_backward(float *dgu, const float *dout, const float *gu, int N, int F);
 
@@ -151,6 +156,19 @@ void softcap_backward(float *dx, const float *y, float cap, long n);
  * out (n) = a + b ; backward: da += dout, db += dout. */
 void residual_forward(float *out, const float *a, const float *b, long n);
 void residual_backward(float *da, float *db, const float *dout, long n);
+
+/* ---- filling buffers ---------------------------------------------------------
+ * The bytes of memset (zero) and memcpy, written by every thread of the team
+ * on its own part: fill_zero (n floats), fill_zero3 (three buffers in one
+ * parallel region, NULL skipped), fill_copy (dst and src do not overlap). */
+void fill_zero(float *x, size_t n);
+void fill_zero3(float *x0, size_t n0, float *x1, size_t n1, float *x2, size_t n2);
+void fill_copy(float *dst, const float *src, size_t n);
+
+/* ---- the L2 norm of a gradient ------------------------------------------------
+ * (float)sqrt(sum of g[i]^2 in double, added serially in index order) (n),
+ * bit for bit; found from a parallel sum when that decides it (ops_l2norm.c). */
+float l2_norm(const float *g, size_t n);
 
 /* ---- softmax cross-entropy with an ignore label -----------------------------
  * probs (N, V) = softmax(logits); losses (N) = -log probs[target], 0 where

@@ -87,13 +87,18 @@ void rmsnorm_heads_backward(float *dinp, int dinp_stride, float *dw, const float
  *   dinp (N, C) += rstd * g - rstd * xhat * mean_c(g * xhat)
  *   dw (C)      += sum_n dout * xhat
  * The dw sum runs over rows in order inside fixed column blocks, so it does not
- * depend on the thread count. */
+ * depend on the thread count. Both run in one parallel region: a thread done
+ * with its rows of dinp goes on to its column blocks of dw without waiting
+ * (so dinp must not alias dout or inp). */
 void rmsnorm_backward(float *dinp, float *dw, const float *dout, const float *inp,
                       const float *w, const float *rstd, int N, int C)
 {
-    if (dinp) {
-#pragma omp parallel for schedule(static)
-        for (int n = 0; n < N; n++) {
+    int n_blocks = dw ? (C + RMSNORM_DW_BLOCK - 1) / RMSNORM_DW_BLOCK : 0;
+    int n_rows = dinp ? N : 0;
+#pragma omp parallel
+    {
+#pragma omp for schedule(static) nowait
+        for (int n = 0; n < n_rows; n++) {
             const float *x = inp + (size_t)n * C;
             const float *g = dout + (size_t)n * C;
             float *dx = dinp + (size_t)n * C;
@@ -107,10 +112,7 @@ void rmsnorm_backward(float *dinp, float *dw, const float *dout, const float *in
             float mean = lanes_total(acc) * r / (float)C;
             for (c = 0; c < C; c++) dx[c] += r * (w[c] * g[c]) - r * (x[c] * r) * mean;
         }
-    }
-    if (dw) {
-        int n_blocks = (C + RMSNORM_DW_BLOCK - 1) / RMSNORM_DW_BLOCK;
-#pragma omp parallel for schedule(static)
+#pragma omp for schedule(static)
         for (int blk = 0; blk < n_blocks; blk++) {
             int c0 = blk * RMSNORM_DW_BLOCK;
             int c1 = c0 + RMSNORM_DW_BLOCK < C ? c0 + RMSNORM_DW_BLOCK : C;

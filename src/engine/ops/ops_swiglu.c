@@ -29,9 +29,12 @@ void swiglu_forward(float *out, const float *gu, int N, int F)
     }
 }
 
-/* dgu (N, 2F) += d/dgu of the forward given dout (N, F):
- *   dgate += dout * up * sigmoid(g) * (1 + g * (1 - sigmoid(g)))
- *   dup   += dout * silu(g). */
+/* dgu (N, 2F) = d/dgu of the forward given dout (N, F), assigned (the
+ * caller need not zero dgu first):
+ *   dgate = dout * up * sigmoid(g) * (1 + g * (1 - sigmoid(g)))
+ *   dup   = dout * silu(g).
+ * Each is written as 0 + value, the bits of adding into a zeroed buffer as
+ * the op did before (a -0 becomes +0). */
 void swiglu_backward(float *dgu, const float *dout, const float *gu, int N, int F)
 {
 #pragma omp parallel for schedule(static)
@@ -44,8 +47,8 @@ void swiglu_backward(float *dgu, const float *dout, const float *gu, int N, int 
         for (int f = 0; f < F; f++) {
             float g = gate[f];
             float sig = sigmoid(g);
-            dgate[f] += g_out[f] * up[f] * sig * (1.0f + g * (1.0f - sig));
-            dup[f] += g_out[f] * g * sig;
+            dgate[f] = 0.0f + g_out[f] * up[f] * sig * (1.0f + g * (1.0f - sig));
+            dup[f] = 0.0f + g_out[f] * g * sig;
         }
     }
 }
@@ -71,10 +74,10 @@ void geglu_forward(float *out, const float *gu, int N, int F)
     }
 }
 
-/* dgu (N, 2F) += d/dgu of the forward given dout (N, F), with
- * u = k (g + c g^3) and t = tanh(u):
+/* dgu (N, 2F) = d/dgu of the forward given dout (N, F), assigned as in
+ * swiglu_backward (0 + value), with u = k (g + c g^3) and t = tanh(u):
  *   gelu'(g) = (1 + t) / 2 + g/2 (1 - t^2) k (1 + 3 c g^2)
- *   dgate += dout * up * gelu'(g);  dup += dout * gelu(g). */
+ *   dgate = dout * up * gelu'(g);  dup = dout * gelu(g). */
 void geglu_backward(float *dgu, const float *dout, const float *gu, int N, int F)
 {
 #pragma omp parallel for schedule(static)
@@ -89,8 +92,8 @@ void geglu_backward(float *dgu, const float *dout, const float *gu, int N, int F
             float th = tanhf(GELU_K * (g + GELU_C * g * g * g));
             float dgelu = 0.5f * (1.0f + th) +
                           0.5f * g * (1.0f - th * th) * GELU_K * (1.0f + 3.0f * GELU_C * g * g);
-            dgate[f] += g_out[f] * up[f] * dgelu;
-            dup[f] += g_out[f] * 0.5f * g * (1.0f + th);
+            dgate[f] = 0.0f + g_out[f] * up[f] * dgelu;
+            dup[f] = 0.0f + g_out[f] * 0.5f * g * (1.0f + th);
         }
     }
 }

@@ -38,8 +38,7 @@ A sheet is markdown with these conventions:
     NUMBER<!-- cited: WHO YEAR -->     a number quoted from a published paper
     head 2.3, heads 2.0, 2.1 and 2.2, controls 2.0 and 2.3   heads' names (LAYER.HEAD)
     else the check fails with "FILE:LINE: NUMBER quotes no source". Integers
-    (years, step counts, seeds) are not checked; PROSE_PENDING lists sections
-    another change is rewriting, left out of that check until it lands.
+    (years, step counts, seeds) are not checked.
 
 Usage: python3 examples/lab.py [--build DIR] [--fast] [--step N[,N]] [--check-only]
                                [--figures DIR] [--record] [SHEET...]
@@ -86,10 +85,6 @@ EXEMPT = re.compile(r"[+\-\u2212]?\d+(?:\.\d+)?\s*[%\u00d7]?\s*<!--\s*(?:not a r
 # heads are named LAYER.HEAD: "head 2.3", "heads 2.0, 2.1 and 2.2", "controls 2.0, 2.1 and 2.3"
 HEAD_NAMES = re.compile(r"\b(?:heads?|controls?)\s+\d+\.\d+(?:(?:,\s*|\s+and\s+)\d+\.\d+)*")
 COMMENT = re.compile(r"<!--.*?-->", re.S)
-# sections another change is rewriting, by heading: from the heading to the
-# next one they are left out of the unmarked-number check until that change
-# lands (then the entry goes); their marked numbers are checked as everywhere
-PROSE_PENDING = {"docs/results.md": ["### Steps or repeated text: plain3600"]}
 FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([A-Za-z0-9_.-]+\.png)\)")
 # a page of `seqrep explore --html` a sheet links: [text](pages/NAME.html)
 PAGE = re.compile(r"\]\(pages/([A-Za-z0-9_.-]+\.html)\)")
@@ -171,26 +166,23 @@ def prose_checks(path, lines, step_of_line):
     return checks
 
 
-def prose_lines(lines, pending=()):
+def prose_lines(lines):
     """The line numbers of prose: not in a ``` block, a <!-- BEGIN:... -->
-    ... <!-- END:... --> generated block, a table row, or a pending section
-    (from a heading of PROSE_PENDING to the next heading)."""
-    keep, fence, block, hold = set(), False, False, False
+    ... <!-- END:... --> generated block or a table row."""
+    keep, fence, block = set(), False, False
     for no, text in enumerate(lines, 1):
-        if text.startswith("#") and not (fence or block):
-            hold = text.strip() in pending
         if text.startswith("```"):
             fence = not fence
         elif "<!-- BEGIN:" in text:
             block = True
         elif "<!-- END:" in text:
             block = False
-        elif not (fence or block or hold or text.lstrip().startswith("|")):
+        elif not (fence or block or text.lstrip().startswith("|")):
             keep.add(no)
     return keep
 
 
-def unmarked_numbers(path, lines, pending=()):
+def unmarked_numbers(path, lines):
     """The complaints "FILE:LINE: NUMBER ..." about every decimal number of
     the prose (prose_lines) that carries neither a source marker (PROSE) nor
     an exemption (EXEMPT), is not the interval right after a marked number,
@@ -204,7 +196,7 @@ def unmarked_numbers(path, lines, pending=()):
             covered.append(iv.span())
     for pattern in (EXEMPT, HEAD_NAMES, COMMENT):
         covered += [m.span() for m in pattern.finditer(text)]
-    prose = prose_lines(lines, pending)
+    prose = prose_lines(lines)
     complaints = []
     for m in DECIMAL.finditer(text):
         no = text.count("\n", 0, m.start()) + 1
@@ -517,7 +509,7 @@ def main(argv):
             doc_lines = open(doc, encoding="utf-8").read().split("\n")
             if doc not in sheets:
                 checks += prose_checks(doc, doc_lines, lambda n: None)
-            unmarked += unmarked_numbers(doc, doc_lines, PROSE_PENDING.get(doc, ()))
+            unmarked += unmarked_numbers(doc, doc_lines)
     if not steps:
         fail("%s: no <!-- lab-step N fast|slow --> marks" % sheets[0])
     for c in checks:

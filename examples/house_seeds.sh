@@ -61,19 +61,23 @@ mkdir -p "$out"
 
 # rate_of LR.CSV: the learning rate with the best mean dev F1 of an lr stage
 rate_of() { awk -F, 'NR > 1 && $4 > best { best = $4; lr = $1 } END { print lr }' "$1"; }
-# grid_lm LM: the paper-recipe grid and the heads on dev of one LM, at the
-# rate chosen on dev for the same settings' seed 1 (results/house/lr.csv for
-# plain, results/house/variants/repeat50/lr.csv for repeat50, whose lr stage
-# runs here first): every LM of the house so far chose 1e-2, 5 to 9 dev points
-# above the next candidate, so the seeds do not choose again
+# settings_rate LM: the rate chosen on dev for the same settings' seed 1
+# (results/house/lr.csv for plain, results/house/variants/repeat50/lr.csv for
+# repeat50, whose lr stage runs here first): every LM of the house so far
+# chose 1e-2, 5 to 9 dev points above the next candidate, so the seeds do
+# not choose again
+# grid_lm LM: the paper-recipe grid and the heads on dev of one LM at that rate
+settings_rate() {
+    case $1 in
+        plain-seed*) rates=results/house/lr.csv ;;
+        *) rates=results/house/variants/${1%-seed*}/lr.csv
+           [ -s "$rates" ] || HOUSE_VARIANT=${1%-seed*} STAGES=lr sh examples/house_grid.sh "$build" >&2 ;;
+    esac
+    rate_of "$rates"
+}
 grid_lm() {
     lm=$1 dir=results/house/variants/$1
-    case $lm in
-        plain-seed*) rates=results/house/lr.csv ;;
-        *) rates=results/house/variants/${lm%-seed*}/lr.csv
-           [ -s "$rates" ] || HOUSE_VARIANT=${lm%-seed*} STAGES=lr sh examples/house_grid.sh "$build" ;;
-    esac
-    lr=$(rate_of "$rates")
+    lr=$(settings_rate "$lm")
     log "$lm: nlupp-paper at lr $lr"
     "$seqrep" sweep --data results/data/nlupp --model "$house/$lm/causal.safetensors" \
         --methods causal,sr,unmask-full --r 1 --copy-positions run,restart --exits 0 --recipe paper \
@@ -111,7 +115,9 @@ if has grid; then
     for lm in $repeat_lms $plain_lms; do grid_lm "$lm"; done
 fi
 if has tables; then
-    for lm in $repeat_lms $plain_lms; do HOUSE_VARIANT=$lm STAGES=tables sh examples/house_grid.sh "$build"; done
+    for lm in $repeat_lms $plain_lms; do
+        LR=$(settings_rate "$lm") HOUSE_VARIANT=$lm STAGES=tables sh examples/house_grid.sh "$build"
+    done
     # every two seeds of the same settings (the house LM is the plain settings' seed 1)
     pairs=""
     for set in "house $plain_lms" "$repeat_lms"; do

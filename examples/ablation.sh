@@ -11,7 +11,9 @@
 #      chosen on test) into OUT/LM.heads-dev.csv; examples/ablation_table.py
 #      picks (i) the head with the largest induction score (layers 1 and up),
 #      (ii) the largest previous-token score in a layer below it, (iii) every
-#      other head of the induction head's layer (the control), into
+#      other head of the induction head's layer (the control), (iv) every
+#      head of that layer at twice chance or more, together, when there are
+#      two or more (one may stand in for another; "L.H+L.H"), into
 #      OUT/LM.heads.txt
 #   2. the sweeps, each resumable (a finished run is a row of its CSV and is
 #      not run again):
@@ -20,7 +22,7 @@
 #                                  and induction-aligned (--copy-positions)
 #        OUT/LM.ablate-L.H.csv     head L.H taken away: causal, sr r = 1,
 #                                  unmask-full
-#      in the order: for every LM none, induction, previous; then every
+#      in the order: for every LM none, induction, previous, together; then every
 #      LM's controls
 #   3. the intervals (seqrep compare, paired bootstrap over seeds and test
 #      sentences): within each sweep every pair (OUT/NAME.compare.csv: sr r=1
@@ -165,11 +167,12 @@ os.replace(tmp, os.path.join(out, "ablation.manifest.json"))
 PY
 }
 
-# ablate LM ROLE HEAD SCORE: the sweep of one head taken away, its intervals
+# ablate LM ROLE HEAD SCORE: the sweep of one head (or "L.H+L.H", heads
+# together) taken away, its intervals
 ablate() {
     lm=$1 role=$2 head=$3 score=$4
     log "$lm: $role head $head (score $score) taken away"
-    sweep "$lm" "$out/$lm.ablate-$head.csv" "$head" causal,sr,unmask-full run
+    sweep "$lm" "$out/$lm.ablate-$head.csv" "$(echo "$head" | tr + ,)" causal,sr,unmask-full run
     compare_sweeps "$lm" "ablate-$head"
     gap_change "$lm" none "ablate-$head" "sr r=1" causal "$out/$lm.ablate-$head.gap-sr-causal.csv"
     gap_change "$lm" none "ablate-$head" unmask-full "sr r=1" "$out/$lm.ablate-$head.gap-unmask-sr.csv"

@@ -11,11 +11,16 @@ table of every interval the sweeps' comparisons hold.
         previous   the head with the largest previous-token score in a layer
                    below the induction head's
         control    every other head of the induction head's layer, in order
+        together   every head of the induction head's layer whose induction
+                   score is at least twice its chance level (a uniform head's,
+                   the induction_chance column), taken away at once, as
+                   "L.H+L.H" — only when there are two or more: one induction
+                   head taken away may be stood in for by another
       Ties go to the lower layer, then the lower head.
 
   summary --out CSV [--md MD] LM:CONDITION:HEADS:COMPARE.csv ...
       one row per pair of every compare CSV (seqrep compare), with the LM, the
-      condition (none | induction | previous | control), the heads taken away
+      condition (none | induction | previous | control | together), the heads taken away
       and which comparison it is:
         within   A - B inside one sweep (NAME.compare.csv)
         change   the ablated sweep minus the one without, the same
@@ -54,9 +59,9 @@ def read_heads(path):
     for line, row in enumerate(rows, start=2):
         try:
             heads.append((int(row["layer"]), int(row["head"]),
-                          {k: float(row[k]) for k in ("induction", "previous")}))
+                          {k: float(row[k]) for k in ("induction", "previous", "induction_chance")}))
         except (KeyError, ValueError):
-            fail(f"{path}:{line}: not a row of seqrep heads (layer, head, induction, previous)")
+            fail(f"{path}:{line}: not a row of seqrep heads (layer, head, induction, previous, induction_chance)")
     return heads
 
 
@@ -80,6 +85,11 @@ def pick(path):
     for layer, head, scores in heads:
         if layer == induction[0] and head != induction[1]:
             print(f"control {layer}.{head} {scores['induction']:.6f}")
+    together = [(layer, head, scores["induction"]) for layer, head, scores in heads
+                if layer == induction[0] and scores["induction"] >= 2 * scores["induction_chance"]]
+    if len(together) > 1:
+        names = "+".join(f"{layer}.{head}" for layer, head, _ in together)
+        print(f"together {names} {min(score for _, _, score in together):.6f}")
 
 
 def summary(out, items, md=None):

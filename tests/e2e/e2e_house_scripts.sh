@@ -408,6 +408,15 @@ else
     bad "variant study without a house LM"; cat study.err
 fi
 
+# ---- ablation_table.py pick: the heads of a made-up heads CSV ----
+printf 'layer,head,induction,previous,induction_chance\n0,0,0.01,0.60,0.05\n0,1,0.02,0.10,0.05\n1,0,0.70,0.05,0.05\n1,1,0.12,0.02,0.05\n1,2,0.09,0.03,0.05\n' >picked.csv
+python3 "$examples/ablation_table.py" pick picked.csv >picked.txt
+if [ "$(tr '\n' ' ' <picked.txt)" = "induction 1.0 0.700000 previous 0.0 0.600000 control 1.1 0.120000 control 1.2 0.090000 together 1.0+1.1 0.120000 " ]; then
+    ok "ablation pick: induction, previous below it, controls, and the layer's heads at twice chance together"
+else
+    bad "ablation pick"; cat picked.txt
+fi
+
 # ---- examples/ablation.sh on the same cache: heads from dev, a sweep per head taken away, the table ----
 ablation_run() {
     (cd repo && env SEQREP_CACHE="$work/cache" LMS=house SEEDS=1 LR=0.01 THREADS=1 sh examples/ablation.sh "$build") \

@@ -13,7 +13,8 @@
 #      (ii) the largest previous-token score in a layer below it, (iii) every
 #      other head of the induction head's layer (the control), (iv) every
 #      head of that layer at twice chance or more, together, when there are
-#      two or more (one may stand in for another; "L.H+L.H"), into
+#      two or more (one may stand in for another; "L.H+L.H"), and (v) as
+#      many other heads of that layer together, its control, into
 #      OUT/LM.heads.txt
 #   2. the sweeps, each resumable (a finished run is a row of its CSV and is
 #      not run again):
@@ -22,7 +23,8 @@
 #                                  and induction-aligned (--copy-positions)
 #        OUT/LM.ablate-L.H.csv     head L.H taken away: causal, sr r = 1,
 #                                  unmask-full
-#      in the order: for every LM none, induction, previous, together; then every
+#      in the order: for every LM none, induction, previous, together and
+#      its control; then every
 #      LM's controls
 #   3. the intervals (seqrep compare, paired bootstrap over seeds and test
 #      sentences): within each sweep every pair (OUT/NAME.compare.csv: sr r=1
@@ -216,6 +218,13 @@ for lm in $lms; do
         items="$items $lm:control:$induction-vs-$head:$out/$lm.ablate-$induction.vs-$head.csv"
     done <"$out/$lm.heads.control.tmp"
     rm -f "$out/$lm.heads.control.tmp"
+    # the layer's induction heads together against as many other heads together
+    together=$(awk '$1 == "together" { print $2 }' "$out/$lm.heads.txt")
+    others=$(awk '$1 == "together-control" { print $2 }' "$out/$lm.heads.txt")
+    if [ -n "$together" ] && [ -n "$others" ]; then
+        gap_change "$lm" "ablate-$others" "ablate-$together" "sr r=1" causal "$out/$lm.ablate-$together.vs-$others.csv"
+        items="$items $lm:together-control:$together-vs-$others:$out/$lm.ablate-$together.vs-$others.csv"
+    fi
     write_tables
 done
 log "done: $out/ablation.csv"

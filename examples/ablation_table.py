@@ -16,11 +16,16 @@ table of every interval the sweeps' comparisons hold.
                    the induction_chance column), taken away at once, as
                    "L.H+L.H" — only when there are two or more: one induction
                    head taken away may be stood in for by another
+        together-control   as many other heads of that layer, those with the
+                   lowest induction scores, taken away at once: the control
+                   of together (taking two heads away may cost more than one
+                   whatever they do)
       Ties go to the lower layer, then the lower head.
 
   summary --out CSV [--md MD] LM:CONDITION:HEADS:COMPARE.csv ...
       one row per pair of every compare CSV (seqrep compare), with the LM, the
-      condition (none | induction | previous | control | together), the heads taken away
+      condition (none | induction | previous | control | together |
+      together-control), the heads taken away
       and which comparison it is:
         within   A - B inside one sweep (NAME.compare.csv)
         change   the ablated sweep minus the one without, the same
@@ -90,6 +95,12 @@ def pick(path):
     if len(together) > 1:
         names = "+".join(f"{layer}.{head}" for layer, head, _ in together)
         print(f"together {names} {min(score for _, _, score in together):.6f}")
+        others = sorted(((scores["induction"], layer, head) for layer, head, scores in heads
+                         if layer == induction[0] and (layer, head) not in {(l, h) for l, h, _ in together}))
+        others = sorted(others[:len(together)], key=lambda o: o[2])
+        if len(others) == len(together):
+            names = "+".join(f"{layer}.{head}" for _, layer, head in others)
+            print(f"together-control {names} {max(score for score, _, _ in others):.6f}")
 
 
 def summary(out, items, md=None):
@@ -134,7 +145,7 @@ MD_TITLES = {
     "within": "Inside each sweep: a − b, the same heads taken away from both",
     "change": "Taking the head away: the same configuration, ablated − not",
     "gap": "The change of a gap: (a) with the head taken away − (b) without it",
-    "control": "The induction head against each control head of its layer: the same gap, (a) induction head taken away − (b) control head taken away",
+    "control": "The induction head against each control head of its layer, and the layer's induction heads together against as many others together: the same gap, (a) induction head(s) taken away − (b) control head(s) taken away",
 }
 
 

@@ -31,7 +31,7 @@ A sheet is markdown with these conventions:
     committed figure, docs/results/NAME.csv); it must agree at the decimals it
     is quoted with (± 0). An interval [LO, HI] right after a marked number (on
     its line or the next) is read from the columns lo and hi of the same rows.
-    In docs/results.md (PROSE_DOCS) every decimal number of the prose (not in
+    In the sheets and docs/results.md (PROSE_DOCS) every decimal number of the prose (not in
     a ``` block, a table row or a BEGIN/END generated block) must be marked,
     or be one of these, which are no result of ours:
     NUMBER<!-- not a result: WHY -->   a setting, a licence version, a threshold
@@ -503,8 +503,8 @@ def main(argv):
         elif s_setup or any(cmds for _, cmds in s_steps.values()):
             fail("%s: only the first sheet (the student's) may hold commands" % sheet)
         checks += s_checks
-    unmarked = []
-    for doc in PROSE_DOCS:
+    unmarked, prose_docs = [], sheets + [doc for doc in PROSE_DOCS if doc not in sheets]
+    for doc in prose_docs:
         if os.path.exists(doc):
             doc_lines = open(doc, encoding="utf-8").read().split("\n")
             if doc not in sheets:
@@ -580,7 +580,7 @@ def main(argv):
     print("lab: %d of %d numbers as the sheets say; %d steps run" % (agreeing, len(todo),
                                                                      0 if check_only else len(chosen)))
     print("lab: %d decimal numbers of the prose of %s with no source marker or exemption"
-          % (len(unmarked), ", ".join(PROSE_DOCS)))
+          % (len(unmarked), ", ".join(prose_docs)))
     return 1 if failed else 0
 
 

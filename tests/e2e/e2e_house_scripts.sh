@@ -409,10 +409,10 @@ else
 fi
 
 # ---- ablation_table.py pick: the heads of a made-up heads CSV ----
-printf 'layer,head,induction,previous,induction_chance\n0,0,0.01,0.60,0.05\n0,1,0.02,0.10,0.05\n1,0,0.70,0.05,0.05\n1,1,0.12,0.02,0.05\n1,2,0.09,0.03,0.05\n' >picked.csv
+printf 'layer,head,induction,previous,induction_chance\n0,0,0.01,0.60,0.05\n0,1,0.02,0.10,0.05\n1,0,0.70,0.05,0.05\n1,1,0.12,0.02,0.05\n1,2,0.09,0.03,0.05\n1,3,0.05,0.01,0.05\n' >picked.csv
 python3 "$examples/ablation_table.py" pick picked.csv >picked.txt
-if [ "$(tr '\n' ' ' <picked.txt)" = "induction 1.0 0.700000 previous 0.0 0.600000 control 1.1 0.120000 control 1.2 0.090000 together 1.0+1.1 0.120000 " ]; then
-    ok "ablation pick: induction, previous below it, controls, and the layer's heads at twice chance together"
+if [ "$(tr '\n' ' ' <picked.txt)" = "induction 1.0 0.700000 previous 0.0 0.600000 control 1.1 0.120000 control 1.2 0.090000 control 1.3 0.050000 together 1.0+1.1 0.120000 together-control 1.2+1.3 0.090000 " ]; then
+    ok "ablation pick: induction, previous below it, controls, the layer's heads at twice chance together and as many others together"
 else
     bad "ablation pick"; cat picked.txt
 fi

@@ -2,7 +2,7 @@
 # ablation.sh — the mechanism by intervention (issue 41, part 4): NLU++ under
 # the paper recipe (LoRA, each LM's learning rate as its grid chose it on dev
 # F1: results/house/lr.csv, results/house/variants/NAME/lr.csv), three
-# fine-tuning seeds, on the house LM and r50long, with heads taken away
+# fine-tuning seeds, on the house LM, r50long and repeat50-seed2, with heads taken away
 # (finetune --ablate-heads: the head's output zeroed before o_proj in the
 # forward and the backward, so fine-tuning cannot route through it).
 #
@@ -48,7 +48,7 @@
 # A run takes a minute or two on two threads: 60 runs an LM, 120 in all.
 #
 # Per-run files (OUT/*.runs/) stay out of git; the CSVs, the heads and the
-# manifest are committed. LMS (default "house r50long"), SEEDS (default
+# manifest are committed. LMS (default "house r50long repeat50-seed2"), SEEDS (default
 # 5,29,42), OUT (default results/house/ablation), THREADS (2: each run's
 # threads), JOBS (1: runs at a time; JOBS=2 THREADS=1 suits two cores, the
 # thread count is in each run's command), NLUPP, LR (one
@@ -66,7 +66,7 @@ nlupp=${NLUPP:-../shared/data/nlupp}
 data=${HOUSE_DATA:-results/data}/nlupp
 out=${OUT:-results/house/ablation}
 md=${MD:-results/md/house-ablation.md}
-lms=${LMS:-house r50long}
+lms=${LMS:-house r50long repeat50-seed2}
 seeds=${SEEDS:-5,29,42}
 threads=${THREADS:-2}
 jobs=${JOBS:-1}
@@ -82,11 +82,14 @@ lm_path() {
         *) echo "$house/$1/causal.safetensors" ;;
     esac
 }
-# lm_rate NAME: the paper recipe's rate the LM's grid chose on dev F1
+# lm_rate NAME: the paper recipe's rate the LM's grid chose on dev F1 (for
+# a pre-training seed NAME-seedS, its settings' seed 1 chose it, as in
+# examples/house_seeds.sh)
 lm_rate() {
     if [ -n "${LR:-}" ]; then echo "$LR"; return; fi
     case $1 in
-        house) csv=results/house/lr.csv ;;
+        house | plain-seed*) csv=results/house/lr.csv ;;
+        *-seed*) csv=results/house/variants/${1%-seed*}/lr.csv ;;
         *) csv=results/house/variants/$1/lr.csv ;;
     esac
     [ -s "$csv" ] || { echo "ablation: no $csv to take $1's learning rate from (give LR=...)" >&2; exit 2; }

@@ -66,7 +66,6 @@ rate_of() { awk -F, 'NR > 1 && $4 > best { best = $4; lr = $1 } END { print lr }
 # repeat50, whose lr stage runs here first): every LM of the house so far
 # chose 1e-2, 5 to 9 dev points above the next candidate, so the seeds do
 # not choose again
-# grid_lm LM: the paper-recipe grid and the heads on dev of one LM at that rate
 settings_rate() {
     case $1 in
         plain-seed*) rates=results/house/lr.csv ;;
@@ -75,6 +74,7 @@ settings_rate() {
     esac
     rate_of "$rates"
 }
+# grid_lm LM: the paper-recipe grid and the heads on dev of one LM at that rate
 grid_lm() {
     lm=$1 dir=results/house/variants/$1
     lr=$(settings_rate "$lm")

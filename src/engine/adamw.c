@@ -23,17 +23,10 @@ int adamw_create(Model *m, SrError *err)
     return 0;
 }
 
-/* L2 norm of g (n): the serial sum in double, so it is reproducible, taken
- * from a parallel sum whenever that decides the float result (l2_norm). */
-static float grad_norm(const float *g, size_t n)
-{
-    return l2_norm(g, n);
-}
-
 float model_grad_norm(const Model *m)
 {
     /* a tied LM head has no storage of its own, so every gradient is counted once */
-    return grad_norm(m->grads, m->n_params);
+    return l2_norm(m->grads, m->n_params); /* reproducible: see ops_l2norm.c */
 }
 
 /* The update of adamw_update_tensor with its bias corrections bc1, bc2
@@ -94,7 +87,7 @@ float adamw_step(Model *m, const AdamWConfig *cfg, float lr, int step)
 
 float adamw_step_lora(Lora *lo, const AdamWConfig *cfg, float lr, int step)
 {
-    float norm = grad_norm(lo->grads, lo->n_params);
+    float norm = l2_norm(lo->grads, lo->n_params);
     if (!isfinite(norm)) return norm;
     adamw_update_tensor(cfg, lo->params, lo->grads, lo->m1, lo->m2, (long)lo->n_params,
                   clip_factor(cfg, norm), lr, cfg->weight_decay, step);

@@ -9,20 +9,13 @@
 
 #include "engine/ops/thread_team.h"
 
-/* The part [*lo, *hi) of n floats that thread id of count writes. */
-static void thread_part(size_t n, int id, int count, size_t *lo, size_t *hi)
-{
-    *lo = n * (size_t)id / (size_t)count;
-    *hi = n * (size_t)(id + 1) / (size_t)count;
-}
-
 /* x (n) = 0 (all bits zero, as memset). */
 void fill_zero(float *x, size_t n)
 {
 #pragma omp parallel
     {
         size_t lo, hi;
-        thread_part(n, team_thread_id(), team_size(), &lo, &hi);
+        team_part(n, &lo, &hi);
         if (hi > lo) memset(x + lo, 0, (hi - lo) * sizeof(float));
     }
 }
@@ -37,7 +30,7 @@ void fill_zero3(float *x0, size_t n0, float *x1, size_t n1, float *x2, size_t n2
     {
         for (int i = 0; i < 3; i++) {
             size_t lo, hi;
-            thread_part(n[i], team_thread_id(), team_size(), &lo, &hi);
+            team_part(n[i], &lo, &hi);
             if (x[i] && hi > lo) memset(x[i] + lo, 0, (hi - lo) * sizeof(float));
         }
     }
@@ -49,7 +42,7 @@ void fill_copy(float *dst, const float *src, size_t n)
 #pragma omp parallel
     {
         size_t lo, hi;
-        thread_part(n, team_thread_id(), team_size(), &lo, &hi);
+        team_part(n, &lo, &hi);
         if (hi > lo) memcpy(dst + lo, src + lo, (hi - lo) * sizeof(float));
     }
 }

@@ -39,8 +39,9 @@ static double sum_squares_lanes(const float *g, size_t n)
     double total = 0.0;
 #pragma omp parallel reduction(+ : total)
     {
-        size_t count = (size_t)team_size(), id = (size_t)team_thread_id();
-        size_t lo = n * id / count, hi = n * (id + 1) / count, i = lo;
+        size_t lo, hi;
+        team_part(n, &lo, &hi);
+        size_t i = lo;
         double acc[SIMD_LANES] = {0};
         for (; i + SIMD_LANES <= hi; i += SIMD_LANES)
             for (int j = 0; j < SIMD_LANES; j++) acc[j] += (double)g[i + j] * g[i + j];
@@ -50,6 +51,8 @@ static double sum_squares_lanes(const float *g, size_t n)
     return total;
 }
 
+/* (float)sqrt of the serial sum of g[i]^2 (n) in double: the lanes' sum
+ * when its error bound decides the float, else the serial sum itself. */
 float l2_norm(const float *g, size_t n)
 {
     double lanes = sum_squares_lanes(g, n);

@@ -23,3 +23,10 @@ int team_size(void)
     return 1;
 #endif
 }
+
+void team_part(size_t n, size_t *lo, size_t *hi)
+{
+    size_t id = (size_t)team_thread_id(), count = (size_t)team_size();
+    *lo = n * id / count;
+    *hi = n * (id + 1) / count;
+}

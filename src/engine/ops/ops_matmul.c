@@ -22,14 +22,6 @@ void matmul_forward_ref(float *out, const float *inp, const float *w, int N, int
     }
 }
 
-/* Rows [*lo, *hi) of n rows that thread `id` of `count` handles: contiguous
- * near-equal chunks, the same for every call with the same thread count. */
-static void thread_rows(int n, int id, int count, int *lo, int *hi)
-{
-    *lo = (int)((long)n * id / count);
-    *hi = (int)((long)n * (id + 1) / count);
-}
-
 /* out (N, OC) = inp (N, C) . w^T, w (OC, C). Each OpenMP thread runs one
  * single-threaded sgemm on its own block (OpenBLAS's own threads are turned
  * off by threads_set: on these small shapes they cost more than they give;
@@ -47,7 +39,7 @@ void matmul_forward(float *out, const float *inp, const float *w, int N, int C, 
 #pragma omp parallel
     {
         int lo, hi;
-        thread_rows(split_outputs ? OC : N, team_thread_id(), team_size(), &lo, &hi);
+        team_rows(split_outputs ? OC : N, &lo, &hi); /* the same rows in every call */
         if (hi > lo && split_outputs)
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, N, hi - lo, C, 1.0f, inp, C,
                         w + (size_t)lo * C, C, 0.0f, out + lo, OC);
@@ -92,15 +84,15 @@ void matmul_backward(float *dinp, float *dw, const float *dout, const float *inp
     if (N <= 0 || C <= 0 || OC <= 0) return;
 #pragma omp parallel
     {
-        int id = team_thread_id(), count = team_size(), lo, hi;
+        int lo, hi;
         if (dinp) {
-            thread_rows(N, id, count, &lo, &hi);
+            team_rows(N, &lo, &hi);
             if (hi > lo)
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, hi - lo, C, OC, 1.0f,
                             dout + (size_t)lo * OC, OC, w, C, 1.0f, dinp + (size_t)lo * C, C);
         }
         if (dw) {
-            thread_rows(OC, id, count, &lo, &hi);
+            team_rows(OC, &lo, &hi);
             if (hi > lo)
                 cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, hi - lo, C, N, 1.0f,
                             dout + lo, OC, inp, C, 1.0f, dw + (size_t)lo * C, C);

@@ -30,3 +30,11 @@ void team_part(size_t n, size_t *lo, size_t *hi)
     *lo = n * id / count;
     *hi = n * (id + 1) / count;
 }
+
+void team_rows(int n, int *lo, int *hi)
+{
+    size_t first, end;
+    team_part(n > 0 ? (size_t)n : 0, &first, &end);
+    *lo = (int)first;
+    *hi = (int)end;
+}

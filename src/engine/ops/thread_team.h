@@ -18,4 +18,7 @@ int team_size(void);
  * chunks in thread order, the whole of them outside a parallel region. */
 void team_part(size_t n, size_t *lo, size_t *hi);
 
+/* team_part of n rows counted in int (the matrix products' rows). */
+void team_rows(int n, int *lo, int *hi);
+
 #endif

@@ -76,13 +76,6 @@ size_t stored_scratch_floats(int max_C, int threads)
     return (size_t)(threads > 0 ? threads : 1) * per_thread;
 }
 
-/* Rows [*lo, *hi) of n that thread id of count handles (contiguous chunks). */
-static void chunk(int n, int id, int count, int *lo, int *hi)
-{
-    *lo = (int)((long)n * id / count);
-    *hi = (int)((long)n * (id + 1) / count);
-}
-
 /* The address of row r of W (C values of type t). */
 static const void *row_at(const void *w, StoredType t, int r, int C)
 {
@@ -122,7 +115,7 @@ void stored_matmul_forward(float *out, int out_stride, const float *inp, const v
     {
         int lo, hi, id = team_thread_id();
         float *wf = scratch + (size_t)id * block * C;
-        chunk(OC, id, team_size(), &lo, &hi);
+        team_rows(OC, &lo, &hi);
         if (kernel && hi > lo)
             matmul_bf16_block(out, out_stride, inp, w, C, 0, N, lo, hi, BF16_KERNEL_PARTS, wf);
         for (int o0 = lo; o0 < hi && !kernel; o0 += block) {
@@ -144,7 +137,7 @@ void stored_matmul_backward(float *dinp, const float *dout, int dout_stride, con
     {
         int lo, hi, id = team_thread_id();
         float *wf = scratch + (size_t)id * block * C;
-        chunk(C, id, team_size(), &lo, &hi);
+        team_rows(C, &lo, &hi);
         int cols = hi - lo;
         for (int o0 = 0; o0 < OC && cols > 0; o0 += block) {
             int rows = OC - o0 < block ? OC - o0 : block;

@@ -118,6 +118,15 @@ int model_freeze_base(Model *m, int frozen, SrError *err);
  * for a forward-only model or when out of memory. */
 int model_set_recompute(Model *m, int on, SrError *err);
 
+/* The activations and their gradients laid out again for batches of up to
+ * max_batch x max_T, keeping every layer's slabs or (recompute) one
+ * layer's, as model_set_recompute: a big model that will recompute is
+ * loaded for one short batch, so that every layer's activations for the
+ * whole batch are never asked for, and then resized. -1 with err for a
+ * forward-only model, sizes the model refuses, or when out of memory (m
+ * is then as it was). */
+int model_resize(Model *m, int max_batch, int max_T, int recompute, SrError *err);
+
 /* Normal(0, 0.02) for matrices and embeddings (seeded), ones for norm weights. */
 void model_init_weights(Model *m, unsigned long long seed);
 

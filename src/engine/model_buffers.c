@@ -2,8 +2,8 @@
  * activations, activation gradients; tensors.h): their sizes read from the
  * table of parameters and the list of a layer's slabs, the named views
  * pointed into them, the check that nothing wraps around, the activations
- * laid out again for a model that recomputes its layers, zeroing the
- * gradients, and the weights' initialisation.
+ * laid out again for another batch or a model that recomputes its layers,
+ * zeroing the gradients, and the weights' initialisation.
  *
  * model.c, which runs the model, calls nothing here: this file makes a Model
  * (model_build) and model.c reads and writes what it made. */
@@ -274,17 +274,39 @@ int model_build(Model *m, const ModelConfig *cfg, const ModelBuild *how, SrError
     return 0;
 }
 
-int model_set_recompute(Model *m, int on, SrError *err)
+int model_resize(Model *m, int max_batch, int max_T, int recompute, SrError *err)
 {
     if (!m->gacts) return sr_fail(err, "a forward-only model has no backward to recompute for");
-    size_t floats;
-    if (make_acts(m, on ? 1 : m->cfg.n_layers, 1, &floats))
-        return sr_fail(err, "out of memory allocating the activations (%.1f MiB)",
-                       (double)floats * 4.0 / 1048576.0);
-    m->layers_kept = on ? 1 : m->cfg.n_layers;
-    m->recompute = on != 0;
+    if (check_batch(&m->cfg, max_batch, max_T, err)) return -1;
+    int old_batch = m->max_batch, old_T = m->max_T;
+    m->max_batch = max_batch;
+    m->max_T = max_T;
+    Slot gs[N_GACT];
+    GradActViews ga;
+    gact_slots(&m->cfg, max_batch, max_T, &ga, gs);
+    size_t gact_floats = total_floats(gs, N_GACT), act_floats = 0;
+    float *gacts = calloc(gact_floats, sizeof(float));
+    if (!gacts || make_acts(m, recompute ? 1 : m->cfg.n_layers, 1, &act_floats)) {
+        free(gacts);
+        m->max_batch = old_batch;
+        m->max_T = old_T;
+        return sr_fail(err, "out of memory allocating the activations for batch %d x length %d "
+                       "(%.1f MiB)", max_batch, max_T,
+                       (double)(gact_floats + act_floats) * 4.0 / 1048576.0);
+    }
+    point_slots(gs, N_GACT, gacts);
+    free(m->gacts);
+    m->gacts = gacts;
+    m->ga = ga;
+    m->layers_kept = recompute ? 1 : m->cfg.n_layers;
+    m->recompute = recompute != 0;
     m->slab_layer = -1;
     return 0;
+}
+
+int model_set_recompute(Model *m, int on, SrError *err)
+{
+    return model_resize(m, m->max_batch, m->max_T, on, err);
 }
 
 int model_create(Model *m, const ModelConfig *cfg, int max_batch, int max_T, SrError *err)

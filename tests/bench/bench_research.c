@@ -106,6 +106,21 @@ static double csv_seconds(const char *path)
     return s;
 }
 
+/* The last non-empty line of the text of file path (a failed command's
+ * error) into line (n bytes, no newline); "" when there is none. */
+static void last_line(const char *path, char *line, size_t n)
+{
+    line[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char buf[1024];
+    while (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        if (buf[0]) snprintf(line, n, "%s", buf);
+    }
+    fclose(f);
+}
+
 /* Run `seqrep finetune` on folder model (--bos bos) at r, batch, recompute; fill row. */
 static void run_row(const char *model, const char *bos, const char *data, int r, int batch,
                     int recompute, int threads, ResearchRow *row)
@@ -176,8 +191,11 @@ int bench_research_table(int threads)
                 ResearchRow row;
                 run_row(path, SHAPES[k].bos, data, R[i], batch, rc, threads, &row);
                 if (!row.ok) {
-                    printf("%-13s %2d %9s %5d  failed (%s/row.err)\n", SHAPES[k].shape, R[i],
-                           rc ? "yes" : "no", batch, data);
+                    char why[1024], err_path[1200];
+                    snprintf(err_path, sizeof err_path, "%s/row.err", data);
+                    last_line(err_path, why, sizeof why);
+                    printf("%-13s %2d %9s %5d  failed: %s\n", SHAPES[k].shape, R[i],
+                           rc ? "yes" : "no", batch, why[0] ? why : "(no message)");
                     failed = 1;
                     continue;
                 }

@@ -282,6 +282,31 @@ static TrainRow median_row(const TrainRow *rows, int n)
     return m;
 }
 
+/* The products-alone line of configuration tc: its rate in each run and the
+ * step's fraction of it (step GFLOP/s over products GFLOP/s, both of the
+ * same run), with their medians when there are several runs. */
+static void print_products(const TrainConfig *tc, const TrainRow *rows, const double *products,
+                           int runs, double widest_peak)
+{
+    double ratio[16], rate[16];
+    for (int run = 0; run < runs; run++) {
+        rate[run] = products[run];
+        ratio[run] = products[run] > 0 ? rows[run].r.train_gflops / products[run] : 0.0;
+    }
+    if (runs == 1) {
+        printf("%s: products alone %.1f GFLOP/s (%.1f%%); the step at %.3f of them\n", tc->name,
+               rate[0], widest_peak > 0 ? 100.0 * rate[0] / widest_peak : 0.0, ratio[0]);
+        return;
+    }
+    printf("%s: products alone, GFLOP/s by run:", tc->name);
+    for (int run = 0; run < runs; run++) printf(" %.1f", rate[run]);
+    printf("; the step's fraction of them:");
+    for (int run = 0; run < runs; run++) printf(" %.3f", ratio[run]);
+    printf("\n%s: median products %.1f GFLOP/s (%.1f%%); median fraction %.3f\n", tc->name,
+           bench_median(rate, runs), widest_peak > 0 ? 100.0 * bench_median(rate, runs) / widest_peak : 0.0,
+           bench_median(ratio, runs));
+}
+
 int bench_train_table(const char *only, int reps, int runs, int threads, int with_torch,
                       double widest_peak)
 {
@@ -293,7 +318,8 @@ int bench_train_table(const char *only, int reps, int runs, int threads, int wit
            "fwd tok/s", "train tok/s", "GFLOP/s", "% peak", "RSS MiB", "floor MiB", "xfloor",
            "torch fwd", "torch train", "torch setup", "ratio");
     TrainRow rows[N_CONFIGS][16];
-    int failed = 0;
+    double products[N_CONFIGS][16] = {{0.0}};
+    int failed = 0, measured[N_CONFIGS] = {0}; /* runs whose step and products both ran */
     for (int run = 0; run < runs; run++)
         for (int c = 0; c < N_CONFIGS; c++) {
             const TrainConfig *tc = &CONFIGS[c];
@@ -301,6 +327,11 @@ int bench_train_table(const char *only, int reps, int runs, int threads, int wit
             measure_row(tc, reps, threads, with_torch, &rows[c][run]);
             failed |= !rows[c][run].ok || (with_torch && !rows[c][run].torch_ok);
             if (!rows[c][run].ok) continue;
+            /* the products alone right after the step, in the same run */
+            TrainJob job = {tc, reps, threads};
+            double rss, *rate = &products[c][run];
+            if (bench_in_child(time_products, &job, rate, sizeof *rate, &rss)) failed = 1;
+            else measured[c]++;
             char label[16];
             snprintf(label, sizeof label, runs > 1 ? "%.4s.%d" : "%s", tc->name, run + 1);
             print_row(runs > 1 ? label : tc->name, &rows[c][run], widest_peak);
@@ -312,15 +343,11 @@ int bench_train_table(const char *only, int reps, int runs, int threads, int wit
         print_row(CONFIGS[c].name, &m, widest_peak);
     }
     printf("the same steps' projection and LM-head products alone (matmul_forward and\n"
-           "matmul_backward on their shapes; attention and the other ops left out):");
-    for (int c = 0; c < N_CONFIGS; c++) {
-        if (only && strcmp(only, CONFIGS[c].name) != 0) continue;
-        TrainJob job = {&CONFIGS[c], reps, threads};
-        double gflops = 0.0, rss;
-        if (bench_in_child(time_products, &job, &gflops, sizeof gflops, &rss)) failed = 1;
-        printf(" %s %.1f GFLOP/s (%.1f%%)%s", CONFIGS[c].name, gflops,
-               widest_peak > 0 ? 100.0 * gflops / widest_peak : 0.0, c + 1 < N_CONFIGS && !only ? ";" : "\n");
-    }
+           "matmul_backward on their shapes; attention and the other ops left out), each run's\n"
+           "right after its step:\n");
+    for (int c = 0; c < N_CONFIGS; c++)
+        if (measured[c] == runs)
+            print_products(&CONFIGS[c], rows[c], products[c], runs, widest_peak);
     printf("tok/s: tokens (B x T) per second, median step; GFLOP/s and %% peak: train step against\n"
            "the widest FMA peak; RSS: the child's peak resident memory; floor: parameters,\n"
            "gradients, AdamW moments and the activations the backward reads (engine/memory_floor.h);\n"

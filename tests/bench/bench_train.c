@@ -302,8 +302,9 @@ static void print_products(const TrainConfig *tc, const TrainRow *rows, const do
     for (int run = 0; run < runs; run++) printf(" %.1f", rate[run]);
     printf("; the step's fraction of them:");
     for (int run = 0; run < runs; run++) printf(" %.3f", ratio[run]);
+    double median_rate = bench_median(rate, runs);
     printf("\n%s: median products %.1f GFLOP/s (%.1f%%); median fraction %.3f\n", tc->name,
-           bench_median(rate, runs), widest_peak > 0 ? 100.0 * bench_median(rate, runs) / widest_peak : 0.0,
+           median_rate, widest_peak > 0 ? 100.0 * median_rate / widest_peak : 0.0,
            bench_median(ratio, runs));
 }
 

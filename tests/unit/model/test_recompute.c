@@ -2,14 +2,14 @@
  * (model_set_recompute, or made for one short sequence and then resized with
  * model_resize, as finetune --recompute does) against one that keeps every
  * layer: the loss, every gradient and the weights after a few optimiser
- * steps must be the same bits, on a house-shaped model (4 layers, width 128, 4 heads, SwiGLU 352,
- * RePo layers) in every mask, window and position plan (running and given
- * positions, NoPE, real-valued, RePo, RePo forced to the index), with the
- * head plan, at an early exit with a loss on the hidden states, and with
- * LoRA adapters under dropout; then Hugging Face folders of tests/golden/hf/
- * with LoRA adapters, in the same model-level plans and through
- * finetune_run for every method, where the trained head and adapters,
- * every epoch's loss and the scores must match bit for bit. */
+ * steps must be the same bits, on a house-shaped model (4 layers, width
+ * 128, 4 heads, SwiGLU 352, RePo layers) in every mask, window and position
+ * plan (running and given positions, NoPE, real-valued, RePo, RePo forced
+ * to the index), with the head plan, at an early exit with a loss on the
+ * hidden states, and with LoRA adapters under dropout; then Hugging Face
+ * folders of tests/golden/hf/ with LoRA adapters, in the same model-level
+ * plans and through finetune_run for every method, where the trained head
+ * and adapters, every epoch's loss and the scores must match bit for bit. */
 #include "test_util.h"
 #include "finetune_task.h"
 #include "random_model.h"

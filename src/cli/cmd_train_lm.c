@@ -151,8 +151,9 @@ static int build_model(const TrainOptions *o, TrainRun *run)
     if (repo_method_config(o->method, repo_from, &cfg, &err)) return args_error(CMD, "%s", err.msg);
     FloorRun floor = floor_run(o, run, &cfg);
     if (cli_check_memory(CMD, &cfg, 4, &floor)) return 2;
-    /* recomputing: made for one sequence, then resized with one layer's activations */
-    if (model_create(&run->m, &cfg, o->recompute ? 1 : o->batch, o->seq_len, &err) ||
+    /* recomputing: made for one position, then resized with one layer's activations */
+    if (model_create(&run->m, &cfg, o->recompute ? 1 : o->batch, o->recompute ? 1 : o->seq_len,
+                     &err) ||
         (o->recompute && model_resize(&run->m, o->batch, o->seq_len, 1, &err)))
         return args_error(CMD, "%s", err.msg);
     model_init_weights(&run->m, (unsigned long long)o->seed); /* RePo weights: Normal(0, 0.02) */

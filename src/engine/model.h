@@ -121,7 +121,7 @@ int model_set_recompute(Model *m, int on, SrError *err);
 /* The activations and their gradients laid out again for batches of up to
  * max_batch x max_T, keeping every layer's slabs or (recompute) one
  * layer's, as model_set_recompute: a big model that will recompute is
- * loaded for one short batch, so that every layer's activations for the
+ * loaded for one position, so that every layer's activations for the
  * whole batch are never asked for, and then resized. -1 with err for a
  * forward-only model, sizes the model refuses, or when out of memory (m
  * is then as it was). */

@@ -69,10 +69,11 @@ static int prepare_folder(const char *dir, const char *shape, const char *tokeni
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* What one row measured. */
+/* What one row measured, or (ok 0) why it failed: the last line its command printed. */
 typedef struct {
     double peak_mib, floor_mib, train_seconds, wall;
     int ok;
+    char why[1024];
 } ResearchRow;
 
 /* The number after `key` in the text of file path (the command's floor line). */
@@ -154,6 +155,7 @@ static void run_row(const char *model, const char *bos, const char *data, int r,
     row->peak_mib = (double)ru.ru_maxrss / 1024.0;
     row->floor_mib = number_after(err_path, "; floor ");
     row->train_seconds = csv_seconds(out);
+    if (!row->ok) last_line(err_path, row->why, sizeof row->why);
 }
 
 int bench_research_table(int threads)
@@ -191,11 +193,8 @@ int bench_research_table(int threads)
                 ResearchRow row;
                 run_row(path, SHAPES[k].bos, data, R[i], batch, rc, threads, &row);
                 if (!row.ok) {
-                    char why[1024], err_path[1200];
-                    snprintf(err_path, sizeof err_path, "%s/row.err", data);
-                    last_line(err_path, why, sizeof why);
                     printf("%-13s %2d %9s %5d  failed: %s\n", SHAPES[k].shape, R[i],
-                           rc ? "yes" : "no", batch, why[0] ? why : "(no message)");
+                           rc ? "yes" : "no", batch, row.why[0] ? row.why : "(no message)");
                     failed = 1;
                     continue;
                 }

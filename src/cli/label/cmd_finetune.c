@@ -381,12 +381,12 @@ static int load_task_and_model(FinetuneOptions *o, FinetuneRun *run)
     int least_bytes = fc->adapter == ADAPTER_LORA && hf_is_model_dir(o->model) ? 2 : 4;
     if (cli_check_memory(CMD, &cfg, least_bytes, &run->floor)) return 2;
     /* LoRA reads the base weights (BF16 / F16 stay as stored); full fine-tuning changes them.
-     * A recomputing run loads for one sentence, then makes room for the batch with one
+     * A recomputing run loads for one position, then makes room for the batch with one
      * layer's activations: every layer's for the whole batch would not fit (model_resize). */
-    int load_batch = o->recompute ? 1 : fc->batch;
+    int load_B = o->recompute ? 1 : fc->batch, load_T = o->recompute ? 1 : max_T;
     int rc = fc->adapter == ADAPTER_LORA
-                 ? checkpoint_load(o->model, &run->model, load_batch, max_T, NULL, &err)
-                 : checkpoint_load_trainable(o->model, &run->model, load_batch, max_T, NULL, &err);
+                 ? checkpoint_load(o->model, &run->model, load_B, load_T, NULL, &err)
+                 : checkpoint_load_trainable(o->model, &run->model, load_B, load_T, NULL, &err);
     if (rc) return args_error(CMD, "%s", err.msg);
     if (o->recompute && model_resize(&run->model, fc->batch, max_T, 1, &err))
         return args_error(CMD, "--recompute: %s", err.msg);

@@ -1,5 +1,5 @@
 /* test_recompute.c — a model that recomputes each layer in its backward
- * (model_set_recompute, or made for one short sequence and then resized with
+ * (model_set_recompute, or made for one position and then resized with
  * model_resize, as finetune --recompute does) against one that keeps every
  * layer: the loss, every gradient and the weights after a few optimiser
  * steps must be the same bits, on a house-shaped model (4 layers, width
@@ -179,8 +179,8 @@ static void test_house_recompute(void **state)
         Model a, b;
         SrError err;
         test_random_model_scaled(&a, &c, RB, RT, 11, 0.1f);
-        /* every other plan: b made for one short sequence, then resized (model_resize) */
-        test_random_model_scaled(&b, &c, i % 2 ? 1 : RB, i % 2 ? 4 : RT, 11, 0.1f);
+        /* every other plan: b made for one position, then resized (model_resize) */
+        test_random_model_scaled(&b, &c, i % 2 ? 1 : RB, i % 2 ? 1 : RT, 11, 0.1f);
         if (i % 2) assert_int_equal(model_resize(&b, RB, RT, 1, &err), 0);
         else assert_int_equal(model_set_recompute(&b, 1, &err), 0);
         assert_int_equal(b.layers_kept, 1);
@@ -210,9 +210,9 @@ static void hf_case(const char *name)
     SrError err;
     for (size_t i = 0; i < sizeof HF_PLANS / sizeof HF_PLANS[0]; i++) {
         Model a, b;
-        /* b as finetune --recompute makes it: loaded for one sentence, then resized */
+        /* b as finetune --recompute makes it: loaded for one position, then resized */
         if (hf_model_load(dir, &a, RB, RT, NULL, 1, &err) ||
-            hf_model_load(dir, &b, 1, RT, NULL, 1, &err) || model_resize(&b, RB, RT, 1, &err))
+            hf_model_load(dir, &b, 1, 1, NULL, 1, &err) || model_resize(&b, RB, RT, 1, &err))
             fail_msg("%s", err.msg);
         train_both(&a, &b, &HF_PLANS[i]);
         model_free(&a), model_free(&b);
@@ -232,7 +232,7 @@ static void hf_case(const char *name)
         FinetuneResult res[2];
         for (int rc = 0; rc < 2; rc++) {
             Model m;
-            if (hf_model_load(dir, &m, rc ? 1 : 8, 40, NULL, 1, &err) ||
+            if (hf_model_load(dir, &m, rc ? 1 : 8, rc ? 1 : 40, NULL, 1, &err) ||
                 (rc && model_resize(&m, 8, 40, 1, &err)) ||
                 finetune_run(&m, &t.ls, &t.split[0], &t.split[1], &t.split[2], &cfg, &res[rc], &err))
                 fail_msg("%s: %s", method_name(methods[k]), err.msg);
